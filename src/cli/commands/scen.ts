@@ -1,0 +1,122 @@
+import { basename } from 'node:path';
+import cliProgress from 'cli-progress';
+import { TilenavError } from '../../errors.js';
+import { Pathfinder } from '../../search/astar.js';
+import { movementModel, type MovementName } from '../../search/movement.js';
+import { checkPath } from '../../search/validate.js';
+import { parseScenario } from '../../loaders/movingai.js';
+import { loadMap, parse, percentiles, readText, round, type CliIo } from '../io.js';
+
+export const usage = 'tilenav scen MAP SCEN [--movement octile] [--algorithm astar] [--layer L] [--format F] [--json]';
+
+/** Search algorithms `scen` can run; later issues add jps, jps+, hpa. */
+export const ALGORITHMS: Record<string, (finder: Pathfinder) => Pathfinder['findPath']> = {
+  astar: (finder) => finder.findPath.bind(finder),
+  auto: (finder) => finder.findPath.bind(finder),
+};
+
+/**
+ * `tilenav scen`: runs every query of a Moving AI scenario, checks each returned path (adjacent
+ * steps, no blocked cell, no cut corner, cost recomputed) and compares its cost with the file's
+ * optimum. Exit 1 when any answer is wrong.
+ */
+export function scenCommand(args: string[], io: CliIo): number {
+  const { values, positionals } = parse(args, {
+    movement: { type: 'string' },
+    algorithm: { type: 'string' },
+    layer: { type: 'string' },
+    format: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (positionals.length !== 2) throw new TilenavError(`expected a map and a scenario file; usage: ${usage}`, { element: 'arguments' });
+  const [mapPath, scenPath] = positionals;
+  const movement = movementModel(values.movement ?? 'octile').name as MovementName;
+  const algorithm = values.algorithm ?? 'astar';
+  const make = ALGORITHMS[algorithm];
+  if (make === undefined || !Object.hasOwn(ALGORITHMS, algorithm)) {
+    throw new TilenavError(`unknown algorithm; expected one of ${Object.keys(ALGORITHMS).join(', ')}`, { element: '--algorithm' });
+  }
+  const t0 = performance.now();
+  const { grid } = loadMap(mapPath, values.format);
+  const layer = grid.layerIndex(values.layer === undefined ? 0 : /^\d+$/.test(values.layer) ? Number(values.layer) : values.layer);
+  const queries = parseScenario(readText(scenPath), { file: scenPath });
+  for (const q of queries) {
+    if (q.mapWidth !== grid.width || q.mapHeight !== grid.height) {
+      throw new TilenavError(`the query is for a ${q.mapWidth} x ${q.mapHeight} map, but ${basename(mapPath)} is ${grid.width} x ${grid.height}`, { file: scenPath, line: q.line });
+    }
+    for (const [x, y, what] of [[q.startX, q.startY, 'start'], [q.goalX, q.goalY, 'goal']] as const) {
+      if (!grid.inBounds(x, y)) throw new TilenavError(`${what} (${x}, ${y}) is outside the map`, { file: scenPath, line: q.line });
+    }
+  }
+  const finder = new Pathfinder(grid);
+  const search = make(finder);
+  // Octile answers are checked against the file; other models against our own Dijkstra, since the
+  // file's lengths are octile ones.
+  const reference = movement === 'octile' ? null : new Pathfinder(grid);
+  const buildMs = performance.now() - t0;
+
+  const bar = io.errIsTty && !values.json ? new cliProgress.SingleBar({ stream: process.stderr, clearOnComplete: true, format: 'scen [{bar}] {value}/{total} queries' }, cliProgress.Presets.shades_classic) : null;
+  bar?.start(queries.length, 0);
+  const times: number[] = [];
+  let solved = 0;
+  let optimal = 0;
+  let invalid = 0;
+  const wrong: string[] = [];
+  for (let k = 0; k < queries.length; k++) {
+    const q = queries[k];
+    const t = performance.now();
+    const r = search(q.startX, q.startY, q.goalX, q.goalY, { layer, movement });
+    times.push((performance.now() - t) * 1000);
+    const same = q.startX === q.goalX && q.startY === q.goalY;
+    let expected: number;
+    if (reference) {
+      const ref = reference.findPath(q.startX, q.startY, q.goalX, q.goalY, { layer, movement, weight: 0 });
+      expected = ref.status === 'found' ? ref.cost : Infinity;
+    } else {
+      expected = q.optimal === 0 && !same ? Infinity : q.optimal;
+    }
+    if (r.status === 'found') {
+      solved++;
+      const check = checkPath(grid, r.cells, { layer, movement });
+      const s = r.cells[0];
+      const e = r.cells[r.cells.length - 1];
+      const endsRight = s === q.startY * grid.width + q.startX && e === q.goalY * grid.width + q.goalX;
+      if (!check.valid || !endsRight || Math.abs(check.cost - r.cost) > 1e-6 * Math.max(1, r.cost)) {
+        invalid++;
+        if (wrong.length < 5) wrong.push(`line ${q.line}: invalid path (${check.problem ?? (endsRight ? 'cost mismatch' : 'wrong end points')})`);
+      } else if (Math.abs(r.cost - expected) <= 1e-4 * Math.max(1, expected)) {
+        optimal++;
+      } else if (wrong.length < 5) {
+        wrong.push(`line ${q.line}: cost ${r.cost} but optimal is ${expected}`);
+      }
+    } else if (expected === Infinity && r.status === 'no-path') {
+      optimal++;
+    } else if (wrong.length < 5) {
+      wrong.push(`line ${q.line}: ${r.status} but optimal is ${expected}`);
+    }
+    bar?.update(k + 1);
+  }
+  bar?.stop();
+  const p = percentiles(times);
+  const summary = {
+    map: basename(mapPath),
+    scenario: basename(scenPath),
+    algorithm,
+    movement,
+    queries: queries.length,
+    solved,
+    optimal,
+    invalid,
+    meanUs: round(p.mean),
+    medianUs: round(p.median),
+    p95Us: round(p.p95),
+    buildMs: round(buildMs),
+  };
+  if (!values.json) {
+    io.out(`${summary.map}: ${queries.length} queries, ${solved} solved, ${optimal} optimal, ${invalid} invalid`);
+    io.out(`time per query: mean ${summary.meanUs} us, median ${summary.medianUs} us, p95 ${summary.p95Us} us (load ${summary.buildMs} ms)`);
+  }
+  for (const w of wrong) io.err(w);
+  if (values.json) io.out(JSON.stringify(summary));
+  return optimal === queries.length && invalid === 0 ? 0 : 1;
+}

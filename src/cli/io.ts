@@ -1,0 +1,103 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { readFileSync, statSync } from 'node:fs';
+import { extname } from 'node:path';
+import { TilenavError } from '../errors.js';
+import type { NavGrid } from '../grid/navgrid.js';
+import { parseMovingAiMap } from '../loaders/movingai.js';
+
+/** Where a command writes; tests pass their own. */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  /** Terminal width when stdout is a terminal, else undefined. */
+  columns: number | undefined;
+  /** True when stderr is a terminal (progress bars go there). */
+  errIsTty: boolean;
+}
+
+export type Command = (args: string[], io: CliIo) => Promise<number> | number;
+
+type FlagSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: false }>;
+type FlagValues<T extends FlagSpec> = { [K in keyof T]?: T[K]['type'] extends 'boolean' ? boolean : string };
+
+/** util.parseArgs with its errors turned into TilenavErrors naming the flag. */
+export function parse<T extends FlagSpec>(args: string[], options: T, allowPositionals = true): { values: FlagValues<T>; positionals: string[] } {
+  try {
+    const r = parseArgs({ args, options: options as NonNullable<ParseArgsConfig['options']>, allowPositionals, strict: true });
+    return { values: r.values as FlagValues<T>, positionals: r.positionals };
+  } catch (e) {
+    throw new TilenavError((e as Error).message.replace(/\. To specify.*$/s, ''), { element: 'arguments' });
+  }
+}
+
+/** Parses "x,y" into two integers. */
+export function parsePoint(value: string | undefined, flag: string): [number, number] {
+  if (value === undefined) throw new TilenavError('is required, as x,y (e.g. 3,4)', { element: flag });
+  const m = /^\s*(-?\d+)\s*,\s*(-?\d+)\s*$/.exec(value);
+  if (!m) throw new TilenavError(`expected x,y with two whole numbers, got ${JSON.stringify(value)}`, { element: flag });
+  return [Number(m[1]), Number(m[2])];
+}
+
+/** A map as the CLI sees it: the grid and how it was read. */
+export interface LoadedMap {
+  grid: NavGrid;
+  format: string;
+  warnings: string[];
+}
+
+/** Map readers by format name; loaders for more formats add themselves here. */
+export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: string): LoadedMap }> = {
+  movingai: {
+    extensions: ['.map'],
+    read: (path) => ({ grid: parseMovingAiMap(readText(path), { file: path }), format: 'movingai', warnings: [] }),
+  },
+};
+
+/** Reads a map file, choosing the reader by `format` or by the file's extension. */
+export function loadMap(path: string | undefined, format?: string): LoadedMap {
+  if (path === undefined) throw new TilenavError('a map file is required', { element: 'MAP' });
+  if (format !== undefined) {
+    const f = MAP_FORMATS[format];
+    if (f === undefined || !Object.hasOwn(MAP_FORMATS, format)) throw new TilenavError(`unknown format; expected one of ${Object.keys(MAP_FORMATS).join(', ')}`, { element: '--format' });
+    return f.read(path);
+  }
+  const ext = extname(path).toLowerCase();
+  for (const f of Object.values(MAP_FORMATS)) if (f.extensions.includes(ext)) return f.read(path);
+  const known = Object.values(MAP_FORMATS).flatMap((f) => f.extensions);
+  throw new TilenavError(`cannot tell the map format from the extension ${JSON.stringify(ext)}; expected ${known.join(', ')} or --format`, { file: path });
+}
+
+/** Reads a text file, with a TilenavError naming it when that fails. */
+export function readText(path: string): string {
+  return readBytes(path).toString('utf8');
+}
+
+/** Reads a file's bytes, refusing directories and files over `maxBytes`. */
+export function readBytes(path: string, maxBytes = 512 * 1024 * 1024): Buffer {
+  let size: number;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) throw new TilenavError('is a directory, expected a file', { file: path });
+    size = st.size;
+  } catch (e) {
+    if (e instanceof TilenavError) throw e;
+    throw new TilenavError(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: path });
+  }
+  if (size > maxBytes) throw new TilenavError(`the file is ${size} bytes, over the ${maxBytes}-byte limit`, { file: path });
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw new TilenavError(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: path });
+  }
+}
+
+/** Median and 95th percentile of a list (sorted in place). */
+export function percentiles(values: number[]): { mean: number; median: number; p95: number } {
+  if (values.length === 0) return { mean: 0, median: 0, p95: 0 };
+  values.sort((a, b) => a - b);
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const at = (q: number) => values[Math.min(values.length - 1, Math.floor(q * values.length))];
+  return { mean, median: at(0.5), p95: at(0.95) };
+}
+
+export const round = (v: number, digits = 1): number => Math.round(v * 10 ** digits) / 10 ** digits;

@@ -1,0 +1,531 @@
+import { TilenavError, assertInteger, describe } from '../errors.js';
+import { TerrainTable } from './terrain.js';
+import { orthogonal, type Projection } from './projection.js';
+
+/** Seed 000's layer names, used when a grid is created with a layer count instead of names. */
+export const DEFAULT_LAYER_NAMES = Object.freeze(['Ground', 'Sky', 'Underground', 'Volume', 'Custom1', 'Custom2', 'Custom3', 'Custom4']);
+
+/** At most this many layers per grid. */
+export const MAX_LAYERS = 8;
+
+/**
+ * The largest grid created unless `maxCells` says otherwise: 2^26 cells (8192 x 8192), which is
+ * 7 bytes x 67 M = 470 MB per layer before any search scratch.
+ * @default 67_108_864
+ */
+export const DEFAULT_MAX_CELLS = 1 << 26;
+
+/** Flag bit 0: safe zone (seed 003). */
+export const FLAG_SAFE_ZONE = 0x01;
+/** Flag bits 1-4 forbid leaving a cell northward (y - 1), eastward (x + 1), southward, westward (seed 003). */
+export const FLAG_NO_EXIT_NORTH = 0x02;
+export const FLAG_NO_EXIT_EAST = 0x04;
+export const FLAG_NO_EXIT_SOUTH = 0x08;
+export const FLAG_NO_EXIT_WEST = 0x10;
+/** All one-way bits. */
+export const FLAG_ONE_WAY_MASK = 0x1e;
+
+export interface NavGridOptions {
+  /** Layer count (1-8, named from {@link DEFAULT_LAYER_NAMES}) or the layer names. @default 1 */
+  layers?: number | readonly string[];
+  /** World <-> cell conversion. @default orthogonal(1, 1) */
+  projection?: Projection;
+  /** Terrain names and costs for `setTerrain`. @default new TerrainTable() (seed 000's costs) */
+  terrain?: TerrainTable;
+  /** Whether cells start walkable. @default true */
+  walkable?: boolean;
+  /** Refuse grids with more cells than this. @default DEFAULT_MAX_CELLS */
+  maxCells?: number;
+  /**
+   * Adopt this storage instead of allocating (an ArrayBuffer or SharedArrayBuffer laid out as
+   * {@link NavGrid.storageBytes} describes). Used by the binary format and by workers.
+   */
+  storage?: ArrayBufferLike;
+  /** Byte offset of the layer data in `storage`. @default 0 */
+  storageOffset?: number;
+}
+
+/** A rectangle of cells, inclusive of (x, y), `width` x `height` cells. */
+export interface CellRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** What changed: a rectangle on one layer, and the grid's version after the change. */
+export interface GridChange extends CellRect {
+  layer: number;
+  version: number;
+}
+
+/** What to write into each cell of a rectangle; omitted fields are left as they are. */
+export interface CellValues {
+  walkable?: boolean;
+  /** Traversal cost (finite, > 0). */
+  cost?: number;
+  flags?: number;
+  /** Terrain name or id: sets the terrain id, its cost and its walkability together. */
+  terrain?: string | number;
+}
+
+/** Walkable / blocked counts of one layer (seed 003's statistics). */
+export interface LayerStats {
+  name: string;
+  total: number;
+  walkable: number;
+  blocked: number;
+}
+
+/**
+ * One navigation layer: flat arrays indexed `y * width + x`. Read them freely; write through the
+ * grid's setters (or call `grid.refresh()` after writing directly) so the search stays in step.
+ */
+export interface NavLayer {
+  readonly name: string;
+  readonly index: number;
+  /** 1 walkable, 0 blocked. */
+  readonly walkable: Uint8Array;
+  /** Traversal cost per cell, kept while a cell is blocked so a door reopens at its old cost. */
+  readonly cost: Float32Array;
+  /** 8 flag bits per cell; see FLAG_*. */
+  readonly flags: Uint8Array;
+  /** Terrain id per cell (an index into the grid's terrain table). */
+  readonly terrain: Uint8Array;
+}
+
+/**
+ * What the search reads: a copy of a layer padded with one blocked cell on every side, so the
+ * inner loop never tests bounds. `pass[p]` is the cost of entering padded cell p, 0 when blocked.
+ * @internal
+ */
+export interface SearchView {
+  readonly stride: number;
+  readonly pass: Float32Array;
+  /** Padded one-way bits (FLAG_NO_EXIT_*), or null when the layer has none. */
+  exits: Uint8Array | null;
+  minCost: number;
+  maxCost: number;
+  /** Walkable cells all cost the same: jump point search applies. */
+  uniform: boolean;
+  statsValid: boolean;
+  exitsValid: boolean;
+}
+
+const BYTES_PER_CELL_PER_LAYER = 7;
+
+/**
+ * A navigation grid: width x height cells with 1 to 8 layers, each with walkability, a traversal
+ * cost, 8 flag bits and a terrain id per cell. All layer data lives in one buffer, so a grid can be
+ * saved, shared with workers (SharedArrayBuffer) and rebuilt without copying.
+ *
+ * Coordinates: x grows right, y grows down, cell index `i = y * width + x` ({@link index}).
+ */
+export class NavGrid {
+  readonly width: number;
+  readonly height: number;
+  /** width * height */
+  readonly size: number;
+  readonly layers: readonly NavLayer[];
+  readonly terrain: TerrainTable;
+  projection: Projection;
+  /** The storage all layers are views on. */
+  readonly storage: ArrayBufferLike;
+  readonly storageOffset: number;
+  /** Increases by one with every change event. */
+  version = 0;
+
+  private readonly views: (SearchView | null)[];
+  private readonly listeners = new Set<(change: GridChange) => void>();
+  private batchDepth = 0;
+  private pending: (CellRect | null)[] = [];
+
+  constructor(width: number, height: number, options: NavGridOptions = {}) {
+    assertInteger(width, 'width');
+    assertInteger(height, 'height');
+    if (width < 1 || height < 1) throw new TilenavError(`grid size must be at least 1 x 1, got ${width} x ${height}`, { element: 'width/height' });
+    const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
+    if (width * height > maxCells) {
+      throw new TilenavError(`grid of ${width} x ${height} = ${width * height} cells exceeds maxCells ${maxCells}; pass a larger maxCells to allow it`, { element: 'width/height' });
+    }
+    const names = layerNames(options.layers);
+    this.width = width;
+    this.height = height;
+    this.size = width * height;
+    this.terrain = options.terrain ?? new TerrainTable();
+    this.projection = options.projection ?? orthogonal(1, 1);
+
+    const n = this.size;
+    const bytes = NavGrid.storageBytes(width, height, names.length);
+    const offset = options.storageOffset ?? 0;
+    let storage: ArrayBufferLike;
+    if (options.storage !== undefined) {
+      storage = options.storage;
+      if (offset % 4 !== 0 || storage.byteLength < offset + bytes) {
+        throw new TilenavError(`storage of ${storage.byteLength} bytes at offset ${offset} cannot hold ${names.length} layers of ${width} x ${height} (${bytes} bytes, 4-byte aligned)`, { element: 'storage' });
+      }
+    } else {
+      storage = new ArrayBuffer(bytes);
+    }
+    this.storage = storage;
+    this.storageOffset = offset;
+    const L = names.length;
+    const layers: NavLayer[] = [];
+    for (let l = 0; l < L; l++) {
+      layers.push({
+        name: names[l],
+        index: l,
+        cost: new Float32Array(storage, offset + l * n * 4, n),
+        walkable: new Uint8Array(storage, offset + L * n * 4 + l * n, n),
+        flags: new Uint8Array(storage, offset + L * n * 5 + l * n, n),
+        terrain: new Uint8Array(storage, offset + L * n * 6 + l * n, n),
+      });
+    }
+    this.layers = layers;
+    this.views = layers.map(() => null);
+    if (options.storage === undefined) {
+      const walkable = options.walkable ?? true;
+      const groundId = 0;
+      const groundCost = this.terrain.size > 0 ? this.terrain.get(groundId).cost : 1;
+      for (const layer of layers) {
+        layer.cost.fill(groundCost);
+        layer.walkable.fill(walkable ? 1 : 0);
+      }
+    }
+  }
+
+  /** Bytes of layer storage for a grid of this size: 7 per cell per layer. */
+  static storageBytes(width: number, height: number, layerCount: number): number {
+    return width * height * layerCount * BYTES_PER_CELL_PER_LAYER;
+  }
+
+  // ---- coordinates -------------------------------------------------------------------------
+
+  /** True when (x, y) is an integer cell inside the grid. */
+  inBounds(x: number, y: number): boolean {
+    return Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < this.width && y < this.height;
+  }
+
+  /** The index of cell (x, y), `y * width + x`. Throws a TilenavError outside the grid. */
+  index(x: number, y: number): number {
+    if (!this.inBounds(x, y)) throw this.outside(x, y, 'cell');
+    return y * this.width + x;
+  }
+
+  /** The x of cell index i. */
+  xOf(i: number): number {
+    return i % this.width;
+  }
+
+  /** The y of cell index i. */
+  yOf(i: number): number {
+    return (i - (i % this.width)) / this.width;
+  }
+
+  /** Resolves a layer by name or index; throws a TilenavError naming the known layers. */
+  layerIndex(layer: number | string = 0): number {
+    if (typeof layer === 'number') {
+      if (Number.isInteger(layer) && layer >= 0 && layer < this.layers.length) return layer;
+    } else if (typeof layer === 'string') {
+      const i = this.layers.findIndex((l) => l.name === layer);
+      if (i >= 0) return i;
+    }
+    throw new TilenavError(`unknown layer; this grid has ${this.layers.map((l, i) => `${i} "${l.name}"`).join(', ')}`, { element: `layer ${describe(layer)}` });
+  }
+
+  layer(layer: number | string = 0): NavLayer {
+    return this.layers[this.layerIndex(layer)];
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  /** Whether (x, y) can be entered on `layer`. False outside the grid (no error). */
+  isWalkable(x: number, y: number, layer: number | string = 0): boolean {
+    if (!this.inBounds(x, y)) return false;
+    return this.layers[typeof layer === 'number' && layer >= 0 && layer < this.layers.length ? layer : this.layerIndex(layer)].walkable[y * this.width + x] === 1;
+  }
+
+  /** Traversal cost of (x, y) on `layer` (kept while the cell is blocked). Throws outside the grid. */
+  getCost(x: number, y: number, layer: number | string = 0): number {
+    return this.layer(layer).cost[this.index(x, y)];
+  }
+
+  getFlags(x: number, y: number, layer: number | string = 0): number {
+    return this.layer(layer).flags[this.index(x, y)];
+  }
+
+  /** The terrain name of (x, y) on `layer`. */
+  getTerrain(x: number, y: number, layer: number | string = 0): string {
+    return this.terrain.get(this.layer(layer).terrain[this.index(x, y)]).name;
+  }
+
+  /** Total, walkable and blocked cells of each layer. */
+  stats(): LayerStats[] {
+    return this.layers.map((l) => {
+      let walkable = 0;
+      const w = l.walkable;
+      for (let i = 0; i < w.length; i++) walkable += w[i];
+      return { name: l.name, total: this.size, walkable, blocked: this.size - walkable };
+    });
+  }
+
+  // ---- writes ------------------------------------------------------------------------------
+
+  setWalkable(x: number, y: number, walkable: boolean, layer: number | string = 0): void {
+    this.fillRect(x, y, 1, 1, { walkable }, layer);
+  }
+
+  /** Sets the traversal cost (finite, > 0); walkability is unchanged. */
+  setCost(x: number, y: number, cost: number, layer: number | string = 0): void {
+    this.fillRect(x, y, 1, 1, { cost }, layer);
+  }
+
+  setFlags(x: number, y: number, flags: number, layer: number | string = 0): void {
+    this.fillRect(x, y, 1, 1, { flags }, layer);
+  }
+
+  /** Sets a cell's terrain: its id, its cost, and walkable unless the terrain is impassable. */
+  setTerrain(x: number, y: number, terrain: string | number, layer: number | string = 0): void {
+    this.fillRect(x, y, 1, 1, { terrain }, layer);
+  }
+
+  /**
+   * Writes `values` into every cell of the rectangle (x, y, width, height) on `layer`, then emits
+   * one change event. The rectangle must lie inside the grid.
+   */
+  fillRect(x: number, y: number, width: number, height: number, values: CellValues, layer: number | string = 0): void {
+    const l = this.layerIndex(layer);
+    this.checkRect(x, y, width, height);
+    const { walkable, cost, flags, terrain } = values;
+    let terrainId = -1;
+    let terrainCost = 0;
+    let terrainWalk = true;
+    if (terrain !== undefined) {
+      terrainId = typeof terrain === 'number' ? terrain : this.terrain.id(terrain);
+      const t = this.terrain.get(terrainId);
+      terrainCost = t.cost;
+      terrainWalk = t.walkable;
+    }
+    if (cost !== undefined && (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0)) {
+      throw new TilenavError(`expected a finite cost > 0, got ${describe(cost)}; to block a cell set walkable: false`, { element: 'cost' });
+    }
+    if (flags !== undefined && (!Number.isInteger(flags) || flags < 0 || flags > 255)) {
+      throw new TilenavError(`expected flags 0..255, got ${describe(flags)}`, { element: 'flags' });
+    }
+    if (walkable !== undefined && typeof walkable !== 'boolean') {
+      throw new TilenavError(`expected true or false, got ${describe(walkable)}`, { element: 'walkable' });
+    }
+    const data = this.layers[l];
+    for (let yy = y; yy < y + height; yy++) {
+      let i = yy * this.width + x;
+      for (let xx = 0; xx < width; xx++, i++) {
+        if (terrainId >= 0) {
+          data.terrain[i] = terrainId;
+          data.cost[i] = terrainCost;
+          data.walkable[i] = terrainWalk ? 1 : 0;
+        }
+        if (cost !== undefined) data.cost[i] = cost;
+        if (walkable !== undefined) data.walkable[i] = walkable ? 1 : 0;
+        if (flags !== undefined) data.flags[i] = flags;
+      }
+    }
+    this.changed(l, { x, y, width, height }, (flags ?? 0) & FLAG_ONE_WAY_MASK);
+  }
+
+  /**
+   * Runs `fn` and coalesces every change it makes into one event per layer (the bounding
+   * rectangle), e.g. while a level editor paints a stroke.
+   */
+  batch(fn: () => void): void {
+    this.batchDepth++;
+    try {
+      fn();
+    } finally {
+      if (--this.batchDepth === 0) {
+        const pending = this.pending;
+        this.pending = [];
+        pending.forEach((rect, l) => {
+          if (rect) this.emit(l, rect);
+        });
+      }
+    }
+  }
+
+  /**
+   * Call after writing a layer's arrays directly (loaders do): brings the search's copy up to
+   * date for the rectangle (the whole grid by default) and emits a change event.
+   */
+  refresh(layer?: number | string, rect?: CellRect): void {
+    const list = layer === undefined ? this.layers.map((_, i) => i) : [this.layerIndex(layer)];
+    const r = rect ?? { x: 0, y: 0, width: this.width, height: this.height };
+    this.checkRect(r.x, r.y, r.width, r.height);
+    for (const l of list) {
+      const view = this.views[l];
+      if (view) {
+        view.exitsValid = false;
+        view.statsValid = false;
+      }
+      this.changed(l, r, 0);
+    }
+  }
+
+  /** Calls `listener` after every change (or once per `batch`). Returns the unsubscribe function. */
+  onChange(listener: (change: GridChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The padded copy of a layer the search reads, built on first use and kept in step with every
+   * change since. @internal
+   */
+  searchView(layer: number): SearchView {
+    let view = this.views[layer];
+    if (view === null) {
+      const stride = this.width + 2;
+      view = {
+        stride,
+        pass: new Float32Array(stride * (this.height + 2)),
+        exits: null,
+        minCost: 1,
+        maxCost: 1,
+        uniform: true,
+        statsValid: false,
+        exitsValid: false,
+      };
+      this.views[layer] = view;
+      this.copyToView(layer, view, 0, 0, this.width, this.height);
+    }
+    if (!view.statsValid) this.computeStats(layer, view);
+    if (!view.exitsValid) this.computeExits(layer, view);
+    return view;
+  }
+
+  private changed(layer: number, rect: CellRect, oneWayBits: number): void {
+    const view = this.views[layer];
+    if (view) {
+      this.copyToView(layer, view, rect.x, rect.y, rect.width, rect.height);
+      if (oneWayBits !== 0 || view.exits !== null) view.exitsValid = false;
+    }
+    if (this.batchDepth > 0) {
+      const p = this.pending[layer];
+      this.pending[layer] = p ? union(p, rect) : { ...rect };
+      return;
+    }
+    this.emit(layer, rect);
+  }
+
+  private emit(layer: number, rect: CellRect): void {
+    this.version++;
+    if (this.listeners.size === 0) return;
+    const change: GridChange = { layer, x: rect.x, y: rect.y, width: rect.width, height: rect.height, version: this.version };
+    for (const fn of this.listeners) fn(change);
+  }
+
+  /**
+   * Copies a rectangle into the padded view. The cost bounds only widen here (a cheaper or dearer
+   * cell), which keeps the heuristic admissible without rescanning the grid on every change;
+   * `refresh()` recomputes them exactly.
+   */
+  private copyToView(layer: number, view: SearchView, x: number, y: number, w: number, h: number): void {
+    const { walkable, cost } = this.layers[layer];
+    const pass = view.pass;
+    let min = view.minCost;
+    let max = view.maxCost;
+    for (let yy = y; yy < y + h; yy++) {
+      let i = yy * this.width + x;
+      let p = (yy + 1) * view.stride + x + 1;
+      for (let xx = 0; xx < w; xx++, i++, p++) {
+        if (walkable[i] === 1) {
+          const c = cost[i];
+          pass[p] = c;
+          if (c < min) min = c;
+          if (c > max) max = c;
+        } else {
+          pass[p] = 0;
+        }
+      }
+    }
+    view.minCost = min;
+    view.maxCost = max;
+    view.uniform = min === max;
+  }
+
+  private computeStats(layer: number, view: SearchView): void {
+    const { walkable, cost } = this.layers[layer];
+    let min = Infinity;
+    let max = 0;
+    for (let i = 0; i < this.size; i++) {
+      if (walkable[i] === 1) {
+        const c = cost[i];
+        if (c < min) min = c;
+        if (c > max) max = c;
+      }
+    }
+    if (min === Infinity) min = max = 1;
+    view.minCost = min;
+    view.maxCost = max;
+    view.uniform = min === max;
+    view.statsValid = true;
+  }
+
+  private computeExits(layer: number, view: SearchView): void {
+    const flags = this.layers[layer].flags;
+    let any = false;
+    for (let i = 0; i < this.size; i++) {
+      if ((flags[i] & FLAG_ONE_WAY_MASK) !== 0) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) {
+      view.exits = null;
+    } else {
+      const exits = view.exits ?? new Uint8Array(view.pass.length);
+      for (let y = 0; y < this.height; y++) {
+        for (let x = 0; x < this.width; x++) exits[(y + 1) * view.stride + x + 1] = flags[y * this.width + x] & FLAG_ONE_WAY_MASK;
+      }
+      view.exits = exits;
+    }
+    view.exitsValid = true;
+  }
+
+  private checkRect(x: number, y: number, width: number, height: number): void {
+    if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
+      throw new TilenavError(`expected a rectangle of at least 1 x 1 cells, got ${describe(width)} x ${describe(height)}`, { element: 'rectangle' });
+    }
+    if (!this.inBounds(x, y) || !this.inBounds(x + width - 1, y + height - 1)) {
+      throw new TilenavError(`rectangle (${describe(x)}, ${describe(y)}) ${width} x ${height} does not lie inside the ${this.width} x ${this.height} grid`, { element: 'rectangle' });
+    }
+  }
+
+  private outside(x: unknown, y: unknown, what: string): TilenavError {
+    return new TilenavError(`(${describe(x)}, ${describe(y)}) is not a cell of this ${this.width} x ${this.height} grid (x 0..${this.width - 1}, y 0..${this.height - 1})`, { element: what });
+  }
+}
+
+function layerNames(layers: number | readonly string[] | undefined): string[] {
+  if (layers === undefined) return [DEFAULT_LAYER_NAMES[0]];
+  if (typeof layers === 'number') {
+    if (!Number.isInteger(layers) || layers < 1 || layers > MAX_LAYERS) {
+      throw new TilenavError(`expected 1 to ${MAX_LAYERS} layers, got ${describe(layers)}`, { element: 'layers' });
+    }
+    return DEFAULT_LAYER_NAMES.slice(0, layers);
+  }
+  if (!Array.isArray(layers) || layers.length < 1 || layers.length > MAX_LAYERS) {
+    throw new TilenavError(`expected 1 to ${MAX_LAYERS} layer names`, { element: 'layers' });
+  }
+  const seen = new Set<string>();
+  for (const name of layers) {
+    if (typeof name !== 'string' || name === '') throw new TilenavError('layer names must be non-empty strings', { element: 'layers' });
+    if (seen.has(name)) throw new TilenavError(`layer name ${JSON.stringify(name)} appears twice`, { element: 'layers' });
+    seen.add(name);
+  }
+  return [...layers];
+}
+
+function union(a: CellRect, b: CellRect): CellRect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
+}

@@ -1,0 +1,216 @@
+import { TilenavError, assertPositive } from '../errors.js';
+
+/**
+ * A point in the game's world. 2D projections fill `x` and `y` and leave `z` at 0; the continuous
+ * world of seed 001 lies in the XZ plane, so it fills `x` and `z` and puts `floorY` in `y`.
+ */
+export interface WorldPoint {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** Cell coordinates (integers for a cell, fractions for a position inside one). */
+export interface CellPoint {
+  x: number;
+  y: number;
+}
+
+/** Hex layouts: `axial` stores (q, r) directly; the offset layouts are Red Blob Games' names. */
+export type HexLayout = 'axial' | 'odd-r' | 'even-r' | 'odd-q' | 'even-q';
+
+/** The serialisable description of a projection; `createProjection` turns it back into one. */
+export type ProjectionSpec =
+  | { kind: 'orthogonal'; tileWidth: number; tileHeight: number; originX?: number; originY?: number }
+  | { kind: 'isometric'; tileWidth: number; tileHeight: number; originX?: number; originY?: number }
+  | { kind: 'hexagonal'; size: number; orientation?: 'pointy' | 'flat'; layout?: HexLayout; originX?: number; originY?: number }
+  | { kind: 'continuous'; cellSize: number; minX?: number; minZ?: number; floorY?: number };
+
+/**
+ * Converts between cells and world positions. A cell's integer coordinates name its centre:
+ * `cellToWorld(3, 4)` is the centre of cell (3, 4), and `cellToWorld(3.5, 4)` lies on its edge.
+ * `worldToCell` may return a cell outside the grid; `NavGrid.inBounds` tells.
+ */
+export interface Projection {
+  readonly spec: Readonly<ProjectionSpec>;
+  /** World position of cell (cx, cy); fractional cells interpolate. */
+  cellToWorld(cx: number, cy: number, out?: WorldPoint): WorldPoint;
+  /**
+   * The cell containing a world position given by its two plane coordinates: (x, y) for 2D
+   * projections, (x, z) for the continuous world.
+   */
+  worldToCell(a: number, b: number, out?: CellPoint): CellPoint;
+}
+
+const SQRT3 = Math.sqrt(3);
+
+function point(out: WorldPoint | undefined, x: number, y: number, z: number): WorldPoint {
+  if (out === undefined) return { x, y, z };
+  out.x = x;
+  out.y = y;
+  out.z = z;
+  return out;
+}
+
+function cell(out: CellPoint | undefined, x: number, y: number): CellPoint {
+  if (out === undefined) return { x, y };
+  out.x = x;
+  out.y = y;
+  return out;
+}
+
+function finiteOr(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new TilenavError('expected a finite number', { element: name });
+  return value;
+}
+
+/** Square tiles of `tileWidth` x `tileHeight` world units, x right, y down. */
+export function orthogonal(tileWidth = 1, tileHeight = tileWidth, originX = 0, originY = 0): Projection {
+  assertPositive(tileWidth, 'tileWidth');
+  assertPositive(tileHeight, 'tileHeight');
+  return {
+    spec: { kind: 'orthogonal', tileWidth, tileHeight, originX, originY },
+    cellToWorld: (cx, cy, out) => point(out, originX + (cx + 0.5) * tileWidth, originY + (cy + 0.5) * tileHeight, 0),
+    worldToCell: (a, b, out) => cell(out, Math.floor((a - originX) / tileWidth), Math.floor((b - originY) / tileHeight)),
+  };
+}
+
+/**
+ * Isometric diamonds as Tiled draws them: cell (0, 0)'s top corner at (originX, originY), x runs
+ * down-right, y down-left. A tile is `tileWidth` wide and `tileHeight` tall on screen.
+ */
+export function isometric(tileWidth = 2, tileHeight = tileWidth / 2, originX = 0, originY = 0): Projection {
+  assertPositive(tileWidth, 'tileWidth');
+  assertPositive(tileHeight, 'tileHeight');
+  const hw = tileWidth / 2;
+  const hh = tileHeight / 2;
+  return {
+    spec: { kind: 'isometric', tileWidth, tileHeight, originX, originY },
+    cellToWorld: (cx, cy, out) => {
+      const u = cx + 0.5;
+      const v = cy + 0.5;
+      return point(out, originX + (u - v) * hw, originY + (u + v) * hh, 0);
+    },
+    worldToCell: (a, b, out) => {
+      const px = (a - originX) / tileWidth;
+      const py = (b - originY) / tileHeight;
+      return cell(out, Math.floor(py + px), Math.floor(py - px));
+    },
+  };
+}
+
+/**
+ * Regular hexagons of circumradius `size`. Pointy-top hexes go with row layouts (axial r rows,
+ * odd-r, even-r); flat-top with column layouts (odd-q, even-q). Axial may be either.
+ */
+export function hexagonal(size = 1, options: { orientation?: 'pointy' | 'flat'; layout?: HexLayout; originX?: number; originY?: number } = {}): Projection {
+  assertPositive(size, 'size');
+  const layout = options.layout ?? 'axial';
+  if (!['axial', 'odd-r', 'even-r', 'odd-q', 'even-q'].includes(layout)) {
+    throw new TilenavError('expected axial, odd-r, even-r, odd-q or even-q', { element: 'hex layout' });
+  }
+  const orientation = options.orientation ?? (layout.endsWith('-q') ? 'flat' : 'pointy');
+  if (orientation !== 'pointy' && orientation !== 'flat') throw new TilenavError('expected "pointy" or "flat"', { element: 'hex orientation' });
+  const ox = finiteOr(options.originX, 0, 'originX');
+  const oy = finiteOr(options.originY, 0, 'originY');
+  const scratch = { x: 0, y: 0 };
+  return {
+    spec: { kind: 'hexagonal', size, orientation, layout, originX: ox, originY: oy },
+    cellToWorld: (cx, cy, out) => {
+      offsetToAxial(layout, cx, cy, scratch);
+      const q = scratch.x;
+      const r = scratch.y;
+      if (orientation === 'pointy') return point(out, ox + size * SQRT3 * (q + r / 2), oy + size * 1.5 * r, 0);
+      return point(out, ox + size * 1.5 * q, oy + size * SQRT3 * (r + q / 2), 0);
+    },
+    worldToCell: (a, b, out) => {
+      const px = (a - ox) / size;
+      const py = (b - oy) / size;
+      let q: number;
+      let r: number;
+      if (orientation === 'pointy') {
+        q = (SQRT3 / 3) * px - py / 3;
+        r = (2 / 3) * py;
+      } else {
+        q = (2 / 3) * px;
+        r = -px / 3 + (SQRT3 / 3) * py;
+      }
+      roundAxial(q, r, scratch);
+      axialToOffset(layout, scratch.x, scratch.y, scratch);
+      return cell(out, scratch.x, scratch.y);
+    },
+  };
+}
+
+/** Seed 001's continuous world: cells of `cellSize` on the XZ plane from (minX, minZ), y = floorY. */
+export function continuous(cellSize = 0.4, minX = 0, minZ = 0, floorY = 0): Projection {
+  assertPositive(cellSize, 'cellSize');
+  for (const [v, n] of [[minX, 'minX'], [minZ, 'minZ'], [floorY, 'floorY']] as const) finiteOr(v, 0, n);
+  return {
+    spec: { kind: 'continuous', cellSize, minX, minZ, floorY },
+    cellToWorld: (cx, cy, out) => point(out, minX + (cx + 0.5) * cellSize, floorY, minZ + (cy + 0.5) * cellSize),
+    worldToCell: (a, b, out) => cell(out, Math.floor((a - minX) / cellSize), Math.floor((b - minZ) / cellSize)),
+  };
+}
+
+/** Builds a projection from its spec (as stored in a binary grid or a JSON config). */
+export function createProjection(spec: ProjectionSpec): Projection {
+  switch (spec?.kind) {
+    case 'orthogonal':
+      return orthogonal(spec.tileWidth, spec.tileHeight, spec.originX, spec.originY);
+    case 'isometric':
+      return isometric(spec.tileWidth, spec.tileHeight, spec.originX, spec.originY);
+    case 'hexagonal':
+      return hexagonal(spec.size, spec);
+    case 'continuous':
+      return continuous(spec.cellSize, spec.minX, spec.minZ, spec.floorY);
+    default:
+      throw new TilenavError('expected kind orthogonal, isometric, hexagonal or continuous', { element: 'projection' });
+  }
+}
+
+/** Offset (col, row) to axial (q, r); `axial` passes through. Works on integer cells. */
+export function offsetToAxial(layout: HexLayout, x: number, y: number, out: CellPoint): CellPoint {
+  switch (layout) {
+    case 'odd-r':
+      return cell(out, x - (y - (y & 1)) / 2, y);
+    case 'even-r':
+      return cell(out, x - (y + (y & 1)) / 2, y);
+    case 'odd-q':
+      return cell(out, x, y - (x - (x & 1)) / 2);
+    case 'even-q':
+      return cell(out, x, y - (x + (x & 1)) / 2);
+    default:
+      return cell(out, x, y);
+  }
+}
+
+/** Axial (q, r) to offset (col, row), the inverse of {@link offsetToAxial}. */
+export function axialToOffset(layout: HexLayout, q: number, r: number, out: CellPoint): CellPoint {
+  switch (layout) {
+    case 'odd-r':
+      return cell(out, q + (r - (r & 1)) / 2, r);
+    case 'even-r':
+      return cell(out, q + (r + (r & 1)) / 2, r);
+    case 'odd-q':
+      return cell(out, q, r + (q - (q & 1)) / 2);
+    case 'even-q':
+      return cell(out, q, r + (q + (q & 1)) / 2);
+    default:
+      return cell(out, q, r);
+  }
+}
+
+function roundAxial(q: number, r: number, out: CellPoint): CellPoint {
+  const s = -q - r;
+  let rq = Math.round(q);
+  let rr = Math.round(r);
+  const rs = Math.round(s);
+  const dq = Math.abs(rq - q);
+  const dr = Math.abs(rr - r);
+  const ds = Math.abs(rs - s);
+  if (dq > dr && dq > ds) rq = -rr - rs;
+  else if (dr > ds) rr = -rq - rs;
+  return cell(out, rq + 0, rr + 0);
+}

@@ -1,0 +1,83 @@
+import { TilenavError, assertPositive } from '../errors.js';
+
+/** One terrain type: how expensive it is to enter, or that it cannot be entered at all. */
+export interface Terrain {
+  readonly name: string;
+  /** Traversal cost multiplier (finite, > 0). Ignored when `walkable` is false. */
+  readonly cost: number;
+  /** False for terrain nothing walks on (lava, deep water for a ground layer). */
+  readonly walkable: boolean;
+}
+
+/**
+ * Seed 000's terrain costs. Lava is impassable outright; the seed's "999" stand-in for
+ * impassable is not used anywhere: a large cost is still a cost, and A* would walk through it.
+ */
+export const DEFAULT_TERRAINS: readonly Terrain[] = Object.freeze([
+  { name: 'Ground', cost: 1.0, walkable: true },
+  { name: 'Grass', cost: 1.0, walkable: true },
+  { name: 'Sand', cost: 1.2, walkable: true },
+  { name: 'Mud', cost: 1.5, walkable: true },
+  { name: 'Water', cost: 2.0, walkable: true },
+  { name: 'Ice', cost: 0.8, walkable: true },
+  { name: 'Snow', cost: 1.3, walkable: true },
+  { name: 'Rock', cost: 1.1, walkable: true },
+  { name: 'Lava', cost: 1.0, walkable: false },
+]);
+
+/**
+ * Terrain names to ids (0..255, the id is what a grid stores per cell). Id 0 is the first entry,
+ * `Ground` in the default table.
+ */
+export class TerrainTable {
+  private readonly byName = new Map<string, number>();
+  private readonly list: Terrain[] = [];
+
+  /** @param terrains entries in id order; defaults to {@link DEFAULT_TERRAINS}. */
+  constructor(terrains: readonly Terrain[] = DEFAULT_TERRAINS) {
+    for (const t of terrains) this.define(t.name, t.cost, t.walkable);
+  }
+
+  /** Adds a terrain or overrides an existing one's cost; returns its id. */
+  define(name: string, cost: number, walkable = true): number {
+    if (typeof name !== 'string' || name === '') throw new TilenavError('terrain name must be a non-empty string', { element: 'terrain' });
+    assertPositive(cost, `terrain "${name}" cost`);
+    const entry: Terrain = Object.freeze({ name, cost, walkable });
+    const existing = this.byName.get(name);
+    if (existing !== undefined) {
+      this.list[existing] = entry;
+      return existing;
+    }
+    if (this.list.length >= 256) throw new TilenavError('a terrain table holds at most 256 terrains', { element: `terrain "${name}"` });
+    this.list.push(entry);
+    this.byName.set(name, this.list.length - 1);
+    return this.list.length - 1;
+  }
+
+  /** The id of a terrain by name; throws a TilenavError listing the known names. */
+  id(name: string): number {
+    const id = this.byName.get(name);
+    if (id === undefined) {
+      throw new TilenavError(`unknown terrain; known: ${[...this.byName.keys()].join(', ')}`, { element: `terrain ${JSON.stringify(name)}` });
+    }
+    return id;
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  get(id: number): Terrain {
+    const t = this.list[id];
+    if (t === undefined) throw new TilenavError(`no terrain with id ${id}`, { element: 'terrain' });
+    return t;
+  }
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  entries(): readonly Terrain[] {
+    return this.list;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * tilenav: navigation grids and exact pathfinding for tile-based games.
+ * The core: no Node or DOM imports, so it runs in browsers and workers alike.
+ */
+export { TilenavError } from './errors.js';
+export {
+  NavGrid,
+  DEFAULT_LAYER_NAMES,
+  DEFAULT_MAX_CELLS,
+  MAX_LAYERS,
+  FLAG_SAFE_ZONE,
+  FLAG_NO_EXIT_NORTH,
+  FLAG_NO_EXIT_EAST,
+  FLAG_NO_EXIT_SOUTH,
+  FLAG_NO_EXIT_WEST,
+  FLAG_ONE_WAY_MASK,
+} from './grid/navgrid.js';
+export type { NavGridOptions, NavLayer, CellRect, CellValues, GridChange, LayerStats } from './grid/navgrid.js';
+export { TerrainTable, DEFAULT_TERRAINS } from './grid/terrain.js';
+export type { Terrain } from './grid/terrain.js';
+export { orthogonal, isometric, hexagonal, continuous, createProjection, offsetToAxial, axialToOffset } from './grid/projection.js';
+export type { Projection, ProjectionSpec, WorldPoint, CellPoint, HexLayout } from './grid/projection.js';
+export { movementModel, stepDistance, MOVEMENT_NAMES } from './search/movement.js';
+export type { MovementName, MovementModel, Step, CornerRule } from './search/movement.js';
+export { Pathfinder, findPath, distanceMap, pathfinderFor, DEFAULT_FIND_PATH_OPTIONS } from './search/astar.js';
+export type { PathResult, SearchStatus, FindPathOptions, DistanceMapOptions } from './search/astar.js';
+export { checkPath } from './search/validate.js';
+export type { PathCheck } from './search/validate.js';
+export { aStarGraph } from './search/graph.js';
+export type { Graph, GraphPathResult, GraphSearchOptions } from './search/graph.js';

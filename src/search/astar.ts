@@ -1,0 +1,428 @@
+import { TilenavError, describe } from '../errors.js';
+import type { NavGrid, SearchView } from '../grid/navgrid.js';
+import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST } from '../grid/navgrid.js';
+import { NodeHeap } from './heap.js';
+import { movementModel, type MovementModel, type MovementName } from './movement.js';
+
+/**
+ * - `found`: `cells` runs from start to goal, `cost` is its cost.
+ * - `no-path`: the goal cannot be reached; `cells` is empty, `cost` Infinity.
+ * - `limit-reached`: `maxIterations` expansions ran out before the search ended.
+ * - `invalid-start` / `invalid-goal`: that cell is outside the grid or blocked on the layer.
+ */
+export type SearchStatus = 'found' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal';
+
+export interface PathResult {
+  status: SearchStatus;
+  /** Cell indices (`y * width + x`) from start to goal inclusive; one cell when start == goal. */
+  cells: Int32Array;
+  /** Sum over steps of step length x traversal cost of the cell entered; Infinity without a path. */
+  cost: number;
+  /** Nodes expanded (taken off the open list and their neighbours generated). */
+  expanded: number;
+}
+
+export interface FindPathOptions {
+  /** Layer index or name. @default 0 */
+  layer?: number | string;
+  /** @default 'octile' */
+  movement?: MovementName;
+  /**
+   * Stop after this many expansions with status `limit-reached`. The default, Infinity, lets the
+   * search run to the end; on a finite grid it always ends, at most once per walkable cell.
+   * @default Infinity
+   */
+  maxIterations?: number;
+  /**
+   * Heuristic weight w. 1 is A* (optimal). w > 1 is weighted A*: usually fewer expansions, and a
+   * path that costs at most w times the optimum (not optimal). 0 is Dijkstra.
+   * @default 1
+   */
+  weight?: number;
+}
+
+/** The defaults of {@link FindPathOptions}. */
+export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1 });
+
+export interface DistanceMapOptions {
+  layer?: number | string;
+  /** @default 'octile' */
+  movement?: MovementName;
+  /** Cells costlier than this to reach are left at Infinity (the search stops there). @default Infinity */
+  maxCost?: number;
+}
+
+const EMPTY = new Int32Array(0);
+const SQRT2 = Math.SQRT2;
+const K = SQRT2 - 1;
+/** Octile directions in the order N E S W NE SE SW NW. */
+const DX = Int32Array.of(0, 1, 0, -1, 1, 1, -1, -1);
+const DY = Int32Array.of(-1, 0, 1, 0, -1, 1, 1, -1);
+
+/** Per-model step tables in padded index deltas. */
+interface StepTable {
+  count: number;
+  delta: Int32Array[];
+  length: Float64Array[];
+  sideA: Int32Array[];
+  sideB: Int32Array[];
+  diagonal: Uint8Array[];
+  exitMask: Uint8Array[];
+}
+
+/**
+ * Searches one grid. Holds the search scratch (g, parent, generation stamps, heap) for the grid's
+ * size and reuses it across queries: nothing is cleared between queries and nothing is allocated
+ * per node. The grid is only read, so several Pathfinders (one per worker) may share one grid.
+ *
+ * Scratch: 24 bytes per cell, plus up to 12 per cell of heap as the open list grows.
+ */
+export class Pathfinder {
+  readonly grid: NavGrid;
+  private readonly stride: number;
+  private readonly g: Float64Array;
+  private readonly parent: Int32Array;
+  private readonly stamp: Uint32Array;
+  private readonly heap: NodeHeap;
+  private gen = 0;
+  private readonly tables = new Map<MovementName, StepTable>();
+  /** Padded index deltas N E S W NE SE SW NW. */
+  private readonly octileDelta: Int32Array;
+
+  constructor(grid: NavGrid) {
+    this.grid = grid;
+    this.stride = grid.width + 2;
+    const n = this.stride * (grid.height + 2);
+    this.g = new Float64Array(n);
+    this.parent = new Int32Array(n);
+    this.stamp = new Uint32Array(n);
+    this.heap = new NodeHeap(n);
+    const W = this.stride;
+    this.octileDelta = Int32Array.of(-W, 1, W, -1, 1 - W, 1 + W, W - 1, -W - 1);
+  }
+
+  /**
+   * The cheapest path from (sx, sy) to (gx, gy). Coordinates outside the grid or on a blocked cell
+   * give status `invalid-start` / `invalid-goal`; coordinates that are not integers throw.
+   */
+  findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathResult {
+    const grid = this.grid;
+    checkInt(sx, 'start x');
+    checkInt(sy, 'start y');
+    checkInt(gx, 'goal x');
+    checkInt(gy, 'goal y');
+    const layer = grid.layerIndex(options.layer ?? 0);
+    const model = movementModel(options.movement ?? 'octile');
+    const maxIterations = options.maxIterations ?? Infinity;
+    if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
+    const weight = options.weight ?? 1;
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
+
+    if (!grid.isWalkable(sx, sy, layer)) return result('invalid-start', EMPTY, Infinity, 0);
+    if (!grid.isWalkable(gx, gy, layer)) return result('invalid-goal', EMPTY, Infinity, 0);
+    const view = grid.searchView(layer);
+    const W = this.stride;
+    const start = (sy + 1) * W + sx + 1;
+    const goal = (gy + 1) * W + gx + 1;
+    if (start === goal) return result('found', Int32Array.of(sy * grid.width + sx), 0, 0);
+
+    const hs = view.minCost * weight;
+    const expanded =
+      model.name === 'octile' && view.exits === null
+        ? this.octile(view, start, goal, hs, maxIterations)
+        : this.generic(view, model, start, goal, hs, maxIterations, Infinity);
+    if (expanded < 0) return result('limit-reached', EMPTY, Infinity, -expanded - 1);
+    if (this.stamp[goal] !== this.gen + 1) return result('no-path', EMPTY, Infinity, expanded);
+    return result('found', this.reconstruct(goal), this.g[goal], expanded);
+  }
+
+  /**
+   * Dijkstra from one or more source cells (indices `y * width + x`; blocked ones are ignored):
+   * the cost of the cheapest path from the nearest source to every cell, Infinity where none.
+   * The base of flow fields and nearest-point queries.
+   */
+  distanceMap(sources: ArrayLike<number>, options: DistanceMapOptions = {}, out?: Float64Array): Float64Array {
+    const grid = this.grid;
+    const layer = grid.layerIndex(options.layer ?? 0);
+    const model = movementModel(options.movement ?? 'octile');
+    const maxCost = options.maxCost ?? Infinity;
+    if (typeof maxCost !== 'number' || Number.isNaN(maxCost)) throw new TilenavError(`expected a number, got ${describe(maxCost)}`, { element: 'maxCost' });
+    const dist = out ?? new Float64Array(grid.size);
+    if (dist.length !== grid.size) throw new TilenavError(`expected a Float64Array of ${grid.size} cells, got ${dist.length}`, { element: 'out' });
+    dist.fill(Infinity);
+    const view = grid.searchView(layer);
+    const W = this.stride;
+    const gen = this.nextGen();
+    const heap = this.heap;
+    heap.clear();
+    for (let k = 0; k < sources.length; k++) {
+      const i = sources[k];
+      if (!Number.isInteger(i) || i < 0 || i >= grid.size) throw new TilenavError(`source ${describe(i)} is not a cell index 0..${grid.size - 1}`, { element: 'sources' });
+      const p = (grid.yOf(i) + 1) * W + grid.xOf(i) + 1;
+      if (view.pass[p] === 0 || this.stamp[p] === gen) continue;
+      this.g[p] = 0;
+      this.parent[p] = -1;
+      this.stamp[p] = gen;
+      heap.push(p, 0, 0);
+    }
+    this.generic(view, model, -1, -1, 0, Infinity, maxCost, true);
+    const closed = gen + 1;
+    const stamp = this.stamp;
+    const g = this.g;
+    for (let y = 0; y < grid.height; y++) {
+      let p = (y + 1) * W + 1;
+      let i = y * grid.width;
+      for (let x = 0; x < grid.width; x++, p++, i++) if (stamp[p] === closed) dist[i] = g[p];
+    }
+    return dist;
+  }
+
+  private nextGen(): number {
+    this.gen += 2;
+    if (this.gen >= 0xfffffff0) {
+      this.stamp.fill(0);
+      this.gen = 2;
+    }
+    return this.gen;
+  }
+
+  /**
+   * Octile without corner cutting, the default model and the benchmark's. The four cardinal
+   * neighbours' passability makes a bit mask of the allowed moves (a diagonal needs both its side
+   * cells), and one loop relaxes them: no call or allocation per node.
+   */
+  private octile(view: SearchView, start: number, goal: number, hs: number, maxIterations: number): number {
+    const W = this.stride;
+    const pass = view.pass;
+    const g = this.g;
+    const parent = this.parent;
+    const stamp = this.stamp;
+    const heap = this.heap;
+    const open = this.nextGen();
+    const closed = open + 1;
+    const gy = (goal / W) | 0;
+    const gx = goal - gy * W;
+    const delta = this.octileDelta;
+    heap.clear();
+    g[start] = 0;
+    parent[start] = -1;
+    stamp[start] = open;
+    heap.push(start, 0, 0);
+    let expanded = 0;
+    while (heap.size > 0) {
+      const cur = heap.pop();
+      stamp[cur] = closed;
+      if (cur === goal) break;
+      if (expanded >= maxIterations) return -expanded - 1;
+      expanded++;
+      const gc = g[cur];
+      const cy = (cur / W) | 0;
+      const cdx = cur - cy * W - gx;
+      const cdy = cy - gy;
+      // Bits 0-3: N E S W walkable; bits 4-7: NE SE SW NW allowed (both sides walkable).
+      let moves = (pass[cur - W] > 0 ? 1 : 0) | (pass[cur + 1] > 0 ? 2 : 0) | (pass[cur + W] > 0 ? 4 : 0) | (pass[cur - 1] > 0 ? 8 : 0);
+      moves |= ((moves & 3) === 3 ? 16 : 0) | ((moves & 6) === 6 ? 32 : 0) | ((moves & 12) === 12 ? 64 : 0) | ((moves & 9) === 9 ? 128 : 0);
+      for (let k = 0; moves !== 0; k++, moves >>= 1) {
+        if ((moves & 1) === 0) continue;
+        const n = cur + delta[k];
+        const c = pass[n];
+        if (c <= 0) continue;
+        const s = stamp[n];
+        if (s === closed) continue;
+        const ng = k < 4 ? gc + c : gc + SQRT2 * c;
+        if (s !== open) {
+          g[n] = ng;
+          parent[n] = cur;
+          stamp[n] = open;
+          const dx = Math.abs(cdx + DX[k]);
+          const dy = Math.abs(cdy + DY[k]);
+          heap.push(n, ng + (dx > dy ? dx + K * dy : dy + K * dx) * hs, ng);
+        } else if (ng < g[n]) {
+          g[n] = ng;
+          parent[n] = cur;
+          const dx = Math.abs(cdx + DX[k]);
+          const dy = Math.abs(cdy + DY[k]);
+          heap.decrease(n, ng + (dx > dy ? dx + K * dy : dy + K * dx) * hs, ng);
+        }
+      }
+    }
+    return expanded;
+  }
+
+  /**
+   * Any model, one-way flags, optional goal (-1: none, a Dijkstra), cost cap. With `seeded` the
+   * caller has already pushed the sources under the current generation.
+   * Returns expansions, or -(expansions + 1) when maxIterations stopped it.
+   */
+  private generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, maxCost: number, seeded = false): number {
+    const W = this.stride;
+    const pass = view.pass;
+    const exits = view.exits;
+    const g = this.g;
+    const parent = this.parent;
+    const stamp = this.stamp;
+    const heap = this.heap;
+    const t = this.table(model);
+    const open = seeded ? this.gen : this.nextGen();
+    const closed = open + 1;
+    const gy = goal >= 0 ? ((goal / W) | 0) - 1 : 0;
+    const gx = goal >= 0 ? goal - (gy + 1) * W - 1 : 0;
+    const kind = model.heuristic;
+    const axis = model.parityAxis;
+    const corner = model.corner;
+    const hexLayout = model.hexLayout;
+    const a = { x: 0, y: 0 };
+    const b = hexLayout !== 'axial' ? offsetAxial(hexLayout, gx, gy, { x: 0, y: 0 }) : { x: gx, y: gy };
+    const h = (n: number): number => {
+      if (hs === 0) return 0;
+      const y = ((n / W) | 0) - 1;
+      const x = n - (y + 1) * W - 1;
+      if (kind === 'octile') {
+        const dx = Math.abs(x - gx);
+        const dy = Math.abs(y - gy);
+        return (dx > dy ? dx + K * dy : dy + K * dx) * hs;
+      }
+      if (kind === 'manhattan') return (Math.abs(x - gx) + Math.abs(y - gy)) * hs;
+      const p = hexLayout !== 'axial' ? offsetAxial(hexLayout, x, y, a) : ((a.x = x), (a.y = y), a);
+      const dq = p.x - b.x;
+      const dr = p.y - b.y;
+      return ((Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2) * hs;
+    };
+    if (!seeded) {
+      heap.clear();
+      g[start] = 0;
+      parent[start] = -1;
+      stamp[start] = open;
+      heap.push(start, h(start), 0);
+    }
+    let expanded = 0;
+    while (heap.size > 0) {
+      const cur = heap.pop();
+      const gc = g[cur];
+      if (gc > maxCost) break;
+      stamp[cur] = closed;
+      if (cur === goal) break;
+      if (expanded >= maxIterations) return -expanded - 1;
+      expanded++;
+      const parity = axis === null ? 0 : axis === 'y' ? (((cur / W) | 0) - 1) & 1 : ((cur % W) - 1) & 1;
+      const delta = t.delta[parity];
+      const length = t.length[parity];
+      const diag = t.diagonal[parity];
+      const ex = exits === null ? 0 : exits[cur];
+      for (let k = 0; k < t.count; k++) {
+        if (ex !== 0 && (ex & t.exitMask[parity][k]) !== 0) continue;
+        const n = cur + delta[k];
+        const c = pass[n];
+        if (c <= 0) continue;
+        if (diag[k] === 1) {
+          const blocked = (pass[cur + t.sideA[parity][k]] > 0 ? 0 : 1) + (pass[cur + t.sideB[parity][k]] > 0 ? 0 : 1);
+          if (blocked > corner) continue;
+        }
+        const ng = gc + length[k] * c;
+        const s = stamp[n];
+        if (s === open) {
+          if (ng < g[n]) {
+            g[n] = ng;
+            parent[n] = cur;
+            heap.decrease(n, ng + h(n), ng);
+          }
+        } else if (s !== closed) {
+          g[n] = ng;
+          parent[n] = cur;
+          stamp[n] = open;
+          heap.push(n, ng + h(n), ng);
+        }
+      }
+    }
+    return expanded;
+  }
+
+  private table(model: MovementModel): StepTable {
+    let t = this.tables.get(model.name);
+    if (t !== undefined) return t;
+    const W = this.stride;
+    const count = model.steps[0].length;
+    t = { count, delta: [], length: [], sideA: [], sideB: [], diagonal: [], exitMask: [] };
+    for (const steps of model.steps) {
+      t.delta.push(Int32Array.from(steps, (s) => s.dy * W + s.dx));
+      t.length.push(Float64Array.from(steps, (s) => s.length));
+      t.sideA.push(Int32Array.from(steps, (s) => s.dx));
+      t.sideB.push(Int32Array.from(steps, (s) => s.dy * W));
+      t.diagonal.push(Uint8Array.from(steps, (s) => (s.diagonal ? 1 : 0)));
+      t.exitMask.push(Uint8Array.from(steps, (s) => exitMask(s.dx, s.dy)));
+    }
+    this.tables.set(model.name, t);
+    return t;
+  }
+
+  private reconstruct(goal: number): Int32Array {
+    const parent = this.parent;
+    const W = this.stride;
+    const width = this.grid.width;
+    let len = 0;
+    for (let p = goal; p !== -1; p = parent[p]) len++;
+    const cells = new Int32Array(len);
+    let k = len;
+    for (let p = goal; p !== -1; p = parent[p]) {
+      const y = ((p / W) | 0) - 1;
+      cells[--k] = y * width + (p - (y + 1) * W - 1);
+    }
+    return cells;
+  }
+}
+
+/** The one-way bits that forbid a step (dx, dy) out of a cell (seed 003's CanMoveFrom). */
+export function exitMask(dx: number, dy: number): number {
+  return (dy < 0 ? FLAG_NO_EXIT_NORTH : 0) | (dx > 0 ? FLAG_NO_EXIT_EAST : 0) | (dy > 0 ? FLAG_NO_EXIT_SOUTH : 0) | (dx < 0 ? FLAG_NO_EXIT_WEST : 0);
+}
+
+function offsetAxial(layout: string, x: number, y: number, out: { x: number; y: number }): { x: number; y: number } {
+  switch (layout) {
+    case 'odd-r':
+      out.x = x - (y - (y & 1)) / 2;
+      out.y = y;
+      break;
+    case 'even-r':
+      out.x = x - (y + (y & 1)) / 2;
+      out.y = y;
+      break;
+    case 'odd-q':
+      out.x = x;
+      out.y = y - (x - (x & 1)) / 2;
+      break;
+    default:
+      out.x = x;
+      out.y = y - (x + (x & 1)) / 2;
+  }
+  return out;
+}
+
+function result(status: SearchStatus, cells: Int32Array, cost: number, expanded: number): PathResult {
+  return { status, cells, cost, expanded };
+}
+
+function checkInt(v: unknown, name: string): void {
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new TilenavError(`expected an integer cell coordinate, got ${describe(v)}`, { element: name });
+}
+
+const finders = new WeakMap<NavGrid, Pathfinder>();
+
+/** The Pathfinder this module keeps for `grid` (one per grid, created on first use). */
+export function pathfinderFor(grid: NavGrid): Pathfinder {
+  let f = finders.get(grid);
+  if (f === undefined) {
+    f = new Pathfinder(grid);
+    finders.set(grid, f);
+  }
+  return f;
+}
+
+/** `pathfinderFor(grid).findPath(...)`: the cheapest path between two cells. */
+export function findPath(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options?: FindPathOptions): PathResult {
+  return pathfinderFor(grid).findPath(sx, sy, gx, gy, options);
+}
+
+/** `pathfinderFor(grid).distanceMap(...)`. */
+export function distanceMap(grid: NavGrid, sources: ArrayLike<number>, options?: DistanceMapOptions, out?: Float64Array): Float64Array {
+  return pathfinderFor(grid).distanceMap(sources, options, out);
+}

@@ -1,0 +1,129 @@
+import { TilenavError, describe } from '../errors.js';
+import { offsetToAxial, type HexLayout } from '../grid/projection.js';
+
+/**
+ * How a unit may step from cell to cell.
+ * - `cardinal`: 4 neighbours, step length 1.
+ * - `octile`: 8 neighbours, diagonals of length sqrt 2 only when both side cells are walkable
+ *   (no corner cutting; the default, and what the Moving AI benchmarks assume).
+ * - `octile-one-obstacle`: diagonals allowed when at most one side cell is blocked
+ *   (PathFinding.js's IfAtMostOneObstacle).
+ * - `octile-always`: diagonals allowed even between two blocked side cells (PathFinding.js's Always).
+ * - `iso`: seed 000's isometric diamond grid, 4 neighbours (x +- 1, y +- 1 in tile coordinates),
+ *   step length 1. Any square model may also be used on an isometric projection.
+ * - `hex`: axial (q, r) coordinates, 6 neighbours, step length 1.
+ * - `hex-odd-r`, `hex-even-r`, `hex-odd-q`, `hex-even-q`: offset hex layouts (Tiled's staggered
+ *   hexagonal maps), 6 neighbours whose offsets depend on the row or column parity.
+ */
+export type MovementName =
+  | 'cardinal'
+  | 'octile'
+  | 'octile-one-obstacle'
+  | 'octile-always'
+  | 'iso'
+  | 'hex'
+  | 'hex-odd-r'
+  | 'hex-even-r'
+  | 'hex-odd-q'
+  | 'hex-even-q';
+
+export const MOVEMENT_NAMES: readonly MovementName[] = Object.freeze([
+  'cardinal',
+  'octile',
+  'octile-one-obstacle',
+  'octile-always',
+  'iso',
+  'hex',
+  'hex-odd-r',
+  'hex-even-r',
+  'hex-odd-q',
+  'hex-even-q',
+]);
+
+/** How many blocked side cells a diagonal step tolerates: 0 (no corner cutting), 1, or 2 (always). */
+export type CornerRule = 0 | 1 | 2;
+
+/** One possible step. */
+export interface Step {
+  readonly dx: number;
+  readonly dy: number;
+  /** Length of the step; its cost is length x the traversal cost of the cell entered. */
+  readonly length: number;
+  /** True for an octile diagonal, whose side cells (dx, 0) and (0, dy) the corner rule checks. */
+  readonly diagonal: boolean;
+}
+
+export interface MovementModel {
+  readonly name: MovementName;
+  /** The distance the heuristic measures, before scaling by the layer's smallest cost. */
+  readonly heuristic: 'manhattan' | 'octile' | 'hex';
+  readonly corner: CornerRule;
+  /** Hex layout the heuristic converts from, `axial` for square models. */
+  readonly hexLayout: HexLayout;
+  /** Steps for cells of even parity [0] and odd parity [1] along `parityAxis`. */
+  readonly steps: readonly [readonly Step[], readonly Step[]];
+  /** Which coordinate's parity picks the step table (offset hex layouts), or null. */
+  readonly parityAxis: 'x' | 'y' | null;
+}
+
+const D = Math.SQRT2;
+const step = (dx: number, dy: number): Step => ({ dx, dy, length: dx !== 0 && dy !== 0 ? D : 1, diagonal: dx !== 0 && dy !== 0 });
+const hexStep = (dx: number, dy: number): Step => ({ dx, dy, length: 1, diagonal: false });
+
+const CARDINAL = [step(0, -1), step(1, 0), step(0, 1), step(-1, 0)];
+const OCTILE = [...CARDINAL, step(1, -1), step(1, 1), step(-1, 1), step(-1, -1)];
+const HEX_AXIAL = [hexStep(1, 0), hexStep(1, -1), hexStep(0, -1), hexStep(-1, 0), hexStep(-1, 1), hexStep(0, 1)];
+const hex = (list: number[][]) => list.map(([dx, dy]) => hexStep(dx, dy));
+// Offset neighbours as Red Blob Games tabulates them: [even parity, odd parity].
+const ODD_R = [hex([[1, 0], [0, -1], [-1, -1], [-1, 0], [-1, 1], [0, 1]]), hex([[1, 0], [1, -1], [0, -1], [-1, 0], [0, 1], [1, 1]])] as const;
+const EVEN_R = [ODD_R[1], ODD_R[0]] as const;
+const ODD_Q = [hex([[1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0], [0, 1]]), hex([[1, 1], [1, 0], [0, -1], [-1, 0], [-1, 1], [0, 1]])] as const;
+const EVEN_Q = [ODD_Q[1], ODD_Q[0]] as const;
+
+function model(name: MovementName, heuristic: MovementModel['heuristic'], corner: CornerRule, even: Step[] | readonly Step[], odd = even, parityAxis: 'x' | 'y' | null = null, hexLayout: HexLayout = 'axial'): MovementModel {
+  return Object.freeze({ name, heuristic, corner, hexLayout, steps: [even, odd] as const, parityAxis });
+}
+
+const MODELS: Record<MovementName, MovementModel> = {
+  cardinal: model('cardinal', 'manhattan', 0, CARDINAL),
+  octile: model('octile', 'octile', 0, OCTILE),
+  'octile-one-obstacle': model('octile-one-obstacle', 'octile', 1, OCTILE),
+  'octile-always': model('octile-always', 'octile', 2, OCTILE),
+  iso: model('iso', 'manhattan', 0, CARDINAL),
+  hex: model('hex', 'hex', 0, HEX_AXIAL),
+  'hex-odd-r': model('hex-odd-r', 'hex', 0, ODD_R[0], ODD_R[1], 'y', 'odd-r'),
+  'hex-even-r': model('hex-even-r', 'hex', 0, EVEN_R[0], EVEN_R[1], 'y', 'even-r'),
+  'hex-odd-q': model('hex-odd-q', 'hex', 0, ODD_Q[0], ODD_Q[1], 'x', 'odd-q'),
+  'hex-even-q': model('hex-even-q', 'hex', 0, EVEN_Q[0], EVEN_Q[1], 'x', 'even-q'),
+};
+
+/** The movement model of that name; throws a TilenavError listing the names. */
+export function movementModel(name: MovementName | string = 'octile'): MovementModel {
+  const m = (MODELS as Record<string, MovementModel>)[name];
+  if (m === undefined || !Object.hasOwn(MODELS, name)) {
+    throw new TilenavError(`unknown movement model; expected one of ${MOVEMENT_NAMES.join(', ')}`, { element: `movement ${describe(name)}` });
+  }
+  return m;
+}
+
+const scratchA = { x: 0, y: 0 };
+const scratchB = { x: 0, y: 0 };
+
+/**
+ * The fewest-steps distance between two cells under a model, ignoring walls: octile distance for
+ * octile models, Manhattan for 4-neighbour ones, hex distance for hex layouts. Multiplied by a
+ * layer's smallest traversal cost it is an admissible and consistent A* heuristic.
+ */
+export function stepDistance(m: MovementModel, x1: number, y1: number, x2: number, y2: number): number {
+  if (m.heuristic === 'octile') {
+    const dx = Math.abs(x1 - x2);
+    const dy = Math.abs(y1 - y2);
+    return dx > dy ? dx + (D - 1) * dy : dy + (D - 1) * dx;
+  }
+  if (m.heuristic === 'manhattan') return Math.abs(x1 - x2) + Math.abs(y1 - y2);
+  const a = offsetToAxial(m.hexLayout, x1, y1, scratchA);
+  const b = offsetToAxial(m.hexLayout, x2, y2, scratchB);
+  const dq = a.x - b.x;
+  const dr = a.y - b.y;
+  return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
+}
