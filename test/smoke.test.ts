@@ -9,5 +9,5 @@ test('a path around a wall on a non-square grid', () => {
   assert.equal(r.status, 'found');
   assert.equal(r.cells[0], 0);
   assert.equal(r.cells[r.cells.length - 1], 6);
-  assert.ok(Math.abs(r.cost - (2 + 2 * 2 * Math.SQRT2)) < 1e-9, `cost ${r.cost}`);
+  assert.ok(Math.abs(r.cost - (4 + 4 * Math.SQRT2)) < 1e-9, `cost ${r.cost}`);
 });

@@ -1,0 +1,2 @@
+// Filled in by the core benchmark (A* against the peers).
+console.log('astar benchmark: pending');
