@@ -3,6 +3,7 @@ import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST } from '../grid/navgrid.js';
 import { NodeHeap } from './heap.js';
 import { movementModel, type MovementModel, type MovementName } from './movement.js';
+import { JumpPointSearch } from './jps.js';
 
 /**
  * - `found`: `cells` runs from start to goal, `cost` is its cost.
@@ -39,10 +40,21 @@ export interface FindPathOptions {
    * @default 1
    */
   weight?: number;
+  /**
+   * - `astar`: A* on every cell (any layer, model, weight).
+   * - `jps`: jump point search; exact, for layers whose walkable cells all cost the same and carry
+   *   no one-way flags, with `octile` or `cardinal` movement and weight 1. Throws otherwise.
+   * - `auto`: `jps` where it applies, `astar` elsewhere.
+   * @default 'auto'
+   */
+  algorithm?: SearchAlgorithm;
 }
 
+/** Search algorithms of {@link FindPathOptions.algorithm}. */
+export type SearchAlgorithm = 'astar' | 'jps' | 'auto';
+
 /** The defaults of {@link FindPathOptions}. */
-export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1 });
+export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm });
 
 export interface DistanceMapOptions {
   layer?: number | string;
@@ -80,14 +92,19 @@ interface StepTable {
 export class Pathfinder {
   readonly grid: NavGrid;
   private readonly stride: number;
-  private readonly g: Float64Array;
-  private readonly parent: Int32Array;
-  private readonly stamp: Uint32Array;
-  private readonly heap: NodeHeap;
+  /** @internal shared with the jump point search */
+  readonly g: Float64Array;
+  /** @internal shared with the jump point search */
+  readonly parent: Int32Array;
+  /** @internal shared with the jump point search */
+  readonly stamp: Uint32Array;
+  /** @internal shared with the jump point search */
+  readonly heap: NodeHeap;
   private gen = 0;
   private readonly tables = new Map<MovementName, StepTable>();
   /** Padded index deltas N E S W NE SE SW NW. */
   private readonly octileDelta: Int32Array;
+  private jps: JumpPointSearch | undefined;
 
   constructor(grid: NavGrid) {
     this.grid = grid;
@@ -126,6 +143,14 @@ export class Pathfinder {
     const goal = (gy + 1) * W + gx + 1;
     if (start === goal) return result('found', Int32Array.of(sy * grid.width + sx), 0, 0);
 
+    const algorithm = options.algorithm ?? 'auto';
+    if (algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight)) {
+      const jps = (this.jps ??= new JumpPointSearch(grid, this));
+      const n = jps.search(view, layer, start, goal, model.name === 'cardinal', maxIterations);
+      if (n < 0) return result('limit-reached', EMPTY, Infinity, -n - 1);
+      if (this.stamp[goal] !== this.gen + 1) return result('no-path', EMPTY, Infinity, n);
+      return result('found', jps.reconstruct(goal, W), this.g[goal], n);
+    }
     const hs = view.minCost * weight;
     const expanded =
       model.name === 'octile' && view.exits === null
@@ -134,6 +159,24 @@ export class Pathfinder {
     if (expanded < 0) return result('limit-reached', EMPTY, Infinity, -expanded - 1);
     if (this.stamp[goal] !== this.gen + 1) return result('no-path', EMPTY, Infinity, expanded);
     return result('found', this.reconstruct(goal), this.g[goal], expanded);
+  }
+
+  /** Whether the query goes to jump point search; throws when `jps` was asked for and cannot run. */
+  private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number): boolean {
+    if (algorithm !== 'jps' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
+    const why =
+      model.name !== 'octile' && model.name !== 'cardinal'
+        ? `movement '${model.name}' (it needs 'octile' or 'cardinal')`
+        : !view.uniform
+          ? 'a layer whose costs differ from cell to cell'
+          : view.exits !== null
+            ? 'a layer with one-way flags'
+            : weight !== 1
+              ? `weight ${weight} (it needs 1)`
+              : null;
+    if (why === null) return true;
+    if (algorithm === 'jps') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+    return false;
   }
 
   /**
@@ -177,7 +220,8 @@ export class Pathfinder {
     return dist;
   }
 
-  private nextGen(): number {
+  /** @internal */
+  nextGen(): number {
     this.gen += 2;
     if (this.gen >= 0xfffffff0) {
       this.stamp.fill(0);
