@@ -149,7 +149,7 @@ export class Pathfinder {
       const n = jps.search(view, layer, start, goal, model.name === 'cardinal', maxIterations);
       if (n < 0) return result('limit-reached', EMPTY, Infinity, -n - 1);
       if (this.stamp[goal] !== this.gen + 1) return result('no-path', EMPTY, Infinity, n);
-      return result('found', jps.reconstruct(goal, W), this.g[goal], n);
+      return result('found', jps.reconstruct(goal, W, model.name === 'cardinal'), this.g[goal], n);
     }
     const hs = view.minCost * weight;
     const expanded =

@@ -25,8 +25,10 @@ export class WalkBits {
     const H = grid.height + 2;
     this.rowWords = (W + 31) >>> 5;
     this.colWords = (H + 31) >>> 5;
-    this.rows = new Int32Array(this.rowWords * H);
-    this.cols = new Int32Array(this.colWords * W);
+    // One spare word at each end, so a scan may read the word before its first or after its last
+    // without a bounds test (what it reads there only ever meets masked-off or blocked cells).
+    this.rows = new Int32Array(this.rowWords * H + 2);
+    this.cols = new Int32Array(this.colWords * W + 2);
     this.update(0, 0, grid.width, grid.height);
   }
 
@@ -44,8 +46,8 @@ export class WalkBits {
         const px = xx + 1;
         const rb = 1 << (31 - (px & 31));
         const cb = 1 << (31 - (py & 31));
-        const ri = py * rw + (px >>> 5);
-        const ci = px * cw + (py >>> 5);
+        const ri = py * rw + (px >>> 5) + 1;
+        const ci = px * cw + (py >>> 5) + 1;
         if (walkable[yy * gw + xx] === 1) {
           rows[ri] |= rb;
           cols[ci] |= cb;
@@ -65,9 +67,9 @@ export class WalkBits {
  * when a blocked cell comes first. `goal` is -1 when the goal is not on this line.
  */
 function scanForward(bits: Int32Array, words: number, line: number, pos: number, goal: number): number {
-  const b0 = (line - 1) * words;
-  const b1 = line * words;
-  const b2 = (line + 1) * words;
+  const b1 = line * words + 1;
+  const b0 = b1 - words;
+  const b2 = b1 + words;
   let k = pos >>> 5;
   const o = pos & 31;
   let mask = o === 31 ? 0 : -1 >>> (o + 1);
@@ -77,8 +79,8 @@ function scanForward(bits: Int32Array, words: number, line: number, pos: number,
     const b = bits[b1 + k];
     const c = bits[b2 + k];
     // The bit of each cell's predecessor (the cell one position back) lands on the cell's own bit.
-    const pa = k > 0 ? (a >>> 1) | (bits[b0 + k - 1] << 31) : a >>> 1;
-    const pc = k > 0 ? (c >>> 1) | (bits[b2 + k - 1] << 31) : c >>> 1;
+    const pa = (a >>> 1) | (bits[b0 + k - 1] << 31);
+    const pc = (c >>> 1) | (bits[b2 + k - 1] << 31);
     let stop = ((a & ~pa) | (c & ~pc) | ~b) & mask;
     if (k === goalWord) stop |= (1 << (31 - (goal & 31))) & mask;
     if (stop !== 0) {
@@ -92,9 +94,9 @@ function scanForward(bits: Int32Array, words: number, line: number, pos: number,
 
 /** {@link scanForward} towards lower positions. */
 function scanBackward(bits: Int32Array, words: number, line: number, pos: number, goal: number): number {
-  const b0 = (line - 1) * words;
-  const b1 = line * words;
-  const b2 = (line + 1) * words;
+  const b1 = line * words + 1;
+  const b0 = b1 - words;
+  const b2 = b1 + words;
   let k = pos >>> 5;
   let mask = ~(-1 >>> (pos & 31));
   const goalWord = goal >= 0 && goal < pos ? goal >>> 5 : -1;
@@ -102,8 +104,8 @@ function scanBackward(bits: Int32Array, words: number, line: number, pos: number
     const a = bits[b0 + k];
     const b = bits[b1 + k];
     const c = bits[b2 + k];
-    const pa = k + 1 < words ? (a << 1) | (bits[b0 + k + 1] >>> 31) : a << 1;
-    const pc = k + 1 < words ? (c << 1) | (bits[b2 + k + 1] >>> 31) : c << 1;
+    const pa = (a << 1) | (bits[b0 + k + 1] >>> 31);
+    const pc = (c << 1) | (bits[b2 + k + 1] >>> 31);
     let stop = ((a & ~pa) | (c & ~pc) | ~b) & mask;
     if (k === goalWord) stop |= (1 << (31 - (goal & 31))) & mask;
     if (stop !== 0) {
@@ -198,6 +200,33 @@ export class JumpPointSearch {
     parent[start] = -1;
     stamp[start] = open;
     heap.push(start, 0, 0);
+    // The path from a node to each successor is diagonal steps first, then straight ones (octile)
+    // or vertical first, then horizontal (cardinal), so a successor's parent is the node it was
+    // found from, with no intermediate cell on the open list (ICAPS 2014's pruned intermediates).
+    let from = 0;
+    let fromG = 0;
+    let fx = 0;
+    let fy = 0;
+    const relax = (jx: number, jy: number): void => {
+      const jp = jy * W + jx;
+      const st = stamp[jp];
+      if (st === closed) return;
+      const ax = Math.abs(jx - fx);
+      const ay = Math.abs(jy - fy);
+      const ng = fromG + (cardinal ? ax + ay : ax > ay ? ax + K * ay : ay + K * ax) * cost;
+      if (st === open && ng >= g[jp]) return;
+      const hx = Math.abs(jx - gx);
+      const hy = Math.abs(jy - gy);
+      const f = ng + (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * cost;
+      g[jp] = ng;
+      parent[jp] = from;
+      if (st === open) {
+        heap.decrease(jp, f, ng);
+      } else {
+        stamp[jp] = open;
+        heap.push(jp, f, ng);
+      }
+    };
     let expanded = 0;
     while (heap.size > 0) {
       const cur = heap.pop();
@@ -205,9 +234,12 @@ export class JumpPointSearch {
       if (cur === goal) break;
       if (expanded >= maxIterations) return -expanded - 1;
       expanded++;
-      const gc = g[cur];
       const cy = (cur / W) | 0;
       const cx = cur - cy * W;
+      from = cur;
+      fromG = g[cur];
+      fx = cx;
+      fy = cy;
       // Successor directions as a bit mask over N E S W NE SE SW NW.
       let dirs: number;
       const par = parent[cur];
@@ -220,8 +252,12 @@ export class JumpPointSearch {
         dirs = cardinal ? straight : straight | diagonals(straight);
       } else {
         const py = (par / W) | 0;
-        const dx = Math.sign(cx - (par - py * W));
-        const dy = Math.sign(cy - py);
+        const px = par - py * W;
+        const ax = Math.abs(cx - px);
+        const ay = Math.abs(cy - py);
+        // The last step into cur: straight when the run ended straight (see `relax`).
+        const dx = cardinal ? (ax !== 0 ? Math.sign(cx - px) : 0) : ax >= ay ? Math.sign(cx - px) : 0;
+        const dy = cardinal ? (ax !== 0 ? 0 : Math.sign(cy - py)) : ay >= ax ? Math.sign(cy - py) : 0;
         if (dx !== 0 && dy !== 0) {
           // Diagonal arrival: its two straight components and itself.
           const h = dx > 0 ? e : w;
@@ -243,51 +279,60 @@ export class JumpPointSearch {
       }
       for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
         if ((dirs & 1) === 0) continue;
-        let jp = -1;
-        let len = 0;
-        if (k === 1 || k === 3) {
-          const p = k === 1 ? scanForward(rows, rw, cy, cx, cy === gy ? gx : -1) : scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1);
-          if (p >= 0) {
-            jp = cy * W + p;
-            len = Math.abs(p - cx);
-          }
+        if (k === 1) {
+          const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1);
+          if (p >= 0) relax(p, cy);
+        } else if (k === 3) {
+          const p = scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1);
+          if (p >= 0) relax(p, cy);
         } else if (k === 0 || k === 2) {
+          const dy = k === 2 ? 1 : -1;
           if (cardinal) {
-            const p = verticalCardinal(pass, rows, rw, W, cx, cy, k === 2 ? 1 : -1, gx, gy);
-            if (p >= 0) {
-              jp = p * W + cx;
-              len = Math.abs(p - cy);
+            // Vertical run: every row's horizontal jump points are successors; a forced
+            // neighbour or the goal ends the run as a successor itself.
+            let p = cur;
+            const d = dy * W;
+            for (let y = cy + dy; pass[p + d] > 0; y += dy) {
+              p += d;
+              if (y === gy && cx === gx) {
+                relax(cx, y);
+                break;
+              }
+              if ((pass[p - 1] > 0 && pass[p - 1 - d] <= 0) || (pass[p + 1] > 0 && pass[p + 1 - d] <= 0)) {
+                relax(cx, y);
+                break;
+              }
+              const goalX = y === gy ? gx : -1;
+              const east = scanForward(rows, rw, y, cx, goalX);
+              if (east >= 0) relax(east, y);
+              const west = scanBackward(rows, rw, y, cx, goalX);
+              if (west >= 0) relax(west, y);
             }
           } else {
-            const p = k === 2 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1);
-            if (p >= 0) {
-              jp = p * W + cx;
-              len = Math.abs(p - cy);
+            const p = dy > 0 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1);
+            if (p >= 0) relax(cx, p);
+          }
+        } else {
+          // Diagonal run: each cell's straight jump points (and the goal) are successors.
+          const dx = DX[k];
+          const dy = DY[k];
+          const d = dy * W + dx;
+          let p = cur;
+          let x = cx;
+          let y = cy;
+          while (pass[p + dx] > 0 && pass[p + dy * W] > 0 && pass[p + d] > 0) {
+            p += d;
+            x += dx;
+            y += dy;
+            if (x === gx && y === gy) {
+              relax(x, y);
+              break;
             }
+            const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1) : scanBackward(rows, rw, y, x, y === gy ? gx : -1);
+            if (h >= 0) relax(h, y);
+            const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1) : scanBackward(cols, cw, x, y, x === gx ? gy : -1);
+            if (v >= 0) relax(x, v);
           }
-        } else {
-          const steps = diagonalJump(pass, rows, rw, cols, cw, W, cx, cy, DX[k], DY[k], gx, gy);
-          if (steps > 0) {
-            jp = cur + steps * (DY[k] * W + DX[k]);
-            len = steps * SQRT2;
-          }
-        }
-        if (jp < 0) continue;
-        const st = stamp[jp];
-        if (st === closed) continue;
-        const ng = gc + len * cost;
-        if (st === open && ng >= g[jp]) continue;
-        const jy = (jp / W) | 0;
-        const hdx = Math.abs(jp - jy * W - gx);
-        const hdy = Math.abs(jy - gy);
-        const h = cardinal ? hdx + hdy : hdx > hdy ? hdx + K * hdy : hdy + K * hdx;
-        g[jp] = ng;
-        parent[jp] = cur;
-        if (st === open) {
-          heap.decrease(jp, ng + h * cost, ng);
-        } else {
-          stamp[jp] = open;
-          heap.push(jp, ng + h * cost, ng);
         }
       }
     }
@@ -295,14 +340,15 @@ export class JumpPointSearch {
   }
 
   /**
-   * The full cell path (unpadded indices) from the start to padded cell `goal`, filling in the
-   * straight and diagonal runs between jump points.
+   * The full cell path (unpadded indices) from the start to padded cell `goal`, filling in each run
+   * between successive nodes: diagonal first, then straight (octile), or vertical first, then
+   * horizontal (cardinal), the order `search` found them in.
    */
-  reconstruct(goal: number, stride: number): Int32Array {
+  reconstruct(goal: number, stride: number, cardinal: boolean): Int32Array {
     const parent = this.scratch.parent;
     const width = this.grid.width;
     let len = 1;
-    for (let p = goal; parent[p] !== -1; p = parent[p]) len += runLength(p, parent[p], stride);
+    for (let p = goal; parent[p] !== -1; p = parent[p]) len += runLength(p, parent[p], stride, cardinal);
     const cells = new Int32Array(len);
     let k = len;
     for (let p = goal; ; ) {
@@ -315,13 +361,18 @@ export class JumpPointSearch {
       }
       const qy = ((q / stride) | 0) - 1;
       const qx = q - (qy + 1) * stride - 1;
-      const sx = Math.sign(qx - x);
-      const sy = Math.sign(qy - y);
-      // Every cell of the run from p back to q, q itself excluded (it starts the next run).
+      // Walking back from p, q excluded: the straight part first, then the diagonal one.
       while (x !== qx || y !== qy) {
         cells[--k] = y * width + x;
-        x += sx;
-        y += sy;
+        const ax = Math.abs(qx - x);
+        const ay = Math.abs(qy - y);
+        if (cardinal) {
+          if (ax !== 0) x += Math.sign(qx - x);
+          else y += Math.sign(qy - y);
+        } else {
+          if (ax >= ay) x += Math.sign(qx - x);
+          if (ay >= ax) y += Math.sign(qy - y);
+        }
       }
       p = q;
     }
@@ -329,10 +380,12 @@ export class JumpPointSearch {
   }
 }
 
-function runLength(p: number, q: number, stride: number): number {
+function runLength(p: number, q: number, stride: number, cardinal: boolean): number {
   const py = (p / stride) | 0;
   const qy = (q / stride) | 0;
-  return Math.max(Math.abs(py - qy), Math.abs(p - py * stride - (q - qy * stride)));
+  const ax = Math.abs(p - py * stride - (q - qy * stride));
+  const ay = Math.abs(py - qy);
+  return cardinal ? ax + ay : Math.max(ax, ay);
 }
 
 /** Bits 4-7 (NE SE SW NW) allowed by the straight bits 0-3 (N E S W) without cutting a corner. */
@@ -342,44 +395,4 @@ function diagonals(m: number): number {
 
 function diagonalBit(dx: number, dy: number): number {
   return dx > 0 ? (dy < 0 ? 16 : 32) : dy > 0 ? 64 : 128;
-}
-
-/**
- * Walks diagonally from (x, y) until a cell is the goal or has a straight jump point along either
- * component; returns the number of steps to it, or 0 when a blocked or corner-cutting step ends
- * the walk first.
- */
-function diagonalJump(pass: Float32Array, rows: Int32Array, rw: number, cols: Int32Array, cw: number, W: number, x: number, y: number, dx: number, dy: number, gx: number, gy: number): number {
-  let p = y * W + x;
-  const d = dy * W + dx;
-  for (let steps = 1; ; steps++) {
-    if (pass[p + dx] <= 0 || pass[p + dy * W] <= 0 || pass[p + d] <= 0) return 0;
-    p += d;
-    x += dx;
-    y += dy;
-    if (x === gx && y === gy) return steps;
-    const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1) : scanBackward(rows, rw, y, x, y === gy ? gx : -1);
-    if (h >= 0) return steps;
-    const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1) : scanBackward(cols, cw, x, y, x === gx ? gy : -1);
-    if (v >= 0) return steps;
-  }
-}
-
-/**
- * Cardinal JPS's vertical jump from (x, y): steps one row at a time and stops at the goal, at a
- * forced neighbour (a side cell open where the one behind it is blocked), or where a horizontal
- * scan either way finds a jump point. Returns the row, or -1 at a wall.
- */
-function verticalCardinal(pass: Float32Array, rows: Int32Array, rw: number, W: number, x: number, y: number, dy: number, gx: number, gy: number): number {
-  let p = y * W + x;
-  const d = dy * W;
-  for (;;) {
-    if (pass[p + d] <= 0) return -1;
-    p += d;
-    y += dy;
-    if (y === gy && x === gx) return y;
-    if ((pass[p - 1] > 0 && pass[p - 1 - d] <= 0) || (pass[p + 1] > 0 && pass[p + 1 - d] <= 0)) return y;
-    const goal = y === gy ? gx : -1;
-    if (scanForward(rows, rw, y, x, goal) >= 0 || scanBackward(rows, rw, y, x, goal) >= 0) return y;
-  }
 }
