@@ -161,6 +161,17 @@ export class Pathfinder {
     return result('found', this.reconstruct(goal), this.g[goal], expanded);
   }
 
+  /**
+   * Builds what `algorithm` needs on `layer` before the first query (the padded search view; for
+   * JPS its walkability bit planes), so that query costs no more than the others.
+   */
+  prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm } = {}): void {
+    const layer = this.grid.layerIndex(options.layer ?? 0);
+    this.grid.searchView(layer);
+    const algorithm = options.algorithm ?? 'auto';
+    if (algorithm === 'jps' || algorithm === 'auto') (this.jps ??= new JumpPointSearch(this.grid, this)).bits(layer);
+  }
+
   /** Whether the query goes to jump point search; throws when `jps` was asked for and cannot run. */
   private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number): boolean {
     if (algorithm !== 'jps' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });

@@ -1,19 +1,30 @@
 import { basename } from 'node:path';
 import cliProgress from 'cli-progress';
 import { TilenavError } from '../../errors.js';
-import { Pathfinder } from '../../search/astar.js';
+import { Pathfinder, type SearchAlgorithm } from '../../search/astar.js';
 import { movementModel, type MovementName } from '../../search/movement.js';
 import { checkPath } from '../../search/validate.js';
 import { parseScenario } from '../../loaders/movingai.js';
 import { loadMap, parse, percentiles, readText, round, type CliIo } from '../io.js';
 
-export const usage = 'tilenav scen MAP SCEN [--movement octile] [--algorithm astar] [--layer L] [--format F] [--json]';
+export const usage = 'tilenav scen MAP SCEN [--movement octile] [--algorithm astar|jps|auto] [--layer L] [--format F] [--json]';
 
-/** Search algorithms `scen` can run; later issues add jps, jps+, hpa. */
-export const ALGORITHMS: Record<string, (finder: Pathfinder) => Pathfinder['findPath']> = {
-  astar: (finder) => finder.findPath.bind(finder),
-  auto: (finder) => finder.findPath.bind(finder),
+/**
+ * Search algorithms `scen` can run. Each entry builds what it needs for `layer` (timed as the
+ * run's buildMs) and returns the query function.
+ */
+export const ALGORITHMS: Record<string, (finder: Pathfinder, layer: number) => Pathfinder['findPath']> = {
+  astar: (finder) => withAlgorithm(finder, 'astar'),
+  auto: (finder) => withAlgorithm(finder, 'auto'),
+  jps: (finder, layer) => {
+    finder.prepare({ algorithm: 'jps', layer });
+    return withAlgorithm(finder, 'jps');
+  },
 };
+
+function withAlgorithm(finder: Pathfinder, algorithm: SearchAlgorithm): Pathfinder['findPath'] {
+  return (sx, sy, gx, gy, options) => finder.findPath(sx, sy, gx, gy, { ...options, algorithm });
+}
 
 /**
  * `tilenav scen`: runs every query of a Moving AI scenario, checks each returned path (adjacent
@@ -49,7 +60,7 @@ export function scenCommand(args: string[], io: CliIo): number {
     }
   }
   const finder = new Pathfinder(grid);
-  const search = make(finder);
+  const search = make(finder, layer);
   // Octile answers are checked against the file; other models against our own Dijkstra, since the
   // file's lengths are octile ones.
   const reference = movement === 'octile' ? null : new Pathfinder(grid);
