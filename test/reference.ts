@@ -2,19 +2,10 @@
  * A plain reference Dijkstra for the tests, written from the movement rules' definitions rather
  * than from the library's step tables, so a wrong table in the library cannot agree with it.
  */
-import type { NavGrid } from '../src/index.js';
+import type { MovementName, NavGrid } from '../src/index.js';
 
-export type RefMovement =
-  | 'cardinal'
-  | 'octile'
-  | 'octile-one-obstacle'
-  | 'octile-always'
-  | 'iso'
-  | 'hex'
-  | 'hex-odd-r'
-  | 'hex-even-r'
-  | 'hex-odd-q'
-  | 'hex-even-q';
+/** The library's movement names; the rules behind them are re-derived below. */
+export type RefMovement = MovementName;
 
 /** Axial coordinates of an offset cell, from Red Blob Games' definitions. */
 function axial(m: RefMovement, x: number, y: number): [number, number] {
