@@ -239,3 +239,13 @@ test('a plug-in grid graph agrees with the grid search', () => {
   const viaGrid = findPath(grid, 0, 0, 14, 10, { movement: 'cardinal' });
   assert.ok(close(viaGraph.cost, viaGrid.cost));
 });
+
+test('out: the path is written into a caller buffer when it fits', () => {
+  const grid = new NavGrid(10, 4);
+  const buf = new Int32Array(64);
+  const r = findPath(grid, 0, 0, 9, 3, { out: buf });
+  assert.equal(r.cells.buffer, buf.buffer);
+  assert.deepEqual(Array.from(r.cells), Array.from(findPath(grid, 0, 0, 9, 3).cells));
+  const small = findPath(grid, 0, 0, 9, 3, { out: new Int32Array(2) });
+  assert.equal(small.cells.length, 10);
+});
