@@ -82,6 +82,16 @@ test('binary: a Uint8Array is adopted when aligned and copied when not', () => {
 
 test('binary: a 1 x 1 grid and an 8-layer grid round trip', () => {
   for (const g of [new NavGrid(1, 1), new NavGrid(3, 5, { layers: 8, walkable: false })]) assertSameGrid(g, loadGrid(saveGrid(g)));
+  // Odd sizes put layer arrays at unaligned offsets: a bad value in a tail byte is still found.
+  const g = new NavGrid(3, 5, { layers: 8 });
+  const bytes = new Uint8Array(saveGrid(g));
+  const dataOffset = new DataView(bytes.buffer).getUint32(12, true);
+  const n = 15;
+  bytes[dataOffset + 8 * n * 5 - 1] = 3;
+  assert.throws(() => loadGrid(bytes), /layer "Custom4": cell \(2, 4\) holds walkable 3/);
+  bytes[dataOffset + 8 * n * 5 - 1] = 1;
+  bytes[dataOffset + 8 * n * 7 - 1] = 9;
+  assert.throws(() => loadGrid(bytes), /layer "Custom4": cell \(2, 4\) holds terrain id 9 \(the table has 9\)/);
 });
 
 function expectError(fn: () => unknown, pattern: RegExp): void {

@@ -195,11 +195,15 @@ function readHeader(raw: Uint8Array, file: string): Header {
   return { layers, projection, terrain };
 }
 
-/** Rejects cell values no setter could have written, so the search's invariants hold. */
+/**
+ * Rejects cell values no setter could have written, so the search's invariants hold. Small
+ * word-wide loops first (the common, valid case); the slow loop only runs to name the bad cell.
+ */
 function checkCells(grid: NavGrid, file: string): void {
   const terrains = grid.terrain.size;
   for (const layer of grid.layers) {
     const { walkable, cost, terrain } = layer;
+    if (costsValid(cost) && byteOr(walkable) <= 1 && (byteOr(terrain) < terrains || byteMax(terrain) < terrains)) continue;
     for (let i = 0; i < grid.size; i++) {
       const c = cost[i];
       // `!(c > 0)` also catches NaN.
@@ -209,6 +213,34 @@ function checkCells(grid: NavGrid, file: string): void {
       }
     }
   }
+}
+
+/** Every cost finite and > 0: positive finite float32 bit patterns are 0x00000001..0x7f7fffff. */
+function costsValid(cost: Float32Array): boolean {
+  const bits = new Uint32Array(cost.buffer, cost.byteOffset, cost.length);
+  for (let i = 0; i < bits.length; i++) if (((bits[i] - 1) >>> 0) >= 0x7f7fffff) return false;
+  return true;
+}
+
+/** The OR of all bytes, an upper bound of each; read four at a time where aligned. */
+function byteOr(a: Uint8Array): number {
+  let i = 0;
+  let or = 0;
+  for (; i < a.length && (a.byteOffset + i) % 4 !== 0; i++) or |= a[i];
+  const words = (a.length - i) >> 2;
+  let wor = 0;
+  if (words > 0) {
+    const w = new Uint32Array(a.buffer, a.byteOffset + i, words);
+    for (let k = 0; k < words; k++) wor |= w[k];
+  }
+  for (i += words * 4; i < a.length; i++) or |= a[i];
+  return or | (wor & 0xff) | ((wor >>> 8) & 0xff) | ((wor >>> 16) & 0xff) | (wor >>> 24);
+}
+
+function byteMax(a: Uint8Array): number {
+  let max = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] > max) max = a[i];
+  return max;
 }
 
 function align8(n: number): number {
