@@ -46,6 +46,14 @@ test('cli convert: polygon -> txt -> binary -> movingai keeps the walkable cells
       assert.match(info.out, new RegExp(`${format}, ${reference.width} x ${reference.height} \\(${reference.size} cells\\)`));
       assert.match(info.out, new RegExp(`layer "Ground": ${walkable} walkable \\(${pct}%\\), ${reference.size - walkable} blocked`));
     }
+    // path reads every format too: the same query gives the same cost on each.
+    const costs = new Set<string>();
+    for (const file of [HOUSE, txt, bin, map]) {
+      const r = await run('path', file, '--from', '8,10', '--to', '20,20', '--json');
+      assert.equal(r.code, 0, r.err);
+      costs.add(JSON.stringify(JSON.parse(r.out).cost));
+    }
+    assert.deepEqual([...costs], ['19.656854249492383']);
     // --format overrides the extension; --to overrides OUT's extension.
     const odd = join(dir, 'grid.data');
     assert.equal((await run('convert', ARENA, odd, '--to', 'binary')).code, 0);

@@ -69,6 +69,12 @@ interface Header {
  * are not saved.
  *
  * @returns an ArrayBuffer, or a SharedArrayBuffer with `{ shared: true }`.
+ * @example
+ * // main thread: one copy of the grid in shared memory, handed to every worker
+ * const sab = saveGrid(grid, { shared: true });
+ * worker.postMessage(sab);
+ * // worker: a NavGrid on the same memory, no copy
+ * const grid = loadGrid(sab, { trusted: true });
  */
 export function saveGrid(grid: NavGrid, options: { shared: true }): SharedArrayBuffer;
 export function saveGrid(grid: NavGrid, options?: SaveGridOptions): ArrayBuffer;
