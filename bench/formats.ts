@@ -3,6 +3,9 @@
  * ground layer as a text grid, and a polygon config of ~50 areas and obstacles built into a grid.
  * Medians and p95 over repeated runs; the machine is shared, so rerun before quoting.
  */
+import { writeFileSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NavGrid, saveGrid, loadGrid } from '../src/index.js';
 import { formatTextGrid, parseTextGrid, loadPolygonConfig } from '../src/loaders/index.js';
 import { percentiles, round } from '../src/cli/io.js';
@@ -60,10 +63,15 @@ const config = polygonConfig();
 const nav = loadPolygonConfig(config);
 const polygons = (config as { areas: unknown[]; obstacles: unknown[] }).areas.length + (config as { obstacles: unknown[] }).obstacles.length;
 
+const dir = mkdtempSync(join(tmpdir(), 'tilenav-bench-'));
+const file = join(dir, 'grid.tnav');
+writeFileSync(file, bytes);
+
 const rows = [
   { case: 'saveGrid 1000x1000, 2 layers', ...time(15, () => saveGrid(grid)), size: `${round(buffer.byteLength / 1e6, 2)} MB` },
   { case: 'loadGrid (adopts, validates cells)', ...time(30, () => loadGrid(buffer)), size: 'target < 20 ms' },
   { case: 'loadGrid trusted (no cell scan)', ...time(30, () => loadGrid(buffer, { trusted: true })), size: '' },
+  { case: 'readFileSync + loadGrid (.tnav on disk)', ...time(15, () => loadGrid(readFileSync(file))), size: '' },
   { case: 'loadGrid from a copied Uint8Array', ...time(15, () => loadGrid(bytes.slice())), size: 'incl. the copy' },
   { case: 'saveGrid shared: true', ...time(15, () => saveGrid(grid, { shared: true })), size: '' },
   { case: 'formatTextGrid 1000x1000', ...time(10, () => formatTextGrid(grid, { params: { cellSize: 1 } })), size: `${round(text.length / 1e6, 2)} MB` },
@@ -77,5 +85,6 @@ const rows = [
     size: '',
   },
 ];
+rmSync(dir, { recursive: true, force: true });
 console.log('formats (ms)');
 console.table(rows);
