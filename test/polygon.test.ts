@@ -120,6 +120,7 @@ test('polygon: the example config loads, and a closed door splits the map until 
 test('polygon: setAreaAvailable gives exactly the full rebuild, and its rectangle covers every change (property)', () => {
   const point = fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 30 })).map(([x, z]) => [x / 4, z / 4] as const);
   const poly = fc.array(point, { minLength: 3, maxLength: 7 });
+  let rects = 0;
   fc.assert(
     fc.property(
       fc.array(fc.tuple(poly, fc.boolean()), { minLength: 1, maxLength: 5 }),
@@ -153,6 +154,7 @@ test('polygon: setAreaAvailable gives exactly the full rebuild, and its rectangl
             assert.ok(rect !== null && x >= rect.x && y >= rect.y && x < rect.x + rect.width && y < rect.y + rect.height, `cell (${x}, ${y}) changed outside ${JSON.stringify(rect)}`);
           }
           if (changed === 0) assert.equal(rect, null);
+          else rects++;
         }
         const spec = nav.grid.projection.spec as { minX: number; minZ: number };
         assert.deepEqual(walk, reference(nav.config, nav.grid.width, nav.grid.height, spec.minX, spec.minZ));
@@ -160,6 +162,7 @@ test('polygon: setAreaAvailable gives exactly the full rebuild, and its rectangl
     ),
     { numRuns: 150, seed: 42 },
   );
+  assert.ok(rects > 50, `only ${rects} toggles changed cells`);
 });
 
 test('polygon: defaults are seed 001 values', () => {

@@ -33,7 +33,6 @@ const FIXED_BYTES = 24;
 /**
  * Headers larger than this are refused before decoding: names, a projection and at most 256
  * terrains fit in far less, so a larger one is a corrupt length field.
- * @default 1_048_576
  */
 const MAX_HEADER_BYTES = 1 << 20;
 
