@@ -55,6 +55,16 @@ function polygonConfig(): object {
   return { cellSize: 0.25, agentRadius: 0.45, objectPadding: 0.25, boundaryPadding: 0.1, areas, obstacles };
 }
 
+/** One star-shaped (concave) area of 200 vertices, 100 m across at cellSize 0.1: ~1000 x 1000 cells. */
+function bigAreaConfig(): object {
+  const polygon = Array.from({ length: 200 }, (_, k) => {
+    const a = (k / 200) * 2 * Math.PI;
+    const radius = k % 2 === 0 ? 50 : 44;
+    return [radius * Math.cos(a), radius * Math.sin(a)];
+  });
+  return { cellSize: 0.1, boundaryPadding: 0.3, areas: [{ name: 'star', polygon }], obstacles: [{ polygon: [[-3, -3], [3, -3], [0, 4]] }] };
+}
+
 const grid = bigGrid();
 const buffer = saveGrid(grid);
 const bytes = new Uint8Array(buffer);
@@ -77,6 +87,7 @@ const rows = [
   { case: 'formatTextGrid 1000x1000', ...time(10, () => formatTextGrid(grid, { params: { cellSize: 1 } })), size: `${round(text.length / 1e6, 2)} MB` },
   { case: 'parseTextGrid 1000x1000', ...time(10, () => parseTextGrid(text)), size: '' },
   { case: `polygon build (${polygons} polygons)`, ...time(10, () => loadPolygonConfig(config)), size: `${nav.grid.width} x ${nav.grid.height}` },
+  { case: 'polygon build (1 area, 200 vertices, bp 0.3)', ...time(5, () => loadPolygonConfig(bigAreaConfig())), size: '' },
   {
     case: 'setAreaAvailable (one door, toggled)',
     ...time(200, () => {

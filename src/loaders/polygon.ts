@@ -82,6 +82,8 @@ export class PolygonNavigation {
   private crossings = new Float64Array(16);
   /** Scratch walkability of the rectangle being recomputed. */
   private scratch = new Uint8Array(0);
+  /** Scratch "near an edge" marks of the shape being stamped. */
+  private band = new Uint8Array(0);
 
   /** @param input the config as JSON text or a parsed value; validated as {@link readPolygonConfig} says. */
   constructor(input: string | object, options: PolygonOptions = {}) {
@@ -148,7 +150,7 @@ export class PolygonNavigation {
     out.fill(0, 0, w * r.height);
     const bp = config.boundaryPadding;
     config.areas.forEach((a, k) => {
-      if (a.available) this.stamp(this.areaShapes[k], r, 1, bp > 0 ? bp : -1, false);
+      if (a.available) this.stamp(this.areaShapes[k], r, 1, bp, false);
     });
     const clearance = config.agentRadius + config.objectPadding;
     for (const s of this.obstacleShapes) this.stamp(s, r, 0, clearance, true);
@@ -178,7 +180,7 @@ export class PolygonNavigation {
 
   /**
    * Writes `value` into the scratch for every cell of `r` that the shape claims. Area mode
-   * (`near` false): centre inside and, when `pad` >= 0, at least `pad` from every edge. Obstacle
+   * (`near` false): centre inside and, when `pad` > 0, at least `pad` from every edge. Obstacle
    * mode (`near` true): centre inside, or closer than `pad` to an edge.
    */
   private stamp(s: Shape, r: CellRect, value: number, pad: number, near: boolean): void {
@@ -190,7 +192,8 @@ export class PolygonNavigation {
     const { cellSize } = this.config;
     const { xs, zs } = s;
     const n = xs.length;
-    const pad2 = pad * pad;
+    const bw = x1 - x0 + 1;
+    const band = pad > 0 ? this.markBand(s, x0, y0, x1, y1, pad) : null;
     const out = this.scratch;
     for (let y = y0; y <= y1; y++) {
       const cz = this.minZ + (y + 0.5) * cellSize;
@@ -210,16 +213,57 @@ export class PolygonNavigation {
       const cr = this.crossings.subarray(0, m).sort();
       let c = 0;
       const row = (y - r.y) * r.width - r.x;
+      const brow = (y - y0) * bw - x0;
       for (let x = x0; x <= x1; x++) {
         const cx = this.minX + (x + 0.5) * cellSize;
         while (c < m && cr[c] <= cx) c++;
         const inside = ((m - c) & 1) === 1;
-        let hit: boolean;
-        if (near) hit = inside || distance2(xs, zs, cx, cz) < pad2;
-        else hit = inside && (pad < 0 || distance2(xs, zs, cx, cz) >= pad2);
-        if (hit) out[row + x] = value;
+        const close = band !== null && band[brow + x] === 1;
+        if (near ? inside || close : inside && !close) out[row + x] = value;
       }
     }
+  }
+
+  /**
+   * Marks the cells of (x0..x1, y0..y1) whose centre is closer than `pad` to an edge of the
+   * shape. Edge by edge over each edge's own padded box, so the work follows the perimeter rather
+   * than the area times the edge count.
+   */
+  private markBand(s: Shape, x0: number, y0: number, x1: number, y1: number, pad: number): Uint8Array {
+    const bw = x1 - x0 + 1;
+    const size = bw * (y1 - y0 + 1);
+    if (this.band.length < size) this.band = new Uint8Array(size);
+    const band = this.band;
+    band.fill(0, 0, size);
+    const { cellSize } = this.config;
+    const { xs, zs } = s;
+    const pad2 = pad * pad;
+    for (let e = 0, p = xs.length - 1; e < xs.length; p = e++) {
+      const ax = xs[p];
+      const az = zs[p];
+      const ex = xs[e] - ax;
+      const ez = zs[e] - az;
+      const len2 = ex * ex + ez * ez;
+      const ex0 = Math.max(x0, Math.floor((Math.min(ax, xs[e]) - pad - this.minX) / cellSize) - 1);
+      const ex1 = Math.min(x1, Math.ceil((Math.max(ax, xs[e]) + pad - this.minX) / cellSize) + 1);
+      const ey0 = Math.max(y0, Math.floor((Math.min(az, zs[e]) - pad - this.minZ) / cellSize) - 1);
+      const ey1 = Math.min(y1, Math.ceil((Math.max(az, zs[e]) + pad - this.minZ) / cellSize) + 1);
+      for (let y = ey0; y <= ey1; y++) {
+        const pz = this.minZ + (y + 0.5) * cellSize;
+        const brow = (y - y0) * bw - x0;
+        for (let x = ex0; x <= ex1; x++) {
+          if (band[brow + x] === 1) continue;
+          const px = this.minX + (x + 0.5) * cellSize;
+          let t = len2 === 0 ? 0 : ((px - ax) * ex + (pz - az) * ez) / len2;
+          if (t < 0) t = 0;
+          else if (t > 1) t = 1;
+          const dx = ax + t * ex - px;
+          const dz = az + t * ez - pz;
+          if (dx * dx + dz * dz < pad2) band[brow + x] = 1;
+        }
+      }
+    }
+    return band;
   }
 
   /** Flat coordinates and the cells within `reach` of the polygon's bounding box. */
@@ -250,25 +294,6 @@ export class PolygonNavigation {
       y1: clamp(Math.ceil((bz + reach - this.minZ) / cs) + 1, -1, this.grid.height - 1),
     };
   }
-}
-
-/** Squared distance from (px, pz) to the nearest edge of the closed polygon. */
-function distance2(xs: Float64Array, zs: Float64Array, px: number, pz: number): number {
-  let best = Infinity;
-  const n = xs.length;
-  for (let e = 0, p = n - 1; e < n; p = e++) {
-    const ex = xs[e] - xs[p];
-    const ez = zs[e] - zs[p];
-    const len2 = ex * ex + ez * ez;
-    let t = len2 === 0 ? 0 : ((px - xs[p]) * ex + (pz - zs[p]) * ez) / len2;
-    if (t < 0) t = 0;
-    else if (t > 1) t = 1;
-    const dx = xs[p] + t * ex - px;
-    const dz = zs[p] + t * ez - pz;
-    const d = dx * dx + dz * dz;
-    if (d < best) best = d;
-  }
-  return best;
 }
 
 function clamp(v: number, lo: number, hi: number): number {
