@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli/main.js';
-import type { CliIo } from '../src/cli/io.js';
+import { MAP_FORMATS, type CliIo } from '../src/cli/io.js';
 import { loadGrid } from '../src/index.js';
 import { parseTextGrid, loadPolygonConfig, parseMovingAiMap } from '../src/loaders/index.js';
 
@@ -83,7 +83,8 @@ test('cli convert: refused pairs and bad files exit 2 with one line naming the p
     cases.push([['info', badTxt], /bad\.txt:6: expected 0 or 1 at column 2/]);
     const tiled = join(dir, 'level.json');
     writeFileSync(tiled, '{"tiledversion":"1.10","orientation":"orthogonal","layers":[]}');
-    cases.push([['info', tiled], /level\.json: (looks like a Tiled map|.*)/]);
+    // Until a Tiled reader is registered, a Tiled .json is refused by name; after, it is the Tiled reader's to judge.
+    if (!Object.hasOwn(MAP_FORMATS, 'tiled')) cases.push([['info', tiled], /level\.json: looks like a Tiled map, not a polygon config/]);
     for (const [argv, pattern] of cases) {
       const r = await run(...argv);
       assert.equal(r.code, 2, `${argv.join(' ')}: ${r.err}`);
