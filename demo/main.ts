@@ -1,5 +1,5 @@
 import { MOVEMENT_NAMES, Pathfinder, TilenavError, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
-import { OVERLAY_COLORS, OVERLAY_COST_BANDS } from 'tilenav/render';
+import { OVERLAY_COLORS, OVERLAY_COST_BANDS, movementFor } from 'tilenav/render';
 import { BUNDLED_MAPS, FILE_LOADERS, loaderFor, type DemoMap } from './maps.js';
 import { GridView } from './view.js';
 
@@ -54,6 +54,7 @@ let drag: 'start' | 'goal' | 'paint' | 'pan' | null = null;
 /** Route clicks alternate: start, goal, start, ... */
 let nextIsStart = true;
 let dirty = true;
+let queryPending = false;
 let inputAt = -1;
 const frameLog: { queryMs: number; frameMs: number; inputToFrameMs: number }[] = [];
 
@@ -103,7 +104,9 @@ function show(name: string, m: DemoMap): void {
     lastInputToFrameMs: 0,
     unsubscribe: grid.onChange((c) => {
       if (c.layer === state.view.layer) state.view.redrawCells(c);
-      query();
+      // A brush stroke changes the grid many times between two frames: search once per frame.
+      queryPending = true;
+      dirty = true;
     }),
   };
   nextIsStart = true;
@@ -130,6 +133,7 @@ function options(): FindPathOptions {
 /** Runs the current query and records its time; the next frame draws it. */
 function query(): void {
   const s = state;
+  queryPending = false;
   dirty = true;
   if (s.start === null || s.goal === null) {
     s.result = null;
@@ -174,6 +178,7 @@ function updateStats(): void {
 }
 
 function frame(): void {
+  if (queryPending) query();
   if (dirty) {
     dirty = false;
     const s = state;
@@ -308,7 +313,7 @@ async function loadFile(file: File): Promise<void> {
   try {
     if (loader === undefined) throw new TilenavError(`no loader for this file; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')}`, { file: file.name });
     const grid = await loader.read(file);
-    show(file.name, { grid, movement: 'octile' });
+    show(file.name, { grid, movement: movementFor(grid.projection) });
   } catch (e) {
     if (!(e instanceof TilenavError)) throw e;
     ui.error.textContent = e.message;
@@ -380,9 +385,33 @@ const api = {
     return state.lastInputToFrameMs;
   },
   frameLog,
-  /** True once the last change has been drawn. */
+  /** True once the last change has been searched and drawn. */
   get drawn() {
-    return !dirty;
+    return !dirty && !queryPending;
+  },
+  /**
+   * Redraws every frame for `ms` milliseconds (as while panning) and resolves with the frame
+   * intervals and the draw times, to measure the frame rate on big maps.
+   */
+  measureFrames(ms: number): Promise<{ intervals: number[]; draws: number[] }> {
+    return new Promise((resolve) => {
+      const intervals: number[] = [];
+      const draws: number[] = [];
+      const end = performance.now() + ms;
+      let last = -1;
+      const tick = (t: number) => {
+        if (last >= 0) {
+          intervals.push(t - last);
+          draws.push(state.lastFrameMs);
+        }
+        last = t;
+        state.view.panX += 0.25;
+        dirty = true;
+        if (t < end) requestAnimationFrame(tick);
+        else resolve({ intervals, draws });
+      };
+      requestAnimationFrame(tick);
+    });
   },
   isWalkable: (x: number, y: number) => state.grid.isWalkable(x, y, Number(ui.layer.value)),
   /** Page coordinates of a cell's centre, for a real mouse click. */
