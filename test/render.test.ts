@@ -120,3 +120,15 @@ test('Pathfinder.expandedInto reports the closed set of the last search', () => 
   assert.ok(out.every((v) => v === 0));
   assert.throws(() => f.expandedInto(new Uint8Array(3)), /Uint8Array of 54/);
 });
+
+test('on big maps (a cell ~2 px) path and markers grow past their cell to stay visible', () => {
+  const grid = new NavGrid(300, 200);
+  const { png, scale } = renderPng(grid, { from: [10, 10], to: [290, 10] });
+  assert.equal(scale, 2);
+  const img = PNG.sync.read(png);
+  // Path cell (150, 10) centre, and the pixel row just outside it, are both drawn as path.
+  assert.deepEqual(pixel(img, 150 * 2 + 1, 10 * 2 + 1), OVERLAY_COLORS.path);
+  assert.deepEqual(pixel(img, 150 * 2 + 1, 10 * 2 + 2), OVERLAY_COLORS.path);
+  // The start marker covers more than its own 2 x 2 pixels.
+  assert.deepEqual(pixel(img, 10 * 2 + 4, 10 * 2 + 4), OVERLAY_COLORS.start);
+});

@@ -109,9 +109,20 @@ export function renderOverlayImage(grid: NavGrid, options: OverlayImageOptions =
     if (expanded !== undefined && expanded[i] !== 0) c = blend(c, expanded[i] === 1 ? OVERLAY_COLORS.expanded : OVERLAY_COLORS.open, expanded[i] === 1 ? EXPANDED_ALPHA : EXPANDED_ALPHA / 2);
     fill(i, c, 0);
   }
-  if (options.path !== undefined) for (let k = 0; k < options.path.length; k++) fill(options.path[k], OVERLAY_COLORS.path, 0.3);
-  if (options.start !== undefined) fill(options.start, OVERLAY_COLORS.start, 0.15);
-  if (options.goal !== undefined) fill(options.goal, OVERLAY_COLORS.goal, 0.15);
+  // Markers sit inside their cell on legible scales; on big maps (a cell a pixel or two) they grow
+  // past it, or a path would be a dotted hairline and start and goal invisible.
+  const n = cellOutline(grid.projection, 0, 0, poly);
+  let cx0 = Infinity;
+  let cx1 = -Infinity;
+  for (let k = 0; k < n; k++) {
+    cx0 = Math.min(cx0, poly[2 * k]);
+    cx1 = Math.max(cx1, poly[2 * k]);
+  }
+  const cellPx = (cx1 - cx0) * scale;
+  const small = cellPx < 4;
+  if (options.path !== undefined) for (let k = 0; k < options.path.length; k++) fill(options.path[k], OVERLAY_COLORS.path, small ? 1 - 3.2 / cellPx : 0.3);
+  if (options.start !== undefined) fill(options.start, OVERLAY_COLORS.start, small ? 1 - 9 / cellPx : 0.15);
+  if (options.goal !== undefined) fill(options.goal, OVERLAY_COLORS.goal, small ? 1 - 9 / cellPx : 0.15);
   return { width, height, data, scale, originX: b.minX, originY: b.minY };
 }
 
