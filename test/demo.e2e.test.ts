@@ -200,6 +200,36 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
     assert.deepEqual(t.start, [x, y], `${id}: clicked cell (${x}, ${y}) became the start`);
     if (id === 'iso' || id === 'hex') writeFileSync(new URL(`../test-output/demo-${id}.png`, import.meta.url), await page.screenshot());
   }
+  // Controls: layer, movement, algorithm, weight each change the query.
+  await page.selectOption('#map', 'terrain');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const ground = await state(page);
+  await page.selectOption('#layer', '1');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const sky = await state(page);
+  assert.equal(sky.status, 'found');
+  assert.ok(sky.cost < ground.cost, `the Sky layer flies over costly terrain (${ground.cost} -> ${sky.cost})`);
+  assert.match((await page.textContent('#stats')) ?? '', /Sky/);
+  await page.selectOption('#map', 'arena');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const astar = await page.evaluate(() => ({ cost: window.__tilenav.cost, expanded: window.__tilenav.expanded }));
+  await page.selectOption('#algorithm', 'dijkstra');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const dijkstra = await page.evaluate(() => ({ cost: window.__tilenav.cost, expanded: window.__tilenav.expanded }));
+  assert.ok(Math.abs(dijkstra.cost - astar.cost) < 1e-9 && dijkstra.expanded > astar.expanded, `A* ${JSON.stringify(astar)}, Dijkstra ${JSON.stringify(dijkstra)}`);
+  await page.selectOption('#algorithm', 'astar');
+  await page.fill('#weight', '3');
+  await page.dispatchEvent('#weight', 'change');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const weighted = await page.evaluate(() => ({ cost: window.__tilenav.cost, expanded: window.__tilenav.expanded }));
+  assert.ok(weighted.expanded < astar.expanded && weighted.cost <= 3 * astar.cost, `weight 3: ${JSON.stringify(weighted)}`);
+  await page.selectOption('#movement', 'cardinal');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const card = await state(page);
+  for (let k = 1; k < card.path.length; k++) {
+    const d = Math.abs(card.path[k][0] - card.path[k - 1][0]) + Math.abs(card.path[k][1] - card.path[k - 1][1]);
+    assert.equal(d, 1, 'cardinal moves only');
+  }
   const statsText = await page.textContent('#stats');
   assert.match(statsText ?? '', /navigable/);
   // 60 fps drawing on 1024 x 1024: redraw every frame (as while panning) for a second.
