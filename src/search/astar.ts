@@ -39,6 +39,11 @@ export interface FindPathOptions {
    * @default 1
    */
   weight?: number;
+  /**
+   * A buffer to write the path into, so a game loop can search without allocating: when it is long
+   * enough, `cells` is a view of its first cells; otherwise a new array is allocated.
+   */
+  out?: Int32Array;
 }
 
 /** The defaults of {@link FindPathOptions}. */
@@ -137,7 +142,7 @@ export class Pathfinder {
     this.traced = this.gen;
     if (expanded < 0) return result('limit-reached', EMPTY, Infinity, -expanded - 1);
     if (this.stamp[goal] !== this.gen + 1) return result('no-path', EMPTY, Infinity, expanded);
-    return result('found', this.reconstruct(goal), this.g[goal], expanded);
+    return result('found', this.reconstruct(goal, options.out), this.g[goal], expanded);
   }
 
   /**
@@ -393,13 +398,13 @@ export class Pathfinder {
     return t;
   }
 
-  private reconstruct(goal: number): Int32Array {
+  private reconstruct(goal: number, out?: Int32Array): Int32Array {
     const parent = this.parent;
     const W = this.stride;
     const width = this.grid.width;
     let len = 0;
     for (let p = goal; p !== -1; p = parent[p]) len++;
-    const cells = new Int32Array(len);
+    const cells = out !== undefined && out.length >= len ? out.subarray(0, len) : new Int32Array(len);
     let k = len;
     for (let p = goal; p !== -1; p = parent[p]) {
       const y = ((p / W) | 0) - 1;
