@@ -1,2 +1,139 @@
-// Filled in by the core benchmark (A* against the peers).
-console.log('astar benchmark: pending');
+/**
+ * A* against the libraries users pick instead, on the same queries of every Moving AI map in
+ * ../shared/maps, in one process: mean and p95 microseconds per query, the share of optimal
+ * answers (octile cost recomputed from each library's path), bytes allocated per query, and our
+ * speed ratio against each. A native C++ A* (bench/native/astar.cpp, built here when g++ exists)
+ * gives the scale line.
+ */
+import { readFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { Pathfinder } from '../src/index.js';
+import { parseMovingAiMap, parseScenario, type ScenarioQuery } from '../src/loaders/index.js';
+import { PEERS, octileLength, type Point } from './peers.js';
+
+const MAPS = fileURLToPath(new URL('../../shared/maps/', import.meta.url));
+const NAMES = ['rmtst01', 'maze-100-1', 'random-100-33', 'room-100-10', 'AcrosstheCape'];
+/** Peer queries per map (evenly spaced through the scenario): PathFinding.js takes ~0.2 s a query on AcrosstheCape. */
+const PEER_SAMPLE: Record<string, number> = { AcrosstheCape: 40 };
+const DEFAULT_SAMPLE = 200;
+
+let gcCount = 0;
+new PerformanceObserver((list) => (gcCount += list.getEntries().length)).observe({ entryTypes: ['gc'] });
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const used = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+
+interface Row {
+  name: string;
+  queries: number;
+  meanUs: number;
+  p95Us: number;
+  optimal: number;
+  bytesPerQuery: string;
+}
+
+function measure(name: string, queries: ScenarioQuery[], run: (q: ScenarioQuery) => number, before?: () => void): Row {
+  for (const q of queries.slice(0, Math.min(3, queries.length))) {
+    before?.();
+    run(q);
+  }
+  const times: number[] = [];
+  let optimal = 0;
+  gc();
+  const gc0 = gcCount;
+  const h0 = used();
+  for (const q of queries) {
+    before?.();
+    const t = performance.now();
+    const cost = run(q);
+    times.push((performance.now() - t) * 1000);
+    const unreachable = q.optimal === 0 && (q.startX !== q.goalX || q.startY !== q.goalY);
+    if (unreachable ? Number.isNaN(cost) || cost === Infinity : Math.abs(cost - q.optimal) <= 1e-4 * Math.max(1, q.optimal)) optimal++;
+  }
+  const grown = used() - h0;
+  const collected = gcCount !== gc0;
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  const perQuery = Math.max(0, grown) / queries.length;
+  return {
+    name,
+    queries: queries.length,
+    meanUs: mean,
+    p95Us: times[Math.min(times.length - 1, Math.floor(0.95 * times.length))],
+    optimal: optimal / queries.length,
+    // A collection during the run hides some of what was allocated: then the figure is a floor.
+    bytesPerQuery: (collected ? '>= ' : '') + fmtBytes(perQuery),
+  };
+}
+
+function fmtBytes(b: number): string {
+  return b >= 1 << 20 ? `${(b / (1 << 20)).toFixed(1)} MB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KB` : `${Math.round(b)} B`;
+}
+
+function sample<T>(list: T[], n: number): T[] {
+  if (list.length <= n) return list;
+  const step = list.length / n;
+  return Array.from({ length: n }, (_, k) => list[Math.floor(k * step)]);
+}
+
+function buildNative(): string | null {
+  const src = fileURLToPath(new URL('./native/astar.cpp', import.meta.url));
+  try {
+    execFileSync('g++', ['--version'], { stdio: 'ignore' });
+  } catch {
+    return null;
+  }
+  const out = join(mkdtempSync(join(tmpdir(), 'tilenav-native-')), 'astar');
+  const r = spawnSync('g++', ['-O2', '-o', out, src], { encoding: 'utf8' });
+  return r.status === 0 && existsSync(out) ? out : null;
+}
+
+const native = buildNative();
+console.log(`\n## A* on the Moving AI maps (Node ${process.version}; native reference: ${native ? 'g++ -O2 bench/native/astar.cpp' : 'no g++, skipped'})`);
+const only = process.env.TILENAV_BENCH_MAPS?.split(',');
+for (const mapName of NAMES) {
+  if (only && !only.includes(mapName)) continue;
+  const grid = parseMovingAiMap(readFileSync(join(MAPS, `${mapName}.map`), 'utf8'));
+  const all = parseScenario(readFileSync(join(MAPS, `${mapName}.map.scen`), 'utf8'));
+  const queries = sample(all, PEER_SAMPLE[mapName] ?? DEFAULT_SAMPLE);
+  const finder = new Pathfinder(grid);
+  const ours = (q: ScenarioQuery) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY).cost;
+  const rows: Row[] = [];
+  rows.push(measure('tilenav A*', queries, ours));
+  let pathCells = 0;
+  for (const q of queries) pathCells += finder.findPath(q.startX, q.startY, q.goalX, q.goalY).cells.length;
+  const walk = grid.layers[0].walkable;
+  for (const peer of PEERS) {
+    peer.prepare(walk, grid.width, grid.height);
+    rows.push(
+      measure(peer.name, queries, (q) => {
+        const p: Point[] = peer.find(q.startX, q.startY, q.goalX, q.goalY);
+        return p.length === 0 ? Infinity : octileLength(p);
+      }, peer.before),
+    );
+  }
+  console.log(`\n### ${mapName} (${grid.width} x ${grid.height}): ${queries.length} of ${all.length} queries; mean path ${(pathCells / queries.length).toFixed(0)} cells`);
+  console.log('| library | mean us | p95 us | optimal | allocated per query | tilenav is x faster (mean) |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const ratio = r.name === 'tilenav A*' ? '1' : (r.meanUs / rows[0].meanUs).toFixed(1);
+    console.log(`| ${r.name} | ${r.meanUs.toFixed(1)} | ${r.p95Us.toFixed(1)} | ${(r.optimal * 100).toFixed(1)}% | ${r.bytesPerQuery} | ${ratio} |`);
+  }
+  // Every query, ours and native, for the scale line.
+  const full = measure('tilenav A* (all queries)', all, ours);
+  let nativeLine = '';
+  if (native) {
+    const out = spawnSync(native, [join(MAPS, `${mapName}.map`), join(MAPS, `${mapName}.map.scen`)], { encoding: 'utf8' });
+    if (out.status === 0) {
+      const j = JSON.parse(out.stdout.trim());
+      nativeLine = `; native C++ A* ${j.meanUs.toFixed(1)} us (tilenav / native = ${(full.meanUs / j.meanUs).toFixed(2)})`;
+    }
+  }
+  console.log(`All ${all.length} queries: tilenav A* mean ${full.meanUs.toFixed(1)} us, p95 ${full.p95Us.toFixed(1)} us, optimal ${(full.optimal * 100).toFixed(1)}%, allocated ${full.bytesPerQuery} per query${nativeLine}`);
+}

@@ -28,3 +28,5 @@ export { checkPath } from './search/validate.js';
 export type { PathCheck } from './search/validate.js';
 export { aStarGraph } from './search/graph.js';
 export type { Graph, GraphPathResult, GraphSearchOptions } from './search/graph.js';
+export { saveGrid, loadGrid, BINARY_MAGIC, BINARY_VERSION, BINARY_EXTENSION } from './grid/binary.js';
+export type { SaveGridOptions, LoadGridOptions } from './grid/binary.js';

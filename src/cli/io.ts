@@ -4,6 +4,9 @@ import { extname } from 'node:path';
 import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { parseMovingAiMap } from '../loaders/movingai.js';
+import { parseTextGrid } from '../loaders/textgrid.js';
+import { loadPolygonConfig } from '../loaders/polygon.js';
+import { loadGrid, BINARY_EXTENSION } from '../grid/binary.js';
 
 /** Where a command writes; tests pass their own. */
 export interface CliIo {
@@ -43,6 +46,8 @@ export interface LoadedMap {
   grid: NavGrid;
   format: string;
   warnings: string[];
+  /** Numbers the source carries beside the grid (e.g. agentRadius), for writers that keep them. */
+  meta?: [string, number][];
 }
 
 /** Map readers by format name; loaders for more formats add themselves here. */
@@ -51,7 +56,27 @@ export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: stri
     extensions: ['.map'],
     read: (path) => ({ grid: parseMovingAiMap(readText(path), { file: path }), format: 'movingai', warnings: [] }),
   },
+  txt: { extensions: ['.txt'], read: readTextGridFile },
+  polygon: { extensions: ['.json'], read: readPolygonFile },
+  binary: { extensions: [BINARY_EXTENSION], read: (path) => ({ grid: loadGrid(readBytes(path), { file: path }), format: 'binary', warnings: [] }) },
 };
+
+function readTextGridFile(path: string): LoadedMap {
+  const { grid, params } = parseTextGrid(readText(path), { file: path });
+  return { grid, format: 'txt', warnings: [], meta: params.extra };
+}
+
+/** A `.json` file is a polygon config unless it looks like a Tiled map, which the tiled reader takes. */
+function readPolygonFile(path: string): LoadedMap {
+  const text = readText(path);
+  if (/"(tiledversion|orientation|tilesets)"\s*:/.test(text.slice(0, 4096)) && !/"areas"\s*:/.test(text)) {
+    if (Object.hasOwn(MAP_FORMATS, 'tiled')) return MAP_FORMATS.tiled.read(path);
+    throw new TilenavError('looks like a Tiled map, not a polygon config (no "areas"); this build has no Tiled reader', { file: path });
+  }
+  const nav = loadPolygonConfig(text, { file: path });
+  const { agentRadius, objectPadding, boundaryPadding } = nav.config;
+  return { grid: nav.grid, format: 'polygon', warnings: [], meta: [['agentRadius', agentRadius], ['objectPadding', objectPadding], ['boundaryPadding', boundaryPadding]] };
+}
 
 /** Reads a map file, choosing the reader by `format` or by the file's extension. */
 export function loadMap(path: string | undefined, format?: string): LoadedMap {

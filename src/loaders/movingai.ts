@@ -48,7 +48,9 @@ export function parseMovingAiMap(text: string, options: MovingAiOptions = {}): N
   for (let y = 0; y < height; y++) {
     const lineNo = row + 2 + y;
     const line = lines[row + 1 + y];
-    if (line === undefined) throw new TilenavError(`the map ends after ${y} of ${height} rows`, { file, line: lineNo - 1 });
+    if (line === undefined || (line.trim() === '' && lines.slice(row + 1 + y).every((l) => l.trim() === ''))) {
+      throw new TilenavError(`the map ends after ${y} of ${height} rows`, { file, line: lineNo - 1 });
+    }
     const text = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (text.length !== width) throw new TilenavError(`row ${y} has ${text.length} characters; the header says width ${width}`, { file, line: lineNo });
     for (let x = 0; x < width; x++) {

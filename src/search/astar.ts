@@ -41,6 +41,11 @@ export interface FindPathOptions {
    */
   weight?: number;
   /**
+   * A buffer to write the path into, so a game loop can search without allocating: when it is long
+   * enough, `cells` is a view of its first cells; otherwise a new array is allocated.
+   */
+  out?: Int32Array;
+  /**
    * - `astar`: A* on every cell (any layer, model, weight).
    * - `jps`: jump point search; exact, for layers whose walkable cells all cost the same and carry
    *   no one-way flags, with `octile` or `cardinal` movement and weight 1. Throws otherwise.
@@ -101,6 +106,8 @@ export class Pathfinder {
   /** @internal shared with the jump point search */
   readonly heap: NodeHeap;
   private gen = 0;
+  /** The generation of the last search whose stamps {@link expandedInto} reports; -1 when none. */
+  private traced = -1;
   private readonly tables = new Map<MovementName, StepTable>();
   /** Padded index deltas N E S W NE SE SW NW. */
   private readonly octileDelta: Int32Array;
@@ -134,6 +141,7 @@ export class Pathfinder {
     if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
     const weight = options.weight ?? 1;
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
+    this.traced = -1;
 
     if (!grid.isWalkable(sx, sy, layer)) return result('invalid-start', EMPTY, Infinity, 0);
     if (!grid.isWalkable(gx, gy, layer)) return result('invalid-goal', EMPTY, Infinity, 0);
@@ -144,21 +152,19 @@ export class Pathfinder {
     if (start === goal) return result('found', Int32Array.of(sy * grid.width + sx), 0, 0);
 
     const algorithm = options.algorithm ?? 'auto';
-    if (algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight)) {
-      const jps = (this.jps ??= new JumpPointSearch(grid, this));
-      const n = jps.search(view, layer, start, goal, model.name === 'cardinal', maxIterations);
-      if (n < 0) return result('limit-reached', EMPTY, Infinity, -n - 1);
-      if (this.stamp[goal] !== this.gen + 1) return result('no-path', EMPTY, Infinity, n);
-      return result('found', jps.reconstruct(goal, W, model.name === 'cardinal'), this.g[goal], n);
-    }
+    const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight) ? (this.jps ??= new JumpPointSearch(grid, this)) : null;
     const hs = view.minCost * weight;
     const expanded =
-      model.name === 'octile' && view.exits === null
-        ? this.octile(view, start, goal, hs, maxIterations)
-        : this.generic(view, model, start, goal, hs, maxIterations, Infinity);
+      jps !== null
+        ? jps.search(view, layer, start, goal, model.name === 'cardinal', maxIterations)
+        : model.name === 'octile' && view.exits === null
+          ? this.octile(view, start, goal, hs, maxIterations)
+          : this.generic(view, model, start, goal, hs, maxIterations, Infinity);
+    this.traced = this.gen;
     if (expanded < 0) return result('limit-reached', EMPTY, Infinity, -expanded - 1);
     if (this.stamp[goal] !== this.gen + 1) return result('no-path', EMPTY, Infinity, expanded);
-    return result('found', this.reconstruct(goal), this.g[goal], expanded);
+    if (jps !== null) return result('found', jps.reconstruct(goal, W, model.name === 'cardinal', options.out), this.g[goal], expanded);
+    return result('found', this.reconstruct(goal, options.out), this.g[goal], expanded);
   }
 
   /**
@@ -220,6 +226,7 @@ export class Pathfinder {
       heap.push(p, 0, 0);
     }
     this.generic(view, model, -1, -1, 0, Infinity, maxCost, true);
+    this.traced = gen;
     const closed = gen + 1;
     const stamp = this.stamp;
     const g = this.g;
@@ -229,6 +236,39 @@ export class Pathfinder {
       for (let x = 0; x < grid.width; x++, p++, i++) if (stamp[p] === closed) dist[i] = g[p];
     }
     return dist;
+  }
+
+  /**
+   * What the last `findPath` or `distanceMap` of this Pathfinder touched, for debug views: writes 1
+   * into `out[i]` for every cell it expanded (closed), 2 for every cell left on the open list, 0
+   * elsewhere, and returns the number of 1s. Reads the search's generation stamps, so it costs one
+   * pass over the grid and nothing during the search. After a query that ran no search (start ==
+   * goal, invalid start or goal) it writes all zeros.
+   * @param out one byte per cell (`grid.size`), reused across calls.
+   */
+  expandedInto(out: Uint8Array): number {
+    const grid = this.grid;
+    if (!(out instanceof Uint8Array) || out.length !== grid.size) throw new TilenavError(`expected a Uint8Array of ${grid.size} cells`, { element: 'out' });
+    if (this.traced < 0) {
+      out.fill(0);
+      return 0;
+    }
+    const open = this.traced;
+    const closed = open + 1;
+    const stamp = this.stamp;
+    const W = this.stride;
+    let count = 0;
+    for (let y = 0, i = 0; y < grid.height; y++) {
+      let p = (y + 1) * W + 1;
+      for (let x = 0; x < grid.width; x++, p++, i++) {
+        const s = stamp[p];
+        if (s === closed) {
+          out[i] = 1;
+          count++;
+        } else out[i] = s === open ? 2 : 0;
+      }
+    }
+    return count;
   }
 
   /** @internal */
@@ -410,13 +450,13 @@ export class Pathfinder {
     return t;
   }
 
-  private reconstruct(goal: number): Int32Array {
+  private reconstruct(goal: number, out?: Int32Array): Int32Array {
     const parent = this.parent;
     const W = this.stride;
     const width = this.grid.width;
     let len = 0;
     for (let p = goal; p !== -1; p = parent[p]) len++;
-    const cells = new Int32Array(len);
+    const cells = out !== undefined && out.length >= len ? out.subarray(0, len) : new Int32Array(len);
     let k = len;
     for (let p = goal; p !== -1; p = parent[p]) {
       const y = ((p / W) | 0) - 1;

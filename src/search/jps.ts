@@ -342,14 +342,14 @@ export class JumpPointSearch {
   /**
    * The full cell path (unpadded indices) from the start to padded cell `goal`, filling in each run
    * between successive nodes: diagonal first, then straight (octile), or vertical first, then
-   * horizontal (cardinal), the order `search` found them in.
+   * horizontal (cardinal), the order `search` found them in. Fills `out` when it is long enough.
    */
-  reconstruct(goal: number, stride: number, cardinal: boolean): Int32Array {
+  reconstruct(goal: number, stride: number, cardinal: boolean, out?: Int32Array): Int32Array {
     const parent = this.scratch.parent;
     const width = this.grid.width;
     let len = 1;
     for (let p = goal; parent[p] !== -1; p = parent[p]) len += runLength(p, parent[p], stride, cardinal);
-    const cells = new Int32Array(len);
+    const cells = out !== undefined && out.length >= len ? out.subarray(0, len) : new Int32Array(len);
     let k = len;
     for (let p = goal; ; ) {
       const q = parent[p];

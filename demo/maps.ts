@@ -1,0 +1,132 @@
+import { NavGrid, hexagonal, isometric, type MovementName } from 'tilenav';
+import { parseMovingAiMap } from 'tilenav/loaders';
+import { movementFor } from 'tilenav/render';
+import arenaText from '../examples/arena.map?raw';
+
+/** A map ready to show: the grid and the movement model it is meant for. */
+export interface DemoMap {
+  grid: NavGrid;
+  movement: MovementName;
+  /** A start and goal to open with (cells), if the map suggests one. */
+  start?: [number, number];
+  goal?: [number, number];
+}
+
+/**
+ * Readers for "Load map file...": one line per loader. The Tiled loader (tmj/tmx) adds its line
+ * here when it lands.
+ */
+export const FILE_LOADERS: { label: string; extensions: string[]; read(file: File): Promise<NavGrid> }[] = [
+  { label: 'Moving AI', extensions: ['.map'], read: async (f) => parseMovingAiMap(await f.text(), { file: f.name }) },
+];
+
+/** The bundled maps of the map picker, in menu order; the first one opens. */
+export const BUNDLED_MAPS: { id: string; label: string; load(): DemoMap }[] = [
+  { id: 'arena', label: 'Arena 60 x 21 (Moving AI)', load: () => ({ grid: parseMovingAiMap(arenaText, { file: 'arena.map' }), movement: 'octile', start: [2, 2], goal: [57, 18] }) },
+  { id: 'terrain', label: 'Terrain and layers 96 x 64', load: terrainMap },
+  { id: 'iso', label: 'Isometric 48 x 48', load: isoMap },
+  { id: 'hex', label: 'Hexagonal 40 x 30 (axial)', load: hexMap },
+  { id: 'big', label: 'Generated 1024 x 1024', load: bigMap },
+];
+
+/** Finds a reader for a file by its extension. */
+export function loaderFor(name: string): (typeof FILE_LOADERS)[number] | undefined {
+  const lower = name.toLowerCase();
+  return FILE_LOADERS.find((l) => l.extensions.some((e) => lower.endsWith(e)));
+}
+
+/** A small deterministic random source, so every visitor sees the same generated maps. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Smooth value noise in 0..1 (bilinear over a lattice of `cell` cells). */
+function noise(width: number, height: number, cell: number, seed: number): Float32Array {
+  const r = rng(seed);
+  const lw = Math.ceil(width / cell) + 2;
+  const lh = Math.ceil(height / cell) + 2;
+  const lattice = Float32Array.from({ length: lw * lh }, r);
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const fy = y / cell;
+    const y0 = Math.floor(fy);
+    const ty = fy - y0;
+    for (let x = 0; x < width; x++) {
+      const fx = x / cell;
+      const x0 = Math.floor(fx);
+      const tx = fx - x0;
+      const a = lattice[y0 * lw + x0] * (1 - tx) + lattice[y0 * lw + x0 + 1] * tx;
+      const b = lattice[(y0 + 1) * lw + x0] * (1 - tx) + lattice[(y0 + 1) * lw + x0 + 1] * tx;
+      out[y * width + x] = a * (1 - ty) + b * ty;
+    }
+  }
+  return out;
+}
+
+/** Paints terrain from noise: water and mud in the lows, rock walls on the peaks. */
+function paintTerrain(grid: NavGrid, seed: number, cell: number): void {
+  const n = noise(grid.width, grid.height, cell, seed);
+  const layer = grid.layers[0];
+  const ids = ['Ground', 'Sand', 'Mud', 'Water'].map((t) => grid.terrain.id(t));
+  const costs = ids.map((id) => grid.terrain.get(id).cost);
+  for (let i = 0; i < grid.size; i++) {
+    const v = n[i];
+    const k = v < 0.22 ? 3 : v < 0.32 ? 2 : v < 0.4 ? 1 : 0;
+    layer.terrain[i] = ids[k];
+    layer.cost[i] = costs[k];
+    layer.walkable[i] = v > 0.8 ? 0 : 1;
+  }
+  grid.refresh(0);
+}
+
+function terrainMap(): DemoMap {
+  const grid = new NavGrid(96, 64, { layers: ['Ground', 'Sky'] });
+  paintTerrain(grid, 7, 12);
+  // The Sky layer flies over terrain; only a few towers block it.
+  const sky = grid.layers[1];
+  for (let i = 0; i < grid.size; i++) sky.walkable[i] = grid.layers[0].walkable[i] === 0 && i % 7 === 0 ? 0 : 1;
+  grid.fillRect(40, 10, 2, 44, { walkable: false }, 1);
+  grid.refresh(1);
+  clear(grid, 2, 2);
+  clear(grid, 93, 61);
+  return { grid, movement: 'octile', start: [2, 2], goal: [93, 61] };
+}
+
+function isoMap(): DemoMap {
+  const grid = new NavGrid(48, 48, { projection: isometric(32, 16) });
+  paintTerrain(grid, 11, 8);
+  grid.fillRect(10, 20, 28, 2, { walkable: false });
+  clear(grid, 2, 2);
+  clear(grid, 45, 45);
+  return { grid, movement: 'octile', start: [2, 2], goal: [45, 45] };
+}
+
+function hexMap(): DemoMap {
+  const grid = new NavGrid(40, 30, { projection: hexagonal(12) });
+  paintTerrain(grid, 5, 7);
+  clear(grid, 2, 2);
+  clear(grid, 37, 27);
+  return { grid, movement: movementFor(grid.projection), start: [2, 2], goal: [37, 27] };
+}
+
+function bigMap(): DemoMap {
+  const grid = new NavGrid(1024, 1024);
+  paintTerrain(grid, 3, 48);
+  clear(grid, 8, 8);
+  clear(grid, 1015, 1015);
+  return { grid, movement: 'octile', start: [8, 8], goal: [1015, 1015] };
+}
+
+/** Opens a 3 x 3 patch of ground around (x, y) so the suggested start and goal are walkable. */
+function clear(grid: NavGrid, x: number, y: number): void {
+  for (let l = 0; l < grid.layers.length; l++) {
+    grid.fillRect(Math.max(0, x - 1), Math.max(0, y - 1), 3, 3, { terrain: 'Ground' }, l);
+  }
+}

@@ -1,0 +1,238 @@
+import type { CellRect, NavGrid } from 'tilenav';
+import { EXPANDED_ALPHA, OVERLAY_COLORS, cellColor, cellOutline, gridBounds, type Rgb } from 'tilenav/render';
+
+/**
+ * Draws one grid layer. The cells live in an offscreen canvas ("base") that is only touched where
+ * the grid changed; expanded nodes live in a second one; each frame just composites the two,
+ * scaled, and strokes the path. Square grids use one pixel per cell (ImageData writes, fast on
+ * 1024 x 1024); isometric and hexagonal grids draw each cell's outline in its projection.
+ */
+export class GridView {
+  readonly grid: NavGrid;
+  layer: number;
+  /** Base pixels per world unit (polygon mode) or per cell (pixel mode). */
+  private readonly k: number;
+  private readonly pixelMode: boolean;
+  private readonly originX: number;
+  private readonly originY: number;
+  private readonly base: HTMLCanvasElement;
+  private readonly overlay: HTMLCanvasElement;
+  private readonly baseCtx: CanvasRenderingContext2D;
+  private readonly overlayCtx: CanvasRenderingContext2D;
+  private baseImage: ImageData | null = null;
+  private overlayImage: ImageData | null = null;
+  private readonly poly = new Float64Array(12);
+  /** Screen = base * zoom + pan. */
+  zoom = 1;
+  panX = 0;
+  panY = 0;
+
+  constructor(grid: NavGrid, layer: number) {
+    this.grid = grid;
+    this.layer = layer;
+    this.pixelMode = grid.projection.spec.kind === 'orthogonal';
+    const b = gridBounds(grid);
+    if (this.pixelMode) {
+      this.k = 1;
+      this.originX = 0;
+      this.originY = 0;
+    } else {
+      const long = Math.max(b.maxX - b.minX, b.maxY - b.minY);
+      // Enough pixels that a cell stays crisp when zoomed to fit, few enough to redraw quickly.
+      this.k = Math.min(2048, Math.max(600, long)) / long;
+      this.originX = b.minX;
+      this.originY = b.minY;
+    }
+    const w = this.pixelMode ? grid.width : Math.ceil((b.maxX - b.minX) * this.k);
+    const h = this.pixelMode ? grid.height : Math.ceil((b.maxY - b.minY) * this.k);
+    this.base = canvas(w, h);
+    this.overlay = canvas(w, h);
+    this.baseCtx = this.base.getContext('2d', { willReadFrequently: false })!;
+    this.overlayCtx = this.overlay.getContext('2d')!;
+    if (this.pixelMode) {
+      this.baseImage = this.baseCtx.createImageData(w, h);
+      this.overlayImage = this.overlayCtx.createImageData(w, h);
+    }
+    this.redrawCells({ x: 0, y: 0, width: grid.width, height: grid.height });
+  }
+
+  get baseWidth(): number {
+    return this.base.width;
+  }
+
+  get baseHeight(): number {
+    return this.base.height;
+  }
+
+  /** Zooms and centres the whole map in a screen of w x h pixels. */
+  fit(w: number, h: number): void {
+    this.zoom = Math.min(w / this.base.width, h / this.base.height);
+    this.panX = (w - this.base.width * this.zoom) / 2;
+    this.panY = (h - this.base.height * this.zoom) / 2;
+  }
+
+  /** Recolours the cells of a rectangle (after a grid change) in the offscreen base. */
+  redrawCells(r: CellRect): void {
+    const layer = this.grid.layers[this.layer];
+    const W = this.grid.width;
+    if (this.pixelMode) {
+      const img = this.baseImage!;
+      const px = new Uint32Array(img.data.buffer);
+      for (let y = r.y; y < r.y + r.height; y++) {
+        for (let x = r.x, i = y * W + r.x; x < r.x + r.width; x++, i++) px[i] = abgr(cellColor(layer.walkable[i] === 1, layer.cost[i]), 255);
+      }
+      this.baseCtx.putImageData(img, 0, 0, r.x, r.y, r.width, r.height);
+      return;
+    }
+    const ctx = this.baseCtx;
+    for (let y = r.y; y < r.y + r.height; y++) {
+      for (let x = r.x; x < r.x + r.width; x++) {
+        const i = y * W + x;
+        this.fillCell(ctx, x, y, css(cellColor(layer.walkable[i] === 1, layer.cost[i])));
+      }
+    }
+  }
+
+  /** Replaces the expanded-node overlay (1 expanded, 2 open, per cell), or clears it with null. */
+  setExpanded(marks: Uint8Array | null): void {
+    const ctx = this.overlayCtx;
+    if (this.pixelMode) {
+      const img = this.overlayImage!;
+      const px = new Uint32Array(img.data.buffer);
+      if (marks === null) px.fill(0);
+      else {
+        const closed = abgr(OVERLAY_COLORS.expanded, Math.round(EXPANDED_ALPHA * 255));
+        const open = abgr(OVERLAY_COLORS.open, Math.round((EXPANDED_ALPHA / 2) * 255));
+        for (let i = 0; i < marks.length; i++) px[i] = marks[i] === 0 ? 0 : marks[i] === 1 ? closed : open;
+      }
+      ctx.putImageData(img, 0, 0);
+      return;
+    }
+    ctx.clearRect(0, 0, this.overlay.width, this.overlay.height);
+    if (marks === null) return;
+    const W = this.grid.width;
+    for (let i = 0; i < marks.length; i++) {
+      if (marks[i] === 0) continue;
+      ctx.globalAlpha = marks[i] === 1 ? EXPANDED_ALPHA : EXPANDED_ALPHA / 2;
+      this.fillCell(ctx, i % W, (i / W) | 0, css(marks[i] === 1 ? OVERLAY_COLORS.expanded : OVERLAY_COLORS.open));
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  /** Composites the map, the overlay, the path and the markers onto the screen canvas. */
+  draw(ctx: CanvasRenderingContext2D, path: Int32Array | null, start: number | null, goal: number | null, showExpanded: boolean): void {
+    const { canvas: c } = ctx;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = css(OVERLAY_COLORS.background);
+    ctx.fillRect(0, 0, c.width, c.height);
+    ctx.setTransform(this.zoom, 0, 0, this.zoom, this.panX, this.panY);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(this.base, 0, 0);
+    if (showExpanded) ctx.drawImage(this.overlay, 0, 0);
+    const W = this.grid.width;
+    const unit = this.cellSizeOnBase();
+    if (path !== null && path.length > 1) {
+      ctx.strokeStyle = css(OVERLAY_COLORS.path);
+      ctx.lineWidth = Math.max(unit * 0.35, 2 / this.zoom);
+      ctx.lineJoin = 'round';
+      ctx.lineCap = 'round';
+      ctx.beginPath();
+      for (let k = 0; k < path.length; k++) {
+        const [x, y] = this.cellCentre(path[k] % W, (path[k] / W) | 0);
+        if (k === 0) ctx.moveTo(x, y);
+        else ctx.lineTo(x, y);
+      }
+      ctx.stroke();
+    }
+    const r = Math.max(unit * 0.45, 5 / this.zoom);
+    for (const [cell, color] of [[start, OVERLAY_COLORS.start], [goal, OVERLAY_COLORS.goal]] as const) {
+      if (cell === null) continue;
+      const [x, y] = this.cellCentre(cell % W, (cell / W) | 0);
+      ctx.fillStyle = css(color);
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 1.5 / this.zoom;
+      ctx.beginPath();
+      ctx.arc(x, y, r, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.stroke();
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+  }
+
+  /** The centre of cell (x, y) in base pixels. */
+  cellCentre(x: number, y: number): [number, number] {
+    if (this.pixelMode) return [x + 0.5, y + 0.5];
+    const w = this.grid.projection.cellToWorld(x, y);
+    return [(w.x - this.originX) * this.k, (w.y - this.originY) * this.k];
+  }
+
+  /** The cell under a screen point, or null outside the grid. */
+  cellAt(sx: number, sy: number): [number, number] | null {
+    const bx = (sx - this.panX) / this.zoom;
+    const by = (sy - this.panY) / this.zoom;
+    let x: number;
+    let y: number;
+    if (this.pixelMode) {
+      x = Math.floor(bx);
+      y = Math.floor(by);
+    } else {
+      const c = this.grid.projection.worldToCell(bx / this.k + this.originX, by / this.k + this.originY);
+      x = c.x;
+      y = c.y;
+    }
+    return this.grid.inBounds(x, y) ? [x, y] : null;
+  }
+
+  /** Screen position of a cell's centre (for tests driving the mouse). */
+  cellToScreen(x: number, y: number): [number, number] {
+    const [bx, by] = this.cellCentre(x, y);
+    return [bx * this.zoom + this.panX, by * this.zoom + this.panY];
+  }
+
+  private cellSizeOnBase(): number {
+    if (this.pixelMode) return 1;
+    const n = cellOutline(this.grid.projection, 0, 0, this.poly);
+    let minX = Infinity;
+    let maxX = -Infinity;
+    for (let k = 0; k < n; k++) {
+      minX = Math.min(minX, this.poly[2 * k]);
+      maxX = Math.max(maxX, this.poly[2 * k]);
+    }
+    return (maxX - minX) * this.k * 0.6;
+  }
+
+  private fillCell(ctx: CanvasRenderingContext2D, x: number, y: number, color: string): void {
+    const p = this.poly;
+    const n = cellOutline(this.grid.projection, x, y, p);
+    ctx.fillStyle = color;
+    ctx.beginPath();
+    for (let k = 0; k < n; k++) {
+      const px = (p[2 * k] - this.originX) * this.k;
+      const py = (p[2 * k + 1] - this.originY) * this.k;
+      if (k === 0) ctx.moveTo(px, py);
+      else ctx.lineTo(px, py);
+    }
+    ctx.closePath();
+    ctx.fill();
+    // A hairline in the same colour closes the antialiasing seams between neighbours.
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 0.75;
+    ctx.stroke();
+  }
+}
+
+function canvas(w: number, h: number): HTMLCanvasElement {
+  const c = document.createElement('canvas');
+  c.width = Math.max(1, w);
+  c.height = Math.max(1, h);
+  return c;
+}
+
+/** A colour as the little-endian 32-bit pixel ImageData stores. */
+function abgr(c: Rgb, a: number): number {
+  return ((a << 24) | (c[2] << 16) | (c[1] << 8) | c[0]) >>> 0;
+}
+
+function css(c: Rgb): string {
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+}

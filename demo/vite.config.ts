@@ -1,0 +1,25 @@
+import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+
+const src = (p: string) => fileURLToPath(new URL(`../src/${p}`, import.meta.url));
+
+/**
+ * The demo imports the library by its package names; the aliases point them at the sources so
+ * the page always shows the working tree (the published entry points are the same modules).
+ * PORT overrides the preview/dev port (default 5173).
+ */
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: './',
+  resolve: {
+    alias: [
+      { find: /^tilenav$/, replacement: src('index.ts') },
+      { find: /^tilenav\/loaders$/, replacement: src('loaders/index.ts') },
+      { find: /^tilenav\/render$/, replacement: src('render/index.ts') },
+    ],
+  },
+  server: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173), strictPort: true },
+  preview: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173), strictPort: true },
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022' },
+  logLevel: 'info',
+});

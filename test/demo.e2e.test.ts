@@ -1,0 +1,318 @@
+/**
+ * End-to-end: the demo that `npm start` serves, driven in headless Chromium (Debian's, through
+ * playwright-core). Builds the demo, serves it on a free port, clicks a route, paints a wall across
+ * it, checks the new path avoids the wall on the page and on the canvas, then times queries and
+ * frames while painting walls on AcrosstheCape (768 x 768).
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { NavGrid, findPath } from '../src/index.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
+import { OVERLAY_COLORS } from '../src/render/index.js';
+
+// Page functions run in the browser; the project's Node typecheck has no DOM library (the core
+// must not use it), so these names are declared loosely for this file only.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const window: any;
+declare const document: any;
+declare const requestAnimationFrame: any;
+
+const CHROMIUM = '/usr/bin/chromium';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const vite = fileURLToPath(new URL('../node_modules/vite/bin/vite.js', import.meta.url));
+const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is absent (apt-get install chromium); CI installs it and runs this test` : false;
+if (skip) console.log(`# demo e2e skipped: ${skip}`);
+
+/** ../shared beside the repo (CI), or beside the worktree folder (a worktree under wt/). */
+function shared(rel: string): string {
+  for (const up of ['../../shared/', '../../../shared/']) {
+    const p = fileURLToPath(new URL(up + rel, import.meta.url));
+    if (existsSync(p)) return p;
+  }
+  throw new Error(`shared/${rel} not found beside the repository`);
+}
+
+let server: ChildProcess | undefined;
+let context: BrowserContext | undefined;
+let userDir = '';
+let url = '';
+const consoleErrors: string[] = [];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+before(async () => {
+  if (skip) return;
+  const build = spawnSync(process.execPath, [vite, 'build', '--config', 'demo/vite.config.ts', '--logLevel', 'warn'], { cwd: root, encoding: 'utf8' });
+  assert.equal(build.status, 0, `demo build failed:\n${build.stdout}\n${build.stderr}`);
+  const port = await freePort();
+  server = spawn(process.execPath, [vite, 'preview', '--config', 'demo/vite.config.ts'], { cwd: root, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the demo server did not print its address in 20 s:\n${out}`)), 20_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    server!.stdout!.on('data', onData);
+    server!.stderr!.on('data', onData);
+    server!.once('exit', (code) => reject(new Error(`the demo server exited with ${code}:\n${out}`)));
+  });
+  assert.ok(url.includes(`:${port}/`), `served on the requested port: ${url}`);
+  userDir = mkdtempSync(`${tmpdir()}/tilenav-chromium-`);
+  context = await chromium.launchPersistentContext(userDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await context?.close();
+  server?.kill();
+  if (userDir) rmSync(userDir, { recursive: true, force: true });
+});
+
+async function open(page: Page, query = ''): Promise<void> {
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(url + query);
+  await page.waitForFunction(() => (window as any).__tilenav?.drawn === true);
+}
+
+type Api = { path: [number, number][]; status: string; cost: number; start: number[]; goal: number[]; drawn: boolean };
+const state = (page: Page) => page.evaluate(() => {
+  const t = (window as any).__tilenav;
+  return { path: t.path, status: t.status, cost: t.cost, start: t.start, goal: t.goal, drawn: t.drawn } as Api;
+});
+
+async function clickCell(page: Page, x: number, y: number): Promise<void> {
+  const p = await page.evaluate(([x, y]) => (window as any).__tilenav.cellToClient(x, y), [x, y]);
+  await page.mouse.click(p.x, p.y);
+}
+
+/** The screen canvas pixel at a cell's centre. */
+async function pixelAt(page: Page, x: number, y: number): Promise<number[]> {
+  return page.evaluate(([x, y]) => {
+    const t = (window as any).__tilenav;
+    const c = document.getElementById('screen');
+    const r = c.getBoundingClientRect();
+    const p = t.cellToClient(x, y);
+    return Array.from(c.getContext('2d').getImageData(Math.floor(p.x - r.left), Math.floor(p.y - r.top), 1, 1).data.slice(0, 3));
+  }, [x, y]);
+}
+
+test('demo: click a route, paint a wall across it, the redrawn path avoids the wall', { skip, timeout: 90_000 }, async () => {
+  const page = await context!.newPage();
+  await open(page);
+  assert.equal(await page.title(), 'tilenav demo');
+  await page.click('#clear');
+  const [sx, sy, gx, gy] = [2, 2, 57, 18];
+  await clickCell(page, sx, sy);
+  await clickCell(page, gx, gy);
+  await page.waitForFunction(() => (window as any).__tilenav.drawn);
+  const before = await state(page);
+  assert.deepEqual(before.start, [sx, sy]);
+  assert.deepEqual(before.goal, [gx, gy]);
+  assert.equal(before.status, 'found');
+
+  // Choose, in Node with the library itself, a 5-cell vertical wall through a middle path cell
+  // that leaves the goal reachable, so the page must find a different path.
+  const grid = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8'));
+  const wall = chooseWall(grid, before.path);
+  assert.ok(wall.length > 0, 'a wall across the path that keeps a path exists');
+  await page.selectOption('#tool', 'wall');
+  await page.selectOption('#brush', '1');
+  for (const [x, y] of wall) await clickCell(page, x, y);
+  await page.waitForFunction(() => (window as any).__tilenav.drawn);
+  const afterWall = await state(page);
+  for (const [x, y] of wall) assert.equal(await page.evaluate(([x, y]) => (window as any).__tilenav.isWalkable(x, y), [x, y]), false, `(${x}, ${y}) painted`);
+  assert.equal(afterWall.status, 'found');
+  assert.notDeepEqual(afterWall.path, before.path, 'the path changed');
+  assert.ok(afterWall.cost > before.cost, `the detour costs more (${before.cost} -> ${afterWall.cost})`);
+  const walled = new Set(wall.map(([x, y]) => `${x},${y}`));
+  for (const [x, y] of afterWall.path) assert.ok(!walled.has(`${x},${y}`), `path avoids the wall cell (${x}, ${y})`);
+  // What is drawn: the new path's middle cell is stroked, the wall cells are dark.
+  const mid = afterWall.path[afterWall.path.length >> 1];
+  assert.deepEqual(await pixelAt(page, mid[0], mid[1]), [...OVERLAY_COLORS.path], 'the path is drawn through its cells');
+  for (const [x, y] of wall) assert.deepEqual(await pixelAt(page, x, y), [...OVERLAY_COLORS.blocked], `wall (${x}, ${y}) drawn dark`);
+
+  // Drag the goal marker two cells left: the route follows.
+  await page.selectOption('#tool', 'route');
+  const g0 = await page.evaluate(([x, y]) => window.__tilenav.cellToClient(x, y), [gx, gy]);
+  const g1 = await page.evaluate(([x, y]) => window.__tilenav.cellToClient(x, y), [gx - 2, gy]);
+  await page.mouse.move(g0.x, g0.y);
+  await page.mouse.down();
+  await page.mouse.move(g1.x, g1.y, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const dragged = await state(page);
+  assert.deepEqual(dragged.goal, [gx - 2, gy], 'the goal was dragged');
+  assert.deepEqual(dragged.path[dragged.path.length - 1], [gx - 2, gy]);
+  assert.deepEqual(dragged.start, [sx, sy]);
+
+  mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
+  const png = await page.screenshot();
+  writeFileSync(new URL('../test-output/demo-e2e.png', import.meta.url), png);
+  // README's screenshot is this one; refresh it on request so a test run leaves the checkout clean.
+  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
+    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
+    writeFileSync(new URL('../docs/demo.png', import.meta.url), png);
+  }
+  assert.deepEqual(consoleErrors, [], 'no console errors');
+  await page.close();
+});
+
+test('demo: every bundled map opens, isometric and hexagonal ones find paths in their projection', { skip, timeout: 60_000 }, async () => {
+  const page = await context!.newPage();
+  await open(page);
+  const ids = await page.$$eval('#map option', (os) => os.map((o) => (o as any).value));
+  assert.ok(ids.includes('iso') && ids.includes('hex'), `bundled maps: ${ids}`);
+  for (const id of ids) {
+    await page.selectOption('#map', id);
+    await page.waitForFunction(() => (window as any).__tilenav.drawn);
+    const s = await state(page);
+    assert.equal(s.status, 'found', `${id}: ${s.status}`);
+    const movement = await page.$eval('#movement', (e) => (e as any).value);
+    if (id === 'hex') assert.equal(movement, 'hex');
+    // A click on a cell sets the next route point: the page maps screen to cell in the projection.
+    const [x, y] = s.path[s.path.length >> 1];
+    await clickCell(page, x, y);
+    const t = await state(page);
+    assert.deepEqual(t.start, [x, y], `${id}: clicked cell (${x}, ${y}) became the start`);
+    if (id === 'iso' || id === 'hex') writeFileSync(new URL(`../test-output/demo-${id}.png`, import.meta.url), await page.screenshot());
+  }
+  // Controls: layer, movement, algorithm, weight each change the query.
+  await page.selectOption('#map', 'terrain');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const ground = await state(page);
+  await page.selectOption('#layer', '1');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const sky = await state(page);
+  assert.equal(sky.status, 'found');
+  assert.ok(sky.cost < ground.cost, `the Sky layer flies over costly terrain (${ground.cost} -> ${sky.cost})`);
+  assert.match((await page.textContent('#stats')) ?? '', /Sky/);
+  await page.selectOption('#map', 'arena');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const astar = await page.evaluate(() => ({ cost: window.__tilenav.cost, expanded: window.__tilenav.expanded }));
+  await page.selectOption('#algorithm', 'dijkstra');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const dijkstra = await page.evaluate(() => ({ cost: window.__tilenav.cost, expanded: window.__tilenav.expanded }));
+  assert.ok(Math.abs(dijkstra.cost - astar.cost) < 1e-9 && dijkstra.expanded > astar.expanded, `A* ${JSON.stringify(astar)}, Dijkstra ${JSON.stringify(dijkstra)}`);
+  await page.selectOption('#algorithm', 'astar');
+  await page.fill('#weight', '3');
+  await page.dispatchEvent('#weight', 'change');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const weighted = await page.evaluate(() => ({ cost: window.__tilenav.cost, expanded: window.__tilenav.expanded }));
+  assert.ok(weighted.expanded < astar.expanded && weighted.cost <= 3 * astar.cost, `weight 3: ${JSON.stringify(weighted)}`);
+  await page.selectOption('#movement', 'cardinal');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const card = await state(page);
+  for (let k = 1; k < card.path.length; k++) {
+    const d = Math.abs(card.path[k][0] - card.path[k - 1][0]) + Math.abs(card.path[k][1] - card.path[k - 1][1]);
+    assert.equal(d, 1, 'cardinal moves only');
+  }
+  const statsText = await page.textContent('#stats');
+  assert.match(statsText ?? '', /navigable/);
+  // 60 fps drawing on 1024 x 1024: redraw every frame (as while panning) for a second.
+  await page.selectOption('#map', 'big');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const { intervals, draws } = await page.evaluate(() => window.__tilenav.measureFrames(1000));
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  console.log(`# 1024x1024 redrawn every frame for 1 s: ${intervals.length} frames, interval median ${med(intervals).toFixed(1)} ms, draw median ${med(draws).toFixed(2)} ms (max ${Math.max(...draws).toFixed(2)})`);
+  // Timings are reported, not asserted (a shared 2-core machine); that frames ran is checked.
+  assert.ok(intervals.length >= 10 && draws.every((d: number) => d >= 0), `${intervals.length} frames`);
+  // A file no loader reads, and a bad .map: the page says what and where, without console errors.
+  await page.setInputFiles('#file', { name: 'bad.map', mimeType: 'text/plain', buffer: Buffer.from('type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n') });
+  await page.waitForFunction(() => document.getElementById('error').textContent !== '');
+  assert.match((await page.textContent('#error')) ?? '', /bad\.map:6: unknown terrain character "x"/);
+  assert.equal(await page.evaluate(() => window.__tilenav.map), 'big', 'the map in view stays');
+  assert.deepEqual(consoleErrors, [], 'no console errors');
+  await page.close();
+});
+
+test('demo: AcrosstheCape from disk, query and frame time after each wall painted', { skip, timeout: 90_000 }, async () => {
+  const page = await context!.newPage();
+  await open(page);
+  const mapPath = shared('maps/AcrosstheCape.map');
+  await page.setInputFiles('#file', mapPath);
+  await page.waitForFunction(() => (window as any).__tilenav.map === 'AcrosstheCape.map' && (window as any).__tilenav.drawn);
+  assert.deepEqual(await page.evaluate(() => (window as any).__tilenav.size), [768, 768]);
+  // The longest query of the scenario file: start and goal far apart.
+  const scen = parseScenario(readFileSync(shared('maps/AcrosstheCape.map.scen'), 'utf8'));
+  const q = scen.reduce((a, b) => (b.optimal > a.optimal ? b : a));
+  await page.evaluate(([a, b, c, d]) => (window as any).__tilenav.route(a, b, c, d), [q.startX, q.startY, q.goalX, q.goalY]);
+  await page.waitForFunction(() => (window as any).__tilenav.drawn);
+  const first = await state(page);
+  assert.equal(first.status, 'found');
+  assert.ok(Math.abs(first.cost - q.optimal) < 0.01, `optimal cost ${q.optimal}, page ${first.cost}`);
+  await page.selectOption('#brush', '3');
+  const samples: { queryMs: number; frameMs: number; inputToFrameMs: number }[] = [];
+  const paints = 20;
+  for (let k = 0; k < paints; k++) {
+    const s = await state(page);
+    if (s.status !== 'found') break;
+    // A 3 x 3 wall on a cell part-way along the current path (never on start or goal).
+    const [x, y] = s.path[Math.floor(((k % 5) + 1) * (s.path.length / 7))];
+    await page.evaluate(([x, y]) => (window as any).__tilenav.paint(x, y, 'wall'), [x, y]);
+    await page.waitForFunction(() => (window as any).__tilenav.drawn);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+    samples.push(await page.evaluate(() => {
+      const t = (window as any).__tilenav;
+      return { queryMs: t.lastQueryMs, frameMs: t.lastFrameMs, inputToFrameMs: t.lastInputToFrameMs };
+    }));
+  }
+  assert.ok(samples.length >= 10, `${samples.length} paints measured`);
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const max = (xs: number[]) => Math.max(...xs);
+  const fmt = (k: keyof (typeof samples)[0]) => `median ${med(samples.map((s) => s[k])).toFixed(2)} ms, max ${max(samples.map((s) => s[k])).toFixed(2)} ms`;
+  console.log(`# AcrosstheCape 768x768, ${samples.length} wall paints (3x3) on the path:`);
+  console.log(`#   query (the A* call alone):            ${fmt('queryMs')}`);
+  console.log(`#   frame draw (composite + path):         ${fmt('frameMs')}`);
+  console.log(`#   paint -> frame shown (query, overlay, draw, rAF wait): ${fmt('inputToFrameMs')}`);
+  writeFileSync(new URL('../test-output/demo-cape.png', import.meta.url), await page.screenshot());
+  // Timings are printed above, never asserted: the machine is shared and noisy.
+  const last = await state(page);
+  assert.ok(last.cost >= first.cost, `walls never make the route cheaper (${first.cost} -> ${last.cost})`);
+  assert.deepEqual(consoleErrors, [], 'no console errors');
+  await page.close();
+});
+
+/** A vertical run of up to 5 walkable cells through a middle path cell that leaves a path. */
+function chooseWall(grid: NavGrid, path: [number, number][]): [number, number][] {
+  const [sx, sy] = path[0];
+  const [gx, gy] = path[path.length - 1];
+  for (let off = 0; off < path.length / 2; off++) {
+    for (const k of [(path.length >> 1) + off, (path.length >> 1) - off]) {
+      const [x, y] = path[k];
+      const wall: [number, number][] = [];
+      for (let d = -2; d <= 2; d++) if (grid.isWalkable(x, y + d) && !(x === sx && y + d === sy) && !(x === gx && y + d === gy)) wall.push([x, y + d]);
+      for (const [wx, wy] of wall) grid.setWalkable(wx, wy, false);
+      const ok = findPath(grid, sx, sy, gx, gy).status === 'found';
+      for (const [wx, wy] of wall) grid.setWalkable(wx, wy, true);
+      if (ok) return wall;
+    }
+  }
+  return [];
+}

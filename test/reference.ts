@@ -1,0 +1,84 @@
+/**
+ * A plain reference Dijkstra for the tests, written from the movement rules' definitions rather
+ * than from the library's step tables, so a wrong table in the library cannot agree with it.
+ */
+import type { MovementName, NavGrid } from '../src/index.js';
+
+/** The library's movement names; the rules behind them are re-derived below. */
+export type RefMovement = MovementName;
+
+/** Axial coordinates of an offset cell, from Red Blob Games' definitions. */
+function axial(m: RefMovement, x: number, y: number): [number, number] {
+  switch (m) {
+    case 'hex-odd-r':
+      return [x - Math.floor(y / 2), y];
+    case 'hex-even-r':
+      return [x - Math.ceil(y / 2), y];
+    case 'hex-odd-q':
+      return [x, y - Math.floor(x / 2)];
+    case 'hex-even-q':
+      return [x, y - Math.ceil(x / 2)];
+    default:
+      return [x, y];
+  }
+}
+
+/** Every legal move from (x, y): [nx, ny, length]. */
+export function refNeighbours(grid: NavGrid, layer: number, m: RefMovement, x: number, y: number): [number, number, number][] {
+  const L = grid.layers[layer];
+  const walk = (cx: number, cy: number) => cx >= 0 && cy >= 0 && cx < grid.width && cy < grid.height && L.walkable[cy * grid.width + cx] === 1;
+  const flags = L.flags[y * grid.width + x];
+  const exitOk = (dx: number, dy: number) =>
+    !((dy < 0 && flags & 2) || (dx > 0 && flags & 4) || (dy > 0 && flags & 8) || (dx < 0 && flags & 16));
+  const out: [number, number, number][] = [];
+  if (m.startsWith('hex')) {
+    const [q, r] = axial(m, x, y);
+    for (let ny = y - 1; ny <= y + 1; ny++) {
+      for (let nx = x - 1; nx <= x + 1; nx++) {
+        if ((nx === x && ny === y) || !walk(nx, ny)) continue;
+        const [q2, r2] = axial(m, nx, ny);
+        const d = (Math.abs(q - q2) + Math.abs(r - r2) + Math.abs(q - q2 + r - r2)) / 2;
+        if (d === 1 && exitOk(nx - x, ny - y)) out.push([nx, ny, 1]);
+      }
+    }
+    return out;
+  }
+  for (let dy = -1; dy <= 1; dy++) {
+    for (let dx = -1; dx <= 1; dx++) {
+      if (dx === 0 && dy === 0) continue;
+      const diagonal = dx !== 0 && dy !== 0;
+      if (diagonal && (m === 'cardinal' || m === 'iso')) continue;
+      if (!walk(x + dx, y + dy) || !exitOk(dx, dy)) continue;
+      if (diagonal) {
+        const blocked = (walk(x + dx, y) ? 0 : 1) + (walk(x, y + dy) ? 0 : 1);
+        const allowed = m === 'octile' ? 0 : m === 'octile-one-obstacle' ? 1 : 2;
+        if (blocked > allowed) continue;
+      }
+      out.push([x + dx, y + dy, diagonal ? Math.SQRT2 : 1]);
+    }
+  }
+  return out;
+}
+
+/** Cost of the cheapest path from every source to every cell (Infinity where unreachable). */
+export function refDistances(grid: NavGrid, layer: number, m: RefMovement, sources: number[]): Float64Array {
+  const n = grid.size;
+  const dist = new Float64Array(n).fill(Infinity);
+  const done = new Uint8Array(n);
+  const L = grid.layers[layer];
+  for (const s of sources) if (L.walkable[s] === 1) dist[s] = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < n; i++) if (!done[i] && dist[i] < Infinity && (best < 0 || dist[i] < dist[best])) best = i;
+    if (best < 0) break;
+    done[best] = 1;
+    const x = best % grid.width;
+    const y = (best - x) / grid.width;
+    for (const [nx, ny, len] of refNeighbours(grid, layer, m, x, y)) {
+      const j = ny * grid.width + nx;
+      const d = dist[best] + len * L.cost[j];
+      if (d < dist[j]) dist[j] = d;
+    }
+  }
+  return dist;
+}
