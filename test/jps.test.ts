@@ -19,9 +19,9 @@ function gridFrom(width: number, height: number, blocked: boolean[]): NavGrid {
 }
 
 /** Asserts that JPS and A* agree on one query (status, cost) and that JPS's path is a legal one. */
-function agree(grid: NavGrid, finder: Pathfinder, sx: number, sy: number, gx: number, gy: number, movement: 'octile' | 'cardinal', label: string): void {
+function agree(grid: NavGrid, finder: Pathfinder, sx: number, sy: number, gx: number, gy: number, movement: 'octile' | 'cardinal', label: string, algorithm: 'jps' | 'jps+' = 'jps'): void {
   const a = finder.findPath(sx, sy, gx, gy, { algorithm: 'astar', movement });
-  const j = finder.findPath(sx, sy, gx, gy, { algorithm: 'jps', movement });
+  const j = finder.findPath(sx, sy, gx, gy, { algorithm, movement });
   assert.equal(j.status, a.status, `${label}: status`);
   if (a.status !== 'found') return;
   assert.ok(Math.abs(j.cost - a.cost) <= 1e-9 * Math.max(1, a.cost), `${label}: jps cost ${j.cost}, astar ${a.cost}`);
@@ -52,6 +52,7 @@ for (const movement of ['octile', 'cardinal'] as const) {
           const gx = Math.floor(rand() * width);
           const gy = Math.floor(rand() * height);
           agree(grid, finder, sx, sy, gx, gy, movement, `${width}x${height} (${sx},${sy})->(${gx},${gy})`);
+          if (movement === 'octile') agree(grid, finder, sx, sy, gx, gy, movement, `jps+ ${width}x${height} (${sx},${sy})->(${gx},${gy})`, 'jps+');
         }
       }),
       { numRuns: 300 },
@@ -59,7 +60,7 @@ for (const movement of ['octile', 'cardinal'] as const) {
   });
 }
 
-test('jps: stays exact through random sequences of tile changes', () => {
+test('jps and jps+: stay exact through random sequences of tile changes', () => {
   fc.assert(
     fc.property(randomGrid, fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.nat(3)), { minLength: 1, maxLength: 30 }), ({ width, height, blocked, rand }, changes) => {
       const grid = gridFrom(width, height, blocked);
@@ -72,9 +73,10 @@ test('jps: stays exact through random sequences of tile changes', () => {
         const h = Math.min(size + 1, height - y);
         if (at % 3 === 0) grid.batch(() => grid.fillRect(x, y, w, h, { walkable }));
         else grid.fillRect(x, y, w, h, { walkable });
-        for (let q = 0; q < 3; q++) {
+        for (let q = 0; q < 4; q++) {
           const movement = q === 2 ? 'cardinal' : 'octile';
-          agree(grid, finder, Math.floor(rand() * width), Math.floor(rand() * height), Math.floor(rand() * width), Math.floor(rand() * height), movement, 'after change');
+          // jps+ must notice that the change dropped its table.
+          agree(grid, finder, Math.floor(rand() * width), Math.floor(rand() * height), Math.floor(rand() * width), Math.floor(rand() * height), movement, 'after change', q === 3 ? 'jps+' : 'jps');
         }
       }
     }),
@@ -82,13 +84,13 @@ test('jps: stays exact through random sequences of tile changes', () => {
   );
 });
 
-test('jps: optimal on every query of ../shared/maps (octile), cardinal agrees with A* on a sample', () => {
+test('jps and jps+: optimal on every query of ../shared/maps (octile), cardinal agrees with A* on a sample', () => {
   for (const name of MAPS) {
     const grid = parseMovingAiMap(readFileSync(mapUrl(`${name}.map`), 'utf8'));
     const queries = parseScenario(readFileSync(mapUrl(`${name}.map.scen`), 'utf8'));
     const finder = new Pathfinder(grid);
-    for (const q of queries) {
-      const r = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm: 'jps' });
+    for (const q of queries) for (const algorithm of ['jps', 'jps+'] as const) {
+      const r = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm });
       const same = q.startX === q.goalX && q.startY === q.goalY;
       if (q.optimal === 0 && !same) {
         assert.equal(r.status, 'no-path', `${name} line ${q.line}`);
@@ -118,6 +120,7 @@ test('auto picks jps only where it is exact; jps refuses layers it cannot search
   assert.ok(jps.expanded < astar.expanded, `jps expanded ${jps.expanded}, astar ${astar.expanded}`);
   assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps', movement: 'hex' }), TilenavError);
   assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps', weight: 2 }), TilenavError);
+  assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps+', movement: 'cardinal' }), /needs 'octile'/);
   assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'bfs' as never }), /expected 'astar'/);
   grid.setCost(2, 2, 5);
   assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps' }), /costs differ/);

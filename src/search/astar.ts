@@ -49,6 +49,10 @@ export interface FindPathOptions {
    * - `astar`: A* on every cell (any layer, model, weight).
    * - `jps`: jump point search; exact, for layers whose walkable cells all cost the same and carry
    *   no one-way flags, with `octile` or `cardinal` movement and weight 1. Throws otherwise.
+   * - `jps+`: jump point search reading precomputed jump distances (JPS+), `octile` only, same
+   *   conditions as `jps`. The table (16 bytes per cell) is built by the first such query or by
+   *   `prepare`, and any change to the layer drops it until the next `jps+` query rebuilds it:
+   *   for maps that rarely change.
    * - `auto`: `jps` where it applies, `astar` elsewhere.
    * @default 'auto'
    */
@@ -56,7 +60,7 @@ export interface FindPathOptions {
 }
 
 /** Search algorithms of {@link FindPathOptions.algorithm}. */
-export type SearchAlgorithm = 'astar' | 'jps' | 'auto';
+export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'auto';
 
 /** The defaults of {@link FindPathOptions}. */
 export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm });
@@ -156,7 +160,7 @@ export class Pathfinder {
     const hs = view.minCost * weight;
     const expanded =
       jps !== null
-        ? jps.search(view, layer, start, goal, model.name === 'cardinal', maxIterations)
+        ? jps.search(view, layer, start, goal, model.name === 'cardinal', maxIterations, algorithm === 'jps+')
         : model.name === 'octile' && view.exits === null
           ? this.octile(view, start, goal, hs, maxIterations)
           : this.generic(view, model, start, goal, hs, maxIterations, Infinity);
@@ -175,14 +179,19 @@ export class Pathfinder {
     const layer = this.grid.layerIndex(options.layer ?? 0);
     this.grid.searchView(layer);
     const algorithm = options.algorithm ?? 'auto';
-    if (algorithm === 'jps' || algorithm === 'auto') (this.jps ??= new JumpPointSearch(this.grid, this)).bits(layer);
+    if (algorithm === 'astar') return;
+    const jps = (this.jps ??= new JumpPointSearch(this.grid, this));
+    jps.bits(layer);
+    if (algorithm === 'jps+') jps.table(this.grid.searchView(layer), layer);
   }
 
   /** Whether the query goes to jump point search; throws when `jps` was asked for and cannot run. */
   private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number): boolean {
-    if (algorithm !== 'jps' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
+    if (algorithm !== 'jps' && algorithm !== 'jps+' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps', 'jps+' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
     const why =
-      model.name !== 'octile' && model.name !== 'cardinal'
+      algorithm === 'jps+' && model.name !== 'octile'
+        ? `movement '${model.name}' (it needs 'octile')`
+        : model.name !== 'octile' && model.name !== 'cardinal'
         ? `movement '${model.name}' (it needs 'octile' or 'cardinal')`
         : !view.uniform
           ? 'a layer whose costs differ from cell to cell'
@@ -192,7 +201,7 @@ export class Pathfinder {
               ? `weight ${weight} (it needs 1)`
               : null;
     if (why === null) return true;
-    if (algorithm === 'jps') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+    if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
     return false;
   }
 

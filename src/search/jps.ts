@@ -148,12 +148,36 @@ export class JumpPointSearch {
   private readonly grid: NavGrid;
   private readonly scratch: SearchScratch;
   private readonly planes: (WalkBits | null)[];
+  private readonly tables: (JumpTable | null)[];
   private unsubscribe: (() => void) | null = null;
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
     this.grid = grid;
     this.scratch = scratch;
     this.planes = grid.layers.map(() => null);
+    this.tables = grid.layers.map(() => null);
+  }
+
+  /**
+   * JPS+'s jump table of `layer` (octile): built on first use, dropped by any change to the layer
+   * and rebuilt by the next `jps+` query.
+   */
+  table(view: SearchView, layer: number): JumpTable {
+    this.follow();
+    let t = this.tables[layer];
+    if (t === null) {
+      t = buildJumpTable(view);
+      this.tables[layer] = t;
+    }
+    return t;
+  }
+
+  private follow(): void {
+    if (this.unsubscribe !== null) return;
+    this.unsubscribe = this.grid.onChange((c) => {
+      this.planes[c.layer]?.update(c.x, c.y, c.width, c.height);
+      this.tables[c.layer] = null;
+    });
   }
 
   /** The bit planes of `layer`, built on first use and kept in step with the grid after that. */
@@ -162,9 +186,7 @@ export class JumpPointSearch {
     if (w === null) {
       w = new WalkBits(this.grid, layer);
       this.planes[layer] = w;
-      if (this.unsubscribe === null) {
-        this.unsubscribe = this.grid.onChange((c) => this.planes[c.layer]?.update(c.x, c.y, c.width, c.height));
-      }
+      this.follow();
     }
     return w;
   }
@@ -174,6 +196,7 @@ export class JumpPointSearch {
     this.unsubscribe?.();
     this.unsubscribe = null;
     this.planes.fill(null);
+    this.tables.fill(null);
   }
 
   /**
@@ -181,7 +204,8 @@ export class JumpPointSearch {
    * Returns the number of jump points expanded, or -(expanded + 1) when `maxIterations` stopped
    * it; the goal's stamp is `gen + 1` when it was reached (the Pathfinder's convention).
    */
-  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number): number {
+  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus = false): number {
+    const jumps = plus && !cardinal ? this.table(view, layer).jumps : null;
     const wb = this.bits(layer);
     const rows = wb.rows;
     const cols = wb.cols;
@@ -226,6 +250,15 @@ export class JumpPointSearch {
         stamp[jp] = open;
         heap.push(jp, f, ng);
       }
+    };
+    /** JPS+'s straight jump from (x, y) in direction k (N E S W), stopping at the goal on the way. */
+    const jumpStraight = (jumps: Int16Array | Int32Array, p: number, x: number, y: number, k: number): void => {
+      const d = jumps[p * 8 + k];
+      const dx = DX[k];
+      const dy = DY[k];
+      const ahead = dx !== 0 ? (gy === y ? (gx - x) * dx : 0) : gx === x ? (gy - y) * dy : 0;
+      if (ahead > 0 && ahead <= (d < 0 ? -d : d)) relax(gx, gy);
+      else if (d > 0) relax(x + d * dx, y + d * dy);
     };
     let expanded = 0;
     while (heap.size > 0) {
@@ -279,6 +312,40 @@ export class JumpPointSearch {
       }
       for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
         if ((dirs & 1) === 0) continue;
+        if (jumps !== null) {
+          if (k < 4) {
+            jumpStraight(jumps, cur, cx, cy, k);
+            continue;
+          }
+          // Diagonal run by table: hop from one cell with straight jump points to the next, and
+          // stop at the cell where the goal lines up (it becomes a node, which reaches the goal).
+          const dx = DX[k];
+          const dy = DY[k];
+          const kh = dx > 0 ? 1 : 3;
+          const kv = dy > 0 ? 2 : 0;
+          let q = cur;
+          let x = cx;
+          let y = cy;
+          for (;;) {
+            const d = jumps[q * 8 + k];
+            const mx = (gx - x) * dx;
+            const my = (gy - y) * dy;
+            if (mx > 0 && my > 0) {
+              const m = mx < my ? mx : my;
+              if (m <= (d < 0 ? -d : d)) {
+                relax(x + m * dx, y + m * dy);
+                break;
+              }
+            }
+            if (d <= 0) break;
+            x += d * dx;
+            y += d * dy;
+            q = y * W + x;
+            jumpStraight(jumps, q, x, y, kh);
+            jumpStraight(jumps, q, x, y, kv);
+          }
+          continue;
+        }
         if (k === 1) {
           const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1);
           if (p >= 0) relax(p, cy);
@@ -395,4 +462,68 @@ function diagonals(m: number): number {
 
 function diagonalBit(dx: number, dy: number): number {
   return dx > 0 ? (dy < 0 ? 16 : 32) : dy > 0 ? 64 : 128;
+}
+
+/**
+ * JPS+ (precomputed jump distances) for octile without corner cutting: for every padded cell and
+ * each direction N E S W NE SE SW NW, d > 0 is the number of steps to the next jump point that
+ * way (for a diagonal: to the next cell with a straight jump point), and d <= 0 is minus the
+ * number of free steps before a wall. The same forced-neighbour rules as the row scans.
+ */
+export interface JumpTable {
+  /** 8 entries per padded cell, `jumps[p * 8 + k]`. Int16 when both sides fit, else Int32. */
+  readonly jumps: Int16Array | Int32Array;
+  /** Build time in milliseconds. */
+  readonly buildMs: number;
+  /** 16 (Int16) or 32 bytes per padded cell. */
+  readonly bytes: number;
+}
+
+/** Builds the jump table in eight sweeps over the padded view (O(cells)). */
+export function buildJumpTable(view: SearchView): JumpTable {
+  const t0 = performance.now();
+  const pass = view.pass;
+  const W = view.stride;
+  const H = pass.length / W;
+  const jumps = Math.max(W, H) < 32000 ? new Int16Array(pass.length * 8) : new Int32Array(pass.length * 8);
+  const open = (p: number): boolean => pass[p] > 0;
+  // Straight directions: a cell's value follows from the next cell's, so sweep against the motion.
+  for (let k = 0; k < 4; k++) {
+    const dx = DX[k];
+    const dy = DY[k];
+    const step = dy * W + dx;
+    const side = dx !== 0 ? W : 1;
+    for (let yi = 1; yi < H - 1; yi++) {
+      const y = dy > 0 ? H - 1 - yi : yi;
+      for (let xi = 1; xi < W - 1; xi++) {
+        const x = dx > 0 ? W - 1 - xi : xi;
+        const p = y * W + x;
+        if (!open(p)) continue;
+        const c = p + step;
+        if (!open(c)) continue;
+        const forced = (open(c - side) && !open(c - side - step)) || (open(c + side) && !open(c + side - step));
+        const t = jumps[c * 8 + k];
+        jumps[p * 8 + k] = forced ? 1 : t > 0 ? t + 1 : t - 1;
+      }
+    }
+  }
+  for (let k = 4; k < 8; k++) {
+    const dx = DX[k];
+    const dy = DY[k];
+    const kh = dx > 0 ? 1 : 3;
+    const kv = dy > 0 ? 2 : 0;
+    const step = dy * W + dx;
+    for (let yi = 1; yi < H - 1; yi++) {
+      const y = dy > 0 ? H - 1 - yi : yi;
+      for (let xi = 1; xi < W - 1; xi++) {
+        const x = dx > 0 ? W - 1 - xi : xi;
+        const p = y * W + x;
+        const c = p + step;
+        if (!open(p) || !open(p + dx) || !open(p + dy * W) || !open(c)) continue;
+        const t = jumps[c * 8 + k];
+        jumps[p * 8 + k] = jumps[c * 8 + kh] > 0 || jumps[c * 8 + kv] > 0 ? 1 : t > 0 ? t + 1 : t - 1;
+      }
+    }
+  }
+  return { jumps, buildMs: performance.now() - t0, bytes: jumps.byteLength };
 }

@@ -7,7 +7,7 @@ import { checkPath } from '../../search/validate.js';
 import { parseScenario } from '../../loaders/movingai.js';
 import { loadMap, parse, percentiles, readText, round, type CliIo } from '../io.js';
 
-export const usage = 'tilenav scen MAP SCEN [--movement octile] [--algorithm astar|jps|auto] [--layer L] [--format F] [--json]';
+export const usage = 'tilenav scen MAP SCEN [--movement octile] [--algorithm astar|jps|jps+|auto] [--layer L] [--format F] [--json]';
 
 /**
  * Search algorithms `scen` can run. Each entry builds what it needs for `layer` (timed as the
@@ -19,6 +19,10 @@ export const ALGORITHMS: Record<string, (finder: Pathfinder, layer: number) => P
   jps: (finder, layer) => {
     finder.prepare({ algorithm: 'jps', layer });
     return withAlgorithm(finder, 'jps');
+  },
+  'jps+': (finder, layer) => {
+    finder.prepare({ algorithm: 'jps+', layer });
+    return withAlgorithm(finder, 'jps+');
   },
 };
 
