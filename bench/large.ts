@@ -1,8 +1,8 @@
 /**
  * Large worlds: 4096 x 4096 (16.8 M cells) rooms-and-corridors and cave maps from the seeded
  * generators in bench/worldgen.ts. Reports generation and preprocessing time, measured memory
- * (ArrayBuffer bytes per cell: grid, search view, search scratch, JPS bit planes), and query times
- * for JPS and A* between random walkable cells.
+ * (ArrayBuffer bytes per cell: grid, search view, search scratch, JPS bit planes, JPS+ table), and
+ * query times for JPS, JPS+ and A* between random walkable cells.
  *
  * `npm run bench large`; TILENAV_LARGE_SIZE=1024 for a quicker run.
  */
@@ -32,8 +32,8 @@ function median(v: number[]): number {
 }
 
 console.log(`\n## Large worlds: ${SIZE} x ${SIZE} (${((SIZE * SIZE) / 1e6).toFixed(1)} M cells)`);
-console.log('| map | walkable | generate ms | grid B/cell | view B/cell | scratch B/cell | JPS planes B/cell | JPS prep ms | JPS mean us | JPS median us | found | A* mean ms (5 queries) | A* / JPS |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| map | walkable | generate ms | grid B/cell | view B/cell | scratch B/cell | JPS planes B/cell | JPS prep ms | JPS mean us | JPS median us | found | A* mean ms (5 queries) | A* / JPS | JPS+ table B/cell | JPS+ build ms | JPS+ mean us | JPS+ median us |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const [name, make] of [
   ['rooms-and-corridors', roomsAndCorridors],
   ['caves', caves],
@@ -74,13 +74,28 @@ for (const [name, make] of [
       throw new Error(`${name}: A* and JPS disagree on query ${k}: ${r.cost} vs ${jpsCost[k]}`);
     }
   }
+  const m5 = buffers();
+  t = performance.now();
+  finder.prepare({ algorithm: 'jps+' });
+  const plusMs = performance.now() - t;
+  const m6 = buffers();
+  const plus: number[] = [];
+  for (let k = 0; k < pairs.length; k++) {
+    const [sx, sy, gx, gy] = pairs[k];
+    const s = performance.now();
+    const r = finder.findPath(sx, sy, gx, gy, { algorithm: 'jps+' });
+    plus.push((performance.now() - s) * 1000);
+    if (Math.abs(r.cost - jpsCost[k]) > 1e-6 * Math.max(1, r.cost) && !(r.cost === Infinity && jpsCost[k] === Infinity)) {
+      throw new Error(`${name}: JPS+ and JPS disagree on query ${k}: ${r.cost} vs ${jpsCost[k]}`);
+    }
+  }
   const n = grid.size;
   const per = (b: number): string => (b / n).toFixed(2);
   const jpsMean = jps.reduce((a, b) => a + b, 0) / jps.length;
   const astarMean = astar.reduce((a, b) => a + b, 0) / astar.length;
   const jpsFirst = jps.slice(0, ASTAR_QUERIES).reduce((a, b) => a + b, 0) / ASTAR_QUERIES;
   console.log(
-    `| ${name} | ${((100 * stats.walkable) / n).toFixed(0)}% | ${genMs.toFixed(0)} | ${per(m1 - m0)} | ${per(m2 - m1)} | ${per(m3 - m2)} | ${per(m4 - m3)} | ${prepMs.toFixed(0)} | ${jpsMean.toFixed(0)} | ${median(jps).toFixed(0)} | ${found}/${JPS_QUERIES} | ${astarMean.toFixed(0)} | ${((astarMean * 1000) / jpsFirst).toFixed(1)} |`,
+    `| ${name} | ${((100 * stats.walkable) / n).toFixed(0)}% | ${genMs.toFixed(0)} | ${per(m1 - m0)} | ${per(m2 - m1)} | ${per(m3 - m2)} | ${per(m4 - m3)} | ${prepMs.toFixed(0)} | ${jpsMean.toFixed(0)} | ${median(jps).toFixed(0)} | ${found}/${JPS_QUERIES} | ${astarMean.toFixed(0)} | ${((astarMean * 1000) / jpsFirst).toFixed(1)} | ${per(m6 - m5)} | ${plusMs.toFixed(0)} | ${(plus.reduce((a, b) => a + b, 0) / plus.length).toFixed(0)} | ${median(plus).toFixed(0)} |`,
   );
 }
 console.log('Scratch grows by up to 12 B per cell of heap as the open list grows (not counted above: it is allocated on demand).');
