@@ -395,10 +395,15 @@ export class JumpPointSearch {
               relax(x, y);
               break;
             }
-            const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1) : scanBackward(rows, rw, y, x, y === gy ? gx : -1);
-            if (h >= 0) relax(h, y);
-            const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1) : scanBackward(cols, cw, x, y, x === gx ? gy : -1);
-            if (v >= 0) relax(x, v);
+            // A blocked first cell ends a scan at once: skip the call (common in cluttered maps).
+            if (pass[p + dx] > 0) {
+              const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1) : scanBackward(rows, rw, y, x, y === gy ? gx : -1);
+              if (h >= 0) relax(h, y);
+            }
+            if (pass[p + dy * W] > 0) {
+              const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1) : scanBackward(cols, cw, x, y, x === gx ? gy : -1);
+              if (v >= 0) relax(x, v);
+            }
           }
         }
       }
