@@ -32,8 +32,8 @@ function median(v: number[]): number {
 }
 
 console.log(`\n## Large worlds: ${SIZE} x ${SIZE} (${((SIZE * SIZE) / 1e6).toFixed(1)} M cells)`);
-console.log('| map | walkable | generate ms | grid B/cell | view B/cell | scratch B/cell | JPS planes B/cell | JPS prep ms | JPS mean us | JPS median us | found | A* mean ms (5 queries) | A* / JPS | JPS+ table B/cell | JPS+ build ms | JPS+ mean us | JPS+ median us |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| map | walkable | generate ms | grid B/cell | view B/cell | scratch B/cell | JPS planes B/cell | JPS prep ms | JPS mean us | JPS median us | found | A* mean ms (5 queries) | A* / JPS | JPS+ table B/cell | JPS+ build ms | JPS+ mean us | JPS+ median us | hpa B/cell | hpa build ms | hpa mean us | hpa median us | hpa mean excess |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const [name, make] of [
   ['rooms-and-corridors', roomsAndCorridors],
   ['caves', caves],
@@ -89,13 +89,29 @@ for (const [name, make] of [
       throw new Error(`${name}: JPS+ and JPS disagree on query ${k}: ${r.cost} vs ${jpsCost[k]}`);
     }
   }
+  // The hierarchy: drop the JPS+ table first, so its memory is not counted twice.
+  finder.prepare({ algorithm: 'astar' });
+  const h = finder.hierarchy(0, 'octile');
+  const hpa: number[] = [];
+  let excess = 0;
+  let exact = 0;
+  for (let k = 0; k < pairs.length; k++) {
+    const [sx, sy, gx, gy] = pairs[k];
+    const s = performance.now();
+    const r = finder.findPath(sx, sy, gx, gy, { algorithm: 'hpa' });
+    hpa.push((performance.now() - s) * 1000);
+    if (r.status === 'found' && jpsCost[k] > 0) {
+      excess += r.cost / jpsCost[k];
+      exact++;
+    }
+  }
   const n = grid.size;
   const per = (b: number): string => (b / n).toFixed(2);
   const jpsMean = jps.reduce((a, b) => a + b, 0) / jps.length;
   const astarMean = astar.reduce((a, b) => a + b, 0) / astar.length;
   const jpsFirst = jps.slice(0, ASTAR_QUERIES).reduce((a, b) => a + b, 0) / ASTAR_QUERIES;
   console.log(
-    `| ${name} | ${((100 * stats.walkable) / n).toFixed(0)}% | ${genMs.toFixed(0)} | ${per(m1 - m0)} | ${per(m2 - m1)} | ${per(m3 - m2)} | ${per(m4 - m3)} | ${prepMs.toFixed(0)} | ${jpsMean.toFixed(0)} | ${median(jps).toFixed(0)} | ${found}/${JPS_QUERIES} | ${astarMean.toFixed(0)} | ${((astarMean * 1000) / jpsFirst).toFixed(1)} | ${per(m6 - m5)} | ${plusMs.toFixed(0)} | ${(plus.reduce((a, b) => a + b, 0) / plus.length).toFixed(0)} | ${median(plus).toFixed(0)} |`,
+    `| ${name} | ${((100 * stats.walkable) / n).toFixed(0)}% | ${genMs.toFixed(0)} | ${per(m1 - m0)} | ${per(m2 - m1)} | ${per(m3 - m2)} | ${per(m4 - m3)} | ${prepMs.toFixed(0)} | ${jpsMean.toFixed(0)} | ${median(jps).toFixed(0)} | ${found}/${JPS_QUERIES} | ${astarMean.toFixed(0)} | ${((astarMean * 1000) / jpsFirst).toFixed(1)} | ${per(m6 - m5)} | ${plusMs.toFixed(0)} | ${(plus.reduce((a, b) => a + b, 0) / plus.length).toFixed(0)} | ${median(plus).toFixed(0)} | ${per(h.bytes)} | ${h.buildMs.toFixed(0)} | ${(hpa.reduce((a, b) => a + b, 0) / hpa.length).toFixed(0)} | ${median(hpa).toFixed(0)} | ${((excess / exact - 1) * 100).toFixed(2)} % |`,
   );
 }
 console.log('Scratch grows by up to 12 B per cell of heap as the open list grows (not counted above: it is allocated on demand).');

@@ -2,7 +2,8 @@
  * Jump point search against A* and PathFinding.js's JumpPointFinder on every Moving AI map in
  * ../shared/maps: mean / median / p95 microseconds per query (wall clock, and process CPU time
  * per query, which is steadier on a shared machine), optimal answers, preprocessing time and
- * memory (search scratch, JPS bit planes, JPS+ table). A native C++ A* (bench/native/astar.cpp, built here when g++ exists) gives the scale.
+ * memory (search scratch, JPS bit planes, JPS+ table, hierarchy). The hierarchy is not exact: its
+ * row also prints its mean excess over the optimum. A native C++ A* (bench/native/astar.cpp, built here when g++ exists) gives the scale.
  *
  * `npm run bench speed`; TILENAV_BENCH_MAPS=a,b limits the maps.
  */
@@ -93,14 +94,25 @@ for (const mapName of NAMES) {
   const all = parseScenario(readFileSync(join(MAPS, `${mapName}.map.scen`), 'utf8'));
   const rows: { name: string; t: Timing; prepMs: number; bytes: string }[] = [];
   const scratchBytes = (grid.width + 2) * (grid.height + 2) * 24;
-  for (const algorithm of ['astar', 'jps', 'jps+', 'auto'] as SearchAlgorithm[]) {
+  for (const algorithm of ['astar', 'jps', 'jps+', 'hpa', 'auto'] as SearchAlgorithm[]) {
     const t0 = performance.now();
     const finder = new Pathfinder(grid);
     finder.prepare({ algorithm });
     const prepMs = performance.now() - t0;
     const queries = algorithm === 'astar' ? evenly(all, ASTAR_SAMPLE[mapName] ?? Infinity) : all;
     const t = timeQueries(queries, (q) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm }).cost);
-    const bytes = algorithm === 'astar' ? scratchBytes : scratchBytes + jpsBytes(grid) + (algorithm === 'jps+' ? (grid.width + 2) * (grid.height + 2) * 16 : 0);
+    const bytes =
+      algorithm === 'astar' ? scratchBytes : algorithm === 'hpa' ? scratchBytes + jpsBytes(grid) + finder.hierarchy().bytes : scratchBytes + jpsBytes(grid) + (algorithm === 'jps+' ? (grid.width + 2) * (grid.height + 2) * 16 : 0);
+    if (algorithm === 'hpa') {
+      let ratio = 0;
+      let n = 0;
+      for (const q of all) {
+        if (q.optimal === 0) continue;
+        ratio += finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm }).cost / q.optimal;
+        n++;
+      }
+      console.log(`(${mapName}: hpa mean excess over optimal ${((ratio / n - 1) * 100).toFixed(2)} %)`);
+    }
     rows.push({ name: `tilenav ${algorithm}`, t, prepMs, bytes: `${(bytes / 1024).toFixed(0)} KB (${(bytes / grid.size).toFixed(2)} B/cell)` });
   }
   if (pfJps) {
@@ -115,7 +127,7 @@ for (const mapName of NAMES) {
   }
   const astar = rows[0].t.meanUs;
   console.log(`\n### ${mapName} (${grid.width} x ${grid.height}, ${all.length} queries)`);
-  console.log('| algorithm | queries | mean us | median us | p95 us | CPU us/query | optimal | x faster than our A* (mean) | preprocessing ms | search memory |');
+  console.log('| algorithm | queries | mean us | median us | p95 us | CPU us/query | optimal (hpa: within 1e-4) | x faster than our A* (mean) | preprocessing ms | search memory |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const t = r.t;

@@ -4,6 +4,7 @@ import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT
 import { NodeHeap } from './heap.js';
 import { movementModel, type MovementModel, type MovementName } from './movement.js';
 import { JumpPointSearch } from './jps.js';
+import { Hierarchy, refinePath, type HierarchyOptions } from './hpa.js';
 
 /**
  * - `found`: `cells` runs from start to goal, `cost` is its cost.
@@ -53,6 +54,9 @@ export interface FindPathOptions {
    *   conditions as `jps`. The table (16 bytes per cell) is built by the first such query or by
    *   `prepare`, and any change to the layer drops it until the next `jps+` query rebuilds it:
    *   for maps that rarely change.
+   * - `hpa`: a cluster hierarchy for big maps (see {@link Pathfinder.hierarchy}); not exact (a few
+   *   percent above optimal on the Moving AI maps), `octile` or `cardinal`, any costs, no one-way
+   *   flags. Built on the first such query per layer and movement.
    * - `auto`: `jps` where it applies, `astar` elsewhere.
    * @default 'auto'
    */
@@ -60,7 +64,7 @@ export interface FindPathOptions {
 }
 
 /** Search algorithms of {@link FindPathOptions.algorithm}. */
-export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'auto';
+export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'hpa' | 'auto';
 
 /** The defaults of {@link FindPathOptions}. */
 export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm });
@@ -116,6 +120,7 @@ export class Pathfinder {
   /** Padded index deltas N E S W NE SE SW NW. */
   private readonly octileDelta: Int32Array;
   private jps: JumpPointSearch | undefined;
+  private readonly hierarchies = new Map<string, Hierarchy>();
 
   constructor(grid: NavGrid) {
     this.grid = grid;
@@ -156,6 +161,7 @@ export class Pathfinder {
     if (start === goal) return result('found', Int32Array.of(sy * grid.width + sx), 0, 0);
 
     const algorithm = options.algorithm ?? 'auto';
+    if (algorithm === 'hpa') return this.hierarchical(layer, model, start, goal);
     const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight) ? (this.jps ??= new JumpPointSearch(grid, this)) : null;
     const hs = view.minCost * weight;
     const expanded =
@@ -175,19 +181,54 @@ export class Pathfinder {
    * Builds what `algorithm` needs on `layer` before the first query (the padded search view; for
    * JPS its walkability bit planes), so that query costs no more than the others.
    */
-  prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm } = {}): void {
+  prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName } = {}): void {
     const layer = this.grid.layerIndex(options.layer ?? 0);
     this.grid.searchView(layer);
     const algorithm = options.algorithm ?? 'auto';
     if (algorithm === 'astar') return;
+    if (algorithm === 'hpa') {
+      this.hierarchy(layer, options.movement);
+      return;
+    }
     const jps = (this.jps ??= new JumpPointSearch(this.grid, this));
     jps.bits(layer);
     if (algorithm === 'jps+') jps.table(this.grid.searchView(layer), layer);
   }
 
+  /**
+   * The cluster hierarchy `algorithm: 'hpa'` searches on `layer` with `movement` (`octile` or
+   * `cardinal`): built on first use (its `buildMs`, `nodeCount` and `bytes` report the cost), then
+   * kept in step with the grid, rebuilding only the clusters a change touches.
+   */
+  hierarchy(layer: number | string = 0, movement: MovementName = 'octile', options?: HierarchyOptions): Hierarchy {
+    const l = this.grid.layerIndex(layer);
+    const model = movementModel(movement);
+    if (model.name !== 'octile' && model.name !== 'cardinal') throw new TilenavError(`the hierarchy needs 'octile' or 'cardinal' movement, got '${model.name}'`, { element: 'movement' });
+    const key = `${l}:${model.name}`;
+    let h = this.hierarchies.get(key);
+    if (h === undefined || (options?.clusterSize !== undefined && options.clusterSize !== h.clusterSize)) {
+      h?.dispose();
+      h = new Hierarchy(this.grid, this.grid.searchView(l), this, l, model.name === 'cardinal', options);
+      this.hierarchies.set(key, h);
+    }
+    return h;
+  }
+
+  private hierarchical(layer: number, model: MovementModel, start: number, goal: number): PathResult {
+    const view = this.grid.searchView(layer);
+    if (view.exits !== null) throw new TilenavError('the hierarchy cannot search a layer with one-way flags; use algorithm \'auto\' or \'astar\'', { element: 'algorithm' });
+    const h = this.hierarchy(layer, model.name);
+    const stats = { expanded: 0 };
+    const abstract = h.search(start, goal, stats);
+    if (abstract === null) return result('no-path', EMPTY, Infinity, stats.expanded);
+    const refined = refinePath(abstract, this.stride, this.grid.width, view.pass, (sx, sy, gx, gy) => this.findPath(sx, sy, gx, gy, { layer, movement: model.name }));
+    if (refined === null) return result('no-path', EMPTY, Infinity, stats.expanded);
+    return result('found', refined.cells, refined.cost, stats.expanded);
+  }
+
   /** Whether the query goes to jump point search; throws when `jps` was asked for and cannot run. */
   private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number): boolean {
-    if (algorithm !== 'jps' && algorithm !== 'jps+' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps', 'jps+' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
+    if (algorithm !== 'jps' && algorithm !== 'jps+' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
     const why =
       algorithm === 'jps+' && model.name !== 'octile'
         ? `movement '${model.name}' (it needs 'octile')`

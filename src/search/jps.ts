@@ -117,11 +117,12 @@ function scanBackward(bits: Int32Array, words: number, line: number, pos: number
   }
 }
 
-const SQRT2 = Math.SQRT2;
-const K = SQRT2 - 1;
+export const SQRT2 = Math.SQRT2;
+/** sqrt 2 - 1: octile distance is max + K * min. */
+export const K = SQRT2 - 1;
 /** Directions in the order N E S W NE SE SW NW (as the A* loop's). */
-const DX = Int32Array.of(0, 1, 0, -1, 1, 1, -1, -1);
-const DY = Int32Array.of(-1, 0, 1, 0, -1, 1, 1, -1);
+export const DX = Int32Array.of(0, 1, 0, -1, 1, 1, -1, -1);
+export const DY = Int32Array.of(-1, 0, 1, 0, -1, 1, 1, -1);
 
 /** Scratch JPS shares with the Pathfinder that owns it (one set of per-cell arrays per grid). */
 export interface SearchScratch {
@@ -130,6 +131,17 @@ export interface SearchScratch {
   readonly stamp: Uint32Array;
   readonly heap: NodeHeap;
   nextGen(): number;
+}
+
+/** Starts a search of a new generation from `start` alone; returns the generation's open stamp. */
+export function seedSearch(s: SearchScratch, start: number): number {
+  const open = s.nextGen();
+  s.heap.clear();
+  s.g[start] = 0;
+  s.parent[start] = -1;
+  s.stamp[start] = open;
+  s.heap.push(start, 0, 0);
+  return open;
 }
 
 /**
@@ -215,15 +227,10 @@ export class JumpPointSearch {
     const cost = view.minCost;
     const W = view.stride;
     const { g, parent, stamp, heap } = this.scratch;
-    const open = this.scratch.nextGen();
+    const open = seedSearch(this.scratch, start);
     const closed = open + 1;
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
-    heap.clear();
-    g[start] = 0;
-    parent[start] = -1;
-    stamp[start] = open;
-    heap.push(start, 0, 0);
     // The path from a node to each successor is diagonal steps first, then straight ones (octile)
     // or vertical first, then horizontal (cardinal), so a successor's parent is the node it was
     // found from, with no intermediate cell on the open list (ICAPS 2014's pruned intermediates).
