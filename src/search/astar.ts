@@ -221,7 +221,7 @@ export class Pathfinder {
     const stats = { expanded: 0 };
     const abstract = h.search(start, goal, stats);
     if (abstract === null) return result('no-path', EMPTY, Infinity, stats.expanded);
-    const refined = refinePath(abstract, this.stride, this.grid.width, view.pass, (sx, sy, gx, gy) => this.findPath(sx, sy, gx, gy, { layer, movement: model.name }));
+    const refined = refinePath(abstract, this.stride, this.grid.width, (sx, sy, gx, gy) => this.findPath(sx, sy, gx, gy, { layer, movement: model.name }));
     if (refined === null) return result('no-path', EMPTY, Infinity, stats.expanded);
     return result('found', refined.cells, refined.cost, stats.expanded);
   }
