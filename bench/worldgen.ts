@@ -16,9 +16,9 @@ export function rng(seed: number): () => number {
 }
 
 /**
- * Rooms and corridors: rectangular rooms (6-40 cells a side) placed without overlap on a blocked
- * grid, each joined to the previous one by an L-shaped corridor 1-3 cells wide, so every room is
- * reachable.
+ * Rooms and corridors: one rectangular room (6-40 cells a side) per 64 x 64 block, at a random
+ * place in it, visited in serpentine order and each joined to the previous one by an L-shaped
+ * corridor 1-3 cells wide, so every room is reachable and corridors stay local.
  */
 export function roomsAndCorridors(width: number, height: number, seed: number): NavGrid {
   const grid = new NavGrid(width, height, { walkable: false });
@@ -30,26 +30,32 @@ export function roomsAndCorridors(width: number, height: number, seed: number): 
     const y1 = Math.min(height - 1, y0 + h - 1);
     for (let y = Math.max(0, y0); y <= y1; y++) walk.fill(1, y * width + Math.max(0, x0), y * width + x1 + 1);
   };
-  const target = Math.floor((width * height) / 4000);
+  const B = 64;
+  const bw = Math.max(1, Math.floor(width / B));
+  const bh = Math.max(1, Math.floor(height / B));
   let px = -1;
   let py = -1;
-  for (let tries = 0, rooms = 0; rooms < target && tries < target * 4; tries++) {
-    const w = int(6, 40);
-    const h = int(6, 40);
-    const x = int(1, Math.max(1, width - w - 1));
-    const y = int(1, Math.max(1, height - h - 1));
-    const cx = x + (w >> 1);
-    const cy = y + (h >> 1);
-    carve(x, y, w, h);
-    if (px >= 0) {
-      const t = int(1, 3);
-      // Horizontal leg at the previous room's row, then vertical at the new room's column.
-      carve(Math.min(px, cx), py, Math.abs(cx - px) + t, t);
-      carve(cx, Math.min(py, cy), t, Math.abs(cy - py) + t);
+  for (let by = 0; by < bh; by++) {
+    for (let i = 0; i < bw; i++) {
+      const bx = by % 2 === 0 ? i : bw - 1 - i;
+      const w = int(6, Math.min(40, width - 2));
+      const h = int(6, Math.min(40, height - 2));
+      const x = Math.min(width - w - 1, bx * B + int(1, Math.max(1, B - w - 1)));
+      const y = Math.min(height - h - 1, by * B + int(1, Math.max(1, B - h - 1)));
+      const cx = x + (w >> 1);
+      const cy = y + (h >> 1);
+      carve(x, y, w, h);
+      if (px >= 0) {
+        const t = int(1, 3);
+        // Horizontal leg at the previous room's row, then vertical at the new room's column.
+        carve(Math.min(px, cx), py, Math.abs(cx - px) + t, t);
+        carve(cx, Math.min(py, cy), t, Math.abs(cy - py) + t);
+      }
+      // A second, random link to the room above makes loops, so routes have alternatives.
+      if (by > 0 && rand() < 0.5) carve(cx, cy - B, int(1, 3), B);
+      px = cx;
+      py = cy;
     }
-    px = cx;
-    py = cy;
-    rooms++;
   }
   grid.refresh();
   return grid;
