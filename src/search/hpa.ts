@@ -1,7 +1,13 @@
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { NodeHeap } from './heap.js';
-import { DX, DY, K, SQRT2, seedSearch, type SearchScratch } from './jps.js';
+import { DX as DX_, DY as DY_, K as K_, SQRT2 as SQRT2_, seedSearch, type SearchScratch } from './jps.js';
+
+// Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
+const DX = DX_;
+const DY = DY_;
+const K = K_;
+const SQRT2 = SQRT2_;
 
 /**
  * A two-level hierarchy for big maps, HPA*-style (Botea, Müller & Schaeffer 2004): the grid is cut
