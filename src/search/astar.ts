@@ -56,7 +56,8 @@ export interface FindPathOptions {
    *   for maps that rarely change.
    * - `hpa`: a cluster hierarchy for big maps (see {@link Pathfinder.hierarchy}); not exact (a few
    *   percent above optimal on the Moving AI maps), `octile` or `cardinal`, any costs, no one-way
-   *   flags. Built on the first such query per layer and movement.
+   *   flags. Built on the first such query per layer and movement. `maxIterations`, `weight` and
+   *   `out` do not apply to it; `expanded` counts abstract nodes.
    * - `auto`: `jps` where it applies, `astar` elsewhere.
    * @default 'auto'
    */
