@@ -2,9 +2,11 @@ import { TilenavError } from '../../errors.js';
 import { Pathfinder } from '../../search/astar.js';
 import { movementModel, type MovementName } from '../../search/movement.js';
 import { drawAscii } from '../ascii.js';
+import { cellsToPoints, smoothPath, polylineLength, toWorldWaypoints } from '../../path/smooth.js';
+import { findPathToNearest } from '../../query/navigate.js';
 import { loadMap, parse, parsePoint, type CliIo } from '../io.js';
 
-export const usage = 'tilenav path MAP --from x,y --to x,y [--layer L] [--movement M] [--format F] [--json]';
+export const usage = 'tilenav path MAP --from x,y --to x,y [--layer L] [--movement M] [--format F] [--smooth] [--nearest] [--world] [--json]';
 
 /** `tilenav path`: one query, its cost and the path drawn on the map. */
 export function pathCommand(args: string[], io: CliIo): number {
@@ -15,6 +17,9 @@ export function pathCommand(args: string[], io: CliIo): number {
     movement: { type: 'string' },
     format: { type: 'string' },
     json: { type: 'boolean' },
+    smooth: { type: 'boolean' },
+    nearest: { type: 'boolean' },
+    world: { type: 'boolean' },
   });
   if (positionals.length !== 1) throw new TilenavError(`expected one map file, got ${positionals.length}; usage: ${usage}`, { element: 'arguments' });
   const from = parsePoint(values.from, '--from');
@@ -27,19 +32,34 @@ export function pathCommand(args: string[], io: CliIo): number {
   }
   const finder = new Pathfinder(grid);
   const t0 = performance.now();
-  const r = finder.findPath(from[0], from[1], to[0], to[1], { layer, movement });
+  const r = values.nearest ? findPathToNearest(grid, from[0], from[1], to[0], to[1], { layer, movement }) : finder.findPath(from[0], from[1], to[0], to[1], { layer, movement });
+  const ok = r.status === 'found' || r.status === 'partial';
+  // Waypoints: smoothed (--smooth) or every cell centre (--world alone).
+  const pts = !ok || !(values.smooth || values.world) ? null : values.smooth ? smoothPath(grid, r.cells, { layer, movement }) : cellsToPoints(grid, r.cells);
   const micros = Math.round((performance.now() - t0) * 1000);
   const cells = Array.from(r.cells, (i) => [grid.xOf(i), grid.yOf(i)]);
+  const waypoints: number[][] = [];
+  if (pts !== null) for (let k = 0; k < pts.length; k += 2) waypoints.push([pts[k], pts[k + 1]]);
+  const world = pts !== null && values.world ? toWorldWaypoints(grid, pts, { layer, movement }).map((p) => [p.x, p.y, p.z]) : null;
+  const length = pts !== null ? polylineLength(pts) : null;
   if (!values.json) {
     io.out(`status: ${r.status}`);
-    if (r.status === 'found') io.out(`cost: ${r.cost.toFixed(4)}  steps: ${cells.length - 1}  expanded: ${r.expanded}  time: ${micros} us`);
+    if (ok) io.out(`cost: ${r.cost.toFixed(4)}  steps: ${cells.length - 1}  expanded: ${r.expanded}  time: ${micros} us`);
     else io.out(`expanded: ${r.expanded}  time: ${micros} us`);
     const art = drawAscii(grid, layer, r.cells, from, to, Math.max(20, (io.columns ?? 120) - 1), 60);
     if (art) for (const row of art) io.out(row);
-    if (r.status === 'found') io.out(`path: ${cells.map(([x, y]) => `${x},${y}`).join(' ')}`);
+    if (ok) io.out(`path: ${cells.map(([x, y]) => `${x},${y}`).join(' ')}`);
+    if (values.smooth && length !== null) io.out(`waypoints: ${waypoints.map(([x, y]) => `${x},${y}`).join(' ')}  length: ${length.toFixed(4)}`);
+    if (world !== null) io.out(`world: ${world.map((p) => `(${p.map((v) => +v.toFixed(4)).join(', ')})`).join(' ')}`);
   }
   if (values.json) {
-    io.out(JSON.stringify({ status: r.status, cost: r.status === 'found' ? r.cost : null, cells, expanded: r.expanded, micros }));
+    const out: Record<string, unknown> = { status: r.status, cost: ok ? r.cost : null, cells, expanded: r.expanded, micros };
+    if (values.smooth && length !== null) {
+      out.waypoints = waypoints;
+      out.length = length;
+    }
+    if (world !== null) out.world = world;
+    io.out(JSON.stringify(out));
   }
   return 0;
 }
