@@ -38,3 +38,5 @@ export { ObstacleOverlay, overlayFor, DEFAULT_DYNAMIC_OBSTACLE_OPTIONS } from '.
 export type { DynamicObstacle, DynamicObstacleOptions } from './query/obstacles.js';
 export { findPathToNearest, planPath } from './query/navigate.js';
 export type { NearestHooks, NearestPathOptions, NearestPathResult, PlanOptions, WorldPath } from './query/navigate.js';
+export { ReachabilityIndex } from './query/reachability.js';
+export type { ReachabilityOptions } from './query/reachability.js';

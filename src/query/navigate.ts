@@ -52,26 +52,27 @@ export function findPathToNearest(grid: NavGrid, sx: number, sy: number, gx: num
   const cgy = Math.min(grid.height - 1, Math.max(0, Math.round(gy)));
   const search = { layer, movement, maxIterations: options.maxIterations, weight: options.weight, view: base };
   const obstacles = options.obstacles ?? [];
-  if (obstacles.length > 0 && grid.inBounds(sx, sy)) {
-    const overlay = overlayFor(grid, layer);
-    const view = overlay.stamp(obstacles, sx, sy, cgx, cgy, options, base);
+  const free = obstacles.length === 0;
+  // An index that knows the goal is out of reach skips steps 1-2 and step 3's exhaustive search.
+  const hook = options.hooks?.nearestReachable;
+  if (hook !== undefined && base === undefined && grid.inBounds(sx, sy) && grid.isWalkable(sx, sy, layer)) {
+    const start = sy * grid.width + sx;
+    const target = hook(layer, movement, start, cgx, cgy);
+    if (target === start) return { status: 'no-path', cells: new Int32Array(0), cost: Infinity, expanded: 0, reached: -1, avoided: free };
+    if (target >= 0) {
+      const r = finder.search(sx, sy, grid.xOf(target), grid.yOf(target), search);
+      if (r.status === 'found') return { ...r, status: 'partial', avoided: free };
+    }
+  }
+  if (!free && grid.inBounds(sx, sy)) {
+    const view = overlayFor(grid, layer).stamp(obstacles, sx, sy, cgx, cgy, options, base);
     const r = finder.search(sx, sy, cgx, cgy, { ...search, view });
     if (r.status === 'found') return { ...r, avoided: true };
   }
   const direct = finder.search(sx, sy, cgx, cgy, search);
-  if (direct.status === 'found' || direct.status === 'invalid-start') return { ...direct, avoided: obstacles.length === 0 };
-  const hook = options.hooks?.nearestReachable;
-  if (hook !== undefined && base === undefined) {
-    const start = sy * grid.width + sx;
-    const target = hook(layer, movement, start, cgx, cgy);
-    if (target === start) return { status: 'no-path', cells: new Int32Array(0), cost: Infinity, expanded: direct.expanded, reached: -1, avoided: obstacles.length === 0 };
-    if (target >= 0) {
-      const r = finder.search(sx, sy, grid.xOf(target), grid.yOf(target), search);
-      if (r.status === 'found') return { ...r, status: 'partial', expanded: r.expanded + direct.expanded, avoided: obstacles.length === 0 };
-    }
-  }
+  if (direct.status === 'found' || direct.status === 'invalid-start' || direct.status === 'limit-reached') return { ...direct, avoided: free };
   const r = finder.search(sx, sy, cgx, cgy, { ...search, nearest: true });
-  return { ...r, avoided: obstacles.length === 0 };
+  return { ...r, expanded: r.expanded + direct.expanded, avoided: free };
 }
 
 export interface PlanOptions extends NearestPathOptions {
