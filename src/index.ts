@@ -40,3 +40,5 @@ export { findPathToNearest, planPath } from './query/navigate.js';
 export type { NearestHooks, NearestPathOptions, NearestPathResult, PlanOptions, WorldPath } from './query/navigate.js';
 export { ReachabilityIndex } from './query/reachability.js';
 export type { ReachabilityOptions } from './query/reachability.js';
+export { randomPoint, mulberry32 } from './query/random.js';
+export type { RandomPointOptions } from './query/random.js';
