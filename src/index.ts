@@ -42,3 +42,5 @@ export { ReachabilityIndex } from './query/reachability.js';
 export type { ReachabilityOptions } from './query/reachability.js';
 export { randomPoint, mulberry32 } from './query/random.js';
 export type { RandomPointOptions } from './query/random.js';
+export { World, pathsAffectedBy } from './world/world.js';
+export type { Door, Footprint, StoredPath } from './world/world.js';
