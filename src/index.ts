@@ -44,3 +44,5 @@ export { randomPoint, mulberry32 } from './query/random.js';
 export type { RandomPointOptions } from './query/random.js';
 export { World, pathsAffectedBy } from './world/world.js';
 export type { Door, Footprint, StoredPath } from './world/world.js';
+export { ClearanceMap } from './query/clearance.js';
+export type { ClearanceOptions } from './query/clearance.js';
