@@ -46,3 +46,5 @@ export { World, pathsAffectedBy } from './world/world.js';
 export type { Door, Footprint, StoredPath } from './world/world.js';
 export { ClearanceMap } from './query/clearance.js';
 export type { ClearanceOptions } from './query/clearance.js';
+export { AnyAngleFinder, findAnyAnglePath } from './path/anyangle.js';
+export type { AnyAngleOptions, AnyAngleResult } from './path/anyangle.js';
