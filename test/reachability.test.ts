@@ -98,3 +98,48 @@ test('one-way cells: the index only rules paths out, the search decides the rest
   const back = findPathToNearest(g, 5, 0, 0, 0, { hooks: index.hooks });
   assert.equal(back.status, 'found');
 });
+
+test('property: components under cardinal and offset-hex movement equal a flood over the model\'s moves', async () => {
+  const { movementModel } = await import('../src/index.js');
+  for (const name of ['cardinal', 'hex-odd-r', 'octile-always'] as const) {
+    const model = movementModel(name);
+    fc.assert(
+      fc.property(gridArb({ maxSide: 12 }), fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 8 }), ({ grid: g }, changes) => {
+        const index = new ReachabilityIndex(g, { movement: name });
+        for (const [c, w] of changes) g.setWalkable(g.xOf(c % g.size), g.yOf(c % g.size), w);
+        const walk = g.layers[0].walkable;
+        const ok = (x: number, y: number) => g.inBounds(x, y) && walk[y * g.width + x] === 1;
+        const comp = new Int32Array(g.size).fill(-1);
+        let next = 0;
+        for (let i = 0; i < g.size; i++) {
+          if (walk[i] !== 1 || comp[i] !== -1) continue;
+          const stack = [i];
+          comp[i] = next;
+          while (stack.length) {
+            const c = stack.pop()!;
+            const x = g.xOf(c);
+            const y = g.yOf(c);
+            const parity = model.parityAxis === 'y' ? y & 1 : model.parityAxis === 'x' ? x & 1 : 0;
+            for (const s of model.steps[parity]) {
+              if (!ok(x + s.dx, y + s.dy)) continue;
+              if (s.diagonal && (ok(x + s.dx, y) ? 0 : 1) + (ok(x, y + s.dy) ? 0 : 1) > model.corner) continue;
+              const n = (y + s.dy) * g.width + x + s.dx;
+              if (comp[n] === -1) {
+                comp[n] = next;
+                stack.push(n);
+              }
+            }
+          }
+          next++;
+        }
+        for (let i = 0; i < g.size; i++) {
+          for (let j = i + 1; j < g.size; j += 7) {
+            assert.equal(index.connected(g.xOf(i), g.yOf(i), g.xOf(j), g.yOf(j)), comp[i] >= 0 && comp[i] === comp[j], `${name}: cells ${i}, ${j}`);
+          }
+        }
+        index.dispose();
+      }),
+      { numRuns: 60 },
+    );
+  }
+});
