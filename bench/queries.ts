@@ -23,7 +23,7 @@ const f = (v: number, d = 3) => v.toFixed(d);
 // ---- 1. path quality -------------------------------------------------------------------------
 const PER_MAP = 150;
 console.log(`\nqueries 1: path length vs the octile optimum (${PER_MAP} scenarios per map, spread over the buckets)`);
-console.log('map                 n   smoothed/opt  any-angle/opt  smooth us (median)  theta* us (median)  A* us (median)  smoothed touching blocked');
+console.log('map                 n   smoothed/opt  any-angle/opt  smooth us (median)  any-angle us (median)  A* us (median)  smoothed touching blocked');
 for (const file of readdirSync(mapsDir).filter((n) => n.endsWith('.map')).sort()) {
   const grid = parseMovingAiMap(readFileSync(mapsDir + file, 'utf8'), { file });
   const scen = parseScenario(readFileSync(mapsDir + file + '.scen', 'utf8')).filter((q) => q.optimal > 0);

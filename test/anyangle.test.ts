@@ -39,3 +39,19 @@ test('any-angle honours one-way cells', () => {
   const open = findAnyAnglePath(new NavGrid(9, 9), 0, 0, 8, 3);
   assert.equal(open.points.length, 4, 'one straight segment in the open');
 });
+
+test('property: on mixed terrain (plain Theta*) paths exist when grid paths do and their cost is the exact segment cost', async () => {
+  const { polylineCost } = await import('../src/index.js');
+  fc.assert(
+    fc.property(gridArb({ costs: true }), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
+      const n = g.size;
+      const [sx, sy, gx, gy] = [g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n)];
+      const r = findPath(g, sx, sy, gx, gy);
+      const t = findAnyAnglePath(g, sx, sy, gx, gy);
+      assert.equal(t.status, r.status);
+      if (t.status !== 'found') return;
+      assert.ok(Math.abs(polylineCost(g, t.points) - t.cost) < 1e-6, 'cost is the sum of segment costs, all segments clear');
+    }),
+    { numRuns: 300 },
+  );
+});
