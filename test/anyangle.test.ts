@@ -4,14 +4,20 @@ import fc from 'fast-check';
 import { NavGrid, findPath, findAnyAnglePath, polylineLength, FLAG_NO_EXIT_EAST } from '../src/index.js';
 import { gridArb, segmentTouchesCell } from './helpers-queries.js';
 
+/** The grid path and the any-angle path between two random cells; they must agree on existence. */
+function both(g: NavGrid, a: number, b: number) {
+  const n = g.size;
+  const [sx, sy, gx, gy] = [g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n)];
+  const r = findPath(g, sx, sy, gx, gy);
+  const t = findAnyAnglePath(g, sx, sy, gx, gy);
+  assert.equal(t.status, r.status);
+  return { r, t, sx, sy, gx, gy };
+}
+
 test('property: any-angle paths exist exactly when grid paths do, touch no blocked cell, and are no longer', () => {
   fc.assert(
     fc.property(gridArb(), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
-      const n = g.size;
-      const [sx, sy, gx, gy] = [g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n)];
-      const r = findPath(g, sx, sy, gx, gy);
-      const t = findAnyAnglePath(g, sx, sy, gx, gy);
-      assert.equal(t.status, r.status);
+      const { r, t, sx, sy, gx, gy } = both(g, a, b);
       if (t.status !== 'found') return;
       const pts = t.points;
       assert.deepEqual([pts[0], pts[1], pts[pts.length - 2], pts[pts.length - 1]], [sx, sy, gx, gy]);
@@ -44,11 +50,7 @@ test('property: on mixed terrain (plain Theta*) paths exist when grid paths do a
   const { polylineCost } = await import('../src/index.js');
   fc.assert(
     fc.property(gridArb({ costs: true }), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
-      const n = g.size;
-      const [sx, sy, gx, gy] = [g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n)];
-      const r = findPath(g, sx, sy, gx, gy);
-      const t = findAnyAnglePath(g, sx, sy, gx, gy);
-      assert.equal(t.status, r.status);
+      const { r, t } = both(g, a, b);
       if (t.status !== 'found') return;
       assert.ok(Math.abs(polylineCost(g, t.points) - t.cost) < 1e-6, 'cost is the sum of segment costs, all segments clear');
     }),
