@@ -100,3 +100,14 @@ test('a wide unit takes the wide corridor; too wide a unit gets no path; the cas
   assert.equal(near.status, 'partial');
   assert.throws(() => map.findPath(3, 3, 3, 11, { radius: 40 }), /maxClearance/);
 });
+
+test('planPath with a clearance map snaps a wide unit to a cell it fits in', async () => {
+  const { planPath } = await import('../src/index.js');
+  const g = new NavGrid(20, 20);
+  const map = new ClearanceMap(g);
+  // A start against the map's edge: a unit of radius 1.5 needs clearance 3, so 2 cells from the edge.
+  const p = planPath(g, { x: 0.5, y: 10.5, z: 0 }, { x: 10.5, y: 10.5, z: 0 }, { hooks: map.hooks(1.5) });
+  assert.equal(p.status, 'found');
+  assert.equal(g.xOf(p.cells[0]), 2);
+  for (const c of p.cells) assert.ok(map.values[c] >= 3);
+});

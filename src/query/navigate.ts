@@ -114,11 +114,14 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
   if (![sa, sb, ea, eb].every(Number.isFinite)) throw new TilenavError('expected world points with finite coordinates', { element: 'start/end' });
   const empty = (status: WorldPath['status']): WorldPath => ({ status, waypoints: [], cells: new Int32Array(0), points: new Float64Array(0), cost: Infinity, expanded: 0, avoided: false });
   const sc = worldToCellPoint(proj, sa, sb);
-  const s = nearestWalkable(grid, sc.x, sc.y, { layer, radius });
+  // Snap to cells the unit fits in when a clearance map is plugged in.
+  const base = options.hooks?.clearanceView?.(layer, options.movement ?? 'octile') ?? undefined;
+  const s = nearestWalkable(grid, sc.x, sc.y, { layer, radius, view: base });
   if (s < 0) return empty('invalid-start');
   const ec = worldToCellPoint(proj, ea, eb);
   const eCell = proj.worldToCell(ea, eb);
-  const g = grid.isWalkable(eCell.x, eCell.y, layer) ? eCell.y * grid.width + eCell.x : nearestWalkable(grid, ec.x, ec.y, { layer, radius });
+  const fits = grid.inBounds(eCell.x, eCell.y) && (base ?? grid.searchView(layer)).pass[(eCell.y + 1) * (grid.width + 2) + eCell.x + 1] > 0;
+  const g = fits ? eCell.y * grid.width + eCell.x : nearestWalkable(grid, ec.x, ec.y, { layer, radius, view: base });
   let gx: number;
   let gy: number;
   if (g >= 0) {
@@ -132,7 +135,6 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
   if (r.cells.length === 0) return { ...empty(r.status), expanded: r.expanded };
   // Smooth against what the search avoided: the obstacle overlay when the path goes around them.
   const obstacles = options.obstacles ?? [];
-  const base = options.hooks?.clearanceView?.(layer, options.movement ?? 'octile') ?? undefined;
   const view = obstacles.length > 0 && r.avoided ? overlayFor(grid, layer).stamp(obstacles, grid.xOf(r.cells[0]), grid.yOf(r.cells[0]), gx, gy, options, base) : base;
   const points = options.smooth === false ? cellsToPoints(grid, r.cells) : smoothPath(grid, r.cells, { layer, movement: options.movement, view });
   const waypoints = toWorldWaypoints(grid, points, {
