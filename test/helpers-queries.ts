@@ -98,3 +98,43 @@ export function sharedFile(rel: string): string {
   }
   throw new Error(`../shared/${rel} not found beside the repository`);
 }
+
+/**
+ * The cells a segment passes through, in order, with the direction of each crossing: computed
+ * from the sorted parameters where it crosses cell boundaries (an independent route to what the
+ * line-of-sight traversal does). A crossing of both axes at once is a diagonal move.
+ */
+export function segmentCrossings(x0: number, y0: number, x1: number, y1: number): { from: [number, number]; dx: number; dy: number }[] {
+  const ts: { t: number; axis: 'x' | 'y' }[] = [];
+  const add = (a: number, b: number, axis: 'x' | 'y') => {
+    if (a === b) return;
+    const lo = Math.min(a, b);
+    const hi = Math.max(a, b);
+    for (let k = Math.ceil(lo - 0.5); k + 0.5 <= hi; k++) {
+      const edge = k + 0.5;
+      if (edge <= lo || edge >= hi) continue;
+      ts.push({ t: (edge - a) / (b - a), axis });
+    }
+  };
+  add(x0, x1, 'x');
+  add(y0, y1, 'y');
+  ts.sort((p, q) => p.t - q.t);
+  const out: { from: [number, number]; dx: number; dy: number }[] = [];
+  const sx = Math.sign(x1 - x0);
+  const sy = Math.sign(y1 - y0);
+  let cx = Math.round(x0);
+  let cy = Math.round(y0);
+  for (let k = 0; k < ts.length; k++) {
+    let dx = ts[k].axis === 'x' ? sx : 0;
+    let dy = ts[k].axis === 'y' ? sy : 0;
+    if (k + 1 < ts.length && Math.abs(ts[k + 1].t - ts[k].t) < 1e-12) {
+      dx = sx;
+      dy = sy;
+      k++;
+    }
+    out.push({ from: [cx, cy], dx, dy });
+    cx += dx;
+    cy += dy;
+  }
+  return out;
+}

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, findPath, continuous, smoothPath, polylineCost, polylineLength, cellsToPoints, toWorldWaypoints, segmentCost, FLAG_NO_EXIT_EAST } from '../src/index.js';
-import { gridArb, segmentTouchesCell } from './helpers-queries.js';
+import { NavGrid, findPath, findAnyAnglePath, continuous, smoothPath, polylineCost, polylineLength, cellsToPoints, toWorldWaypoints, segmentCost, FLAG_NO_EXIT_EAST } from '../src/index.js';
+import { gridArb, segmentCrossings, segmentTouchesCell } from './helpers-queries.js';
 
 function grid(rows: string[]): NavGrid {
   const g = new NavGrid(rows[0].length, rows.length);
@@ -104,4 +104,29 @@ test('world waypoints: continuous projection, floorY, first-waypoint trim, exact
   assert.equal(far.length, 2, 'not trimmed when the unit is far from the first waypoint');
   for (const p of far) assert.equal(p.y, 1.5);
   assert.ok(Math.abs(far[0].x - (-2 + 0.2)) < 1e-12 && Math.abs(far[0].z - (-1 + 0.2)) < 1e-12);
+});
+
+test('property: smoothed and any-angle segments never leave a cell against its one-way flags', () => {
+  const forbidden = (flags: number, dx: number, dy: number) =>
+    ((dy < 0 ? 0x02 : 0) | (dx > 0 ? 0x04 : 0) | (dy > 0 ? 0x08 : 0) | (dx < 0 ? 0x10 : 0)) & flags;
+  fc.assert(
+    fc.property(gridArb(), fc.nat(), fc.nat(), ({ grid: g, rnd }, a, b) => {
+      const flags = g.layers[0].flags;
+      for (let i = 0; i < g.size; i++) if (rnd() < 0.25) flags[i] = [0x02, 0x04, 0x08, 0x10][Math.floor(rnd() * 4)];
+      g.refresh();
+      const n = g.size;
+      const [sx, sy, gx, gy] = [g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n)];
+      const r = findPath(g, sx, sy, gx, gy);
+      const lines = [r.status === 'found' ? smoothPath(g, r.cells) : new Float64Array(0), findAnyAnglePath(g, sx, sy, gx, gy).points];
+      for (const pts of lines) {
+        for (let k = 2; k < pts.length; k += 2) {
+          for (const c of segmentCrossings(pts[k - 2], pts[k - 1], pts[k], pts[k + 1])) {
+            const f = flags[c.from[1] * g.width + c.from[0]];
+            assert.equal(forbidden(f, c.dx, c.dy), 0, `leaves (${c.from}) by (${c.dx},${c.dy}) against flags ${f}`);
+          }
+        }
+      }
+    }),
+    { numRuns: 300 },
+  );
 });
