@@ -9,8 +9,10 @@ import { movementModel, type MovementModel, type MovementName } from './movement
  * - `no-path`: the goal cannot be reached; `cells` is empty, `cost` Infinity.
  * - `limit-reached`: `maxIterations` expansions ran out before the search ended.
  * - `invalid-start` / `invalid-goal`: that cell is outside the grid or blocked on the layer.
+ * - `partial` (only from {@link Pathfinder.search} with `nearest`): the goal is out of reach and
+ *   `cells` ends at the reached cell nearest to it.
  */
-export type SearchStatus = 'found' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal';
+export type SearchStatus = 'found' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal' | 'partial';
 
 export interface PathResult {
   status: SearchStatus;
@@ -44,6 +46,27 @@ export interface FindPathOptions {
    * enough, `cells` is a view of its first cells; otherwise a new array is allocated.
    */
   out?: Int32Array;
+}
+
+/** Options of {@link Pathfinder.search}: findPath's, plus nearest-reachable and an overlay view. */
+export interface SearchOptions extends FindPathOptions {
+  /**
+   * When the goal cannot be reached, return the path to the reached cell closest to the goal
+   * (Euclidean in cells, ties to the lower index) with status `partial`, or `no-path` with no
+   * cells when that cell is the start. The goal may then be a blocked cell. @default false
+   */
+  nearest?: boolean;
+  /**
+   * Search this padded view instead of the layer's own: a copy of `grid.searchView(layer)` with
+   * extra cells blocked (dynamic obstacles, unit clearance). Start and goal are tested against it.
+   * @internal
+   */
+  view?: SearchView;
+}
+
+/** A {@link Pathfinder.search} result: `reached` is the cell the path ends at, -1 without one. */
+export interface SearchResult extends PathResult {
+  reached: number;
 }
 
 /** The defaults of {@link FindPathOptions}. */
@@ -92,6 +115,8 @@ export class Pathfinder {
   private gen = 0;
   /** The generation of the last search whose stamps {@link expandedInto} reports; -1 when none. */
   private traced = -1;
+  /** The closed cell nearest the goal in the last tracking search (padded index). */
+  private best = -1;
   private readonly tables = new Map<MovementName, StepTable>();
   /** Padded index deltas N E S W NE SE SW NW. */
   private readonly octileDelta: Int32Array;
@@ -113,6 +138,15 @@ export class Pathfinder {
    * give status `invalid-start` / `invalid-goal`; coordinates that are not integers throw.
    */
   findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathResult {
+    const r = this.search(sx, sy, gx, gy, options);
+    return result(r.status, r.cells, r.cost, r.expanded);
+  }
+
+  /**
+   * findPath with two extensions: `nearest` (seed 001's nearest-reachable A*) and an overlay
+   * `view`. Nearest mode runs the generic loop, which tracks the closed cell nearest the goal.
+   */
+  search(sx: number, sy: number, gx: number, gy: number, options: SearchOptions = {}): SearchResult {
     const grid = this.grid;
     checkInt(sx, 'start x');
     checkInt(sy, 'start y');
@@ -125,24 +159,37 @@ export class Pathfinder {
     const weight = options.weight ?? 1;
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
     this.traced = -1;
+    const nearest = options.nearest === true;
 
-    if (!grid.isWalkable(sx, sy, layer)) return result('invalid-start', EMPTY, Infinity, 0);
-    if (!grid.isWalkable(gx, gy, layer)) return result('invalid-goal', EMPTY, Infinity, 0);
-    const view = grid.searchView(layer);
+    const base = grid.searchView(layer);
+    const view = options.view ?? base;
+    if (view.pass.length !== base.pass.length) throw new TilenavError(`expected a view of ${base.pass.length} padded cells, got ${view.pass.length}`, { element: 'view' });
     const W = this.stride;
     const start = (sy + 1) * W + sx + 1;
     const goal = (gy + 1) * W + gx + 1;
-    if (start === goal) return result('found', Int32Array.of(sy * grid.width + sx), 0, 0);
+    if (!grid.inBounds(sx, sy) || view.pass[start] <= 0) return searchResult('invalid-start', EMPTY, Infinity, 0, -1);
+    if (!grid.inBounds(gx, gy) || (!nearest && view.pass[goal] <= 0)) return searchResult('invalid-goal', EMPTY, Infinity, 0, -1);
+    if (start === goal) return searchResult('found', Int32Array.of(sy * grid.width + sx), 0, 0, sy * grid.width + sx);
 
     const hs = view.minCost * weight;
     const expanded =
-      model.name === 'octile' && view.exits === null
+      !nearest && model.name === 'octile' && view.exits === null
         ? this.octile(view, start, goal, hs, maxIterations)
-        : this.generic(view, model, start, goal, hs, maxIterations, Infinity);
+        : this.generic(view, model, start, goal, hs, maxIterations, Infinity, false, nearest);
     this.traced = this.gen;
-    if (expanded < 0) return result('limit-reached', EMPTY, Infinity, -expanded - 1);
-    if (this.stamp[goal] !== this.gen + 1) return result('no-path', EMPTY, Infinity, expanded);
-    return result('found', this.reconstruct(goal, options.out), this.g[goal], expanded);
+    const count = expanded < 0 ? -expanded - 1 : expanded;
+    if (this.stamp[goal] === this.gen + 1) return searchResult('found', this.reconstruct(goal, options.out), this.g[goal], count, gy * grid.width + gx);
+    if (nearest && this.best !== start) {
+      const b = this.best;
+      return searchResult('partial', this.reconstruct(b), this.g[b], count, this.cellOf(b));
+    }
+    return searchResult(expanded < 0 ? 'limit-reached' : 'no-path', EMPTY, Infinity, count, -1);
+  }
+
+  private cellOf(p: number): number {
+    const W = this.stride;
+    const y = ((p / W) | 0) - 1;
+    return y * this.grid.width + (p - (y + 1) * W - 1);
   }
 
   /**
@@ -297,7 +344,7 @@ export class Pathfinder {
    * caller has already pushed the sources under the current generation.
    * Returns expansions, or -(expansions + 1) when maxIterations stopped it.
    */
-  private generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, maxCost: number, seeded = false): number {
+  private generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, maxCost: number, seeded = false, track = false): number {
     const W = this.stride;
     const pass = view.pass;
     const exits = view.exits;
@@ -339,11 +386,24 @@ export class Pathfinder {
       heap.push(start, h(start), 0);
     }
     let expanded = 0;
+    let best = start;
+    let bestD = Infinity;
     while (heap.size > 0) {
       const cur = heap.pop();
       const gc = g[cur];
       if (gc > maxCost) break;
       stamp[cur] = closed;
+      if (track) {
+        const y = ((cur / W) | 0) - 1;
+        const dx = cur - (y + 1) * W - 1 - gx;
+        const dy = y - gy;
+        const d = dx * dx + dy * dy;
+        if (d < bestD || (d === bestD && cur < best)) {
+          bestD = d;
+          best = cur;
+        }
+        this.best = best;
+      }
       if (cur === goal) break;
       if (expanded >= maxIterations) return -expanded - 1;
       expanded++;
@@ -442,6 +502,10 @@ function offsetAxial(layout: string, x: number, y: number, out: { x: number; y: 
 
 function result(status: SearchStatus, cells: Int32Array, cost: number, expanded: number): PathResult {
   return { status, cells, cost, expanded };
+}
+
+function searchResult(status: SearchStatus, cells: Int32Array, cost: number, expanded: number, reached: number): SearchResult {
+  return { status, cells, cost, expanded, reached };
 }
 
 function checkInt(v: unknown, name: string): void {
