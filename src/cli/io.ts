@@ -4,6 +4,7 @@ import { extname } from 'node:path';
 import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { parseMovingAiMap } from '../loaders/movingai.js';
+import { loadTiled } from '../loaders/tiled/index.js';
 
 /** Where a command writes; tests pass their own. */
 export interface CliIo {
@@ -43,6 +44,8 @@ export interface LoadedMap {
   grid: NavGrid;
   format: string;
   warnings: string[];
+  /** The movement model the map implies (Tiled hexagonal / staggered maps), when it implies one. */
+  movement?: string;
 }
 
 /** Map readers by format name; loaders for more formats add themselves here. */
@@ -51,7 +54,14 @@ export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: stri
     extensions: ['.map'],
     read: (path) => ({ grid: parseMovingAiMap(readText(path), { file: path }), format: 'movingai', warnings: [] }),
   },
+  tiled: { extensions: ['.tmx', '.tmj'], read: readTiledMap },
 };
+
+/** A Tiled map from disk, its external tilesets read relative to it. */
+function readTiledMap(path: string): LoadedMap {
+  const m = loadTiled(readBytes(path), { file: path, readFile: (p) => readBytes(p) });
+  return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement };
+}
 
 /** Reads a map file, choosing the reader by `format` or by the file's extension. */
 export function loadMap(path: string | undefined, format?: string): LoadedMap {

@@ -1,3 +1,5 @@
 /** Map sources: parsers that turn a level file's text (or bytes) into a NavGrid. No Node imports. */
 export { parseMovingAiMap, parseScenario, formatMovingAiMap } from './movingai.js';
 export type { MovingAiOptions, ScenarioQuery } from './movingai.js';
+export { loadTiled, loadTiledAsync, resolveTiledPath, DEFAULT_TILED_MAPPING, DEFAULT_MAX_DECOMPRESSED_BYTES, GID_FLIP_H, GID_FLIP_V, GID_FLIP_D, GID_ROTATE_120, GID_MASK } from './tiled/index.js';
+export type { TiledMap, TiledOptions, TiledMapping, TiledLayerInfo, TiledProperties, TiledProperty, TiledPropertyType, TiledObject, TiledReadFile } from './tiled/index.js';

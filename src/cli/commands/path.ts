@@ -19,8 +19,10 @@ export function pathCommand(args: string[], io: CliIo): number {
   if (positionals.length !== 1) throw new TilenavError(`expected one map file, got ${positionals.length}; usage: ${usage}`, { element: 'arguments' });
   const from = parsePoint(values.from, '--from');
   const to = parsePoint(values.to, '--to');
-  const movement = movementModel(values.movement ?? 'octile').name as MovementName;
-  const { grid } = loadMap(positionals[0], values.format);
+  const loaded = loadMap(positionals[0], values.format);
+  const { grid } = loaded;
+  // A hexagonal or staggered map's cells only make sense with its own neighbours.
+  const movement = movementModel(values.movement ?? loaded.movement ?? 'octile').name as MovementName;
   const layer = grid.layerIndex(values.layer === undefined ? 0 : /^\d+$/.test(values.layer) ? Number(values.layer) : values.layer);
   for (const [p, flag] of [[from, '--from'], [to, '--to']] as const) {
     if (!grid.inBounds(p[0], p[1])) throw new TilenavError(`(${p[0]}, ${p[1]}) is outside the ${grid.width} x ${grid.height} map`, { element: flag });
