@@ -41,7 +41,7 @@ export function pathCommand(args: string[], io: CliIo): number {
     if (r.status === 'found') io.out(`path: ${cells.map(([x, y]) => `${x},${y}`).join(' ')}`);
   }
   if (values.json) {
-    io.out(JSON.stringify({ status: r.status, cost: r.status === 'found' ? r.cost : null, cells, expanded: r.expanded, micros }));
+    io.out(JSON.stringify({ status: r.status, cost: r.status === 'found' ? r.cost : null, cells, expanded: r.expanded, micros, movement }));
   }
   return 0;
 }

@@ -219,9 +219,12 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     const side = orientation === 'hexagonal' ? map.hexSideLength : 0;
     const sideX = sx ? side : 0;
     const sideY = sx ? 0 : side;
-    const originX = ox * (sx ? (tw - sideX) / 2 + sideX : tw + sideX);
-    const originY = oy * (sx ? th + sideY : (th - sideY) / 2 + sideY);
-    projection = staggered(tw, th, { staggerAxis: sx ? 'x' : 'y', staggerIndex: index, hexSideLength: side, originX, originY });
+    const ew = Number.isInteger(tw) && tw >= 2 ? tw & ~1 : tw;
+    const eh = Number.isInteger(th) && th >= 2 ? th & ~1 : th;
+    const originX = ox * (sx ? (ew - sideX) / 2 + sideX : ew + sideX);
+    const originY = oy * (sx ? eh + sideY : (eh - sideY) / 2 + sideY);
+    // Tiled lays staggered and hexagonal tiles out on even pixel sizes (HexagonalRenderer's RenderParams).
+    projection = staggered(ew, eh, { staggerAxis: sx ? 'x' : 'y', staggerIndex: index, hexSideLength: side, originX, originY });
     movement = `${orientation === 'hexagonal' ? 'hex' : 'staggered'}-${index}-${sx ? 'q' : 'r'}` as MovementName;
   }
 
@@ -289,9 +292,13 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       }
       nav.collides = boolProp(t.properties, collideNames) === true;
       if (mapping.tileShapes) for (const o of t.shapes) nav.shapes.push(...objectShapes(o, lineWidthOf(o, mapping)));
-      if (nav.terrain >= 0 || nav.slow !== 1 || nav.flags !== 0 || nav.collides || nav.shapes.length > 0) tileInfo.set(gid, nav);
+      if (nav.terrain >= 0 || nav.slow !== 1 || nav.flags !== 0 || nav.collides || nav.shapes.length > 0) {
+        if (gid > MAX_INFO_GID) warn(`${where}: gid ${gid} is beyond ${MAX_INFO_GID}; its navigation properties are ignored`);
+        else tileInfo.set(gid, nav);
+      }
     }
   }
+  const table = tileTable(tileInfo, terrainTable);
 
   // ---- seed 003: layers with isTilesetWalkable / useTilesetBorder
   interface SeedLayer {
@@ -331,28 +338,11 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     // A layer of walkable tiles means only covered cells are floor; without one, every cell is.
     const floors = layers.filter((s) => s.walkable);
     walkable.fill(floors.length > 0 ? 0 : 1);
-    for (const s of floors) {
-      const d = s.l.data!;
-      for (let i = 0; i < N; i++) if ((d[i] & GID_MASK) !== 0) walkable[i] = 1;
-    }
+    for (const s of floors) markNonEmpty(s.l.data!, walkable);
     for (const s of layers) {
       const d = s.l.data!;
-      if (tileInfo.size > 0) {
-        for (let i = 0; i < N; i++) {
-          const gid = d[i] & GID_MASK;
-          if (gid === 0) continue;
-          const t = tileInfo.get(gid);
-          if (t === undefined) continue;
-          if (t.terrain >= 0) {
-            terrain[i] = t.terrain;
-            cost[i] = terrainTable.get(t.terrain).cost;
-            if (!terrainTable.get(t.terrain).walkable) blocked[i] = 1;
-          }
-          if (t.slow !== 1) cost[i] *= t.slow;
-          flags[i] |= t.flags;
-        }
-      }
-      if (!s.walkable) for (let i = 0; i < N; i++) if ((d[i] & GID_MASK) !== 0) blocked[i] = 1;
+      if (table.navs.length > 0) applyTiles(d, table, terrain, cost, flags, blocked);
+      if (!s.walkable) markNonEmpty(d, blocked);
       if (s.border) markBorders(d, W, H, neighbours, blocked);
     }
     if (anySeed && layers.length === 0) warn(`navigation layer ${li} "${layerName(li)}" has no tile layer with navigation properties: all its cells are walkable`);
@@ -361,11 +351,11 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     const before = count(blocked);
     for (const l of used) {
       if (navIndex(l, mapping.layer) !== li) continue;
-      if (l.raw.kind === 'tile') applyTileConventions(l, tileInfo, collideNames, blocked, W, H, ox, oy, tw, th, orientation);
+      if (l.raw.kind === 'tile') applyTileConventions(l, table, collideNames, blocked, W, H, ox, oy, tw, th, orientation);
       else if (l.raw.kind === 'object') applyObjectConventions(l, mapping, collideNames, blocked, W, H, ox, oy, tw, th, orientation, projection);
     }
     mappingCells += count(blocked) - before;
-    for (let i = 0; i < N; i++) if (blocked[i] === 1) walkable[i] = 0;
+    clearBlocked(walkable, blocked);
   }
   if (!anySeed) {
     warn(
@@ -414,45 +404,124 @@ function markBorders(d: Uint32Array, W: number, H: number, nb: ReturnType<typeof
   }
 }
 
-function applyTileConventions(l: FlatLayer, tileInfo: Map<number, TileNav>, collideNames: Set<string>, blocked: Uint8Array, W: number, H: number, ox: number, oy: number, tw: number, th: number, orientation: string): void {
+function applyTileConventions(l: FlatLayer, table: TileTable, collideNames: Set<string>, blocked: Uint8Array, W: number, H: number, ox: number, oy: number, tw: number, th: number, orientation: string): void {
   const d = l.data!;
-  const N = W * H;
   const layerCollides = boolProp(l.props, collideNames);
   if (layerCollides === true) {
-    for (let i = 0; i < N; i++) if ((d[i] & GID_MASK) !== 0) blocked[i] = 1;
+    markNonEmpty(d, blocked);
     return;
   }
   // An explicit `collides: false` on the layer opts its tiles out of the tile conventions too.
-  if (layerCollides === false || tileInfo.size === 0) return;
+  if (layerCollides === false || table.navs.length === 0) return;
+  markColliding(d, table, blocked);
+  if (!table.anyShapes) return;
   const mark = (i: number) => {
     blocked[i] = 1;
   };
-  for (let i = 0; i < N; i++) {
+  const { index, navs } = table;
+  for (let i = 0; i < d.length; i++) {
     const raw = d[i];
     const gid = raw & GID_MASK;
-    if (gid === 0) continue;
-    const t = tileInfo.get(gid);
-    if (t === undefined) continue;
-    if (t.collides) blocked[i] = 1;
-    else if (t.shapes.length > 0) {
-      if (orientation !== 'orthogonal') {
-        // Tile shapes are drawn in the tile image's own pixels; off the square lattice the cell is the best place to put them.
-        blocked[i] = 1;
-        continue;
-      }
-      const cx = (i % W) + ox;
-      const cy = ((i / W) | 0) + oy;
-      const left = cx * tw + t.offX;
-      const top = (cy + 1) * th + t.offY - t.imgH;
-      for (const s of t.shapes) {
-        const pts = flipShape(s.pts, raw, t.imgW, t.imgH);
-        for (let k = 0; k < pts.length; k += 2) {
-          pts[k] += left;
-          pts[k + 1] += top;
-        }
-        rasterScaled({ closed: s.closed, pts }, 1 / tw, 1 / th, ox, oy, W, H, mark);
-      }
+    if (gid === 0 || gid >= index.length || index[gid] < 0) continue;
+    const t = navs[index[gid]];
+    if (t.collides || t.shapes.length === 0) continue;
+    if (orientation !== 'orthogonal') {
+      // Tile shapes are drawn in the tile image's own pixels; off the square lattice the cell is the best place to put them.
+      blocked[i] = 1;
+      continue;
     }
+    const cx = (i % W) + ox;
+    const cy = ((i / W) | 0) + oy;
+    const left = cx * tw + t.offX;
+    const top = (cy + 1) * th + t.offY - t.imgH;
+    for (const s of t.shapes) {
+      const pts = flipShape(s.pts, raw, t.imgW, t.imgH);
+      for (let k = 0; k < pts.length; k += 2) {
+        pts[k] += left;
+        pts[k + 1] += top;
+      }
+      rasterScaled({ closed: s.closed, pts }, 1 / tw, 1 / th, ox, oy, W, H, mark);
+    }
+  }
+}
+
+/** Tiles with navigation data get a gid index above which nothing is looked up. */
+const MAX_INFO_GID = 1 << 22;
+
+/** Per-tile navigation data as flat arrays indexed through `index[gid]` (-1: a plain tile). */
+interface TileTable {
+  index: Int32Array;
+  navs: TileNav[];
+  terrain: Int16Array;
+  terrainCost: Float32Array;
+  terrainWalkable: Uint8Array;
+  slow: Float64Array;
+  flags: Uint8Array;
+  collides: Uint8Array;
+  anyShapes: boolean;
+}
+
+function tileTable(info: Map<number, TileNav>, terrains: TerrainTable): TileTable {
+  let max = 0;
+  for (const gid of info.keys()) max = Math.max(max, gid);
+  const navs = [...info.values()];
+  const n = navs.length;
+  const t: TileTable = { index: new Int32Array(n > 0 ? max + 1 : 0).fill(-1), navs, terrain: new Int16Array(n), terrainCost: new Float32Array(n), terrainWalkable: new Uint8Array(n), slow: new Float64Array(n), flags: new Uint8Array(n), collides: new Uint8Array(n), anyShapes: false };
+  [...info.keys()].forEach((gid, k) => {
+    const v = navs[k];
+    t.index[gid] = k;
+    t.terrain[k] = v.terrain;
+    if (v.terrain >= 0) {
+      t.terrainCost[k] = terrains.get(v.terrain).cost;
+      t.terrainWalkable[k] = terrains.get(v.terrain).walkable ? 1 : 0;
+    }
+    t.slow[k] = v.slow;
+    t.flags[k] = v.flags;
+    t.collides[k] = v.collides ? 1 : 0;
+    if (v.shapes.length > 0) t.anyShapes = true;
+  });
+  return t;
+}
+
+// The loops over every cell live in small functions of typed arrays, which V8 optimises well.
+
+function markNonEmpty(d: Uint32Array, out: Uint8Array): void {
+  for (let i = 0; i < d.length; i++) if ((d[i] & GID_MASK) !== 0) out[i] = 1;
+}
+
+function clearBlocked(walkable: Uint8Array, blocked: Uint8Array): void {
+  for (let i = 0; i < walkable.length; i++) if (blocked[i] === 1) walkable[i] = 0;
+}
+
+/** Terrain, cost, flags of seed 003's tile properties. */
+function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Float32Array, flags: Uint8Array, blocked: Uint8Array): void {
+  const index = t.index;
+  const max = index.length;
+  for (let i = 0; i < d.length; i++) {
+    const gid = d[i] & GID_MASK;
+    if (gid === 0 || gid >= max) continue;
+    const k = index[gid];
+    if (k < 0) continue;
+    const id = t.terrain[k];
+    if (id >= 0) {
+      terrain[i] = id;
+      cost[i] = t.terrainCost[k];
+      if (t.terrainWalkable[k] === 0) blocked[i] = 1;
+    }
+    const slow = t.slow[k];
+    if (slow !== 1) cost[i] *= slow;
+    flags[i] |= t.flags[k];
+  }
+}
+
+function markColliding(d: Uint32Array, t: TileTable, blocked: Uint8Array): void {
+  const index = t.index;
+  const max = index.length;
+  for (let i = 0; i < d.length; i++) {
+    const gid = d[i] & GID_MASK;
+    if (gid === 0 || gid >= max) continue;
+    const k = index[gid];
+    if (k >= 0 && t.collides[k] === 1) blocked[i] = 1;
   }
 }
 

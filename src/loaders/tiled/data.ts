@@ -3,7 +3,7 @@
  * (no Node Buffer), bounded allocations: a layer's size is known before its data is decoded, so no
  * decoder ever writes past width x height x 4 bytes, whatever the compressed stream claims.
  */
-import { gunzipSync, unzlibSync } from 'fflate';
+import { Gunzip, Unzlib } from 'fflate';
 import { Decompress as ZstdDecompress } from 'fzstd';
 import { fail, type Ctx, type DecodeLimits } from './model.js';
 
@@ -55,9 +55,11 @@ export function decompress(ctx: Ctx, element: string, compression: string, bytes
   const out = new Uint8Array(expected + 1);
   let got: Uint8Array;
   try {
-    if (compression === 'zlib') got = unzlibSync(bytes, { out });
-    else if (compression === 'gzip') got = gunzipSync(bytes, { out });
-    else if (compression === 'zstd') got = zstd(bytes, out);
+    // A deflate byte inflates to at most 1032 bytes; a zstd byte, through RLE blocks, to ~32 KiB.
+    const budget = limits.maxDecompressedBytes;
+    if (compression === 'zlib') got = stream((ondata) => new Unzlib(ondata), bytes, out, 1032, 256, budget);
+    else if (compression === 'gzip') got = stream((ondata) => new Gunzip(ondata), bytes, out, 1032, 256, budget);
+    else if (compression === 'zstd') got = stream((ondata) => new ZstdDecompress(ondata), bytes, out, 32768, 64, budget);
     else fail(ctx, element, `unknown compression ${JSON.stringify(compression)}; expected zlib, gzip or zstd (or none)`);
   } catch (e) {
     if (e instanceof Error && e.name === 'TilenavError') throw e;
@@ -70,28 +72,39 @@ export function decompress(ctx: Ctx, element: string, compression: string, bytes
 }
 
 /**
- * fzstd's one-shot decoder, given an output buffer, cannot report how much it wrote, and without
- * one it allocates whatever the frame header claims. Stream small slices instead and count.
+ * Inflates slice by slice into `out`, stopping as soon as the output would pass its end, so a
+ * bomb costs little more work than the layer's own size. (One-shot decoders either allocate
+ * what the header claims, or, given a buffer, keep inflating into nothing and cannot say how much
+ * there was.)
  */
-function zstd(bytes: Uint8Array, out: Uint8Array): Uint8Array {
+function stream(make: (ondata: (chunk: Uint8Array, final?: boolean) => void) => { push(chunk: Uint8Array, final?: boolean): void }, bytes: Uint8Array, out: Uint8Array, maxRatio: number, minSlice: number, budget: number): Uint8Array {
   let n = 0;
   let over = false;
-  const d = new ZstdDecompress((chunk) => {
+  let done = false;
+  const d = make((chunk, final) => {
     if (n + chunk.length > out.length) {
       over = true;
       throw new RangeError('stream longer than the layer');
     }
     out.set(chunk, n);
     n += chunk.length;
+    if (final) done = true;
   });
-  const SLICE = 4096;
   try {
-    for (let i = 0; i < bytes.length; i += SLICE) d.push(bytes.subarray(i, Math.min(bytes.length, i + SLICE)), i + SLICE >= bytes.length);
     if (bytes.length === 0) d.push(bytes, true);
+    // A slice, even at the format's worst ratio, inflates to at most 16 x what is left of the layer
+    // (and never past maxDecompressedBytes): large slices while the layer is empty, which keeps
+    // the decoder fast, small ones near its end, so a bomb stops within a few KiB of input.
+    for (let i = 0; i < bytes.length; ) {
+      const slice = Math.max(minSlice, Math.floor(Math.min(16 * (out.length - n), budget) / maxRatio));
+      d.push(bytes.subarray(i, Math.min(bytes.length, i + slice)), i + slice >= bytes.length);
+      i += slice;
+    }
   } catch (e) {
     if (!over) throw e;
     return out;
   }
+  if (!done) throw new Error('the stream ends early (truncated?)');
   return out.subarray(0, n);
 }
 
