@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { inflateSync, deflateSync, gzipSync } from 'node:zlib';
-import { TilenavError, FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, Pathfinder } from '../src/index.js';
+import { TilenavError, FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, Pathfinder, TerrainTable } from '../src/index.js';
 import { loadTiled, loadTiledAsync, resolveTiledPath, type TiledOptions } from '../src/loaders/index.js';
 import { main } from '../src/cli/main.js';
 import { DESIGN, H, W } from './fixtures/tiled/generate.js';
@@ -390,6 +390,31 @@ test('collision object layers: rectangles, ellipses, polygons and wide polylines
   const rot = loadTiled(mapJson([{ type: 'objectgroup', name: 'solid', objects: [{ id: 1, x: 48, y: 8, width: 8, height: 8, rotation: 45 }] }]), { file: 'rot' });
   // Its corners: (48, 8), (53.7, 13.7), (48, 19.3), (42.3, 13.7).
   assert.deepEqual(pic(rot), ['..##..', '..##..', '......', '......']);
+});
+
+test('isometric object coordinates: a tile is tileHeight x tileHeight pixels of object space', () => {
+  const json = JSON.parse(mapJson([{ type: 'objectgroup', name: 'walls', objects: [{ id: 1, x: 16, y: 16, width: 16, height: 32 }] }]));
+  Object.assign(json, { orientation: 'isometric', tilewidth: 32, tileheight: 16 });
+  const m = loadTiled(JSON.stringify(json), { file: 'iso' });
+  assert.equal(m.movement, 'iso');
+  assert.deepEqual(pic(m), ['......', '.#....', '.#....', '......']);
+  // Tiled puts tile (0, 0)'s top corner at x = map height x tile width / 2.
+  assert.deepEqual(m.projection.cellToWorld(0, 0), { x: 4 * 16, y: 8, z: 0 });
+});
+
+test('terrain types use the grid\'s terrain table; unknown names fall back to Ground with a warning', () => {
+  const tilesWithTerrain = [{ id: 0, properties: [{ name: 'terrainType', type: 'string', value: 'Lava' }] }, { id: 1, properties: [{ name: 'terrainType', type: 'string', value: 'Quicksand' }] }, { id: 2, properties: [{ name: 'terrainType', type: 'string', value: 'Mud' }, { name: 'slowMultiplier', type: 'float', value: 2 }] }];
+  const data = tiles(['123...', '......', '......', '......']);
+  const json = mapJson([{ type: 'tilelayer', name: 'g', width: 6, height: 4, data: data.map((g) => g || 1), properties: [bool('isTilesetWalkable', true)] }], {}, tilesWithTerrain);
+  const m = loadTiled(json, { file: 'terrain' });
+  assert.equal(m.grid.isWalkable(0, 0), false, 'Lava is impassable');
+  assert.equal(m.grid.getTerrain(1, 0), 'Ground');
+  assert.ok(m.warnings.some((w) => w.includes('unknown terrainType "Quicksand"')));
+  assert.equal(m.grid.getCost(2, 0), 3);
+  const custom = new TerrainTable([{ name: 'Ground', cost: 1, walkable: true }, { name: 'Quicksand', cost: 4, walkable: true }]);
+  const c = loadTiled(json, { file: 'terrain', terrain: custom });
+  assert.equal(c.grid.getTerrain(1, 0), 'Quicksand');
+  assert.equal(c.grid.getCost(1, 0), 4);
 });
 
 test('tile collision shapes and tile / layer `collides` properties block cells', () => {

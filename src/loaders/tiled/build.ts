@@ -219,11 +219,11 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     const side = orientation === 'hexagonal' ? map.hexSideLength : 0;
     const sideX = sx ? side : 0;
     const sideY = sx ? 0 : side;
+    // Tiled lays staggered and hexagonal tiles out on even pixel sizes (HexagonalRenderer's RenderParams).
     const ew = Number.isInteger(tw) && tw >= 2 ? tw & ~1 : tw;
     const eh = Number.isInteger(th) && th >= 2 ? th & ~1 : th;
     const originX = ox * (sx ? (ew - sideX) / 2 + sideX : ew + sideX);
     const originY = oy * (sx ? eh + sideY : (eh - sideY) / 2 + sideY);
-    // Tiled lays staggered and hexagonal tiles out on even pixel sizes (HexagonalRenderer's RenderParams).
     projection = staggered(ew, eh, { staggerAxis: sx ? 'x' : 'y', staggerIndex: index, hexSideLength: side, originX, originY });
     movement = `${orientation === 'hexagonal' ? 'hex' : 'staggered'}-${index}-${sx ? 'q' : 'r'}` as MovementName;
   }
@@ -418,12 +418,11 @@ function applyTileConventions(l: FlatLayer, table: TileTable, collideNames: Set<
   const mark = (i: number) => {
     blocked[i] = 1;
   };
-  const { index, navs } = table;
   for (let i = 0; i < d.length; i++) {
     const raw = d[i];
-    const gid = raw & GID_MASK;
-    if (gid === 0 || gid >= index.length || index[gid] < 0) continue;
-    const t = navs[index[gid]];
+    const k = rowOf(table.index, raw);
+    if (k < 0) continue;
+    const t = table.navs[k];
     if (t.collides || t.shapes.length === 0) continue;
     if (orientation !== 'orthogonal') {
       // Tile shapes are drawn in the tile image's own pixels; off the square lattice the cell is the best place to put them.
@@ -494,13 +493,15 @@ function clearBlocked(walkable: Uint8Array, blocked: Uint8Array): void {
 }
 
 /** Terrain, cost, flags of seed 003's tile properties. */
+/** The tile table row of a raw gid, or -1 for an empty or plain tile. */
+function rowOf(index: Int32Array, raw: number): number {
+  const gid = raw & GID_MASK;
+  return gid === 0 || gid >= index.length ? -1 : index[gid];
+}
+
 function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Float32Array, flags: Uint8Array, blocked: Uint8Array): void {
-  const index = t.index;
-  const max = index.length;
   for (let i = 0; i < d.length; i++) {
-    const gid = d[i] & GID_MASK;
-    if (gid === 0 || gid >= max) continue;
-    const k = index[gid];
+    const k = rowOf(t.index, d[i]);
     if (k < 0) continue;
     const id = t.terrain[k];
     if (id >= 0) {
@@ -515,12 +516,8 @@ function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Flo
 }
 
 function markColliding(d: Uint32Array, t: TileTable, blocked: Uint8Array): void {
-  const index = t.index;
-  const max = index.length;
   for (let i = 0; i < d.length; i++) {
-    const gid = d[i] & GID_MASK;
-    if (gid === 0 || gid >= max) continue;
-    const k = index[gid];
+    const k = rowOf(t.index, d[i]);
     if (k >= 0 && t.collides[k] === 1) blocked[i] = 1;
   }
 }
