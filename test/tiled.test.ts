@@ -491,6 +491,9 @@ test('bad input: malformed or truncated XML and JSON', () => {
   expectError('', /bad\.map: map: the file is empty/);
   expectError(new Uint8Array([0xff, 0xfe, 0x3c]), /not valid UTF-8/);
   expectError('<tileset/>', /expected a <map> element/);
+  // Entity expansion (billion laughs) is not performed: the value stays as written.
+  const laughs = `<?xml version="1.0"?><!DOCTYPE map [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]><map orientation="orthogonal" width="1" height="1" tilewidth="8" tileheight="8"><properties><property name="x" value="&d;"/></properties><layer name="l" width="1" height="1"><data encoding="csv">0</data></layer></map>`;
+  assert.ok(String(loadTiled(laughs, { file: 'lol.tmx' }).properties.map.get('x')!.value).length < 100);
 });
 
 test('bad input: data length, base64, compression, encoding, orientation', () => {

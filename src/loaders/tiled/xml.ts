@@ -23,7 +23,14 @@ const parser = new XMLParser({
 });
 
 /** Parses XML text into a small element tree; malformed XML is an error naming its line. */
-function parseXml(ctx: Ctx, text: string, root: string): XNode {
+function parseXml(ctx: Ctx, source: string, root: string): XNode {
+  // Layer payloads (base64, CSV) are most of a map's bytes and hold no markup; set them aside so
+  // the validator and the parser scan only the markup, keeping their newlines for line numbers.
+  const payloads: string[] = [];
+  const text = source.replace(/(<(?:data|chunk)\b[^>]*>)([^<&\uE000]{256,})(?=<\/)/g, (_, open: string, body: string) => {
+    payloads.push(body);
+    return `${open}\uE000${payloads.length - 1}\uE001${body.replace(/[^\n]/g, '')}`;
+  });
   const valid = XMLValidator.validate(text);
   if (valid !== true) failXml(ctx, valid.err.line, valid.err.msg);
   let doc: unknown[];
@@ -32,7 +39,7 @@ function parseXml(ctx: Ctx, text: string, root: string): XNode {
   } catch (e) {
     fail(ctx, 'XML', `malformed XML (${(e as Error).message})`);
   }
-  const nodes = convert(doc);
+  const nodes = convert(doc, payloads);
   const top = nodes.find((n) => n.tag !== '');
   if (top === undefined || top.tag !== root) fail(ctx, 'XML', `expected a <${root}> element at the top, got ${top ? `<${top.tag}>` : 'nothing'}`);
   return top;
@@ -42,12 +49,15 @@ function failXml(ctx: Ctx, line: number, msg: string): never {
   fail(ctx, `XML line ${line}`, `malformed XML: ${msg}`);
 }
 
-function convert(list: unknown[]): XNode[] {
+function convert(list: unknown[], payloads: string[]): XNode[] {
   const out: XNode[] = [];
   for (const item of list) {
     const rec = item as Record<string, unknown>;
     if ('#text' in rec) {
-      out.push({ tag: '', attrs: {}, children: [], text: String(rec['#text']) });
+      let text = String(rec['#text']);
+      const m = /^\uE000(\d+)\uE001/.exec(text);
+      if (m && Number(m[1]) < payloads.length) text = payloads[Number(m[1])];
+      out.push({ tag: '', attrs: {}, children: [], text });
       continue;
     }
     for (const key of Object.keys(rec)) {
@@ -55,7 +65,7 @@ function convert(list: unknown[]): XNode[] {
       const attrs: Record<string, string> = Object.create(null);
       const src = rec[':@'] as Record<string, unknown> | undefined;
       if (src) for (const [k, v] of Object.entries(src)) attrs[k] = String(v);
-      const children = convert((rec[key] as unknown[]) ?? []);
+      const children = convert((rec[key] as unknown[]) ?? [], payloads);
       out.push({ tag: key, attrs, children, text: children.filter((c) => c.tag === '').map((c) => c.text).join('') });
     }
   }
