@@ -386,6 +386,9 @@ test('collision object layers: rectangles, ellipses, polygons and wide polylines
   // Objects on any layer count when their type says so.
   const typed = loadTiled(mapJson([{ type: 'objectgroup', name: 'misc', objects: [{ id: 1, type: 'Wall', x: 0, y: 0, width: 16, height: 16 }, { id: 2, type: 'spawn', x: 32, y: 0, width: 16, height: 16 }] }]), { file: 'typed' });
   assert.deepEqual(pic(typed)[0], '#.....');
+  const templated = loadTiled(mapJson([{ type: 'objectgroup', name: 'collision', objects: [{ id: 9, template: 'wall.tx', x: 0, y: 0 }] }]), { file: 'tpl' });
+  assert.equal(templated.grid.stats()[0].blocked, 0);
+  assert.ok(templated.warnings.some((w) => w.includes('object 9') && w.includes('wall.tx')));
   // A rotated square: 45 degrees about its top-left corner.
   const rot = loadTiled(mapJson([{ type: 'objectgroup', name: 'solid', objects: [{ id: 1, x: 48, y: 8, width: 8, height: 8, rotation: 45 }] }]), { file: 'rot' });
   // Its corners: (48, 8), (53.7, 13.7), (48, 19.3), (42.3, 13.7).

@@ -352,7 +352,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     for (const l of used) {
       if (navIndex(l, mapping.layer) !== li) continue;
       if (l.raw.kind === 'tile') applyTileConventions(l, table, collideNames, blocked, W, H, ox, oy, tw, th, orientation);
-      else if (l.raw.kind === 'object') applyObjectConventions(l, mapping, collideNames, blocked, W, H, ox, oy, tw, th, orientation, projection);
+      else if (l.raw.kind === 'object') applyObjectConventions(l, mapping, collideNames, blocked, W, H, ox, oy, tw, th, orientation, projection, warn);
     }
     mappingCells += count(blocked) - before;
     clearBlocked(walkable, blocked);
@@ -536,7 +536,7 @@ function flipShape(pts: number[], raw: number, w: number, h: number): number[] {
   return out;
 }
 
-function applyObjectConventions(l: FlatLayer, mapping: TiledMapping, collideNames: Set<string>, blocked: Uint8Array, W: number, H: number, ox: number, oy: number, tw: number, th: number, orientation: string, projection: Projection): void {
+function applyObjectConventions(l: FlatLayer, mapping: TiledMapping, collideNames: Set<string>, blocked: Uint8Array, W: number, H: number, ox: number, oy: number, tw: number, th: number, orientation: string, projection: Projection, warn: (w: string) => void): void {
   if (l.raw.kind !== 'object') return;
   const layerFlag = boolProp(l.props, collideNames);
   const wholeLayer = layerFlag === true || (layerFlag === undefined && lower(mapping.collisionLayerNames).has(l.raw.name.toLowerCase()));
@@ -549,6 +549,10 @@ function applyObjectConventions(l: FlatLayer, mapping: TiledMapping, collideName
     const own = boolProp(o.properties, collideNames);
     const collides = own ?? (wholeLayer || types.has(o.type.toLowerCase()));
     if (!collides) continue;
+    if (o.template !== '' && o.shape === 'rectangle' && !(o.width > 0 && o.height > 0)) {
+      warn(`${l.raw.element} object ${o.id}: its shape comes from the template ${JSON.stringify(o.template)}, which is not read; the object is skipped`);
+      continue;
+    }
     for (const s of objectShapes(o, lineWidthOf(o, mapping))) {
       if (orientation === 'orthogonal') rasterScaled(s, 1 / tw, 1 / th, ox, oy, W, H, mark);
       // Tiled stores isometric objects in a space where a tile is tileHeight x tileHeight.

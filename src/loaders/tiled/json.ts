@@ -232,6 +232,7 @@ function objects(ctx: Ctx, element: string, list: unknown): RawObject[] {
       shape,
       points,
       properties: properties(ctx, where, o.properties),
+      template: str(o.template),
     };
   });
 }

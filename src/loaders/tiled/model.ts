@@ -43,6 +43,8 @@ export interface RawObject {
   /** Polygon / polyline points relative to (x, y), flat [x0, y0, x1, y1, ...]. */
   points: number[];
   properties: TiledProperties;
+  /** The object template file it instantiates ('' for none); templates are not read. */
+  template: string;
 }
 
 export interface RawChunk {

@@ -269,6 +269,7 @@ function objects(ctx: Ctx, element: string, group: XNode): RawObject[] {
       shape,
       points,
       properties: properties(ctx, where, kid(o, 'properties')),
+      template: a.template ?? '',
     };
   });
 }
