@@ -405,6 +405,19 @@ test('isometric object coordinates: a tile is tileHeight x tileHeight pixels of 
   assert.deepEqual(m.projection.cellToWorld(0, 0), { x: 4 * 16, y: 8, z: 0 });
 });
 
+test('hexagonal object layers: a cell is covered when its centre is inside or the outline crosses it', () => {
+  const json = JSON.parse(openMap('hexagonal', 'y', 'odd'));
+  // Cell (2, 2): an unshifted row, its box at (64, 44), centre (80, 58).
+  json.layers.push({ type: 'objectgroup', name: 'collision', objects: [{ id: 1, x: 76, y: 54, width: 8, height: 8 }] });
+  const m = loadTiled(JSON.stringify(json), { file: 'hexobj' });
+  assert.deepEqual(m.grid.layers[0].walkable.reduce((a: number[], v, i) => (v ? a : [...a, i]), []), [2 * 5 + 2]);
+  // A long thin line crosses every hex of row 2 between the centres of (0, 2) and (4, 2).
+  json.layers[1].objects = [{ id: 2, x: 16, y: 58, polyline: [{ x: 0, y: 0 }, { x: 128, y: 0 }] }];
+  const line = loadTiled(JSON.stringify(json), { file: 'hexline' });
+  assert.deepEqual(pic(line)[2], '#####');
+  assert.equal(line.grid.stats()[0].blocked, 5);
+});
+
 test('terrain types use the grid\'s terrain table; unknown names fall back to Ground with a warning', () => {
   const tilesWithTerrain = [{ id: 0, properties: [{ name: 'terrainType', type: 'string', value: 'Lava' }] }, { id: 1, properties: [{ name: 'terrainType', type: 'string', value: 'Quicksand' }] }, { id: 2, properties: [{ name: 'terrainType', type: 'string', value: 'Mud' }, { name: 'slowMultiplier', type: 'float', value: 2 }] }];
   const data = tiles(['123...', '......', '......', '......']);
