@@ -549,6 +549,9 @@ test('bad input: decompression bombs stop at the layer size and at maxDecompress
     blocks.push(header & 0xff, (header >> 8) & 0xff, (header >> 16) & 0xff, 0);
   }
   expectError(b64Tmx(Buffer.from(blocks), 'zstd', 10, 10), /zstd data decompresses to more than 400 bytes/);
+  // Forged frame headers: a declared size of 2^40 bytes, and a 2 GiB window, refused before any allocation.
+  expectError(b64Tmx(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xc0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0]), 'zstd', 10, 10), /its frame declares 1099511627776/);
+  expectError(b64Tmx(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, 21 << 3, 1, 0, 0, 0]), 'zstd', 10, 10), /zstd frame asks for a 2147483648-byte window/);
   assert.ok(process.memoryUsage().arrayBuffers - before < 64 * 1024 * 1024, 'a bomb must not allocate its claimed size');
   expectError(b64Tmx(deflateSync(gids(100)), 'zlib', 10, 10), /over maxDecompressedBytes 100/, { maxDecompressedBytes: 100 });
   expectError(b64Tmx(bomb, 'zlib', 20000, 20000), /20000 x 20000 = 400000000 tiles exceeds maxCells/);

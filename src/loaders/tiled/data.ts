@@ -59,7 +59,10 @@ export function decompress(ctx: Ctx, element: string, compression: string, bytes
     const budget = limits.maxDecompressedBytes;
     if (compression === 'zlib') got = stream((ondata) => new Unzlib(ondata), bytes, out, 1032, 256, budget);
     else if (compression === 'gzip') got = stream((ondata) => new Gunzip(ondata), bytes, out, 1032, 256, budget);
-    else if (compression === 'zstd') got = stream((ondata) => new ZstdDecompress(ondata), bytes, out, 32768, 64, budget);
+    else if (compression === 'zstd') {
+      checkZstdFrames(ctx, element, bytes, expected, Math.min(budget, Math.max(16 * expected, 8 << 20)));
+      got = stream((ondata) => new ZstdDecompress(ondata), bytes, out, 32768, 64, budget);
+    }
     else fail(ctx, element, `unknown compression ${JSON.stringify(compression)}; expected zlib, gzip or zstd (or none)`);
   } catch (e) {
     if (e instanceof Error && e.name === 'TilenavError') throw e;
@@ -106,6 +109,55 @@ function stream(make: (ondata: (chunk: Uint8Array, final?: boolean) => void) => 
   }
   if (!done) throw new Error('the stream ends early (truncated?)');
   return out.subarray(0, n);
+}
+
+/**
+ * Walks the zstd frames (headers and block sizes only, nothing decoded) before fzstd sees them:
+ * fzstd allocates each frame's window as its header declares, up to 2 GiB, so a forged header
+ * would be a bomb of its own. A frame declaring more content than the layer needs is refused too.
+ */
+function checkZstdFrames(ctx: Ctx, element: string, b: Uint8Array, expected: number, maxWindow: number): void {
+  const u32 = (p: number) => (b[p] | (b[p + 1] << 8) | (b[p + 2] << 16) | (b[p + 3] << 24)) >>> 0;
+  const corrupt = (why: string): never => fail(ctx, element, `corrupt zstd data (${why})`);
+  let p = 0;
+  while (p < b.length) {
+    if (p + 4 > b.length) corrupt('truncated frame');
+    const magic = u32(p);
+    if ((magic & 0xfffffff0) >>> 0 === 0x184d2a50) {
+      if (p + 8 > b.length) corrupt('truncated skippable frame');
+      p += 8 + u32(p + 4);
+      continue;
+    }
+    if (magic !== 0xfd2fb528) corrupt('not a zstd frame');
+    if (p + 6 > b.length) corrupt('truncated frame header');
+    const fhd = b[p + 4];
+    const single = (fhd >> 5) & 1;
+    const fcf = fhd >> 6;
+    let q = p + 5;
+    let window = 0;
+    if (!single) {
+      const wd = b[q++];
+      const base = 2 ** (10 + (wd >> 3));
+      window = base + (base / 8) * (wd & 7);
+    }
+    q += [0, 1, 2, 4][fhd & 3];
+    const fsb = fcf ? 1 << fcf : single;
+    let size = 0;
+    for (let k = fsb - 1; k >= 0; k--) size = size * 256 + (b[q + k] ?? 0);
+    if (fsb === 2) size += 256;
+    q += fsb;
+    if (fsb > 0 && size > expected) fail(ctx, element, `zstd data decompresses to more than ${expected} bytes (its frame declares ${size}); the layer size needs exactly ${expected}`);
+    if ((single ? size : window) > maxWindow) fail(ctx, element, `zstd frame asks for a ${single ? size : window}-byte window, over the ${maxWindow} bytes this layer may use`);
+    for (;;) {
+      if (q + 3 > b.length) corrupt('truncated block');
+      const h = b[q] | (b[q + 1] << 8) | (b[q + 2] << 16);
+      const type = (h >> 1) & 3;
+      if (type === 3) corrupt('reserved block type');
+      q += 3 + (type === 1 ? 1 : h >>> 3);
+      if (h & 1) break;
+    }
+    p = q + (((fhd >> 2) & 1) === 1 ? 4 : 0);
+  }
 }
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
