@@ -18,7 +18,7 @@ export {
 export type { NavGridOptions, NavLayer, CellRect, CellValues, GridChange, LayerStats } from './grid/navgrid.js';
 export { TerrainTable, DEFAULT_TERRAINS } from './grid/terrain.js';
 export type { Terrain } from './grid/terrain.js';
-export { orthogonal, isometric, hexagonal, continuous, createProjection, offsetToAxial, axialToOffset } from './grid/projection.js';
+export { orthogonal, isometric, hexagonal, continuous, staggered, createProjection, offsetToAxial, axialToOffset } from './grid/projection.js';
 export type { Projection, ProjectionSpec, WorldPoint, CellPoint, HexLayout } from './grid/projection.js';
 export { movementModel, stepDistance, MOVEMENT_NAMES } from './search/movement.js';
 export type { MovementName, MovementModel, Step, CornerRule } from './search/movement.js';

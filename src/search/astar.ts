@@ -2,7 +2,7 @@ import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST } from '../grid/navgrid.js';
 import { NodeHeap } from './heap.js';
-import { movementModel, type MovementModel, type MovementName } from './movement.js';
+import { axialDistance, movementModel, type MovementModel, type MovementName } from './movement.js';
 
 /**
  * - `found`: `cells` runs from start to goal, `cost` is its cost.
@@ -374,9 +374,7 @@ export class Pathfinder {
       }
       if (kind === 'manhattan') return (Math.abs(x - gx) + Math.abs(y - gy)) * hs;
       const p = hexLayout !== 'axial' ? offsetAxial(hexLayout, x, y, a) : ((a.x = x), (a.y = y), a);
-      const dq = p.x - b.x;
-      const dr = p.y - b.y;
-      return ((Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2) * hs;
+      return axialDistance(kind, p.x - b.x, p.y - b.y) * hs;
     };
     if (!seeded) {
       heap.clear();

@@ -28,8 +28,10 @@ export function pathCommand(args: string[], io: CliIo): number {
   if (positionals.length !== 1) throw new TilenavError(`expected one map file, got ${positionals.length}; usage: ${usage}`, { element: 'arguments' });
   const from = parsePoint(values.from, '--from');
   const to = parsePoint(values.to, '--to');
-  const movement = movementModel(values.movement ?? 'octile').name as MovementName;
-  const { grid } = loadMap(positionals[0], values.format);
+  const loaded = loadMap(positionals[0], values.format);
+  const { grid } = loaded;
+  // A hexagonal or staggered map's cells only make sense with its own neighbours.
+  const movement = movementModel(values.movement ?? loaded.movement ?? 'octile').name as MovementName;
   const layer = grid.layerIndex(values.layer === undefined ? 0 : /^\d+$/.test(values.layer) ? Number(values.layer) : values.layer);
   for (const [p, flag] of [[from, '--from'], [to, '--to']] as const) {
     if (!grid.inBounds(p[0], p[1])) throw new TilenavError(`(${p[0]}, ${p[1]}) is outside the ${grid.width} x ${grid.height} map`, { element: flag });
@@ -76,7 +78,7 @@ export function pathCommand(args: string[], io: CliIo): number {
     if (world !== null) io.out(`world: ${world.map((p) => `(${p.map((v) => +v.toFixed(4)).join(', ')})`).join(' ')}`);
   }
   if (values.json) {
-    const out: Record<string, unknown> = { status: r.status, cost: ok ? r.cost : null, cells, expanded: r.expanded, micros };
+    const out: Record<string, unknown> = { status: r.status, cost: ok ? r.cost : null, cells, expanded: r.expanded, micros, movement };
     if (withWaypoints && length !== null) {
       out.waypoints = waypoints;
       out.length = length;
