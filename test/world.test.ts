@@ -83,3 +83,20 @@ test('property: pathsAffectedBy is exact for cell paths and smoothed paths', () 
     { numRuns: 400 },
   );
 });
+
+test('queued footprint changes apply lazily before the next search, with no explicit flush', () => {
+  const grid = new NavGrid(12, 5);
+  const world = new World(grid);
+  const events: number[] = [];
+  grid.onChange((c) => events.push(c.version));
+  world.register('barracks', { x: 5, y: 0, width: 2, height: 4 });
+  world.register('tower', { x: 8, y: 1, width: 1, height: 4 });
+  assert.equal(grid.isWalkable(5, 0), true, 'nothing applied yet');
+  assert.equal(events.length, 0);
+  const r = findPath(grid, 0, 0, 11, 0);
+  assert.equal(r.status, 'found');
+  for (const i of r.cells) assert.ok(!(grid.xOf(i) >= 5 && grid.xOf(i) <= 6 && grid.yOf(i) <= 3), 'the path avoids the new building');
+  assert.equal(events.length, 1, 'both footprints arrived as one change event');
+  world.remove('barracks');
+  assert.equal(findPath(grid, 0, 0, 11, 0).cost, 11, 'the barracks is gone; the tower does not touch row 0');
+});

@@ -30,8 +30,8 @@ interface LayerState {
  * cell, so overlapping doors and buildings undo cleanly: a cell is walkable when the grid had it
  * walkable underneath and no blocker covers it.
  *
- * Doors apply at once. Footprint changes are queued as dirty rectangles and applied lazily by
- * {@link flush} (call it, or let {@link World.findPath}-style wrappers call it, before the next
+ * Doors apply at once. Footprint changes are queued as dirty rectangles and applied lazily: the
+ * next search of the grid runs {@link flush} first (through `grid.defer`), or call it yourself (before the next
  * search), so a burst of placements costs one update. Applying goes through the grid's setters
  * inside one `batch`, so the grid emits one change event with the changed rectangle and bumps its
  * version; reachability indexes and clearance maps listening to the grid follow.
@@ -191,7 +191,11 @@ export class World {
       for (let i = y * w + rect.x, e = i + rect.width; i < e; i++) st.cover[i] += delta;
     }
     this.dirty.push({ layer, rect });
+    this.grid.defer(this.flushBeforeSearch);
   }
+
+  /** `flush`, bound once so the grid's deferred set holds it only once. */
+  private readonly flushBeforeSearch = (): void => this.flush();
 
   private checkRect(rect: CellRect, what: string): CellRect {
     const g = this.grid;
