@@ -16,7 +16,7 @@ test('README has runnable TypeScript examples', () => assert.ok(blocks.length >=
 blocks.forEach((code, k) => {
   test(`README example ${k + 1} runs: ${code.split('\n').find((l) => l.trim() && !l.startsWith('import'))?.slice(0, 60)}`, () => {
     const src = (p: string) => pathToFileURL(join(ROOT, 'src', p)).href;
-    let body = code
+    const body = code
       .replace(/from 'tilenav'/g, `from '${src('index.ts')}'`)
       .replace(/from 'tilenav\/loaders'/g, `from '${src('loaders/index.ts')}'`)
       .replace(/from 'tilenav\/([a-z]+)'/g, (_, entry) => `from '${src(entry + '/index.ts')}'`)
