@@ -37,6 +37,14 @@ export interface NavigationOptions {
   flowFieldMinGroup: number;
   /** Formation slot spacing, in collision diameters. @default 1.25 */
   formationSpacing: number;
+  /**
+   * A walker that has not got `stuckDist` away from where it stood this long gives up: it stops
+   * where it is, flagged AGENT_BLOCKED, and its arrival callback fires (seconds). Crowds at a
+   * bottleneck otherwise jostle forever. @default 3
+   */
+  stuckTime: number;
+  /** See stuckTime (cells). @default 0.5 */
+  stuckDist: number;
   /** A flow-field unit within this path distance of the goal leaves the field for its own formation slot (cells). @default 6 */
   flowSlotHandoff: number;
 }
@@ -60,4 +68,6 @@ export const DEFAULT_NAVIGATION_OPTIONS: Readonly<NavigationOptions> = Object.fr
   flowFieldMinGroup: 24,
   formationSpacing: 1.25,
   flowSlotHandoff: 6,
+  stuckTime: 3,
+  stuckDist: 0.5,
 });

@@ -23,6 +23,8 @@ export const AGENT_PLAYER = 32;
 export const AGENT_FLOW = 64;
 /** The last order could not be reached; cleared by the next order. */
 export const AGENT_UNREACHABLE = 128;
+/** Gave up the last order, hemmed in by other agents for `stuckTime` (see NavigationOptions). */
+export const AGENT_BLOCKED = 512;
 /** Walking a short step aside to let another pass (seed 001's nudge). */
 export const AGENT_NUDGED = 256;
 
@@ -50,7 +52,7 @@ export interface MoveIntent {
   usePathfinding?: boolean;
   /** Within this of the target counts as arrived (cells). @default options.arrivalThreshold */
   arrivalThreshold?: number;
-  /** Called once, after the step in which the agent arrives. */
+  /** Called once, after the step in which the agent arrives (or gives up, AGENT_BLOCKED). */
   onArrived?: (id: number) => void;
 }
 
@@ -145,6 +147,12 @@ export class NavigationSystem {
   replanCount = new Uint32Array(0);
   /** Simulated time of the last mover-triggered replan (seconds). */
   private lastReplan = new Float64Array(0);
+  /** 1 when the agent was pushed by another in the last step (crowded: waypoints count as reached sooner). */
+  private contact = new Uint8Array(0);
+  /** Where and when the agent last made real progress (stuck detection). */
+  private anchorX = new Float64Array(0);
+  private anchorY = new Float64Array(0);
+  private anchorTime = new Float64Array(0);
   /** NavigationAgent.currentPath: [x0, y0, ...] waypoints, null without one. */
   private paths: (Float64Array | null)[] = [];
   private callbacks: (((id: number) => void) | undefined)[] = [];
@@ -411,7 +419,9 @@ export class NavigationSystem {
     }
     const dt = this.options.fixedStep;
     for (let i = 0; i < n; i++) if ((flags[i] & AGENT_INTENT) !== 0) this.moveAgent(i, dt);
+    this.contact.fill(0);
     this.resolveCollisions();
+    this.checkStuck();
     this.triggerReplans();
     this.time += dt;
     this.stats.steps++;
@@ -444,6 +454,24 @@ export class NavigationSystem {
     if (!same) {
       this.paths[id] = null;
       this.replanCount[id] = 0;
+    }
+    this.anchorX[id] = this.x[id];
+    this.anchorY[id] = this.y[id];
+    this.anchorTime[id] = this.time;
+  }
+
+  private checkStuck(): void {
+    const o = this.options;
+    for (let i = 0; i < this.count; i++) {
+      if ((this.flags[i] & AGENT_INTENT) === 0) continue;
+      if (Math.hypot(this.x[i] - this.anchorX[i], this.y[i] - this.anchorY[i]) > o.stuckDist) {
+        this.anchorX[i] = this.x[i];
+        this.anchorY[i] = this.y[i];
+        this.anchorTime[i] = this.time;
+      } else if (this.time - this.anchorTime[i] >= o.stuckTime) {
+        this.arrive(i);
+        this.flags[i] |= AGENT_BLOCKED;
+      }
     }
   }
 
@@ -522,7 +550,12 @@ export class NavigationSystem {
       const dx = wx - this.x[i];
       const dy = wy - this.y[i];
       const d = Math.sqrt(dx * dx + dy * dy);
-      const reach = last ? Math.max(o.walkThreshold, this.arrivalThreshold[i]) : o.walkThreshold;
+      // In a crowd several units aim at one waypoint and jostle around it without ever standing on
+      // it; a unit in contact takes an intermediate waypoint as reached within its own diameter.
+      // A flow-field unit aims at the next cell's centre, recomputed each time it enters a cell,
+      // so it has no waypoint to count as reached early (that would stall it short of the cell).
+      const flow = (this.flags[i] & AGENT_FLOW) !== 0;
+      const reach = flow ? 0 : last ? Math.max(o.walkThreshold, this.arrivalThreshold[i]) : this.contact[i] === 1 ? Math.max(o.walkThreshold, 2 * this.radius[i]) : o.walkThreshold;
       if (d <= remaining || d <= reach) {
         if (d <= remaining && !this.tryMove(i, wx, wy)) break;
         remaining -= Math.min(d, remaining);
@@ -530,7 +563,7 @@ export class NavigationSystem {
           this.arrive(i);
           break;
         }
-        if ((this.flags[i] & AGENT_FLOW) === 0) this.waypointIndex[i]++;
+        if (!flow) this.waypointIndex[i]++;
       } else {
         if (!this.tryMove(i, this.x[i] + (dx / d) * remaining, this.y[i] + (dy / d) * remaining)) break;
         remaining = 0;
@@ -762,6 +795,8 @@ export class NavigationSystem {
     } else {
       return;
     }
+    this.contact[i] = 1;
+    this.contact[j] = 1;
     this.afterPush(i, movingA, j, movingB, okA);
     this.afterPush(j, movingB, i, movingA, okB);
   }
@@ -918,6 +953,9 @@ export class NavigationSystem {
     this.desiredSpeed = f64(this.desiredSpeed);
     this.arrivalThreshold = f64(this.arrivalThreshold);
     this.lastReplan = f64(this.lastReplan);
+    this.anchorX = f64(this.anchorX);
+    this.anchorY = f64(this.anchorY);
+    this.anchorTime = f64(this.anchorTime);
     const flags = new Uint16Array(capacity);
     flags.set(this.flags);
     this.flags = flags;
@@ -927,6 +965,9 @@ export class NavigationSystem {
     const g = new Int32Array(capacity);
     g.set(this.group);
     this.group = g;
+    const contact = new Uint8Array(capacity);
+    contact.set(this.contact);
+    this.contact = contact;
     const rc = new Uint32Array(capacity);
     rc.set(this.replanCount);
     this.replanCount = rc;

@@ -4,12 +4,14 @@ import type { CliIo, Command } from './io.js';
 import { pathCommand, usage as pathUsage } from './commands/path.js';
 import { scenCommand, usage as scenUsage } from './commands/scen.js';
 import { infoCommand, usage as infoUsage } from './commands/info.js';
+import { simulateCommand, usage as simulateUsage } from './commands/simulate.js';
 
 /** Subcommands; each later feature adds its own entry. */
 export const COMMANDS: Record<string, { run: Command; usage: string }> = {
   path: { run: pathCommand, usage: pathUsage },
   scen: { run: scenCommand, usage: scenUsage },
   info: { run: infoCommand, usage: infoUsage },
+  simulate: { run: simulateCommand, usage: simulateUsage },
 };
 
 function help(): string {
