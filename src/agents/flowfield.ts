@@ -37,20 +37,43 @@ export class FlowField {
   }
 
   /**
-   * Builds a field that reaches every cell in `cells` when they can reach the goal at all: first
-   * bounded by `slack` times the farthest straight-line distance (most of a big map is never
-   * explored), then, if a cell was left out, unbounded.
+   * Builds a field that reaches every cell in `cells` that can reach the goal at all, exploring
+   * as little of a big map as it can: one A* from the goal to the unit nearest the group's centre
+   * gives the route's real cost C, and the Dijkstra stops at C plus twice the group's spread
+   * (plus 8). A unit left out (a very different route) doubles the bound, up to the whole
+   * component (which also proves a unit unreachable).
    */
-  static covering(grid: NavGrid, finder: Pathfinder, goal: number, cells: ArrayLike<number>, layer: number, movement: MovementName, slack = 1.6): FlowField {
-    const gx = grid.xOf(goal);
-    const gy = grid.yOf(goal);
-    let far = 0;
-    for (let k = 0; k < cells.length; k++) far = Math.max(far, Math.hypot(grid.xOf(cells[k]) - gx, grid.yOf(cells[k]) - gy));
-    const bounded = new FlowField(grid, finder, goal, layer, movement, far * slack + 8);
-    for (let k = 0; k < cells.length; k++) {
-      if (bounded.dist[cells[k]] === Infinity && grid.layers[layer].walkable[cells[k]] === 1) return new FlowField(grid, finder, goal, layer, movement);
+  static covering(grid: NavGrid, finder: Pathfinder, goal: number, cells: ArrayLike<number>, layer: number, movement: MovementName): FlowField {
+    const n = cells.length;
+    let mx = 0;
+    let my = 0;
+    for (let k = 0; k < n; k++) {
+      mx += grid.xOf(cells[k]) / n;
+      my += grid.yOf(cells[k]) / n;
     }
-    return bounded;
+    let mid = -1;
+    let best = Infinity;
+    for (let k = 0; k < n; k++) {
+      const d = Math.hypot(grid.xOf(cells[k]) - mx, grid.yOf(cells[k]) - my);
+      if (cells[k] >= 0 && d < best) {
+        best = d;
+        mid = cells[k];
+      }
+    }
+    let spread = 0;
+    for (let k = 0; k < n; k++) if (cells[k] >= 0) spread = Math.max(spread, Math.hypot(grid.xOf(cells[k]) - grid.xOf(mid), grid.yOf(cells[k]) - grid.yOf(mid)));
+    let bound = Infinity;
+    if (mid >= 0 && grid.layers[layer].walkable[mid] === 1) {
+      const r = finder.findPath(grid.xOf(goal), grid.yOf(goal), grid.xOf(mid), grid.yOf(mid), { layer, movement });
+      if (r.status === 'found') bound = r.cost + 2 * spread * Math.SQRT2 + 8;
+    }
+    for (let tries = 0; ; tries++) {
+      const field = new FlowField(grid, finder, goal, layer, movement, tries < 3 ? bound * 2 ** tries : Infinity);
+      if (field.maxCost === Infinity) return field;
+      let covered = true;
+      for (let k = 0; k < n && covered; k++) covered = cells[k] < 0 || field.dist[cells[k]] !== Infinity || grid.layers[layer].walkable[cells[k]] === 0;
+      if (covered) return field;
+    }
   }
 
   /** The cell to step to from cell i, or -1 at the goal or where the goal cannot be reached. */
