@@ -263,3 +263,56 @@ test('bad input throws TilenavError naming the argument', () => {
   assert.throws(() => sys.update(-1), /dt/);
   assert.throws(() => new NavigationSystem(new NavGrid(4, 4), { fixedStep: 0 }), /fixedStep/);
 });
+
+test('path caching: the same order keeps the path; a new goal plans afresh', () => {
+  const sys = new NavigationSystem(new NavGrid(20, 6));
+  const id = sys.addAgent({ x: 1, y: 1 });
+  sys.moveTo(id, 18, 4);
+  sys.step();
+  const p = sys.path(id);
+  sys.moveTo(id, 18, 4);
+  sys.step();
+  assert.equal(sys.path(id), p);
+  assert.equal(sys.stats.plans, 1);
+  sys.moveTo(id, 10, 1);
+  sys.step();
+  assert.equal(sys.stats.plans, 2);
+  assert.notEqual(sys.path(id), p);
+});
+
+test('a mover near a walker\'s next segment triggers replans, at most one per cooldown', () => {
+  const grid = new NavGrid(40, 20);
+  const sys = new NavigationSystem(grid);
+  const walker = sys.addAgent({ x: 2, y: 10 });
+  const crosser = sys.addAgent({ x: 20, y: 1, walkSpeed: 2 });
+  sys.moveTo(walker, 37, 10);
+  sys.moveTo(crosser, 20, 18, { usePathfinding: false });
+  let steps = 0;
+  runUntil(sys, () => !sys.isMoving(walker), 3000, () => steps++);
+  const r = sys.replanCount[walker];
+  assert.ok(r >= 1, 'the crossing mover never triggered a replan');
+  const seconds = steps * DEFAULT_NAVIGATION_OPTIONS.fixedStep;
+  assert.ok(r <= Math.ceil(seconds / DEFAULT_NAVIGATION_OPTIONS.replanCooldown) + 1, `${r} replans in ${seconds} s`);
+  // Units of one group order moving together do not make each other replan.
+  const s2 = new NavigationSystem(new NavGrid(40, 20));
+  const ids = [0, 1, 2, 3].map((k) => s2.addAgent({ x: 2, y: 8 + k }));
+  s2.moveGroup(ids, 35, 10);
+  runUntil(s2, () => ids.every((i) => !s2.isMoving(i)), 3000);
+  assert.equal(s2.stats.replans, 0);
+});
+
+test('a wall across a flow field rebuilds the field once and the group still arrives', () => {
+  const grid = new NavGrid(50, 20);
+  const sys = new NavigationSystem(grid, { flowFieldMinGroup: 4 });
+  const ids = Array.from({ length: 8 }, (_, k) => sys.addAgent({ x: 2 + (k % 2), y: 6 + k }));
+  const order = sys.moveGroup(ids, 45, 10);
+  assert.equal(order.mode, 'flow');
+  for (let s = 0; s < 60; s++) sys.step();
+  grid.batch(() => {
+    for (let y = 0; y < 17; y++) grid.setWalkable(25, y, false);
+  });
+  const steps = runUntil(sys, () => ids.every((i) => !sys.isMoving(i)), 4000, () => ids.forEach((i) => assert.ok(inWalkable(sys, i))));
+  assert.ok(steps > 0);
+  assert.equal(sys.stats.flowFields, 2);
+  for (const i of ids) assert.ok(Math.hypot(sys.x[i] - sys.targetX[i], sys.y[i] - sys.targetY[i]) < 0.5);
+});

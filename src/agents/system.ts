@@ -829,7 +829,8 @@ export class NavigationSystem {
       const tx = this.x[s] + cand[k] * dist;
       const ty = this.y[s] + cand[k + 1] * dist;
       if (!this.walkableAt(tx, ty)) continue;
-      this.order(s, tx, ty, {}, -1);
+      // It stays in its group: stepping aside for a comrade must not make the group replan.
+      this.order(s, tx, ty, {}, this.group[s]);
       this.flags[s] |= AGENT_NUDGED;
       return;
     }
