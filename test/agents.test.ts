@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { NavGrid } from '../src/index.js';
+import fc from 'fast-check';
+import { NavGrid, orthogonal } from '../src/index.js';
 import { parseMovingAiMap } from '../src/loaders/movingai.js';
 import { NavigationSystem, planFormation, FlowField, GridPlanner, AGENT_NUDGED, AGENT_UNREACHABLE, DEFAULT_NAVIGATION_OPTIONS, type AgentPlanner } from '../src/agents/index.js';
 import { Pathfinder } from '../src/search/astar.js';
@@ -315,4 +316,39 @@ test('a wall across a flow field rebuilds the field once and the group still arr
   assert.ok(steps > 0);
   assert.equal(sys.stats.flowFields, 2);
   for (const i of ids) assert.ok(Math.hypot(sys.x[i] - sys.targetX[i], sys.y[i] - sys.targetY[i]) < 0.5);
+});
+
+test('property: agents only ever stand on walkable cells, whatever the walls and orders', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.boolean(), { minLength: 24 * 14, maxLength: 24 * 14 }),
+      fc.array(fc.tuple(fc.nat(23), fc.nat(13), fc.nat(23), fc.nat(13)), { minLength: 2, maxLength: 8 }),
+      (walls, orders) => {
+        const grid = new NavGrid(24, 14);
+        walls.forEach((w, i) => w && i % 3 === 0 && grid.setWalkable(i % 24, Math.floor(i / 24), false));
+        const sys = new NavigationSystem(grid);
+        const ids: number[] = [];
+        for (const [x, y, tx, ty] of orders) {
+          if (!grid.isWalkable(x, y)) continue;
+          const id = sys.addAgent({ x, y });
+          ids.push(id);
+          sys.moveTo(id, tx, ty);
+        }
+        if (ids.length > 2) sys.moveGroup(ids.slice(0, 3), 12, 7);
+        for (let s = 0; s < 240; s++) {
+          sys.step();
+          for (const id of ids) assert.ok(inWalkable(sys, id), `agent ${id} at ${sys.x[id]}, ${sys.y[id]}`);
+        }
+      },
+    ),
+    { numRuns: 25, seed: 7 },
+  );
+});
+
+test('toWorld maps through the grid projection', () => {
+  const grid = new NavGrid(10, 10, { projection: orthogonal(32, 32) });
+  const sys = new NavigationSystem(grid);
+  const id = sys.addAgent({ x: 3, y: 4 });
+  const w = sys.toWorld(id);
+  assert.deepEqual([w.x, w.y], [3.5 * 32, 4.5 * 32]);
 });

@@ -2,6 +2,7 @@ import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid } from '../grid/navgrid.js';
 import { Pathfinder } from '../search/astar.js';
 import type { MovementName } from '../search/movement.js';
+import type { WorldPoint } from '../grid/projection.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
 import { GridPlanner, cellOf, type AgentObstacle, type AgentPlanner } from './planner.js';
 import { FlowField } from './flowfield.js';
@@ -167,6 +168,7 @@ export class NavigationSystem {
   private time = 0;
   private arrivedQueue: number[] = [];
   private obstacles: AgentObstacle[] = [];
+  private readonly scratch = { x: 0, y: 0 };
   // Spatial hash: agents bucketed by squares of `bucket` cells, hashed into a table sized by agent count.
   private bucket = 1;
   private mask = 63;
@@ -380,6 +382,15 @@ export class NavigationSystem {
     out.x = this.prevX[id] + (this.x[id] - this.prevX[id]) * a;
     out.y = this.prevY[id] + (this.y[id] - this.prevY[id]) * a;
     return out;
+  }
+
+  /**
+   * The agent's rendering position in world coordinates (the grid's projection), interpolated
+   * by `alpha`: what a renderer draws each frame between fixed steps.
+   */
+  toWorld(id: number, out: WorldPoint = { x: 0, y: 0, z: 0 }): WorldPoint {
+    const p = this.interpolated(id, this.scratch);
+    return this.grid.projection.cellToWorld(p.x, p.y, out);
   }
 
   // ---- stepping ----------------------------------------------------------------------------
