@@ -65,17 +65,16 @@ function cape(mode: 'flow' | 'formation', tx: number, ty: number): { orderMs: nu
 }
 
 thousand(60); // warm-up
-const runs = [thousand(600), thousand(600)];
-const steps = runs.flatMap((r) => r.stepMs);
+// 70 s of simulated time: the field walk (first 10 s), then the crowd packing in and settling into
+// formation slots at the goal (plans, nudges, dense collisions).
+const run = thousand(4200);
+const walk = run.stepMs.slice(0, 600);
+const settle = run.stepMs.slice(3000, 4200);
 console.log('agents benchmark (medians; the machine is shared, rerun before quoting)');
 console.table([
-  {
-    case: '1,000 agents, 256x256, flow field, 600 steps x 2',
-    'median ms/step': +median(steps).toFixed(3),
-    'p95 ms/step': +p95(steps).toFixed(3),
-    'order ms (field + formation)': +median(runs.map((r) => r.orderMs)).toFixed(2),
-    target: '< 4 ms/step',
-  },
+  { case: '1,000 agents 256x256 flow field: walking, steps 0-600', 'median ms/step': +median(walk).toFixed(3), 'p95 ms/step': +p95(walk).toFixed(3), 'order ms (field + formation)': +run.orderMs.toFixed(2), target: '< 4 ms/step' },
+  { case: '1,000 agents: arriving and settling, steps 3000-4200', 'median ms/step': +median(settle).toFixed(3), 'p95 ms/step': +p95(settle).toFixed(3), 'order ms (field + formation)': '', target: '< 4 ms/step' },
+  { case: `1,000 agents: whole run, ${run.arrived} standing after 4200 steps`, 'median ms/step': +median(run.stepMs).toFixed(3), 'p95 ms/step': +p95(run.stepMs).toFixed(3), 'order ms (field + formation)': '', target: '< 4 ms/step' },
 ]);
 const rows: Record<string, string | number>[] = [];
 // A short open crossing (path cost 150) and a winding one (cost 271, A* expands 18k cells per unit).

@@ -169,6 +169,7 @@ export class NavigationSystem {
   private arrivedQueue: number[] = [];
   private obstacles: AgentObstacle[] = [];
   private readonly scratch = { x: 0, y: 0 };
+  private readonly moversByGroup = new Map<number, number>();
   // Spatial hash: agents bucketed by squares of `bucket` cells, hashed into a table sized by agent count.
   private bucket = 1;
   private mask = 63;
@@ -853,19 +854,26 @@ export class NavigationSystem {
     const o = this.options;
     const n = this.count;
     const eps2 = o.movedEps * o.movedEps;
-    let anyMover = false;
-    for (let i = 0; i < n && !anyMover; i++) {
+    // Movers per group: a walker whose only movers are its own group's has nothing to look for
+    // (the usual case in a big order), and skips the search around its segment.
+    const byGroup = this.moversByGroup;
+    byGroup.clear();
+    let movers = 0;
+    for (let i = 0; i < n; i++) {
       const dx = this.x[i] - this.prevX[i];
       const dy = this.y[i] - this.prevY[i];
-      if (dx * dx + dy * dy > eps2) anyMover = true;
+      if (dx * dx + dy * dy <= eps2) continue;
+      movers++;
+      if (this.group[i] >= 0) byGroup.set(this.group[i], (byGroup.get(this.group[i]) ?? 0) + 1);
     }
-    if (!anyMover) return;
+    if (movers === 0) return;
     this.buildHash();
     const B = this.bucket;
     const T = o.replanTriggerDist;
     for (let w = 0; w < n; w++) {
       if ((this.flags[w] & (AGENT_HAS_PATH | AGENT_FLOW | AGENT_DIRTY)) !== AGENT_HAS_PATH) continue;
       if (this.time - this.lastReplan[w] < o.replanCooldown) continue;
+      if (this.group[w] >= 0 && movers === byGroup.get(this.group[w])) continue;
       const path = this.paths[w]!;
       const k = this.waypointIndex[w];
       const sx = this.x[w];
