@@ -1,6 +1,8 @@
 import type { NavGrid } from '../grid/navgrid.js';
-import { Pathfinder } from '../search/astar.js';
-import type { MovementName } from '../search/movement.js';
+import { movementModel, type MovementName } from '../search/movement.js';
+import { findPathToNearest } from '../query/navigate.js';
+import { overlayFor, type DynamicObstacle } from '../query/obstacles.js';
+import { cellStep, cellsToPoints, smoothPath } from '../path/smooth.js';
 
 /**
  * A standing agent that should be walked around when planning (seed 001 §6): centre in cell
@@ -27,12 +29,8 @@ export interface PlanRequest {
 
 /**
  * Turns a request into waypoints. Implementations may snap, smooth or approach the nearest
- * reachable point; the system only follows what comes back.
- *
- * Issue 5 (branch `queries`) plugs in here: a planner whose `plan` calls `planPath(grid, start,
- * end, { obstacles, layer, movement })` (snapping, findPathToNearest's cascade, string pulling)
- * and returns its `points` replaces {@link GridPlanner} as the default in `NavigationSystem`'s
- * constructor (`options.planner ?? new GridPlanner(grid)`).
+ * reachable point; the system only follows what comes back. `lastPartial`, when a planner has it,
+ * says the last plan stops short of an unreachable goal.
  */
 export interface AgentPlanner {
   /**
@@ -41,6 +39,7 @@ export interface AgentPlanner {
    * when there is no way. Must be deterministic.
    */
   plan(request: PlanRequest): Float64Array | null;
+  readonly lastPartial?: boolean;
 }
 
 /** Rounds a cell coordinate to the cell holding it (a cell spans its centre ± 0.5). */
@@ -49,119 +48,72 @@ export function cellOf(v: number): number {
 }
 
 /**
- * The default planner: the core's A* from the cell holding the agent to the cell holding the
- * target, cell centres as waypoints, the exact target as the last one. Standing agents are
- * stamped blocked for one search and the search is retried without them when that fails (seed
- * 001's fallback: a unit in a doorway is walked through and nudged aside). No snapping, no
- * smoothing and no nearest-reachable approach: those are issue 5's and plug in through
- * {@link AgentPlanner}.
+ * The default planner, built on the queries of issue 5 (seed 001 §3-6): the cascade of
+ * {@link findPathToNearest} (around the standing agents, then through them, then to the reachable
+ * cell nearest the goal), string pulling with the exact line of sight ({@link smoothPath}) and the
+ * exact target as the last waypoint when the goal was reached. Obstacles arrive in cells already
+ * scaled by the radius fraction, so they are passed on in world units with a fraction of 1.
  */
 export class GridPlanner implements AgentPlanner {
   readonly grid: NavGrid;
-  readonly finder: Pathfinder;
-  private stamped = new Int32Array(256);
-  private saved = new Float32Array(256);
-
   /**
-   * Expansions allowed to the search around standing agents, per cell of octile distance between
-   * start and goal (plus 256): when they wall the goal in, the search would otherwise explore the
-   * start's whole region before the fallback runs.
-   * @default 64
+   * True when the goal cannot be reached and the last plan approaches the reachable cell nearest
+   * it instead (the system flags the agent unreachable while it walks there).
    */
-  readonly obstacleSearchFactor: number;
+  lastPartial = false;
+  /**
+   * Walk as close as possible to an unreachable goal (seed 001 §5); false: no plan (the agent
+   * stands, flagged unreachable).
+   * @default true
+   */
+  readonly nearest: boolean;
+  /** Straighten paths by string pulling; false keeps cell centres. @default true */
+  readonly smooth: boolean;
+  private readonly worldObstacles: DynamicObstacle[] = [];
 
-  constructor(grid: NavGrid, finder: Pathfinder = new Pathfinder(grid), obstacleSearchFactor = 64) {
+  constructor(grid: NavGrid, options: { nearest?: boolean; smooth?: boolean } = {}) {
     this.grid = grid;
-    this.finder = finder;
-    this.obstacleSearchFactor = obstacleSearchFactor;
+    this.nearest = options.nearest ?? true;
+    this.smooth = options.smooth ?? true;
   }
 
   plan(req: PlanRequest): Float64Array | null {
     const grid = this.grid;
+    this.lastPartial = false;
     const sx = cellOf(req.fromX);
     const sy = cellOf(req.fromY);
     const gx = cellOf(req.toX);
     const gy = cellOf(req.toY);
-    if (!grid.isWalkable(sx, sy, req.layer) || !grid.isWalkable(gx, gy, req.layer)) return null;
-    const opts = { layer: req.layer, movement: req.movement };
-    let cells: Int32Array | null = null;
-    if (req.obstacles.length > 0) {
-      const n = this.stamp(req, sx, sy, gx, gy);
-      try {
-        const dx = Math.abs(gx - sx);
-        const dy = Math.abs(gy - sy);
-        const maxIterations = 256 + this.obstacleSearchFactor * (Math.max(dx, dy) + 0.5 * Math.min(dx, dy));
-        const r = this.finder.findPath(sx, sy, gx, gy, { ...opts, maxIterations });
-        if (r.status === 'found') cells = r.cells;
-      } finally {
-        this.unstamp(req.layer, n);
-      }
-    }
-    if (cells === null) {
-      const r = this.finder.findPath(sx, sy, gx, gy, opts);
-      if (r.status !== 'found') return null;
-      cells = r.cells;
-    }
-    // Drop the start cell: the agent stands in it already; the exact target replaces the goal centre.
-    const n = cells.length - 1;
-    const out = new Float64Array(Math.max(1, n) * 2);
-    for (let k = 1; k < n; k++) {
-      out[(k - 1) * 2] = grid.xOf(cells[k]);
-      out[(k - 1) * 2 + 1] = grid.yOf(cells[k]);
-    }
-    out[out.length - 2] = req.toX;
-    out[out.length - 1] = req.toY;
-    return out;
-  }
-
-  /**
-   * Blocks, in the search's padded copy of the layer, each cell whose centre lies inside an
-   * obstacle circle (and the cell holding its centre), never the start or goal cell. Restored by
-   * unstamp before anything else can read the view; the grid's own arrays are never written.
-   */
-  private stamp(req: PlanRequest, sx: number, sy: number, gx: number, gy: number): number {
-    const grid = this.grid;
-    const view = grid.searchView(req.layer);
-    const W = view.stride;
-    let n = 0;
+    if (!grid.isWalkable(sx, sy, req.layer) || !grid.inBounds(gx, gy)) return null;
+    if (!this.nearest && !grid.isWalkable(gx, gy, req.layer)) return null;
+    const proj = grid.projection;
+    const step = cellStep(proj);
+    const obstacles = this.worldObstacles;
+    obstacles.length = 0;
     for (const o of req.obstacles) {
-      const r = o.radius;
-      const x0 = Math.max(0, Math.floor(o.x - r));
-      const x1 = Math.min(grid.width - 1, Math.ceil(o.x + r));
-      const y0 = Math.max(0, Math.floor(o.y - r));
-      const y1 = Math.min(grid.height - 1, Math.ceil(o.y + r));
-      const cx = cellOf(o.x);
-      const cy = cellOf(o.y);
-      for (let y = y0; y <= y1; y++) {
-        for (let x = x0; x <= x1; x++) {
-          if ((x === sx && y === sy) || (x === gx && y === gy)) continue;
-          const dx = x - o.x;
-          const dy = y - o.y;
-          if (dx * dx + dy * dy > r * r && !(x === cx && y === cy)) continue;
-          const p = (y + 1) * W + x + 1;
-          if (view.pass[p] === 0) continue;
-          if (n === this.stamped.length) this.grow();
-          this.stamped[n] = p;
-          this.saved[n] = view.pass[p];
-          view.pass[p] = 0;
-          n++;
-        }
-      }
+      const w = proj.cellToWorld(o.x, o.y);
+      obstacles.push({ x: w.x, y: w.y, z: w.z, radius: o.radius * step });
     }
-    return n;
-  }
-
-  private unstamp(layer: number, n: number): void {
-    const pass = this.grid.searchView(layer).pass;
-    for (let k = n - 1; k >= 0; k--) pass[this.stamped[k]] = this.saved[k];
-  }
-
-  private grow(): void {
-    const s = new Int32Array(this.stamped.length * 2);
-    s.set(this.stamped);
-    this.stamped = s;
-    const v = new Float32Array(this.saved.length * 2);
-    v.set(this.saved);
-    this.saved = v;
+    const r = findPathToNearest(grid, sx, sy, gx, gy, { layer: req.layer, movement: req.movement, obstacles, radiusFraction: 1, influence: Infinity });
+    if (r.status === 'partial' && !this.nearest) return null;
+    if ((r.status !== 'found' && r.status !== 'partial') || r.cells.length === 0) return null;
+    this.lastPartial = r.status === 'partial';
+    const hex = movementModel(req.movement).heuristic !== 'octile' && movementModel(req.movement).heuristic !== 'manhattan';
+    // Smooth over what the search saw: through the obstacle overlay when the path went around them.
+    const view = r.avoided && obstacles.length > 0 ? overlayFor(grid, req.layer).stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }) : undefined;
+    const pts = this.smooth && !hex ? smoothPath(grid, r.cells, { layer: req.layer, movement: req.movement, view }) : cellsToPoints(grid, r.cells);
+    // Drop the start cell: the agent stands in it already. The exact target replaces the goal centre.
+    const n = pts.length / 2 - 1;
+    const out = new Float64Array(Math.max(1, n) * 2);
+    out.set(pts.subarray(2, 2 + 2 * n));
+    if (n === 0) {
+      out[0] = pts[0];
+      out[1] = pts[1];
+    }
+    if (r.status === 'found') {
+      out[out.length - 2] = req.toX;
+      out[out.length - 1] = req.toY;
+    }
+    return out;
   }
 }

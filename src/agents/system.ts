@@ -84,7 +84,7 @@ export interface NavigationStats {
 
 /** Options of a {@link NavigationSystem}: seed 001's constants plus its collaborators. */
 export interface NavigationSystemOptions extends Partial<NavigationOptions> {
-  /** Plans paths; issue 5's planner plugs in here. @default new GridPlanner(grid) */
+  /** Plans paths (snapping, seed 001's cascade, smoothing). @default new GridPlanner(grid) */
   planner?: AgentPlanner;
   /** Layer agents walk on. @default 0 */
   layer?: number | string;
@@ -193,7 +193,7 @@ export class NavigationSystem {
     this.layer = grid.layerIndex(options.layer ?? 0);
     this.movement = options.movement ?? 'octile';
     this.finder = new Pathfinder(grid);
-    this.planner = options.planner ?? new GridPlanner(grid, this.finder);
+    this.planner = options.planner ?? new GridPlanner(grid);
     this.onArrivedAll = options.onArrived;
     this.measureOverlap = options.measureOverlap ?? false;
     this.unsubscribe = grid.onChange((c) => this.gridChanged(c));
@@ -521,7 +521,9 @@ export class NavigationSystem {
     }
     this.paths[i] = wp;
     this.waypointIndex[i] = 0;
-    this.flags[i] = (this.flags[i] | AGENT_HAS_PATH) & ~(AGENT_DIRTY | AGENT_UNREACHABLE);
+    // A partial plan walks as close as it can (seed 001 §5) and still says the goal is out of reach.
+    const partial = this.planner.lastPartial === true ? AGENT_UNREACHABLE : 0;
+    this.flags[i] = ((this.flags[i] | AGENT_HAS_PATH) & ~(AGENT_DIRTY | AGENT_UNREACHABLE)) | partial;
   }
 
   private moveAgent(i: number, dt: number): void {
