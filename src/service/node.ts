@@ -38,8 +38,10 @@ export function nodeWorkerFactory(): WorkerFactory {
     }
     if (api !== null) source = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); })`;
   }
+  // Workers inherit the process's flags; --input-type (from `node -e`) is refused in a worker.
+  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
   return () => {
-    const worker = source !== null ? new Worker(source, { eval: true }) : new Worker(script);
+    const worker = source !== null ? new Worker(source, { eval: true, execArgv }) : new Worker(script, { execArgv });
     let stopping = false;
     const port: NodeWorkerPort = {
       worker,

@@ -200,6 +200,7 @@ export class PathService {
   private handedOut: ServiceResult[] = [];
   private readonly pool: ServiceResult[] = [];
   private readonly waiters: (() => void)[] = [];
+  private readyWaiters: (() => void)[] = [];
   private readonly unsubscribe: () => void;
   private nextId = 1;
   private nextSeq = 0;
@@ -236,6 +237,15 @@ export class PathService {
     this.mirror = this.shared && !sab ? shareGrid(grid) : null;
     this.unsubscribe = grid.onChange((c) => this.forwardChange(c));
     for (let i = 0; i < o.workers; i++) this.slots.push(this.spawn());
+  }
+
+  /**
+   * Resolves once every worker has started (loaded its script and the grid), e.g. before timing
+   * a benchmark; requests made earlier simply wait for them. Resolves at once after `close()`.
+   */
+  ready(): Promise<void> {
+    if (this.closed || this.slots.every((s) => s.ready || s.dead)) return Promise.resolve();
+    return new Promise((r) => this.readyWaiters.push(r));
   }
 
   /** Queues a path query; its answer comes out of `fetchCompleted()`. Returns the request id. */
@@ -305,6 +315,7 @@ export class PathService {
     for (const req of [...this.live.values()]) this.answerEmpty(req, 'cancelled', 'the service was closed');
     this.heap.length = 0;
     for (const w of this.waiters.splice(0)) w();
+    for (const w of this.readyWaiters.splice(0)) w();
     const stops = this.slots.map((s) => {
       s.dead = true;
       return Promise.resolve(s.port.terminate()).catch(() => undefined);
@@ -439,6 +450,7 @@ export class PathService {
     if (msg.t === 'ready') {
       slot.ready = true;
       this.startupFailures = 0;
+      if (this.slots.every((s) => s.ready || s.dead)) for (const w of this.readyWaiters.splice(0)) w();
       this.dispatch();
       return;
     }
@@ -591,6 +603,7 @@ export class PathService {
     if (this.startupFailures >= 3 && !this.slots.some((s) => s.ready && !s.dead)) {
       // Workers that die before they start would be replaced forever: give up and say why.
       this.broken = `the workers cannot start (${message})`;
+      for (const w of this.readyWaiters.splice(0)) w();
       for (const req of [...this.live.values()]) this.answerEmpty(req, 'error', this.broken);
       this.heap.length = 0;
       this.slots.splice(i, 1);
