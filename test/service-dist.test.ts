@@ -44,10 +44,10 @@ test('the built package runs its workers from plain JavaScript (no TypeScript lo
       const r = await svc.findPath(0, 0, 8, 0);
       await svc.close();
       const want = findPath(grid, 0, 0, 8, 0).cost;
-      console.log(JSON.stringify({ status: r.status, cost: r.cost, want, shared: svc.shared, loaders: [...process.execArgv, process.env.NODE_OPTIONS ?? ''].filter((a) => a.includes('tsx')).length }));
+      console.log(JSON.stringify({ status: r.status, cost: r.cost, want, shared: svc.shared, loaders: process.execArgv.filter((a) => /^--(import|loader|require)|^tsx$/.test(a)).length + (process.env.NODE_OPTIONS ?? '').length }));
     `;
     // No --import tsx: the workers must load service/node-worker.js.
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: repo, timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: repo, timeout: 30_000, env: { ...process.env, NODE_OPTIONS: '' } });
     const r = JSON.parse(stdout);
     assert.equal(r.status, 'found');
     assert.equal(r.cost, r.want);
