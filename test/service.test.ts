@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
 import { PathService, createPathService, nodeWorkerFactory, shareGrid, serveWorker, type NodeWorkerPort, type ServiceResult, type WorkerFactory, type WorkerPort } from '../src/service/node.js';
@@ -470,5 +471,38 @@ test('soak: workers killed at random during a burst; every request answered exac
   } finally {
     clearInterval(killer);
     await svc.close();
+  }
+});
+
+test('the Web Worker adapter: ports over MessageChannel stand in for browser workers', async () => {
+  const { createPathService: createWebService } = await import('../src/service/web.js');
+  const made: MessagePort[] = [];
+  const fakeWorker = () => {
+    const { port1, port2 } = new MessageChannel();
+    serveWorker({ post: (m, transfer) => port2.postMessage(m, transfer), listen: (h) => port2.addEventListener('message', (e) => h((e as unknown as { data: never }).data)) });
+    port2.start();
+    made.push(port1, port2);
+    return {
+      postMessage: (m: unknown, transfer: ArrayBuffer[]) => port1.postMessage(m, transfer),
+      addEventListener: (type: string, listener: (e: { data?: unknown }) => void) => {
+        port1.addEventListener(type, listener as never);
+        port1.start();
+      },
+      terminate: () => {
+        port1.close();
+        port2.close();
+      },
+    };
+  };
+  const grid = maze();
+  const svc = createWebService(grid, { workers: 2, createWorker: fakeWorker as never });
+  try {
+    assert.equal(svc.stats().workers, 2);
+    const r = await svc.findPath(0, 0, 22, 10);
+    assert.equal(r.status, 'found');
+    assert.equal(r.cost, new Pathfinder(grid).findPath(0, 0, 22, 10).cost);
+  } finally {
+    await svc.close();
+    for (const p of made) p.close();
   }
 });
