@@ -535,8 +535,6 @@ export class PathService {
     this.deadlineAt = at;
     // A few milliseconds of slack lets one sweep answer a cluster of deadlines together.
     this.deadlineTimer = setTimeout(() => this.sweepDeadlines(), Math.max(0, at - epochNow()) + 2);
-    // In Node the timer alone must not keep a process alive (the workers do until close()).
-    (this.deadlineTimer as { unref?: () => void }).unref?.();
   }
 
   private sweepDeadlines(): void {
