@@ -29,10 +29,14 @@ const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length
 const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const r1 = (v: number) => Math.round(v * 10) / 10;
 
+let syncCpuMs = 0;
 function syncRun(): number {
   const finder = new Pathfinder(grid);
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   for (const q of queries) finder.findPath(q.startX, q.startY, q.goalX, q.goalY);
+  const cpu = process.cpuUsage(cpu0);
+  syncCpuMs = (cpu.user + cpu.system) / 1000;
   return performance.now() - t0;
 }
 
@@ -59,7 +63,7 @@ async function poolRun(service: ServiceModule.PathService): Promise<{ wallMs: nu
 const rows: Record<string, string | number>[] = [];
 const sync: number[] = [];
 for (let k = 0; k < ROUNDS; k++) sync.push(syncRun());
-rows.push({ setup: 'main thread (Pathfinder)', queries: queries.length, medianMs: r1(median(sync)), qps: Math.round(queries.length / (median(sync) / 1000)), 'main busy ms': '', 'cpu ms': '', speedup: '' });
+rows.push({ setup: 'main thread (Pathfinder)', queries: queries.length, medianMs: r1(median(sync)), qps: Math.round(queries.length / (median(sync) / 1000)), 'main busy ms': '', 'cpu ms': r1(syncCpuMs), speedup: '' });
 
 const qps: Record<number, number> = {};
 const cpuPerQuery: Record<number, number> = {};
@@ -121,3 +125,30 @@ await service.close();
 latencies.sort((a, b) => a - b);
 console.log(`\nBurst of ${BURST} requests (AcrosstheCape buckets < 60), 2 workers: all answered in ${r1(burstMs)} ms (${Math.round(BURST / (burstMs / 1000))} q/s)`);
 console.table([{ p50Ms: r1(pct(latencies, 0.5)), p90Ms: r1(pct(latencies, 0.9)), p95Ms: r1(pct(latencies, 0.95)), p99Ms: r1(pct(latencies, 0.99)), maxMs: r1(latencies[latencies.length - 1]), meanMs: r1(stats.meanLatencyMs), failed: stats.failed }]);
+
+// Batching: many short queries, one request per message vs up to 32.
+const short = all.filter((q) => q.bucket < 8);
+const SHORT = 5_000;
+const batchRows: Record<string, string | number>[] = [];
+for (const maxBatch of [1, 32]) {
+  const svc = createPathService(grid, { workers: 2, queueLimit: SHORT, maxBatch });
+  await svc.ready();
+  const walls: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const t = performance.now();
+    for (let k = 0; k < SHORT; k++) {
+      const q = short[k % short.length];
+      svc.request(q.startX, q.startY, q.goalX, q.goalY);
+    }
+    let left = SHORT;
+    while (left > 0) {
+      await new Promise((r) => setTimeout(r, 1));
+      left -= svc.fetchCompleted().length;
+    }
+    walls.push(performance.now() - t);
+  }
+  await svc.close();
+  batchRows.push({ maxBatch, queries: SHORT, medianMs: r1(median(walls)), qps: Math.round(SHORT / (median(walls) / 1000)) });
+}
+console.log(`\nBatching, ${SHORT} short queries (AcrosstheCape buckets < 8), 2 workers, median of ${ROUNDS}`);
+console.table(batchRows);

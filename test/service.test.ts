@@ -404,6 +404,33 @@ test('close answers everything pending once, then requests throw', async () => {
   assert.equal((await svc.findPath(0, 0, 1, 1)).status, 'error');
 });
 
+test('a real worker that throws (uncaught) is replaced and its request re-run', async () => {
+  const grid = maze();
+  const base = nodeWorkerFactory();
+  const ports: NodeWorkerPort[] = [];
+  const svc = new PathService(grid, {
+    factory: () => {
+      const p = base() as NodeWorkerPort;
+      ports.push(p);
+      return p;
+    },
+    workers: 1,
+  });
+  try {
+    await svc.ready();
+    const pending = svc.findPath(0, 0, 22, 10);
+    // A malformed message makes the worker's handler throw outside any try: the thread dies.
+    ports[0].worker.postMessage({ t: 'run', batch: -1, data: null });
+    const r = await pending;
+    assert.equal(r.status, 'found');
+    assert.equal(svc.stats().restarts, 1);
+    assert.equal(ports.length, 2);
+    assert.equal((await svc.findPath(0, 0, 1, 1)).status, 'found');
+  } finally {
+    await svc.close();
+  }
+});
+
 test('soak: workers killed at random during a burst; every request answered exactly once, every path valid', async () => {
   const grid = parseMovingAiMap(readFileSync(MAP, 'utf8'));
   const queries = parseScenario(readFileSync(SCEN, 'utf8')).filter((q) => q.bucket < 30);
