@@ -97,9 +97,10 @@ console.table(rows);
 const m = mainPerQueryMs;
 const w1 = cpuPerQuery[1] - m;
 const w2 = cpuPerQuery[2] - m;
-const efficiency = w1 / w2;
-const twoOnTwo = (2 * w1) / (w2 + m);
-const eightOnNine = Math.min((8 * w1) / w2, w1 / m);
+// Measured above 1 is noise: a worker does not get faster for having a neighbour.
+const efficiency = Math.min(1, w1 / w2);
+const twoOnTwo = (2 * w1) / (w1 / efficiency + m);
+const eightOnNine = Math.min(8 * efficiency, w1 / m);
 console.log(`measured speed-up 2 vs 1 workers: ${(qps[2] / qps[1]).toFixed(2)}x wall time (other programs share these cores: see the load average)`);
 console.log(`CPU per query: ${r1(cpuPerQuery[1])} ms with 1 worker, ${r1(cpuPerQuery[2])} ms with 2 (per-worker efficiency ${(efficiency * 100).toFixed(0)}%); main thread ${(m * 1000).toFixed(0)} us per query`);
 console.log(`predicted on a quiet machine: 2 workers on 2 cores ${twoOnTwo.toFixed(2)}x one worker; 8 workers on 9 cores ${eightOnNine.toFixed(1)}x (the main thread caps the pool at ~${Math.round(1000 / m)} q/s)`);

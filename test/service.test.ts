@@ -166,6 +166,11 @@ test('shared memory: a grid not on shared memory is mirrored; shareGrid avoids t
   try {
     assert.equal(svc.shared, true);
     assert.ok(shared.storage instanceof SharedArrayBuffer);
+    // A shared grid may still be served by copies.
+    const copies = new PathService(shared, { factory: inProcess(), workers: 1, share: 'never' });
+    assert.equal(copies.shared, false);
+    assert.equal((await copies.findPath(0, 0, 22, 0)).status, 'found');
+    await copies.close();
     const before = await svc.findPath(0, 0, 22, 0);
     grid.fillRect(0, 9, 23, 2, { walkable: false });
     shared.fillRect(0, 9, 23, 2, { walkable: false });

@@ -38,10 +38,20 @@ export function nodeWorkerFactory(): WorkerFactory {
     }
     if (api !== null) source = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(script.href)}); })`;
   }
-  // Workers inherit the process's flags; --input-type (from `node -e`) is refused in a worker.
-  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+  // Workers inherit the process's flags, silently dropping the process-wide ones, except
+  // --input-type (from `node -e`), which a worker refuses: leave that one out by hand.
+  let execArgv: string[] | undefined = process.execArgv.some((a) => a.startsWith('--input-type')) ? process.execArgv.filter((a) => !a.startsWith('--input-type')) : undefined;
+  const start = (): Worker => (source !== null ? new Worker(source, { eval: true, execArgv }) : new Worker(script, { execArgv }));
   return () => {
-    const worker = source !== null ? new Worker(source, { eval: true, execArgv }) : new Worker(script, { execArgv });
+    let worker: Worker;
+    try {
+      worker = start();
+    } catch (e) {
+      // Flags given explicitly are checked (e.g. --expose-gc beside --input-type): run without them.
+      if ((e as NodeJS.ErrnoException).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+      execArgv = [];
+      worker = start();
+    }
     let stopping = false;
     const port: NodeWorkerPort = {
       worker,

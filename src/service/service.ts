@@ -304,7 +304,8 @@ export class PathService {
 
   /**
    * Answers every unanswered request `cancelled`, stops the workers and stops following the grid.
-   * Calling it again returns the same promise; requests after it throw.
+   * Calling it again returns the same promise. Afterwards `request()` throws and `findPath()`
+   * resolves with status `error`.
    */
   close(): Promise<void> {
     if (this.closing) return this.closing;
@@ -569,7 +570,9 @@ export class PathService {
     if (this.shared) {
       port.post({ t: 'init', meta, storage: grid.storage, storageOffset: grid.storageOffset, shared: true }, []);
     } else {
-      const bytes = grid.storage.slice(grid.storageOffset, grid.storageOffset + storageBytesOf(grid)) as ArrayBuffer;
+      // A plain ArrayBuffer even when the grid's is shared: a SharedArrayBuffer cannot be transferred.
+      const bytes = new ArrayBuffer(storageBytesOf(grid));
+      new Uint8Array(bytes).set(new Uint8Array(grid.storage, grid.storageOffset, bytes.byteLength));
       port.post({ t: 'init', meta, storage: bytes, storageOffset: 0, shared: false }, [bytes]);
     }
     return slot;
