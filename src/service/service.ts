@@ -411,7 +411,9 @@ export class PathService {
       progress = false;
       for (const slot of ready) {
         if (slot.inflight.size >= batchesPerWorker || this.queued === 0) continue;
-        const size = Math.min(maxBatch, Math.max(1, Math.ceil(this.queued / (ready.length * batchesPerWorker))));
+        // Small enough that the queue is never all handed out at once: long queries sent in a few
+        // big batches would leave one worker busy while the other idles at the end.
+        const size = Math.min(maxBatch, Math.max(1, Math.ceil(this.queued / (ready.length * batchesPerWorker * 4))));
         const reqs: Req[] = [];
         const now = epochNow();
         while (reqs.length < size && this.heap.length > 0) {
