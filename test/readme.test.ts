@@ -8,6 +8,15 @@ import { join } from 'node:path';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SHARED = fileURLToPath(new URL('../../shared/', import.meta.url));
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+
+/** The source file behind a package entry ('.', './loaders', ...), as Node would resolve it. */
+function entrySource(key: string): string {
+  let target = pkg.exports[key];
+  while (typeof target !== 'string') target = target.node ?? target.default;
+  return pathToFileURL(join(ROOT, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'))).href;
+}
+
 const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
 
 /** README's examples run as written against the source (imports of 'tilenav' point at src/). */
@@ -15,11 +24,8 @@ test('README has runnable TypeScript examples', () => assert.ok(blocks.length >=
 
 blocks.forEach((code, k) => {
   test(`README example ${k + 1} runs: ${code.split('\n').find((l) => l.trim() && !l.startsWith('import'))?.slice(0, 60)}`, () => {
-    const src = (p: string) => pathToFileURL(join(ROOT, 'src', p)).href;
     const body = code
-      .replace(/from 'tilenav'/g, `from '${src('index.ts')}'`)
-      .replace(/from 'tilenav\/loaders'/g, `from '${src('loaders/index.ts')}'`)
-      .replace(/from 'tilenav\/([a-z]+)'/g, (_, entry) => `from '${src(entry + '/index.ts')}'`)
+      .replace(/from 'tilenav(\/[a-z]+)?'/g, (_, sub) => `from '${entrySource('.' + (sub ?? ''))}'`)
       // The Tiled example names a game's own files; run it on a real map.
       .replace(/'maps\/level1\.tmx'/g, JSON.stringify(join(SHARED, 'tiled', 'tiled-examples', 'desert.tmx')));
     const dir = join(ROOT, 'test-output');
