@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { NavGrid, TerrainTable, TilenavError, saveGrid, loadGrid, hexagonal, mulberry32 } from '../src/index.js';
 import { parseTextGrid, formatTextGrid, loadPolygonConfig } from '../src/loaders/index.js';
 
-
 const SPICE = ['0', '1', '-', '.', 'e', ' ', '\n', '\r', '"', '[', ']', '{', '}', ',', ':', 'NaN', '1e400', '-1', '99999999', '__proto__', 'null', 'true', '\u0000', '\uffff'];
 
 /** One random edit of a byte array: flip, overwrite, delete, insert, duplicate or truncate. */
