@@ -1,4 +1,4 @@
-import { NavGrid, hexagonal, isometric, type MovementName } from 'tilenav';
+import { NavGrid, hexagonal, isometric, mulberry32, type MovementName } from 'tilenav';
 import { parseMovingAiMap } from 'tilenav/loaders';
 import { movementFor } from 'tilenav/render';
 import arenaText from '../examples/arena.map?raw';
@@ -35,21 +35,10 @@ export function loaderFor(name: string): (typeof FILE_LOADERS)[number] | undefin
   return FILE_LOADERS.find((l) => l.extensions.some((e) => lower.endsWith(e)));
 }
 
-/** A small deterministic random source, so every visitor sees the same generated maps. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Smooth value noise in 0..1 (bilinear over a lattice of `cell` cells). */
 function noise(width: number, height: number, cell: number, seed: number): Float32Array {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const lw = Math.ceil(width / cell) + 2;
   const lh = Math.ceil(height / cell) + 2;
   const lattice = Float32Array.from({ length: lw * lh }, r);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, Pathfinder, MOVEMENT_NAMES, checkPath, distanceMap, aStarGraph, findPath, TilenavError, stepDistance, movementModel } from '../src/index.js';
+import { NavGrid, Pathfinder, MOVEMENT_NAMES, mulberry32, checkPath, distanceMap, aStarGraph, findPath, TilenavError, stepDistance, movementModel } from '../src/index.js';
 import type { MovementName } from '../src/index.js';
 import { refDistances } from './reference.js';
 
@@ -20,14 +20,7 @@ const gridArb = fc
   })
   .map((p) => {
     const grid = new NavGrid(p.width, p.height, { layers: p.layers });
-    let s = p.seed >>> 0;
-    const rnd = () => {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
+    const rnd = mulberry32(p.seed);
     for (const layer of grid.layers) {
       for (let i = 0; i < grid.size; i++) {
         layer.walkable[i] = rnd() < p.wallRate ? 0 : 1;

@@ -1,20 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { NavGrid, TerrainTable, TilenavError, saveGrid, loadGrid, hexagonal } from '../src/index.js';
+import { NavGrid, TerrainTable, TilenavError, saveGrid, loadGrid, hexagonal, mulberry32 } from '../src/index.js';
 import { parseTextGrid, formatTextGrid, loadPolygonConfig } from '../src/loaders/index.js';
-
-/** Fixed-seed PRNG (mulberry32), so a failure replays. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SPICE = ['0', '1', '-', '.', 'e', ' ', '\n', '\r', '"', '[', ']', '{', '}', ',', ':', 'NaN', '1e400', '-1', '99999999', '__proto__', 'null', 'true', '\u0000', '\uffff'];
 
@@ -83,7 +71,7 @@ function loadsOrThrowsOurs(fn: () => unknown, what: string): 'ok' | 'error' {
 const MAX_CELLS = 200_000;
 
 test('fuzz: mutated text grids, polygon configs and binary grids load or throw TilenavError', () => {
-  const r = rng(20261122);
+  const r = mulberry32(20261122);
   const txt = new TextEncoder().encode(formatTextGrid(parseTextGrid('cellSize 0.5\nagentRadius 0.45\nfloorY 0\nminX -3\nminZ 2\ngridWidth 9\ngridDepth 4\n111111111\n100000001\n101111101\n111111111\n').grid, { params: { extra: [['agentRadius', 0.45]] } }));
   const houseText = readFileSync(new URL('../examples/house.json', import.meta.url), 'utf8');
   const house = new TextEncoder().encode(houseText);

@@ -31,6 +31,27 @@ export function refNeighbours(grid: NavGrid, layer: number, m: RefMovement, x: n
   const exitOk = (dx: number, dy: number) =>
     !((dy < 0 && flags & 2) || (dx > 0 && flags & 4) || (dy > 0 && flags & 8) || (dx < 0 && flags & 16));
   const out: [number, number, number][] = [];
+  if (m.startsWith('staggered')) {
+    // Tiled's staggered isometric layout: diamonds w wide and h tall, every other row (r) or column
+    // (q) shifted by half a tile. Diamonds share an edge when their centres are half a tile apart
+    // on both axes.
+    const w = 2;
+    const h = 2;
+    const oddShift = m.endsWith('odd-r') || m.endsWith('odd-q');
+    const centre = (cx: number, cy: number): [number, number] => {
+      if (m.endsWith('-r')) return [cx * w + ((cy & 1) === (oddShift ? 1 : 0) ? w / 2 : 0), (cy * h) / 2];
+      return [(cx * w) / 2, cy * h + ((cx & 1) === (oddShift ? 1 : 0) ? h / 2 : 0)];
+    };
+    const [px, py] = centre(x, y);
+    for (let ny = y - 2; ny <= y + 2; ny++) {
+      for (let nx = x - 2; nx <= x + 2; nx++) {
+        if ((nx === x && ny === y) || !walk(nx, ny)) continue;
+        const [qx, qy] = centre(nx, ny);
+        if (Math.abs(qx - px) === w / 2 && Math.abs(qy - py) === h / 2 && exitOk(nx - x, ny - y)) out.push([nx, ny, 1]);
+      }
+    }
+    return out;
+  }
   if (m.startsWith('hex')) {
     const [q, r] = axial(m, x, y);
     for (let ny = y - 1; ny <= y + 1; ny++) {

@@ -7,6 +7,7 @@ import { parseMovingAiMap } from '../loaders/movingai.js';
 import { parseTextGrid } from '../loaders/textgrid.js';
 import { loadPolygonConfig } from '../loaders/polygon.js';
 import { loadGrid, BINARY_EXTENSION } from '../grid/binary.js';
+import { loadTiled } from '../loaders/tiled/index.js';
 
 /** Where a command writes; tests pass their own. */
 export interface CliIo {
@@ -48,6 +49,8 @@ export interface LoadedMap {
   warnings: string[];
   /** Numbers the source carries beside the grid (e.g. agentRadius), for writers that keep them. */
   meta?: [string, number][];
+  /** The movement model the map implies (Tiled hexagonal / staggered maps), when it implies one. */
+  movement?: string;
 }
 
 /** Map readers by format name; loaders for more formats add themselves here. */
@@ -59,6 +62,7 @@ export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: stri
   txt: { extensions: ['.txt'], read: readTextGridFile },
   polygon: { extensions: ['.json'], read: readPolygonFile },
   binary: { extensions: [BINARY_EXTENSION], read: (path) => ({ grid: loadGrid(readBytes(path), { file: path }), format: 'binary', warnings: [] }) },
+  tiled: { extensions: ['.tmx', '.tmj'], read: readTiledMap },
 };
 
 function readTextGridFile(path: string): LoadedMap {
@@ -76,6 +80,12 @@ function readPolygonFile(path: string): LoadedMap {
   const nav = loadPolygonConfig(text, { file: path });
   const { agentRadius, objectPadding, boundaryPadding } = nav.config;
   return { grid: nav.grid, format: 'polygon', warnings: [], meta: [['agentRadius', agentRadius], ['objectPadding', objectPadding], ['boundaryPadding', boundaryPadding]] };
+}
+
+/** A Tiled map from disk, its external tilesets read relative to it. */
+function readTiledMap(path: string): LoadedMap {
+  const m = loadTiled(readBytes(path), { file: path, readFile: (p) => readBytes(p) });
+  return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement };
 }
 
 /** Reads a map file, choosing the reader by `format` or by the file's extension. */

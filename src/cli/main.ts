@@ -6,6 +6,7 @@ import { scenCommand, usage as scenUsage } from './commands/scen.js';
 import { infoCommand, usage as infoUsage } from './commands/info.js';
 import { convertCommand, usage as convertUsage } from './commands/convert.js';
 import { renderCommand, usage as renderUsage } from './commands/render.js';
+import { simulateCommand, usage as simulateUsage } from './commands/simulate.js';
 
 /** Subcommands; each later feature adds its own entry. */
 export const COMMANDS: Record<string, { run: Command; usage: string }> = {
@@ -14,6 +15,7 @@ export const COMMANDS: Record<string, { run: Command; usage: string }> = {
   info: { run: infoCommand, usage: infoUsage },
   convert: { run: convertCommand, usage: convertUsage },
   render: { run: renderCommand, usage: renderUsage },
+  simulate: { run: simulateCommand, usage: simulateUsage },
 };
 
 function help(): string {

@@ -138,6 +138,7 @@ export class NavGrid {
   private readonly views: (SearchView | null)[];
   private readonly listeners = new Set<(change: GridChange) => void>();
   private batchDepth = 0;
+  private readonly deferred = new Set<() => void>();
   private pending: (CellRect | null)[] = [];
 
   constructor(width: number, height: number, options: NavGridOptions = {}) {
@@ -376,10 +377,27 @@ export class NavGrid {
   }
 
   /**
+   * Queues `fn` to run before the next search reads this grid (lazily applied dirty regions: an
+   * obstacle registry queues its flush here). Queuing the same function twice runs it once.
+   */
+  defer(fn: () => void): void {
+    this.deferred.add(fn);
+  }
+
+  /** Runs the work queued with {@link defer} now. Searches call it; so may a game before reading. */
+  applyDeferred(): void {
+    if (this.deferred.size === 0) return;
+    const fns = [...this.deferred];
+    this.deferred.clear();
+    for (const fn of fns) fn();
+  }
+
+  /**
    * The padded copy of a layer the search reads, built on first use and kept in step with every
-   * change since. @internal
+   * change since. Runs deferred work first. @internal
    */
   searchView(layer: number): SearchView {
+    if (this.deferred.size > 0) this.applyDeferred();
     let view = this.views[layer];
     if (view === null) {
       const stride = this.width + 2;

@@ -24,7 +24,8 @@ export type ProjectionSpec =
   | { kind: 'orthogonal'; tileWidth: number; tileHeight: number; originX?: number; originY?: number }
   | { kind: 'isometric'; tileWidth: number; tileHeight: number; originX?: number; originY?: number }
   | { kind: 'hexagonal'; size: number; orientation?: 'pointy' | 'flat'; layout?: HexLayout; originX?: number; originY?: number }
-  | { kind: 'continuous'; cellSize: number; minX?: number; minZ?: number; floorY?: number };
+  | { kind: 'continuous'; cellSize: number; minX?: number; minZ?: number; floorY?: number }
+  | { kind: 'staggered'; tileWidth: number; tileHeight: number; staggerAxis: 'x' | 'y'; staggerIndex: 'odd' | 'even'; hexSideLength?: number; originX?: number; originY?: number };
 
 /**
  * Converts between cells and world positions. A cell's integer coordinates name its centre:
@@ -154,6 +155,74 @@ export function continuous(cellSize = 0.4, minX = 0, minZ = 0, floorY = 0): Proj
   };
 }
 
+/**
+ * Tiled's staggered layouts, in Tiled's own pixel geometry: staggered isometric maps
+ * (`hexSideLength` 0: diamonds) and hexagonal maps (`hexSideLength` > 0: hexagons whose flat sides
+ * are that long, not necessarily regular). `staggerAxis` y shifts every other row right by half a
+ * column, x shifts every other column down by half a row; `staggerIndex` says whether the odd or
+ * the even rows/columns are the shifted ones. World positions are Tiled's pixels: cell (0, 0)'s
+ * bounding box has its top-left corner at (originX, originY).
+ *
+ * `worldToCell` picks the tile whose centre is nearest (Euclidean for hexagons, as Tiled does; the
+ * diamond's own L1 shape for staggered isometric), so it agrees with the tile outlines Tiled draws.
+ */
+export function staggered(tileWidth: number, tileHeight: number, options: { staggerAxis?: 'x' | 'y'; staggerIndex?: 'odd' | 'even'; hexSideLength?: number; originX?: number; originY?: number } = {}): Projection {
+  assertPositive(tileWidth, 'tileWidth');
+  assertPositive(tileHeight, 'tileHeight');
+  const axis = options.staggerAxis ?? 'y';
+  const index = options.staggerIndex ?? 'odd';
+  if (axis !== 'x' && axis !== 'y') throw new TilenavError('expected "x" or "y"', { element: 'staggerAxis' });
+  if (index !== 'odd' && index !== 'even') throw new TilenavError('expected "odd" or "even"', { element: 'staggerIndex' });
+  const side = finiteOr(options.hexSideLength, 0, 'hexSideLength');
+  if (side < 0) throw new TilenavError('expected a length >= 0', { element: 'hexSideLength' });
+  const ox = finiteOr(options.originX, 0, 'originX');
+  const oy = finiteOr(options.originY, 0, 'originY');
+  const sx = axis === 'x';
+  const even = index === 'even' ? 1 : 0;
+  const sideX = sx ? side : 0;
+  const sideY = sx ? 0 : side;
+  const columnWidth = (tileWidth - sideX) / 2 + sideX;
+  const rowHeight = (tileHeight - sideY) / 2 + sideY;
+  const hex = side > 0;
+  // Top-left of cell (x, y)'s bounding box, as Tiled's HexagonalRenderer::tileToScreenCoords.
+  const cornerX = (x: number, y: number) => (sx ? x * columnWidth : x * (tileWidth + sideX) + (((y & 1) ^ even) !== 0 ? columnWidth : 0));
+  const cornerY = (x: number, y: number) => (sx ? y * (tileHeight + sideY) + (((x & 1) ^ even) !== 0 ? rowHeight : 0) : y * rowHeight);
+  return {
+    spec: { kind: 'staggered', tileWidth, tileHeight, staggerAxis: axis, staggerIndex: index, hexSideLength: side, originX: ox, originY: oy },
+    cellToWorld: (cx, cy, out) => {
+      const ix = Math.floor(cx);
+      const iy = Math.floor(cy);
+      // Fractions move along the unshifted axes: a step of one cell is one tile width / height.
+      const fx = (cx - ix) * (sx ? columnWidth : tileWidth + sideX);
+      const fy = (cy - iy) * (sx ? tileHeight + sideY : rowHeight);
+      return point(out, ox + cornerX(ix, iy) + tileWidth / 2 + fx, oy + cornerY(ix, iy) + tileHeight / 2 + fy, 0);
+    },
+    worldToCell: (a, b, out) => {
+      const px = a - ox;
+      const py = b - oy;
+      // Rough cell from the unshifted lattice, then the nearest centre among its neighbours.
+      const rx = sx ? Math.floor(px / columnWidth) : Math.floor(px / (tileWidth + sideX));
+      const ry = sx ? Math.floor(py / (tileHeight + sideY)) : Math.floor(py / rowHeight);
+      let best = Infinity;
+      let bx = rx;
+      let by = ry;
+      for (let y = ry - 2; y <= ry + 2; y++) {
+        for (let x = rx - 2; x <= rx + 2; x++) {
+          const dx = px - (cornerX(x, y) + tileWidth / 2);
+          const dy = py - (cornerY(x, y) + tileHeight / 2);
+          const d = hex ? dx * dx + dy * dy : Math.abs(dx) / tileWidth + Math.abs(dy) / tileHeight;
+          if (d < best) {
+            best = d;
+            bx = x;
+            by = y;
+          }
+        }
+      }
+      return cell(out, bx, by);
+    },
+  };
+}
+
 /** Builds a projection from its spec (as stored in a binary grid or a JSON config). */
 export function createProjection(spec: ProjectionSpec): Projection {
   switch (spec?.kind) {
@@ -165,8 +234,10 @@ export function createProjection(spec: ProjectionSpec): Projection {
       return hexagonal(spec.size, spec);
     case 'continuous':
       return continuous(spec.cellSize, spec.minX, spec.minZ, spec.floorY);
+    case 'staggered':
+      return staggered(spec.tileWidth, spec.tileHeight, spec);
     default:
-      throw new TilenavError('expected kind orthogonal, isometric, hexagonal or continuous', { element: 'projection' });
+      throw new TilenavError('expected kind orthogonal, isometric, hexagonal, continuous or staggered', { element: 'projection' });
   }
 }
 

@@ -2,7 +2,7 @@ import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST } from '../grid/navgrid.js';
 import { NodeHeap } from './heap.js';
-import { movementModel, type MovementModel, type MovementName } from './movement.js';
+import { axialDistance, movementModel, type MovementModel, type MovementName } from './movement.js';
 import { JumpPointSearch } from './jps.js';
 import { Hierarchy, refinePath, type HierarchyOptions } from './hpa.js';
 
@@ -11,8 +11,10 @@ import { Hierarchy, refinePath, type HierarchyOptions } from './hpa.js';
  * - `no-path`: the goal cannot be reached; `cells` is empty, `cost` Infinity.
  * - `limit-reached`: `maxIterations` expansions ran out before the search ended.
  * - `invalid-start` / `invalid-goal`: that cell is outside the grid or blocked on the layer.
+ * - `partial` (only from {@link Pathfinder.search} with `nearest`): the goal is out of reach and
+ *   `cells` ends at the reached cell nearest to it.
  */
-export type SearchStatus = 'found' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal';
+export type SearchStatus = 'found' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal' | 'partial';
 
 export interface PathResult {
   status: SearchStatus;
@@ -67,6 +69,27 @@ export interface FindPathOptions {
 /** Search algorithms of {@link FindPathOptions.algorithm}. */
 export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'hpa' | 'auto';
 
+/** Options of {@link Pathfinder.search}: findPath's, plus nearest-reachable and an overlay view. */
+export interface SearchOptions extends FindPathOptions {
+  /**
+   * When the goal cannot be reached, return the path to the reached cell closest to the goal
+   * (Euclidean in cells, ties to the lower index) with status `partial`, or `no-path` with no
+   * cells when that cell is the start. The goal may then be a blocked cell. @default false
+   */
+  nearest?: boolean;
+  /**
+   * Search this padded view instead of the layer's own: a copy of `grid.searchView(layer)` with
+   * extra cells blocked (dynamic obstacles, unit clearance). Start and goal are tested against it.
+   * @internal
+   */
+  view?: SearchView;
+}
+
+/** A {@link Pathfinder.search} result: `reached` is the cell the path ends at, -1 without one. */
+export interface SearchResult extends PathResult {
+  reached: number;
+}
+
 /** The defaults of {@link FindPathOptions}. */
 export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm });
 
@@ -117,6 +140,8 @@ export class Pathfinder {
   private gen = 0;
   /** The generation of the last search whose stamps {@link expandedInto} reports; -1 when none. */
   private traced = -1;
+  /** The closed cell nearest the goal in the last tracking search (padded index). */
+  private best = -1;
   private readonly tables = new Map<MovementName, StepTable>();
   /** Padded index deltas N E S W NE SE SW NW. */
   private readonly octileDelta: Int32Array;
@@ -140,6 +165,15 @@ export class Pathfinder {
    * give status `invalid-start` / `invalid-goal`; coordinates that are not integers throw.
    */
   findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathResult {
+    const r = this.search(sx, sy, gx, gy, options);
+    return result(r.status, r.cells, r.cost, r.expanded);
+  }
+
+  /**
+   * findPath with two extensions: `nearest` (seed 001's nearest-reachable A*) and an overlay
+   * `view`. Nearest mode runs the generic loop, which tracks the closed cell nearest the goal.
+   */
+  search(sx: number, sy: number, gx: number, gy: number, options: SearchOptions = {}): SearchResult {
     const grid = this.grid;
     checkInt(sx, 'start x');
     checkInt(sy, 'start y');
@@ -152,30 +186,51 @@ export class Pathfinder {
     const weight = options.weight ?? 1;
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
     this.traced = -1;
+    const nearest = options.nearest === true;
 
-    if (!grid.isWalkable(sx, sy, layer)) return result('invalid-start', EMPTY, Infinity, 0);
-    if (!grid.isWalkable(gx, gy, layer)) return result('invalid-goal', EMPTY, Infinity, 0);
-    const view = grid.searchView(layer);
+    const base = grid.searchView(layer);
+    const view = options.view ?? base;
+    if (view.pass.length !== base.pass.length) throw new TilenavError(`expected a view of ${base.pass.length} padded cells, got ${view.pass.length}`, { element: 'view' });
     const W = this.stride;
     const start = (sy + 1) * W + sx + 1;
     const goal = (gy + 1) * W + gx + 1;
-    if (start === goal) return result('found', Int32Array.of(sy * grid.width + sx), 0, 0);
+    if (!grid.inBounds(sx, sy) || view.pass[start] <= 0) return searchResult('invalid-start', EMPTY, Infinity, 0, -1);
+    if (!grid.inBounds(gx, gy) || (!nearest && view.pass[goal] <= 0)) return searchResult('invalid-goal', EMPTY, Infinity, 0, -1);
+    if (start === goal) return searchResult('found', Int32Array.of(sy * grid.width + sx), 0, 0, sy * grid.width + sx);
 
     const algorithm = options.algorithm ?? 'auto';
-    if (algorithm === 'hpa') return this.hierarchical(layer, model, start, goal);
-    const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight) ? (this.jps ??= new JumpPointSearch(grid, this)) : null;
+    // Nearest mode and overlay views are A*'s: 'auto' keeps them there, the others refuse them.
+    const plain = !nearest && options.view === undefined;
+    if (algorithm === 'hpa') {
+      if (!plain) throw new TilenavError("the hierarchy does not support nearest or an overlay view; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
+      const r = this.hierarchical(layer, model, start, goal);
+      return searchResult(r.status, r.cells, r.cost, r.expanded, r.status === 'found' ? gy * grid.width + gx : -1);
+    }
+    const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight, plain) ? (this.jps ??= new JumpPointSearch(grid, this)) : null;
     const hs = view.minCost * weight;
     const expanded =
       jps !== null
         ? jps.search(view, layer, start, goal, model.name === 'cardinal', maxIterations, algorithm === 'jps+')
-        : model.name === 'octile' && view.exits === null
+        : !nearest && model.name === 'octile' && view.exits === null
           ? this.octile(view, start, goal, hs, maxIterations)
-          : this.generic(view, model, start, goal, hs, maxIterations, Infinity);
+          : this.generic(view, model, start, goal, hs, maxIterations, Infinity, false, nearest);
     this.traced = this.gen;
-    if (expanded < 0) return result('limit-reached', EMPTY, Infinity, -expanded - 1);
-    if (this.stamp[goal] !== this.gen + 1) return result('no-path', EMPTY, Infinity, expanded);
-    if (jps !== null) return result('found', jps.reconstruct(goal, W, model.name === 'cardinal', options.out), this.g[goal], expanded);
-    return result('found', this.reconstruct(goal, options.out), this.g[goal], expanded);
+    const count = expanded < 0 ? -expanded - 1 : expanded;
+    if (this.stamp[goal] === this.gen + 1) {
+      const cells = jps !== null ? jps.reconstruct(goal, W, model.name === 'cardinal', options.out) : this.reconstruct(goal, options.out);
+      return searchResult('found', cells, this.g[goal], count, gy * grid.width + gx);
+    }
+    if (nearest && this.best !== start) {
+      const b = this.best;
+      return searchResult('partial', this.reconstruct(b), this.g[b], count, this.cellOf(b));
+    }
+    return searchResult(expanded < 0 ? 'limit-reached' : 'no-path', EMPTY, Infinity, count, -1);
+  }
+
+  private cellOf(p: number): number {
+    const W = this.stride;
+    const y = ((p / W) | 0) - 1;
+    return y * this.grid.width + (p - (y + 1) * W - 1);
   }
 
   /**
@@ -228,7 +283,7 @@ export class Pathfinder {
   }
 
   /** Whether the query goes to jump point search; throws when `jps` was asked for and cannot run. */
-  private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number): boolean {
+  private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number, plain: boolean): boolean {
     if (algorithm !== 'jps' && algorithm !== 'jps+' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
     const why =
       algorithm === 'jps+' && model.name !== 'octile'
@@ -241,7 +296,9 @@ export class Pathfinder {
             ? 'a layer with one-way flags'
             : weight !== 1
               ? `weight ${weight} (it needs 1)`
-              : null;
+              : !plain
+                ? 'nearest mode or an overlay view'
+                : null;
     if (why === null) return true;
     if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
     return false;
@@ -400,7 +457,7 @@ export class Pathfinder {
    * caller has already pushed the sources under the current generation.
    * Returns expansions, or -(expansions + 1) when maxIterations stopped it.
    */
-  private generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, maxCost: number, seeded = false): number {
+  private generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, maxCost: number, seeded = false, track = false): number {
     const W = this.stride;
     const pass = view.pass;
     const exits = view.exits;
@@ -430,9 +487,7 @@ export class Pathfinder {
       }
       if (kind === 'manhattan') return (Math.abs(x - gx) + Math.abs(y - gy)) * hs;
       const p = hexLayout !== 'axial' ? offsetAxial(hexLayout, x, y, a) : ((a.x = x), (a.y = y), a);
-      const dq = p.x - b.x;
-      const dr = p.y - b.y;
-      return ((Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2) * hs;
+      return axialDistance(kind, p.x - b.x, p.y - b.y) * hs;
     };
     if (!seeded) {
       heap.clear();
@@ -442,11 +497,24 @@ export class Pathfinder {
       heap.push(start, h(start), 0);
     }
     let expanded = 0;
+    let best = start;
+    let bestD = Infinity;
     while (heap.size > 0) {
       const cur = heap.pop();
       const gc = g[cur];
       if (gc > maxCost) break;
       stamp[cur] = closed;
+      if (track) {
+        const y = ((cur / W) | 0) - 1;
+        const dx = cur - (y + 1) * W - 1 - gx;
+        const dy = y - gy;
+        const d = dx * dx + dy * dy;
+        if (d < bestD || (d === bestD && cur < best)) {
+          bestD = d;
+          best = cur;
+        }
+        this.best = best;
+      }
       if (cur === goal) break;
       if (expanded >= maxIterations) return -expanded - 1;
       expanded++;
@@ -545,6 +613,10 @@ function offsetAxial(layout: string, x: number, y: number, out: { x: number; y: 
 
 function result(status: SearchStatus, cells: Int32Array, cost: number, expanded: number): PathResult {
   return { status, cells, cost, expanded };
+}
+
+function searchResult(status: SearchStatus, cells: Int32Array, cost: number, expanded: number, reached: number): SearchResult {
+  return { status, cells, cost, expanded, reached };
 }
 
 function checkInt(v: unknown, name: string): void {

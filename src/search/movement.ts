@@ -14,6 +14,10 @@ import { offsetToAxial, type HexLayout } from '../grid/projection.js';
  * - `hex`: axial (q, r) coordinates, 6 neighbours, step length 1.
  * - `hex-odd-r`, `hex-even-r`, `hex-odd-q`, `hex-even-q`: offset hex layouts (Tiled's staggered
  *   hexagonal maps), 6 neighbours whose offsets depend on the row or column parity.
+ * - `staggered-odd-r`, `staggered-even-r`, `staggered-odd-q`, `staggered-even-q`: Tiled's staggered
+ *   isometric maps (diamonds in shifted rows, `-r`, stagger axis y; or shifted columns, `-q`, stagger
+ *   axis x; `odd`/`even` is Tiled's stagger index). 4 neighbours, the diamonds sharing an edge, whose
+ *   offsets depend on the row or column parity; step length 1.
  */
 export type MovementName =
   | 'cardinal'
@@ -25,7 +29,11 @@ export type MovementName =
   | 'hex-odd-r'
   | 'hex-even-r'
   | 'hex-odd-q'
-  | 'hex-even-q';
+  | 'hex-even-q'
+  | 'staggered-odd-r'
+  | 'staggered-even-r'
+  | 'staggered-odd-q'
+  | 'staggered-even-q';
 
 export const MOVEMENT_NAMES: readonly MovementName[] = Object.freeze([
   'cardinal',
@@ -38,6 +46,10 @@ export const MOVEMENT_NAMES: readonly MovementName[] = Object.freeze([
   'hex-even-r',
   'hex-odd-q',
   'hex-even-q',
+  'staggered-odd-r',
+  'staggered-even-r',
+  'staggered-odd-q',
+  'staggered-even-q',
 ]);
 
 /** How many blocked side cells a diagonal step tolerates: 0 (no corner cutting), 1, or 2 (always). */
@@ -55,8 +67,11 @@ export interface Step {
 
 export interface MovementModel {
   readonly name: MovementName;
-  /** The distance the heuristic measures, before scaling by the layer's smallest cost. */
-  readonly heuristic: 'manhattan' | 'octile' | 'hex';
+  /**
+   * The distance the heuristic measures, before scaling by the layer's smallest cost. `stagger-r` /
+   * `stagger-q` count diamond steps on staggered rows / columns (see {@link stepDistance}).
+   */
+  readonly heuristic: 'manhattan' | 'octile' | 'hex' | 'stagger-r' | 'stagger-q';
   readonly corner: CornerRule;
   /** Hex layout the heuristic converts from, `axial` for square models. */
   readonly hexLayout: HexLayout;
@@ -79,6 +94,13 @@ const ODD_R = [hex([[1, 0], [0, -1], [-1, -1], [-1, 0], [-1, 1], [0, 1]]), hex([
 const EVEN_R = [ODD_R[1], ODD_R[0]] as const;
 const ODD_Q = [hex([[1, 0], [1, -1], [0, -1], [-1, -1], [-1, 0], [0, 1]]), hex([[1, 1], [1, 0], [0, -1], [-1, 0], [-1, 1], [0, 1]])] as const;
 const EVEN_Q = [ODD_Q[1], ODD_Q[0]] as const;
+// A staggered diamond shares an edge with the hex neighbours of the same offset layout except the two
+// along the stagger's cross axis, which only touch it at a corner: (+-1, 0) in rows, (0, +-1) in columns.
+const drop = (steps: readonly Step[], ddx: number, ddy: number) => steps.filter((s) => !(Math.abs(s.dx) === ddx && Math.abs(s.dy) === ddy));
+const STAG_ODD_R = [drop(ODD_R[0], 1, 0), drop(ODD_R[1], 1, 0)] as const;
+const STAG_EVEN_R = [STAG_ODD_R[1], STAG_ODD_R[0]] as const;
+const STAG_ODD_Q = [drop(ODD_Q[0], 0, 1), drop(ODD_Q[1], 0, 1)] as const;
+const STAG_EVEN_Q = [STAG_ODD_Q[1], STAG_ODD_Q[0]] as const;
 
 function model(name: MovementName, heuristic: MovementModel['heuristic'], corner: CornerRule, even: Step[] | readonly Step[], odd = even, parityAxis: 'x' | 'y' | null = null, hexLayout: HexLayout = 'axial'): MovementModel {
   return Object.freeze({ name, heuristic, corner, hexLayout, steps: [even, odd] as const, parityAxis });
@@ -95,6 +117,10 @@ const MODELS: Record<MovementName, MovementModel> = {
   'hex-even-r': model('hex-even-r', 'hex', 0, EVEN_R[0], EVEN_R[1], 'y', 'even-r'),
   'hex-odd-q': model('hex-odd-q', 'hex', 0, ODD_Q[0], ODD_Q[1], 'x', 'odd-q'),
   'hex-even-q': model('hex-even-q', 'hex', 0, EVEN_Q[0], EVEN_Q[1], 'x', 'even-q'),
+  'staggered-odd-r': model('staggered-odd-r', 'stagger-r', 0, STAG_ODD_R[0], STAG_ODD_R[1], 'y', 'odd-r'),
+  'staggered-even-r': model('staggered-even-r', 'stagger-r', 0, STAG_EVEN_R[0], STAG_EVEN_R[1], 'y', 'even-r'),
+  'staggered-odd-q': model('staggered-odd-q', 'stagger-q', 0, STAG_ODD_Q[0], STAG_ODD_Q[1], 'x', 'odd-q'),
+  'staggered-even-q': model('staggered-even-q', 'stagger-q', 0, STAG_EVEN_Q[0], STAG_EVEN_Q[1], 'x', 'even-q'),
 };
 
 /** The movement model of that name; throws a TilenavError listing the names. */
@@ -111,8 +137,11 @@ const scratchB = { x: 0, y: 0 };
 
 /**
  * The fewest-steps distance between two cells under a model, ignoring walls: octile distance for
- * octile models, Manhattan for 4-neighbour ones, hex distance for hex layouts. Multiplied by a
- * layer's smallest traversal cost it is an admissible and consistent A* heuristic.
+ * octile models, Manhattan for 4-neighbour ones, hex distance for hex layouts. Staggered diamonds
+ * convert to axial (q, r) like the hex layout of the same name; their 4 moves are then +-(1, -1) and
+ * +-(0, 1) on rows, so the distance is |dq| + |dq + dr|, and +-(1, 0), +-(1, -1) on columns, giving
+ * |dr| + |dq + dr|. Multiplied by a layer's smallest traversal cost it is an admissible and
+ * consistent A* heuristic.
  */
 export function stepDistance(m: MovementModel, x1: number, y1: number, x2: number, y2: number): number {
   if (m.heuristic === 'octile') {
@@ -123,7 +152,12 @@ export function stepDistance(m: MovementModel, x1: number, y1: number, x2: numbe
   if (m.heuristic === 'manhattan') return Math.abs(x1 - x2) + Math.abs(y1 - y2);
   const a = offsetToAxial(m.hexLayout, x1, y1, scratchA);
   const b = offsetToAxial(m.hexLayout, x2, y2, scratchB);
-  const dq = a.x - b.x;
-  const dr = a.y - b.y;
+  return axialDistance(m.heuristic, a.x - b.x, a.y - b.y);
+}
+
+/** Step distance for an axial difference (dq, dr) under a hex or staggered heuristic. @internal */
+export function axialDistance(kind: MovementModel['heuristic'], dq: number, dr: number): number {
+  if (kind === 'stagger-r') return Math.abs(dq) + Math.abs(dq + dr);
+  if (kind === 'stagger-q') return Math.abs(dr) + Math.abs(dq + dr);
   return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
 }

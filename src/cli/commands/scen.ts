@@ -6,8 +6,9 @@ import { movementModel, type MovementName } from '../../search/movement.js';
 import { checkPath } from '../../search/validate.js';
 import { parseScenario } from '../../loaders/movingai.js';
 import { loadMap, parse, percentiles, readText, round, type CliIo } from '../io.js';
+import { runOnWorkers } from './scen-workers.js';
 
-export const usage = 'tilenav scen MAP SCEN [--movement octile] [--algorithm astar|jps|jps+|hpa|auto] [--layer L] [--format F] [--json]';
+export const usage = 'tilenav scen MAP SCEN [--movement octile] [--algorithm astar|jps|jps+|hpa|auto] [--layer L] [--format F] [--workers N] [--json]';
 
 /**
  * Search algorithms `scen` can run. Each entry builds what it needs for `layer` (timed as the
@@ -39,13 +40,14 @@ function withAlgorithm(finder: Pathfinder, algorithm: SearchAlgorithm): Pathfind
  * steps, no blocked cell, no cut corner, cost recomputed) and compares its cost with the file's
  * optimum. Exit 1 when any answer is wrong.
  */
-export function scenCommand(args: string[], io: CliIo): number {
+export async function scenCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args, {
     movement: { type: 'string' },
     algorithm: { type: 'string' },
     layer: { type: 'string' },
     format: { type: 'string' },
     json: { type: 'boolean' },
+    workers: { type: 'string' },
   });
   if (positionals.length !== 2) throw new TilenavError(`expected a map and a scenario file; usage: ${usage}`, { element: 'arguments' });
   const [mapPath, scenPath] = positionals;
@@ -55,6 +57,11 @@ export function scenCommand(args: string[], io: CliIo): number {
   if (make === undefined || !Object.hasOwn(ALGORITHMS, algorithm)) {
     throw new TilenavError(`unknown algorithm; expected one of ${Object.keys(ALGORITHMS).join(', ')}`, { element: '--algorithm' });
   }
+  const workers = values.workers === undefined ? 0 : Number(values.workers);
+  if (values.workers !== undefined && !(/^\d+$/.test(values.workers) && workers >= 1 && workers <= 256)) {
+    throw new TilenavError(`expected a number of workers 1..256, got ${JSON.stringify(values.workers)}`, { element: '--workers' });
+  }
+  if (workers > 0 && algorithm !== 'astar' && algorithm !== 'auto') throw new TilenavError('the workers run astar only', { element: '--algorithm' });
   const t0 = performance.now();
   const { grid } = loadMap(mapPath, values.format);
   const layer = grid.layerIndex(values.layer === undefined ? 0 : /^\d+$/.test(values.layer) ? Number(values.layer) : values.layer);
@@ -76,7 +83,9 @@ export function scenCommand(args: string[], io: CliIo): number {
 
   const bar = io.errIsTty && !values.json ? new cliProgress.SingleBar({ stream: process.stderr, clearOnComplete: true, format: 'scen [{bar}] {value}/{total} queries' }, cliProgress.Presets.shades_classic) : null;
   bar?.start(queries.length, 0);
-  const times: number[] = [];
+  // With --workers every query is answered by the PathService first; the loop below checks them.
+  const pooled = workers > 0 ? await runOnWorkers(grid, queries, layer, movement, workers) : null;
+  const times: number[] = pooled?.latenciesUs ?? [];
   let solved = 0;
   let optimal = 0;
   // The hierarchy is not exact: a legal path no cheaper than the optimum counts as an answer, and
@@ -89,8 +98,8 @@ export function scenCommand(args: string[], io: CliIo): number {
   for (let k = 0; k < queries.length; k++) {
     const q = queries[k];
     const t = performance.now();
-    const r = search(q.startX, q.startY, q.goalX, q.goalY, { layer, movement });
-    times.push((performance.now() - t) * 1000);
+    const r = pooled ? pooled.results[k] : search(q.startX, q.startY, q.goalX, q.goalY, { layer, movement });
+    if (!pooled) times.push((performance.now() - t) * 1000);
     const same = q.startX === q.goalX && q.startY === q.goalY;
     let expected: number;
     if (reference) {
@@ -124,6 +133,7 @@ export function scenCommand(args: string[], io: CliIo): number {
     bar?.update(k + 1);
   }
   bar?.stop();
+  const searchMs = pooled ? pooled.wallMs : times.reduce((a, b) => a + b, 0) / 1000;
   const p = percentiles(times);
   const summary = {
     map: basename(mapPath),
@@ -138,12 +148,15 @@ export function scenCommand(args: string[], io: CliIo): number {
     medianUs: round(p.median),
     p95Us: round(p.p95),
     buildMs: round(buildMs),
+    workers,
+    throughputQps: round(queries.length / (searchMs / 1000)),
     ...(exact ? {} : { suboptimal, meanExcessPct: round((100 * excess) / Math.max(1, optimal + suboptimal), 2) }),
   };
   if (!values.json) {
     io.out(`${summary.map}: ${queries.length} queries, ${solved} solved, ${optimal} optimal, ${invalid} invalid`);
     if (!exact) io.out(`${suboptimal} above optimal; mean excess over optimal ${summary.meanExcessPct} %`);
     io.out(`time per query: mean ${summary.meanUs} us, median ${summary.medianUs} us, p95 ${summary.p95Us} us (load ${summary.buildMs} ms)`);
+    if (workers > 0) io.out(`${workers} workers: ${summary.throughputQps} queries/s (time per query above is request-to-answer latency)`);
   }
   for (const w of wrong) io.err(w);
   if (values.json) io.out(JSON.stringify(summary));

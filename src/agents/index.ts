@@ -1,0 +1,13 @@
+/**
+ * tilenav/agents: navigation agents that follow paths, push each other apart, step aside,
+ * replan, and move in groups (formations, flow fields). No Node or DOM imports.
+ */
+export { NavigationSystem, segmentDistance, AGENT_ACTIVE, AGENT_INTENT, AGENT_PATHFINDING, AGENT_HAS_PATH, AGENT_DIRTY, AGENT_PLAYER, AGENT_FLOW, AGENT_UNREACHABLE, AGENT_NUDGED, AGENT_BLOCKED } from './system.js';
+export type { AgentSpec, MoveIntent, GroupOrder, NavigationStats, NavigationSystemOptions } from './system.js';
+export { DEFAULT_NAVIGATION_OPTIONS } from './options.js';
+export type { NavigationOptions } from './options.js';
+export { GridPlanner, cellOf } from './planner.js';
+export type { AgentPlanner, PlanRequest, AgentObstacle } from './planner.js';
+export { FlowField } from './flowfield.js';
+export { planFormation } from './formation.js';
+export type { Formation } from './formation.js';

@@ -1,0 +1,73 @@
+/**
+ * Seed 001 §10's constants, in one place. Distances are in cells (1 = one tile edge) and times in
+ * seconds of simulated time; the seed's metres are converted at its cell size of 0.4 m where a
+ * tile game wants the same feel (e.g. kNudgeDist 1.2 m = 3 cells), and scaled to tile-sized units
+ * where the seed's value assumes a person-sized agent on a fine grid (radius, speed).
+ */
+export interface NavigationOptions {
+  /** Length of one simulation step (seconds). `update(dt)` runs whole steps from an accumulator. @default 1/60 */
+  fixedStep: number;
+  /** At most this many steps per `update` call, so a long frame cannot snowball. @default 8 */
+  maxStepsPerUpdate: number;
+  /** WALK_THRESHOLD: a waypoint closer than this is reached (cells). @default 0.125 */
+  walkThreshold: number;
+  /** Default collision radius of a new agent (cells). @default 0.35 */
+  collisionRadius: number;
+  /** Default walk speed (cells per second). @default 4 */
+  walkSpeed: number;
+  /** Default turn rate toward the movement direction (radians per second). @default 4 * Math.PI */
+  rotationSpeed: number;
+  /** Default MoveIntent arrival threshold: within this of the final target counts as arrived (cells). @default 0.125 */
+  arrivalThreshold: number;
+  /** kIterations: push-apart passes per step. @default 3 */
+  collisionIterations: number;
+  /** kNudgeDist: how far a standing unit steps aside when a walker pushes it (cells). @default 3 */
+  nudgeDist: number;
+  /** kMovedEps: an agent that moved more than this in a step is a mover (cells). @default 0.02 */
+  movedEps: number;
+  /** kReplanTriggerDist: a mover this close to a walker's next segment makes it replan (cells). @default 4.5 */
+  replanTriggerDist: number;
+  /** kReplanCooldownMs, in seconds: the least time between two mover-triggered replans of one agent. @default 0.5 */
+  replanCooldown: number;
+  /** kDynamicObstacleInfluenceDist: standing agents farther than this from the start-goal segment are ignored when planning (cells). @default 15 */
+  obstacleInfluenceDist: number;
+  /** kDynamicObstacleRadiusFraction: the part of a standing agent's radius that blocks planning. @default 0.6 */
+  obstacleRadiusFraction: number;
+  /** A group order of at least this many units follows one flow field instead of one A* per unit. @default 24 */
+  flowFieldMinGroup: number;
+  /** Formation slot spacing, in collision diameters. @default 1.25 */
+  formationSpacing: number;
+  /**
+   * A walker that has not got `stuckDist` away from where it stood this long gives up: it stops
+   * where it is, flagged AGENT_BLOCKED, and its arrival callback fires (seconds). Crowds at a
+   * bottleneck otherwise jostle forever. @default 3
+   */
+  stuckTime: number;
+  /** See stuckTime (cells). @default 0.5 */
+  stuckDist: number;
+  /** A flow-field unit within this path distance of the goal leaves the field for its own formation slot (cells). @default 6 */
+  flowSlotHandoff: number;
+}
+
+/** The defaults of {@link NavigationOptions}. */
+export const DEFAULT_NAVIGATION_OPTIONS: Readonly<NavigationOptions> = Object.freeze({
+  fixedStep: 1 / 60,
+  maxStepsPerUpdate: 8,
+  walkThreshold: 0.125,
+  collisionRadius: 0.35,
+  walkSpeed: 4,
+  rotationSpeed: 4 * Math.PI,
+  arrivalThreshold: 0.125,
+  collisionIterations: 3,
+  nudgeDist: 3,
+  movedEps: 0.02,
+  replanTriggerDist: 4.5,
+  replanCooldown: 0.5,
+  obstacleInfluenceDist: 15,
+  obstacleRadiusFraction: 0.6,
+  flowFieldMinGroup: 24,
+  formationSpacing: 1.25,
+  flowSlotHandoff: 6,
+  stuckTime: 3,
+  stuckDist: 0.5,
+});

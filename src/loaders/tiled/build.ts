@@ -1,0 +1,563 @@
+/** Navigation from a parsed Tiled map: seed 003's properties, then the common collision conventions. */
+import { DEFAULT_LAYER_NAMES, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_SAFE_ZONE, MAX_LAYERS, NavGrid } from '../../grid/navgrid.js';
+import { isometric, orthogonal, staggered, type Projection } from '../../grid/projection.js';
+import type { TerrainTable } from '../../grid/terrain.js';
+import { movementModel, type MovementName } from '../../search/movement.js';
+import { fail, type Ctx, type RawLayer, type RawMap, type RawObject, type RawTileset, type TiledProperties, type TiledProperty } from './model.js';
+import { objectShapes, rasterProjected, rasterScaled, type PixelShape } from './shapes.js';
+
+/** Tiled's gid flag bits: flipped horizontally, vertically, diagonally, rotated 120 degrees (hex). */
+export const GID_FLIP_H = 0x80000000;
+export const GID_FLIP_V = 0x40000000;
+export const GID_FLIP_D = 0x20000000;
+export const GID_ROTATE_120 = 0x10000000;
+/** The gid without its flag bits. */
+export const GID_MASK = 0x0fffffff;
+
+/**
+ * The conventions, beside seed 003's properties, that mark cells blocked. Every list is matched
+ * case-insensitively.
+ */
+export interface TiledMapping {
+  /** Bool properties that mean "blocked" when true, on a tile, a tile layer, an object layer or an object. @default ['collides', 'collision', 'solid'] */
+  collisionProperties: readonly string[];
+  /** Object types / classes whose shapes block. @default ['collision', 'collider', 'solid', 'wall', 'obstacle'] */
+  collisionTypes: readonly string[];
+  /** Object layer names whose every shape blocks. @default ['collision', 'collisions', 'colliders', 'solid', 'walls', 'obstacles'] */
+  collisionLayerNames: readonly string[];
+  /** Rasterise the collision shapes tiles carry in their tileset's objectgroup. @default true */
+  tileShapes: boolean;
+  /** The object property (pixels) giving a polyline's width. @default 'lineWidth' */
+  lineWidthProperty: string;
+  /** A polyline's width without that property, in pixels; 0 blocks the cells the line passes through. @default 0 */
+  lineWidth: number;
+  /** The navigation layer these conventions block, unless a layer says `collisionLayer`. @default 0 */
+  layer: number;
+  /** Layers hidden in Tiled (their own or a group's `visible` false) still count: collision layers are often hidden. @default true */
+  hiddenLayers: boolean;
+}
+
+export const DEFAULT_TILED_MAPPING: Readonly<TiledMapping> = Object.freeze({
+  collisionProperties: Object.freeze(['collides', 'collision', 'solid']),
+  collisionTypes: Object.freeze(['collision', 'collider', 'solid', 'wall', 'obstacle']),
+  collisionLayerNames: Object.freeze(['collision', 'collisions', 'colliders', 'solid', 'walls', 'obstacles']),
+  tileShapes: true,
+  lineWidthProperty: 'lineWidth',
+  lineWidth: 0,
+  layer: 0,
+  hiddenLayers: true,
+});
+
+/** One layer of the map as the game may want it: its place, inherited visibility and properties. */
+export interface TiledLayerInfo {
+  name: string;
+  /** Where it sits, e.g. `<group name="walls"> > <layer name="walls1">` or `layer "walls" > layer "walls1"`. */
+  path: string;
+  type: 'tile' | 'object' | 'group' | 'image';
+  /** Its own `visible` and every enclosing group's. */
+  visible: boolean;
+  /** Its own properties. */
+  properties: TiledProperties;
+  /** Its properties over those of its groups (the layer's own win). */
+  inherited: TiledProperties;
+  /** Seed 003's navigation settings, or null when the layer has none (and seed 003 ignores it). */
+  navigation: { layer: number; walkable: boolean; border: boolean } | null;
+  /** Object layers: their objects, as read. */
+  objects?: readonly RawObject[];
+}
+
+export interface BuildOptions {
+  maxCells: number;
+  mapping: TiledMapping;
+  terrain: TerrainTable | undefined;
+}
+
+/** What {@link build} returns; the public result adds nothing but the doc comments. */
+export interface Built {
+  grid: NavGrid;
+  projection: Projection;
+  orientation: 'orthogonal' | 'isometric' | 'staggered' | 'hexagonal';
+  movement: MovementName;
+  tileWidth: number;
+  tileHeight: number;
+  offset: { x: number; y: number };
+  warnings: string[];
+  properties: { map: TiledProperties; layers: TiledLayerInfo[]; tiles: Map<number, TiledProperties> };
+}
+
+interface TileNav {
+  props: TiledProperties;
+  terrain: number;
+  slow: number;
+  flags: number;
+  collides: boolean;
+  shapes: PixelShape[];
+  imgW: number;
+  imgH: number;
+  offX: number;
+  offY: number;
+}
+
+interface FlatLayer {
+  raw: RawLayer;
+  visible: boolean;
+  props: Map<string, TiledProperty>;
+  /** Full-grid gids (flags kept) for tile layers. */
+  data: Uint32Array | null;
+  info: TiledLayerInfo;
+}
+
+const lower = (list: readonly string[]) => new Set(list.map((s) => s.toLowerCase()));
+
+function boolProp(props: TiledProperties, names: Set<string>): boolean | undefined {
+  let out: boolean | undefined;
+  for (const [k, p] of props) if (p.type === 'bool' && names.has(k.toLowerCase())) out = out === true || (p.value as boolean);
+  return out;
+}
+
+/** Builds the NavGrid and everything beside it. */
+export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: BuildOptions): Built {
+  const warnings: string[] = [];
+  const warn = (w: string) => {
+    if (!warnings.includes(w)) warnings.push(w);
+  };
+  const mapping = options.mapping;
+  const orientation = map.orientation;
+  if (orientation !== 'orthogonal' && orientation !== 'isometric' && orientation !== 'staggered' && orientation !== 'hexagonal') {
+    fail(ctx, '<map> orientation', `unknown orientation ${JSON.stringify(orientation)}; expected orthogonal, isometric, staggered or hexagonal`);
+  }
+  if (!(map.tileWidth > 0) || !(map.tileHeight > 0)) fail(ctx, '<map>', `tile size ${map.tileWidth} x ${map.tileHeight} must be positive`);
+  const staggerish = orientation === 'staggered' || orientation === 'hexagonal';
+  if (staggerish) {
+    if (map.staggerAxis !== 'x' && map.staggerAxis !== 'y') fail(ctx, '<map> staggeraxis', `expected "x" or "y", got ${JSON.stringify(map.staggerAxis)}`);
+    if (map.staggerIndex !== 'odd' && map.staggerIndex !== 'even') fail(ctx, '<map> staggerindex', `expected "odd" or "even", got ${JSON.stringify(map.staggerIndex)}`);
+    if (orientation === 'hexagonal' && !(map.hexSideLength >= 0)) fail(ctx, '<map> hexsidelength', 'expected a length >= 0');
+  }
+  if (!['right-down', 'right-up', 'left-down', 'left-up'].includes(map.renderOrder)) warn(`unknown renderorder ${JSON.stringify(map.renderOrder)} ignored (it only orders drawing)`);
+
+  // ---- layers flattened, with inherited visibility and properties
+  const flat: FlatLayer[] = [];
+  const infos: TiledLayerInfo[] = [];
+  const walk = (list: RawLayer[], visible: boolean, inherited: Map<string, TiledProperty>) => {
+    for (const raw of list) {
+      const vis = visible && raw.visible;
+      const props = new Map(inherited);
+      for (const [k, v] of raw.properties) props.set(k, v);
+      const info: TiledLayerInfo = { name: raw.name, path: raw.element, type: raw.kind, visible: vis, properties: raw.properties, inherited: props, navigation: null };
+      if (raw.kind === 'object') info.objects = raw.objects;
+      infos.push(info);
+      if (raw.kind === 'group') walk(raw.layers, vis, props);
+      else flat.push({ raw, visible: vis, props, data: null, info });
+    }
+  };
+  walk(map.layers, true, new Map());
+  const used = flat.filter((l) => l.visible || mapping.hiddenLayers);
+
+  // ---- grid bounds: the map, or the chunks' bounding box for infinite maps
+  let ox = 0;
+  let oy = 0;
+  let W = map.width;
+  let H = map.height;
+  if (map.infinite) {
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    for (const l of flat) {
+      if (l.raw.kind !== 'tile') continue;
+      for (const c of l.raw.chunks ?? []) {
+        if (c.width === 0 || c.height === 0) continue;
+        x0 = Math.min(x0, c.x);
+        y0 = Math.min(y0, c.y);
+        x1 = Math.max(x1, c.x + c.width);
+        y1 = Math.max(y1, c.y + c.height);
+      }
+    }
+    if (x0 !== Infinity) {
+      ox = x0;
+      oy = y0;
+      W = x1 - x0;
+      H = y1 - y0;
+    } else {
+      W = Math.max(1, W);
+      H = Math.max(1, H);
+    }
+  }
+  if (W < 1 || H < 1) fail(ctx, '<map>', `map size ${W} x ${H}: expected at least 1 x 1 tiles`);
+  if (W * H > options.maxCells) fail(ctx, '<map>', `${W} x ${H} = ${W * H} cells exceeds maxCells ${options.maxCells}; pass a larger maxCells to allow it`);
+  const N = W * H;
+  for (const l of flat) {
+    if (l.raw.kind !== 'tile') continue;
+    if (l.raw.data !== null) {
+      l.data = l.raw.data;
+      continue;
+    }
+    const data = new Uint32Array(N);
+    for (const c of l.raw.chunks ?? []) {
+      for (let y = 0; y < c.height; y++) data.set(c.data.subarray(y * c.width, (y + 1) * c.width), (c.y - oy + y) * W + (c.x - ox));
+    }
+    l.data = data;
+  }
+
+  // ---- projection and movement
+  const tw = map.tileWidth;
+  const th = map.tileHeight;
+  let projection: Projection;
+  let movement: MovementName;
+  if (orientation === 'orthogonal') {
+    projection = orthogonal(tw, th, ox * tw, oy * th);
+    movement = 'octile';
+  } else if (orientation === 'isometric') {
+    // Tiled puts tile (0, 0)'s top corner half a tile width per row right of the left edge.
+    projection = isometric(tw, th, map.height * (tw / 2) + (ox - oy) * (tw / 2), (ox + oy) * (th / 2));
+    movement = 'iso';
+  } else {
+    const sx = map.staggerAxis === 'x';
+    // An odd offset along the stagger axis flips which grid rows (columns) are the shifted ones.
+    const flip = ((sx ? ox : oy) & 1) === 1;
+    const index = (map.staggerIndex === 'even') !== flip ? 'even' : 'odd';
+    const side = orientation === 'hexagonal' ? map.hexSideLength : 0;
+    const sideX = sx ? side : 0;
+    const sideY = sx ? 0 : side;
+    // Tiled lays staggered and hexagonal tiles out on even pixel sizes (HexagonalRenderer's RenderParams).
+    const ew = Number.isInteger(tw) && tw >= 2 ? tw & ~1 : tw;
+    const eh = Number.isInteger(th) && th >= 2 ? th & ~1 : th;
+    const originX = ox * (sx ? (ew - sideX) / 2 + sideX : ew + sideX);
+    const originY = oy * (sx ? eh + sideY : (eh - sideY) / 2 + sideY);
+    projection = staggered(ew, eh, { staggerAxis: sx ? 'x' : 'y', staggerIndex: index, hexSideLength: side, originX, originY });
+    movement = `${orientation === 'hexagonal' ? 'hex' : 'staggered'}-${index}-${sx ? 'q' : 'r'}` as MovementName;
+  }
+
+  // ---- navigation layers
+  let navCount = 1;
+  const nl = map.properties.get('navigationLayers');
+  if (nl !== undefined) {
+    if (nl.type !== 'int' && nl.type !== 'float') warn(`map property navigationLayers is a ${nl.type}, expected an int; using 1 layer`);
+    else {
+      const v = Math.round(nl.value as number);
+      navCount = Math.min(MAX_LAYERS, Math.max(1, v));
+      if (navCount !== v || v !== nl.value) warn(`map property navigationLayers ${nl.value} is outside 1-${MAX_LAYERS}; clamped to ${navCount}`);
+    }
+  }
+  const grid = new NavGrid(W, H, { layers: navCount, projection, terrain: options.terrain, maxCells: options.maxCells });
+  const navIndex = (l: FlatLayer, fallback: number): number => {
+    const p = l.props.get('collisionLayer');
+    if (p === undefined) return fallback;
+    let i = -1;
+    if (p.type === 'int' || p.type === 'float') i = p.value as number;
+    else if (p.type === 'string') i = grid.layers.findIndex((x) => x.name === p.value);
+    if (!Number.isInteger(i) || i < 0 || i >= navCount) {
+      const clamped = Math.min(navCount - 1, Math.max(0, Number.isInteger(i) ? i : 0));
+      warn(`${l.raw.element}: collisionLayer ${JSON.stringify(p.value)} is not one of this map's ${navCount} navigation layers (${DEFAULT_LAYER_NAMES.slice(0, navCount).join(', ')}); using ${clamped}`);
+      return clamped;
+    }
+    return i;
+  };
+
+  // ---- per-tile navigation data, by gid
+  const tileInfo = new Map<number, TileNav>();
+  const tileProps = new Map<number, TiledProperties>();
+  const collideNames = lower(mapping.collisionProperties);
+  const terrainTable = grid.terrain;
+  for (const ts of tilesets) {
+    for (const t of ts.tiles) {
+      const gid = ts.firstgid + t.id;
+      if (t.properties.size > 0) tileProps.set(gid, t.properties);
+      const nav: TileNav = { props: t.properties, terrain: -1, slow: 1, flags: 0, collides: false, shapes: [], imgW: t.imageWidth || ts.tileWidth || tw, imgH: t.imageHeight || ts.tileHeight || th, offX: ts.offsetX, offY: ts.offsetY };
+      const where = `tileset "${ts.name}" tile ${t.id}`;
+      const tt = t.properties.get('terrainType');
+      if (tt !== undefined && tt.type === 'string') {
+        const name = tt.value as string;
+        if (terrainTable.has(name)) nav.terrain = terrainTable.id(name);
+        else {
+          warn(`${where}: unknown terrainType ${JSON.stringify(name)} treated as Ground (known: ${terrainTable.entries().map((e) => e.name).join(', ')})`);
+          nav.terrain = 0;
+        }
+      }
+      const slow = t.properties.get('slowMultiplier');
+      if (slow !== undefined) {
+        if ((slow.type === 'float' || slow.type === 'int') && Number.isFinite(slow.value) && (slow.value as number) > 0) nav.slow = slow.value as number;
+        else warn(`${where}: slowMultiplier ${JSON.stringify(slow.value)} ignored; expected a float > 0`);
+      }
+      const b = (name: string) => t.properties.get(name)?.type === 'bool' && t.properties.get(name)?.value === true;
+      if (b('isSafeZone')) nav.flags |= FLAG_SAFE_ZONE;
+      if (b('oneWayNorth')) nav.flags |= FLAG_NO_EXIT_NORTH;
+      if (b('oneWayEast')) nav.flags |= FLAG_NO_EXIT_EAST;
+      if (b('oneWaySouth')) nav.flags |= FLAG_NO_EXIT_SOUTH;
+      if (b('oneWayWest')) nav.flags |= FLAG_NO_EXIT_WEST;
+      const cf = t.properties.get('customFlags');
+      if (cf !== undefined) {
+        if (cf.type === 'int' && (cf.value as number) >= 0 && (cf.value as number) <= 255) nav.flags |= cf.value as number;
+        else warn(`${where}: customFlags ${JSON.stringify(cf.value)} ignored; expected an int 0-255`);
+      }
+      nav.collides = boolProp(t.properties, collideNames) === true;
+      if (mapping.tileShapes) for (const o of t.shapes) nav.shapes.push(...objectShapes(o, lineWidthOf(o, mapping)));
+      if (nav.terrain >= 0 || nav.slow !== 1 || nav.flags !== 0 || nav.collides || nav.shapes.length > 0) {
+        if (gid > MAX_INFO_GID) warn(`${where}: gid ${gid} is beyond ${MAX_INFO_GID}; its navigation properties are ignored`);
+        else tileInfo.set(gid, nav);
+      }
+    }
+  }
+  const table = tileTable(tileInfo, terrainTable);
+
+  // ---- seed 003: layers with isTilesetWalkable / useTilesetBorder
+  interface SeedLayer {
+    l: FlatLayer;
+    walkable: boolean;
+    border: boolean;
+  }
+  const seed: SeedLayer[][] = grid.layers.map(() => []);
+  for (const l of used) {
+    if (l.raw.kind !== 'tile') continue;
+    const w = l.props.get('isTilesetWalkable');
+    const b = l.props.get('useTilesetBorder');
+    for (const [name, p] of [['isTilesetWalkable', w], ['useTilesetBorder', b]] as const) {
+      if (p !== undefined && p.type !== 'bool') warn(`${l.raw.element}: ${name} is a ${p.type}, not a bool; ignored as seed 003 does`);
+    }
+    const wb = w?.type === 'bool' ? (w.value as boolean) : undefined;
+    const bb = b?.type === 'bool' ? (b.value as boolean) : undefined;
+    if (wb === undefined && bb === undefined) continue;
+    const nav = { layer: navIndex(l, 0), walkable: wb === true, border: bb === true };
+    l.info.navigation = nav;
+    seed[nav.layer].push({ l, walkable: nav.walkable, border: nav.border });
+  }
+  const anySeed = seed.some((s) => s.length > 0);
+
+  const neighbours = borderNeighbours(movement);
+  const blocked = new Uint8Array(N);
+  const layerName = (i: number) => grid.layers[i].name;
+  let mappingCells = 0;
+  for (let li = 0; li < navCount; li++) {
+    const nav = grid.layers[li];
+    const walkable = nav.walkable;
+    const cost = nav.cost;
+    const flags = nav.flags;
+    const terrain = nav.terrain;
+    blocked.fill(0);
+    const layers = seed[li];
+    // A layer of walkable tiles means only covered cells are floor; without one, every cell is.
+    const floors = layers.filter((s) => s.walkable);
+    walkable.fill(floors.length > 0 ? 0 : 1);
+    for (const s of floors) markNonEmpty(s.l.data!, walkable);
+    for (const s of layers) {
+      const d = s.l.data!;
+      if (table.navs.length > 0) applyTiles(d, table, terrain, cost, flags, blocked);
+      if (!s.walkable) markNonEmpty(d, blocked);
+      if (s.border) markBorders(d, W, H, neighbours, blocked);
+    }
+    if (anySeed && layers.length === 0) warn(`navigation layer ${li} "${layerName(li)}" has no tile layer with navigation properties: all its cells are walkable`);
+
+    // ---- the mapping conventions
+    const before = count(blocked);
+    for (const l of used) {
+      if (navIndex(l, mapping.layer) !== li) continue;
+      if (l.raw.kind === 'tile') applyTileConventions(l, table, collideNames, blocked, W, H, ox, oy, tw, th, orientation);
+      else if (l.raw.kind === 'object') applyObjectConventions(l, mapping, collideNames, blocked, W, H, ox, oy, tw, th, orientation, projection, warn);
+    }
+    mappingCells += count(blocked) - before;
+    clearBlocked(walkable, blocked);
+  }
+  if (!anySeed) {
+    warn(
+      `no tile layer has seed 003's navigation properties (isTilesetWalkable, useTilesetBorder): every cell starts walkable` +
+        (mappingCells > 0 ? `; ${mappingCells} cells blocked by the collision conventions (${mapping.collisionProperties.join(' / ')} properties, collision objects and tile shapes)` : ' and no collision convention blocked any'),
+    );
+  }
+  grid.refresh();
+  return { grid, projection, orientation, movement, tileWidth: tw, tileHeight: th, offset: { x: ox, y: oy }, warnings, properties: { map: map.properties, layers: infos, tiles: tileProps } };
+}
+
+function lineWidthOf(o: RawObject, mapping: TiledMapping): number {
+  const p = o.properties.get(mapping.lineWidthProperty);
+  return p !== undefined && (p.type === 'float' || p.type === 'int') ? (p.value as number) : mapping.lineWidth;
+}
+
+function count(a: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < a.length; i++) n += a[i];
+  return n;
+}
+
+/** Per parity, the neighbour offsets a border spreads to: the 8 around a square cell, else the model's. */
+function borderNeighbours(movement: MovementName): [number[][], number[][]] & { axis: 'x' | 'y' | null } {
+  const m = movementModel(movement === 'iso' ? 'octile' : movement);
+  const out = [m.steps[0].map((s) => [s.dx, s.dy]), m.steps[1].map((s) => [s.dx, s.dy])] as [number[][], number[][]] & { axis: 'x' | 'y' | null };
+  out.axis = m.parityAxis;
+  return out;
+}
+
+/** Seed 003's useTilesetBorder: empty cells next to a non-empty one are blocked. */
+function markBorders(d: Uint32Array, W: number, H: number, nb: ReturnType<typeof borderNeighbours>, blocked: Uint8Array): void {
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      if ((d[i] & GID_MASK) === 0) continue;
+      const steps = nb[nb.axis === 'x' ? x & 1 : nb.axis === 'y' ? y & 1 : 0];
+      for (const [dx, dy] of steps) {
+        const nx = x + dx;
+        const ny = y + dy;
+        if (nx < 0 || ny < 0 || nx >= W || ny >= H) continue;
+        const j = ny * W + nx;
+        if ((d[j] & GID_MASK) === 0) blocked[j] = 1;
+      }
+    }
+  }
+}
+
+function applyTileConventions(l: FlatLayer, table: TileTable, collideNames: Set<string>, blocked: Uint8Array, W: number, H: number, ox: number, oy: number, tw: number, th: number, orientation: string): void {
+  const d = l.data!;
+  const layerCollides = boolProp(l.props, collideNames);
+  if (layerCollides === true) {
+    markNonEmpty(d, blocked);
+    return;
+  }
+  // An explicit `collides: false` on the layer opts its tiles out of the tile conventions too.
+  if (layerCollides === false || table.navs.length === 0) return;
+  markColliding(d, table, blocked);
+  if (!table.anyShapes) return;
+  const mark = (i: number) => {
+    blocked[i] = 1;
+  };
+  for (let i = 0; i < d.length; i++) {
+    const raw = d[i];
+    const k = rowOf(table.index, raw);
+    if (k < 0) continue;
+    const t = table.navs[k];
+    if (t.collides || t.shapes.length === 0) continue;
+    if (orientation !== 'orthogonal') {
+      // Tile shapes are drawn in the tile image's own pixels; off the square lattice the cell is the best place to put them.
+      blocked[i] = 1;
+      continue;
+    }
+    const cx = (i % W) + ox;
+    const cy = ((i / W) | 0) + oy;
+    const left = cx * tw + t.offX;
+    const top = (cy + 1) * th + t.offY - t.imgH;
+    for (const s of t.shapes) {
+      const pts = flipShape(s.pts, raw, t.imgW, t.imgH);
+      for (let k = 0; k < pts.length; k += 2) {
+        pts[k] += left;
+        pts[k + 1] += top;
+      }
+      rasterScaled({ closed: s.closed, pts }, 1 / tw, 1 / th, ox, oy, W, H, mark);
+    }
+  }
+}
+
+/** Tiles with navigation data get a gid index above which nothing is looked up. */
+const MAX_INFO_GID = 1 << 22;
+
+/** Per-tile navigation data as flat arrays indexed through `index[gid]` (-1: a plain tile). */
+interface TileTable {
+  index: Int32Array;
+  navs: TileNav[];
+  terrain: Int16Array;
+  terrainCost: Float32Array;
+  terrainWalkable: Uint8Array;
+  slow: Float64Array;
+  flags: Uint8Array;
+  collides: Uint8Array;
+  anyShapes: boolean;
+}
+
+function tileTable(info: Map<number, TileNav>, terrains: TerrainTable): TileTable {
+  let max = 0;
+  for (const gid of info.keys()) max = Math.max(max, gid);
+  const navs = [...info.values()];
+  const n = navs.length;
+  const t: TileTable = { index: new Int32Array(n > 0 ? max + 1 : 0).fill(-1), navs, terrain: new Int16Array(n), terrainCost: new Float32Array(n), terrainWalkable: new Uint8Array(n), slow: new Float64Array(n), flags: new Uint8Array(n), collides: new Uint8Array(n), anyShapes: false };
+  [...info.keys()].forEach((gid, k) => {
+    const v = navs[k];
+    t.index[gid] = k;
+    t.terrain[k] = v.terrain;
+    if (v.terrain >= 0) {
+      t.terrainCost[k] = terrains.get(v.terrain).cost;
+      t.terrainWalkable[k] = terrains.get(v.terrain).walkable ? 1 : 0;
+    }
+    t.slow[k] = v.slow;
+    t.flags[k] = v.flags;
+    t.collides[k] = v.collides ? 1 : 0;
+    if (v.shapes.length > 0) t.anyShapes = true;
+  });
+  return t;
+}
+
+// The loops over every cell live in small functions of typed arrays, which V8 optimises well.
+
+function markNonEmpty(d: Uint32Array, out: Uint8Array): void {
+  for (let i = 0; i < d.length; i++) if ((d[i] & GID_MASK) !== 0) out[i] = 1;
+}
+
+function clearBlocked(walkable: Uint8Array, blocked: Uint8Array): void {
+  for (let i = 0; i < walkable.length; i++) if (blocked[i] === 1) walkable[i] = 0;
+}
+
+/** Terrain, cost, flags of seed 003's tile properties. */
+/** The tile table row of a raw gid, or -1 for an empty or plain tile. */
+function rowOf(index: Int32Array, raw: number): number {
+  const gid = raw & GID_MASK;
+  return gid === 0 || gid >= index.length ? -1 : index[gid];
+}
+
+function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Float32Array, flags: Uint8Array, blocked: Uint8Array): void {
+  for (let i = 0; i < d.length; i++) {
+    const k = rowOf(t.index, d[i]);
+    if (k < 0) continue;
+    const id = t.terrain[k];
+    if (id >= 0) {
+      terrain[i] = id;
+      cost[i] = t.terrainCost[k];
+      if (t.terrainWalkable[k] === 0) blocked[i] = 1;
+    }
+    const slow = t.slow[k];
+    if (slow !== 1) cost[i] *= slow;
+    flags[i] |= t.flags[k];
+  }
+}
+
+function markColliding(d: Uint32Array, t: TileTable, blocked: Uint8Array): void {
+  for (let i = 0; i < d.length; i++) {
+    const k = rowOf(t.index, d[i]);
+    if (k >= 0 && t.collides[k] === 1) blocked[i] = 1;
+  }
+}
+
+/** A tile shape's points under the gid's flip bits (diagonal first, then horizontal, then vertical, as Tiled applies them). */
+function flipShape(pts: number[], raw: number, w: number, h: number): number[] {
+  const out = pts.slice();
+  let ww = w;
+  let hh = h;
+  if ((raw & GID_FLIP_D) !== 0) {
+    for (let k = 0; k < out.length; k += 2) [out[k], out[k + 1]] = [out[k + 1], out[k]];
+    [ww, hh] = [hh, ww];
+  }
+  if ((raw & GID_FLIP_H) !== 0) for (let k = 0; k < out.length; k += 2) out[k] = ww - out[k];
+  if ((raw & GID_FLIP_V) !== 0) for (let k = 1; k < out.length; k += 2) out[k] = hh - out[k];
+  return out;
+}
+
+function applyObjectConventions(l: FlatLayer, mapping: TiledMapping, collideNames: Set<string>, blocked: Uint8Array, W: number, H: number, ox: number, oy: number, tw: number, th: number, orientation: string, projection: Projection, warn: (w: string) => void): void {
+  if (l.raw.kind !== 'object') return;
+  const layerFlag = boolProp(l.props, collideNames);
+  const wholeLayer = layerFlag === true || (layerFlag === undefined && lower(mapping.collisionLayerNames).has(l.raw.name.toLowerCase()));
+  const types = lower(mapping.collisionTypes);
+  const mark = (i: number) => {
+    blocked[i] = 1;
+  };
+  for (const o of l.raw.objects) {
+    if (!o.visible && !mapping.hiddenLayers) continue;
+    const own = boolProp(o.properties, collideNames);
+    const collides = own ?? (wholeLayer || types.has(o.type.toLowerCase()));
+    if (!collides) continue;
+    if (o.template !== '' && o.shape === 'rectangle' && !(o.width > 0 && o.height > 0)) {
+      warn(`${l.raw.element} object ${o.id}: its shape comes from the template ${JSON.stringify(o.template)}, which is not read; the object is skipped`);
+      continue;
+    }
+    for (const s of objectShapes(o, lineWidthOf(o, mapping))) {
+      if (orientation === 'orthogonal') rasterScaled(s, 1 / tw, 1 / th, ox, oy, W, H, mark);
+      // Tiled stores isometric objects in a space where a tile is tileHeight x tileHeight.
+      else if (orientation === 'isometric') rasterScaled(s, 1 / th, 1 / th, ox, oy, W, H, mark);
+      else rasterProjected(s, projection, Math.min(tw, th) / 4, W, H, mark);
+    }
+  }
+}

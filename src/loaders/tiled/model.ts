@@ -1,0 +1,179 @@
+/**
+ * The format-neutral shape both the TMX (XML) and the TMJ (JSON) readers produce, so navigation is
+ * built by one piece of code whatever the file was. Internal to the Tiled loader.
+ */
+import { TilenavError } from '../../errors.js';
+
+/** Tiled property types. `class` values hold their members as a nested property map. */
+export type TiledPropertyType = 'bool' | 'int' | 'float' | 'string' | 'color' | 'file' | 'object' | 'class';
+
+/** One custom property as Tiled stores it. */
+export interface TiledProperty {
+  readonly type: TiledPropertyType;
+  /** bool: boolean; int, float, object (an object id): number; string, color (`#aarrggbb`), file: string; class: its members. */
+  readonly value: boolean | number | string | TiledProperties;
+  /** The custom type's name for `class` (and enum) properties, when given. */
+  readonly propertyType?: string;
+}
+
+/** Custom properties by name. A Map, so names such as `__proto__` can never reach a prototype. */
+export type TiledProperties = ReadonlyMap<string, TiledProperty>;
+
+/** Where in which file: every error names both. */
+export interface Ctx {
+  file: string;
+}
+
+export function fail(ctx: Ctx, element: string, message: string): never {
+  throw new TilenavError(message, { file: ctx.file, element });
+}
+
+export interface RawObject {
+  id: number;
+  name: string;
+  type: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  rotation: number;
+  visible: boolean;
+  gid: number;
+  shape: 'rectangle' | 'ellipse' | 'polygon' | 'polyline' | 'point' | 'text';
+  /** Polygon / polyline points relative to (x, y), flat [x0, y0, x1, y1, ...]. */
+  points: number[];
+  properties: TiledProperties;
+  /** The object template file it instantiates ('' for none); templates are not read. */
+  template: string;
+}
+
+export interface RawChunk {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  data: Uint32Array;
+}
+
+interface RawLayerBase {
+  name: string;
+  visible: boolean;
+  properties: TiledProperties;
+  /** For messages: `layer "Walls"` inside its groups. */
+  element: string;
+}
+
+export interface RawTileLayer extends RawLayerBase {
+  kind: 'tile';
+  width: number;
+  height: number;
+  /** Finite maps: width x height gids with the flip bits still set. */
+  data: Uint32Array | null;
+  /** Infinite maps. */
+  chunks: RawChunk[] | null;
+}
+
+export interface RawObjectLayer extends RawLayerBase {
+  kind: 'object';
+  objects: RawObject[];
+}
+
+export interface RawGroupLayer extends RawLayerBase {
+  kind: 'group';
+  layers: RawLayer[];
+}
+
+export interface RawOtherLayer extends RawLayerBase {
+  kind: 'image';
+}
+
+export type RawLayer = RawTileLayer | RawObjectLayer | RawGroupLayer | RawOtherLayer;
+
+export interface RawTile {
+  id: number;
+  properties: TiledProperties;
+  /** Collision shapes from the tile's objectgroup, in pixels relative to the tile image's top-left. */
+  shapes: RawObject[];
+  /** Image size for collection-of-images tilesets. */
+  imageWidth: number;
+  imageHeight: number;
+}
+
+export interface RawTileset {
+  firstgid: number;
+  name: string;
+  tileWidth: number;
+  tileHeight: number;
+  tileCount: number;
+  offsetX: number;
+  offsetY: number;
+  tiles: RawTile[];
+  properties: TiledProperties;
+  /** The file it came from (the map's own file for embedded tilesets). */
+  file: string;
+}
+
+/** A tileset reference before external files are read. */
+export interface TilesetRef {
+  firstgid: number;
+  /** External file as written in the map, or null for an embedded tileset. */
+  source: string | null;
+  embedded: RawTileset | null;
+  element: string;
+}
+
+export interface RawMap {
+  orientation: string;
+  renderOrder: string;
+  width: number;
+  height: number;
+  tileWidth: number;
+  tileHeight: number;
+  hexSideLength: number;
+  staggerAxis: string;
+  staggerIndex: string;
+  infinite: boolean;
+  properties: TiledProperties;
+  tilesets: TilesetRef[];
+  layers: RawLayer[];
+}
+
+/** Limits the data decoders enforce. */
+export interface DecodeLimits {
+  maxCells: number;
+  /** For the whole map, all layers and chunks together. */
+  maxDecompressedBytes: number;
+  /** Decompressed bytes so far. */
+  used: number;
+}
+
+/** Property names that must never become object keys (issue 3, item 6). */
+export function checkPropertyName(ctx: Ctx, element: string, name: unknown): string {
+  if (typeof name !== 'string') fail(ctx, element, 'expected a property name (a string)');
+  if (name === '__proto__' || name === 'constructor' || name === 'prototype') {
+    fail(ctx, `${element} property ${JSON.stringify(name)}`, 'this property name is refused: it would shadow an object prototype in code that copies properties into plain objects; rename it');
+  }
+  return name;
+}
+
+/** Parses a Tiled number attribute; `fallback` when absent, an error naming the element when not a number. */
+export function num(ctx: Ctx, element: string, name: string, value: unknown, fallback?: number): number {
+  if (value === undefined || value === null || value === '') {
+    if (fallback !== undefined) return fallback;
+    fail(ctx, element, `the attribute "${name}" is missing`);
+  }
+  const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+  if (!Number.isFinite(n)) fail(ctx, element, `"${name}" must be a number, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** Like {@link num} but a whole number in [min, max]. */
+export function int(ctx: Ctx, element: string, name: string, value: unknown, fallback?: number, min = -(2 ** 31), max = 2 ** 32 - 1): number {
+  const n = num(ctx, element, name, value, fallback);
+  if (!Number.isInteger(n) || n < min || n > max) fail(ctx, element, `"${name}" must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function str(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : value === undefined || value === null ? fallback : String(value);
+}

@@ -1,0 +1,275 @@
+/** TMX maps and TSX tilesets (XML) into the neutral model. */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { checkSize, decodeBase64Gids, decodeCsv } from './data.js';
+import { checkPropertyName, fail, int, num, str, type Ctx, type DecodeLimits, type RawChunk, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type TiledProperties, type TiledProperty, type TilesetRef } from './model.js';
+
+interface XNode {
+  tag: string;
+  attrs: Record<string, string>;
+  children: XNode[];
+  text: string;
+}
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseAttributeValue: false,
+  parseTagValue: false,
+  trimValues: false,
+  processEntities: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
+/** Parses XML text into a small element tree; malformed XML is an error naming its line. */
+function parseXml(ctx: Ctx, source: string, root: string): XNode {
+  // Layer payloads (base64, CSV) are most of a map's bytes and hold no markup; set them aside so
+  // the validator and the parser scan only the markup, keeping their newlines for line numbers.
+  const payloads: string[] = [];
+  const text = source.replace(/(<(?:data|chunk)\b[^>]*>)([^<&\uE000]{256,})(?=<\/)/g, (_, open: string, body: string) => {
+    payloads.push(body);
+    return `${open}\uE000${payloads.length - 1}\uE001${body.replace(/[^\n]/g, '')}`;
+  });
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) failXml(ctx, valid.err.line, valid.err.msg);
+  let doc: unknown[];
+  try {
+    doc = parser.parse(text) as unknown[];
+  } catch (e) {
+    fail(ctx, 'XML', `malformed XML (${(e as Error).message})`);
+  }
+  const nodes = convert(doc, payloads);
+  const top = nodes.find((n) => n.tag !== '');
+  if (top === undefined || top.tag !== root) fail(ctx, 'XML', `expected a <${root}> element at the top, got ${top ? `<${top.tag}>` : 'nothing'}`);
+  return top;
+}
+
+function failXml(ctx: Ctx, line: number, msg: string): never {
+  fail(ctx, `XML line ${line}`, `malformed XML: ${msg}`);
+}
+
+function convert(list: unknown[], payloads: string[]): XNode[] {
+  const out: XNode[] = [];
+  for (const item of list) {
+    const rec = item as Record<string, unknown>;
+    if ('#text' in rec) {
+      let text = String(rec['#text']);
+      const m = /^\uE000(\d+)\uE001/.exec(text);
+      if (m && Number(m[1]) < payloads.length) text = payloads[Number(m[1])];
+      out.push({ tag: '', attrs: {}, children: [], text });
+      continue;
+    }
+    for (const key of Object.keys(rec)) {
+      if (key === ':@') continue;
+      const attrs: Record<string, string> = Object.create(null);
+      const src = rec[':@'] as Record<string, unknown> | undefined;
+      if (src) for (const [k, v] of Object.entries(src)) attrs[k] = String(v);
+      const children = convert((rec[key] as unknown[]) ?? [], payloads);
+      out.push({ tag: key, attrs, children, text: children.filter((c) => c.tag === '').map((c) => c.text).join('') });
+    }
+  }
+  return out;
+}
+
+const kids = (n: XNode, tag: string) => n.children.filter((c) => c.tag === tag);
+const kid = (n: XNode, tag: string) => n.children.find((c) => c.tag === tag);
+
+function properties(ctx: Ctx, element: string, node: XNode | undefined): TiledProperties {
+  const map = new Map<string, TiledProperty>();
+  if (node === undefined) return map;
+  for (const p of kids(node, 'property')) {
+    const name = checkPropertyName(ctx, element, p.attrs.name);
+    const where = `${element} property ${JSON.stringify(name)}`;
+    const type = (p.attrs.type ?? 'string') as TiledProperty['type'];
+    const raw = p.attrs.value ?? p.text;
+    map.set(name, propertyValue(ctx, where, type, raw, p, p.attrs.propertytype));
+  }
+  return map;
+}
+
+function propertyValue(ctx: Ctx, where: string, type: string, raw: string, node: XNode, propertyType: string | undefined): TiledProperty {
+  const pt = propertyType !== undefined ? { propertyType } : {};
+  switch (type) {
+    case 'bool':
+      if (raw !== 'true' && raw !== 'false') fail(ctx, where, `a bool must be "true" or "false", got ${JSON.stringify(raw)}`);
+      return { type, value: raw === 'true', ...pt };
+    case 'int':
+    case 'object':
+      return { type, value: int(ctx, where, 'value', raw === '' ? undefined : raw, 0), ...pt };
+    case 'float':
+      return { type, value: num(ctx, where, 'value', raw === '' ? undefined : raw, 0), ...pt };
+    case 'string':
+    case 'color':
+    case 'file':
+      return { type, value: raw, ...pt };
+    case 'class':
+      return { type, value: properties(ctx, where, kid(node, 'properties')), ...pt };
+    default:
+      fail(ctx, where, `unknown property type ${JSON.stringify(type)}; expected bool, int, float, string, color, file, object or class`);
+  }
+}
+
+/** Reads a TMX document. */
+export function readTmx(ctx: Ctx, text: string, limits: DecodeLimits): RawMap {
+  const map = parseXml(ctx, text, 'map');
+  const a = map.attrs;
+  const infinite = a.infinite === '1';
+  const width = int(ctx, '<map>', 'width', a.width, undefined, 0);
+  const height = int(ctx, '<map>', 'height', a.height, undefined, 0);
+  const tilesets: TilesetRef[] = kids(map, 'tileset').map((t, k) => {
+    const element = `<tileset> ${k + 1}${t.attrs.source ? ` "${t.attrs.source}"` : t.attrs.name ? ` "${t.attrs.name}"` : ''}`;
+    const firstgid = int(ctx, element, 'firstgid', t.attrs.firstgid, undefined, 1);
+    if (t.attrs.source !== undefined) return { firstgid, source: t.attrs.source, embedded: null, element };
+    return { firstgid, source: null, embedded: tilesetFromNode(ctx, element, t, firstgid), element };
+  });
+  return {
+    orientation: a.orientation ?? 'orthogonal',
+    renderOrder: a.renderorder ?? 'right-down',
+    width,
+    height,
+    tileWidth: num(ctx, '<map>', 'tilewidth', a.tilewidth),
+    tileHeight: num(ctx, '<map>', 'tileheight', a.tileheight),
+    hexSideLength: num(ctx, '<map>', 'hexsidelength', a.hexsidelength, 0),
+    staggerAxis: a.staggeraxis ?? 'y',
+    staggerIndex: a.staggerindex ?? 'odd',
+    infinite,
+    properties: properties(ctx, '<map>', kid(map, 'properties')),
+    tilesets,
+    layers: layers(ctx, map, '', width, height, infinite, limits),
+  };
+}
+
+/** Reads a TSX document (an external tileset). */
+export function readTsx(ctx: Ctx, text: string, firstgid: number): RawTileset {
+  return tilesetFromNode(ctx, '<tileset>', parseXml(ctx, text, 'tileset'), firstgid);
+}
+
+function tilesetFromNode(ctx: Ctx, element: string, t: XNode, firstgid: number): RawTileset {
+  const a = t.attrs;
+  const offset = kid(t, 'tileoffset');
+  const tiles: RawTile[] = kids(t, 'tile').map((tile) => {
+    const id = int(ctx, `${element} <tile>`, 'id', tile.attrs.id, undefined, 0);
+    const where = `${element} <tile id="${id}">`;
+    const image = kid(tile, 'image');
+    const group = kid(tile, 'objectgroup');
+    return {
+      id,
+      properties: properties(ctx, where, kid(tile, 'properties')),
+      shapes: group ? objects(ctx, `${where} <objectgroup>`, group) : [],
+      imageWidth: num(ctx, where, 'width', image?.attrs.width ?? tile.attrs.width, 0),
+      imageHeight: num(ctx, where, 'height', image?.attrs.height ?? tile.attrs.height, 0),
+    };
+  });
+  return {
+    firstgid,
+    name: a.name ?? '',
+    tileWidth: num(ctx, element, 'tilewidth', a.tilewidth, 0),
+    tileHeight: num(ctx, element, 'tileheight', a.tileheight, 0),
+    tileCount: int(ctx, element, 'tilecount', a.tilecount, 0, 0),
+    offsetX: num(ctx, element, 'tileoffset x', offset?.attrs.x, 0),
+    offsetY: num(ctx, element, 'tileoffset y', offset?.attrs.y, 0),
+    tiles,
+    properties: properties(ctx, element, kid(t, 'properties')),
+    file: ctx.file,
+  };
+}
+
+function layerElement(parent: string, tag: string, node: XNode): string {
+  return `${parent}<${tag}${node.attrs.name !== undefined ? ` name="${node.attrs.name}"` : ''}>`;
+}
+
+function layers(ctx: Ctx, parent: XNode, path: string, width: number, height: number, infinite: boolean, limits: DecodeLimits): RawLayer[] {
+  const out: RawLayer[] = [];
+  for (const node of parent.children) {
+    if (!['layer', 'objectgroup', 'group', 'imagelayer'].includes(node.tag)) continue;
+    const element = layerElement(path, node.tag, node);
+    const base = {
+      name: node.attrs.name ?? '',
+      visible: node.attrs.visible !== '0',
+      properties: properties(ctx, element, kid(node, 'properties')),
+      element,
+    };
+    if (node.tag === 'group') out.push({ kind: 'group', ...base, layers: layers(ctx, node, element + ' > ', width, height, infinite, limits) });
+    else if (node.tag === 'objectgroup') out.push({ kind: 'object', ...base, objects: objects(ctx, element, node) });
+    else if (node.tag === 'imagelayer') out.push({ kind: 'image', ...base });
+    else out.push({ kind: 'tile', ...base, ...tileData(ctx, element, node, width, height, infinite, limits) });
+  }
+  return out;
+}
+
+function tileData(ctx: Ctx, element: string, node: XNode, mapW: number, mapH: number, infinite: boolean, limits: DecodeLimits) {
+  const width = int(ctx, element, 'width', node.attrs.width, mapW, 0);
+  const height = int(ctx, element, 'height', node.attrs.height, mapH, 0);
+  const data = kid(node, 'data');
+  const where = `${element} <data>`;
+  if (data === undefined) fail(ctx, where, 'the layer has no <data> element');
+  const encoding = data.attrs.encoding ?? '';
+  const compression = data.attrs.compression ?? '';
+  const decode = (n: XNode, w: number, h: number, at: string): Uint32Array => {
+    const count = checkSize(ctx, at, w, h, limits);
+    if (encoding === 'csv') {
+      if (compression !== '') fail(ctx, at, `CSV data cannot be compressed (compression ${JSON.stringify(compression)})`);
+      return decodeCsv(ctx, at, n.text, count);
+    }
+    if (encoding === 'base64') return decodeBase64Gids(ctx, at, n.text, compression, count, limits);
+    if (encoding === '') {
+      const tiles = kids(n, 'tile');
+      if (tiles.length !== count) fail(ctx, at, `${tiles.length} <tile> elements; the layer size needs ${count}`);
+      const out = new Uint32Array(count);
+      for (let i = 0; i < count; i++) out[i] = int(ctx, `${at} <tile> ${i + 1}`, 'gid', tiles[i].attrs.gid, 0, 0);
+      return out;
+    }
+    fail(ctx, at, `unknown encoding ${JSON.stringify(encoding)}; expected csv or base64 (or none, for <tile> elements)`);
+  };
+  if (!infinite) {
+    if (width !== mapW || height !== mapH) fail(ctx, element, `layer size ${width} x ${height} differs from the map's ${mapW} x ${mapH}`);
+    return { width, height, data: decode(data, width, height, where), chunks: null };
+  }
+  const chunks: RawChunk[] = kids(data, 'chunk').map((c, k) => {
+    const at = `${where} <chunk> ${k + 1}`;
+    const x = int(ctx, at, 'x', c.attrs.x);
+    const y = int(ctx, at, 'y', c.attrs.y);
+    const w = int(ctx, at, 'width', c.attrs.width, undefined, 0);
+    const h = int(ctx, at, 'height', c.attrs.height, undefined, 0);
+    return { x, y, width: w, height: h, data: decode(c, w, h, `${at} (${x}, ${y})`) };
+  });
+  return { width, height, data: null, chunks };
+}
+
+function objects(ctx: Ctx, element: string, group: XNode): RawObject[] {
+  return kids(group, 'object').map((o, k) => {
+    const a = o.attrs;
+    const where = `${element} <object${a.id !== undefined ? ` id="${a.id}"` : ` ${k + 1}`}>`;
+    const poly = kid(o, 'polygon') ?? kid(o, 'polyline');
+    let shape: RawObject['shape'] = 'rectangle';
+    if (kid(o, 'ellipse')) shape = 'ellipse';
+    else if (kid(o, 'point')) shape = 'point';
+    else if (kid(o, 'text')) shape = 'text';
+    else if (poly) shape = poly.tag as 'polygon' | 'polyline';
+    const points: number[] = [];
+    if (poly) {
+      for (const pair of (poly.attrs.points ?? '').trim().split(/\s+/)) {
+        if (pair === '') continue;
+        const [px, py] = pair.split(',');
+        points.push(num(ctx, where, 'points', px), num(ctx, where, 'points', py));
+      }
+    }
+    return {
+      id: int(ctx, where, 'id', a.id, 0),
+      name: a.name ?? '',
+      type: a.type ?? a.class ?? '',
+      x: num(ctx, where, 'x', a.x, 0),
+      y: num(ctx, where, 'y', a.y, 0),
+      width: num(ctx, where, 'width', a.width, 0),
+      height: num(ctx, where, 'height', a.height, 0),
+      rotation: num(ctx, where, 'rotation', a.rotation, 0),
+      visible: a.visible !== '0',
+      gid: int(ctx, where, 'gid', a.gid, 0, 0),
+      shape,
+      points,
+      properties: properties(ctx, where, kid(o, 'properties')),
+      template: a.template ?? '',
+    };
+  });
+}

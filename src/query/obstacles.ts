@@ -1,0 +1,151 @@
+import { TilenavError, describe } from '../errors.js';
+import type { NavGrid, SearchView } from '../grid/navgrid.js';
+import type { WorldPoint } from '../grid/projection.js';
+import { cellStep, planeOf, worldToCellPoint } from '../path/smooth.js';
+
+/**
+ * Something standing in the way for one query (seed 001 §6): a circle at a world position with a
+ * collision radius in world units. Plane coordinates as the projection uses them: (x, z) in the
+ * continuous world, (x, y) otherwise.
+ */
+export interface DynamicObstacle {
+  x: number;
+  y: number;
+  z?: number;
+  /** Collision radius in world units; the stamped circle is `radius x radiusFraction`. */
+  radius: number;
+}
+
+export interface DynamicObstacleOptions {
+  /**
+   * Fraction of each obstacle's radius stamped as blocked: less than 1 keeps planning from being
+   * over-cautious, collision resolution keeps the full separation (seed 001). @default 0.6
+   */
+  radiusFraction?: number;
+  /** Only obstacles within this world distance of the start-end segment are stamped. @default 6 */
+  influence?: number;
+}
+
+/** Seed 001's constants: radius fraction 0.6, influence distance 6 m. */
+export const DEFAULT_DYNAMIC_OBSTACLE_OPTIONS = Object.freeze({ radiusFraction: 0.6, influence: 6 });
+
+/**
+ * A per-query copy of a layer's search view with dynamic obstacles stamped on it; the grid and its
+ * view are never written. Reused between queries: while the grid's version is unchanged only the
+ * cells the previous query stamped are restored, so a query costs O(stamped cells), not O(grid).
+ */
+export class ObstacleOverlay {
+  readonly grid: NavGrid;
+  readonly layer: number;
+  private pass: Float32Array | null = null;
+  private view: SearchView | null = null;
+  private version = -1;
+  private base: SearchView | null = null;
+  private stamped = new Int32Array(64);
+  private count = 0;
+  private readonly scratch: WorldPoint = { x: 0, y: 0, z: 0 };
+
+  constructor(grid: NavGrid, layer: number | string = 0) {
+    this.grid = grid;
+    this.layer = grid.layerIndex(layer);
+  }
+
+  /**
+   * The layer's view with every obstacle near the segment from cell (sx, sy) to cell (gx, gy)
+   * stamped blocked: cells whose centre lies within the stamped radius, and the cell holding the
+   * obstacle's centre. The start cell is never stamped (a unit does not block itself out).
+   * Valid until the next call. `base` stacks the stamps on another overlay (a clearance view).
+   */
+  stamp(obstacles: readonly DynamicObstacle[], sx: number, sy: number, gx: number, gy: number, options: DynamicObstacleOptions = {}, base: SearchView = this.grid.searchView(this.layer)): SearchView {
+    const grid = this.grid;
+    grid.searchView(this.layer);
+    const fraction = options.radiusFraction ?? DEFAULT_DYNAMIC_OBSTACLE_OPTIONS.radiusFraction;
+    const influence = options.influence ?? DEFAULT_DYNAMIC_OBSTACLE_OPTIONS.influence;
+    if (typeof fraction !== 'number' || !(fraction >= 0) || !Number.isFinite(fraction)) throw new TilenavError(`expected a finite number >= 0, got ${describe(fraction)}`, { element: 'radiusFraction' });
+    if (typeof influence !== 'number' || !(influence >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(influence)}`, { element: 'influence' });
+    let pass = this.pass;
+    if (pass === null || this.version !== grid.version || pass.length !== base.pass.length || this.base !== base) {
+      this.base = base;
+      pass = this.pass = new Float32Array(base.pass);
+      this.version = grid.version;
+      this.count = 0;
+    } else {
+      const src = base.pass;
+      const st = this.stamped;
+      for (let k = 0; k < this.count; k++) pass[st[k]] = src[st[k]];
+      this.count = 0;
+    }
+    const view: SearchView = (this.view ??= { stride: base.stride, pass, exits: null, minCost: 1, maxCost: 1, uniform: true, statsValid: true, exitsValid: true });
+    (view as { pass: Float32Array }).pass = pass;
+    view.exits = base.exits;
+    view.minCost = base.minCost;
+    view.maxCost = base.maxCost;
+    view.uniform = base.uniform;
+
+    const proj = grid.projection;
+    const W = base.stride;
+    const step = cellStep(proj);
+    const a = proj.cellToWorld(sx, sy);
+    const b = proj.cellToWorld(gx, gy);
+    const [ax, az] = planeOf(proj, a);
+    const [bx, bz] = planeOf(proj, b);
+    const startP = (sy + 1) * W + sx + 1;
+    const cp = { x: 0, y: 0 };
+    for (const o of obstacles) {
+      if (o === null || typeof o !== 'object' || !Number.isFinite(o.x) || !Number.isFinite(o.y) || !(o.radius >= 0)) {
+        throw new TilenavError('expected { x, y, z?, radius } with finite numbers and radius >= 0', { element: 'obstacle' });
+      }
+      const [ox, oz] = planeOf(proj, { x: o.x, y: o.y, z: o.z ?? 0 });
+      if (!Number.isFinite(oz)) throw new TilenavError('expected a finite z in the continuous world', { element: 'obstacle' });
+      if (distToSegment(ox, oz, ax, az, bx, bz) > influence) continue;
+      const r = o.radius * fraction;
+      const c = worldToCellPoint(proj, ox, oz, cp);
+      const own = proj.worldToCell(ox, oz);
+      this.block(own.x, own.y, startP);
+      const rc = r / step + 1;
+      const x0 = Math.max(0, Math.floor(c.x - rc));
+      const x1 = Math.min(grid.width - 1, Math.ceil(c.x + rc));
+      const y0 = Math.max(0, Math.floor(c.y - rc));
+      const y1 = Math.min(grid.height - 1, Math.ceil(c.y + rc));
+      for (let y = y0; y <= y1; y++) {
+        for (let x = x0; x <= x1; x++) {
+          const [wx, wz] = planeOf(proj, proj.cellToWorld(x, y, this.scratch));
+          if ((wx - ox) * (wx - ox) + (wz - oz) * (wz - oz) <= r * r) this.block(x, y, startP);
+        }
+      }
+    }
+    return view;
+  }
+
+  private block(x: number, y: number, startP: number): void {
+    if (!this.grid.inBounds(x, y)) return;
+    const p = (y + 1) * (this.grid.width + 2) + x + 1;
+    const pass = this.pass as Float32Array;
+    if (p === startP || pass[p] === 0) return;
+    pass[p] = 0;
+    if (this.count === this.stamped.length) {
+      const s = new Int32Array(this.stamped.length * 2);
+      s.set(this.stamped);
+      this.stamped = s;
+    }
+    this.stamped[this.count++] = p;
+  }
+}
+
+function distToSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  let t = len2 === 0 ? 0 : ((px - ax) * dx + (py - ay) * dy) / len2;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
+}
+
+const overlays = new WeakMap<NavGrid, ObstacleOverlay[]>();
+
+/** The overlay this module keeps for (grid, layer), created on first use. */
+export function overlayFor(grid: NavGrid, layer: number): ObstacleOverlay {
+  let list = overlays.get(grid);
+  if (list === undefined) overlays.set(grid, (list = []));
+  return (list[layer] ??= new ObstacleOverlay(grid, layer));
+}

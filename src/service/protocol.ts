@@ -1,0 +1,105 @@
+/**
+ * What the PathService and its workers say to each other. Plain data only (structured clone), so
+ * the same messages cross Node worker_threads and browser Web Workers.
+ */
+import { NavGrid } from '../grid/navgrid.js';
+import { createProjection, type ProjectionSpec } from '../grid/projection.js';
+import { TerrainTable, type Terrain } from '../grid/terrain.js';
+
+/** Everything but the cells: enough to rebuild a NavGrid on a buffer in another thread. */
+export interface GridMeta {
+  width: number;
+  height: number;
+  layers: string[];
+  projection: ProjectionSpec;
+  terrain: Terrain[];
+  version: number;
+}
+
+/** Per request in a `run` message, in this order. */
+export const RUN_FIELDS = 10;
+/** Per answer in a `done` message: id, status code, cost, expanded, version, first cell, cell count. */
+export const DONE_FIELDS = 7;
+
+/** Status codes on the wire; the index into this list. */
+export const WIRE_STATUS = ['found', 'no-path', 'limit-reached', 'invalid-start', 'invalid-goal', 'error', 'deadline'] as const;
+export type WireStatus = (typeof WIRE_STATUS)[number];
+
+export type ToWorker =
+  /** `shared`: `storage` is the main thread's SharedArrayBuffer; else a private copy (transferred). */
+  | { t: 'init'; meta: GridMeta; storage: ArrayBufferLike; storageOffset: number; shared: boolean }
+  /**
+   * A changed rectangle. With a shared buffer the cells are already in place; otherwise `data`
+   * holds the rectangle's cost (Float32, as bytes), walkable, flags and terrain rows, in that order.
+   */
+  | { t: 'change'; layer: number; x: number; y: number; width: number; height: number; version: number; data: Uint8Array | null }
+  /** `data`: RUN_FIELDS numbers per request (id, sx, sy, gx, gy, layer, movement, maxIterations, weight, deadline). */
+  | { t: 'run'; batch: number; data: Float64Array };
+
+export type FromWorker =
+  | { t: 'ready' }
+  /** `errors[k]` is the message of answer k when its status is `error`. */
+  | { t: 'done'; batch: number; meta: Float64Array; cells: Int32Array; errors: (string | null)[] | null };
+
+/** The grid's description for {@link gridFromMeta}. */
+export function gridMeta(grid: NavGrid): GridMeta {
+  return {
+    width: grid.width,
+    height: grid.height,
+    layers: grid.layers.map((l) => l.name),
+    projection: { ...grid.projection.spec } as ProjectionSpec,
+    terrain: grid.terrain.entries().map((t) => ({ name: t.name, cost: t.cost, walkable: t.walkable })),
+    version: grid.version,
+  };
+}
+
+/** A NavGrid adopting `storage` (no copy) as {@link gridMeta} described it. */
+export function gridFromMeta(meta: GridMeta, storage: ArrayBufferLike, storageOffset = 0): NavGrid {
+  return new NavGrid(meta.width, meta.height, {
+    layers: meta.layers,
+    projection: createProjection(meta.projection),
+    terrain: new TerrainTable(meta.terrain),
+    storage,
+    storageOffset,
+    maxCells: meta.width * meta.height,
+  });
+}
+
+/** True when this environment can share memory with workers (Node; a cross-origin isolated page). */
+export function canShareMemory(): boolean {
+  const g = globalThis as { SharedArrayBuffer?: unknown; crossOriginIsolated?: boolean };
+  return typeof g.SharedArrayBuffer === 'function' && g.crossOriginIsolated !== false;
+}
+
+/**
+ * The bytes of one layer's rectangle, for the copy mode: cost (4 bytes per cell), then walkable,
+ * flags and terrain (1 byte each), row by row.
+ */
+export function packRect(grid: NavGrid, layer: number, x: number, y: number, width: number, height: number): Uint8Array {
+  const n = width * height;
+  const out = new Uint8Array(n * 7);
+  const cost = new Float32Array(out.buffer, 0, n);
+  const l = grid.layers[layer];
+  for (let r = 0; r < height; r++) {
+    const from = (y + r) * grid.width + x;
+    cost.set(l.cost.subarray(from, from + width), r * width);
+    out.set(l.walkable.subarray(from, from + width), n * 4 + r * width);
+    out.set(l.flags.subarray(from, from + width), n * 5 + r * width);
+    out.set(l.terrain.subarray(from, from + width), n * 6 + r * width);
+  }
+  return out;
+}
+
+/** Writes {@link packRect}'s bytes back into a grid's layer (without emitting a change). */
+export function unpackRect(grid: NavGrid, layer: number, x: number, y: number, width: number, height: number, data: Uint8Array): void {
+  const n = width * height;
+  const cost = new Float32Array(data.buffer, data.byteOffset, n);
+  const l = grid.layers[layer];
+  for (let r = 0; r < height; r++) {
+    const to = (y + r) * grid.width + x;
+    l.cost.set(cost.subarray(r * width, (r + 1) * width), to);
+    l.walkable.set(data.subarray(n * 4 + r * width, n * 4 + (r + 1) * width), to);
+    l.flags.set(data.subarray(n * 5 + r * width, n * 5 + (r + 1) * width), to);
+    l.terrain.set(data.subarray(n * 6 + r * width, n * 6 + (r + 1) * width), to);
+  }
+}

@@ -1,0 +1,703 @@
+import { TilenavError, describe } from '../errors.js';
+import type { GridChange, NavGrid } from '../grid/navgrid.js';
+import type { SearchStatus } from '../search/astar.js';
+import { MOVEMENT_NAMES, movementModel, type MovementName } from '../search/movement.js';
+import { DONE_FIELDS, RUN_FIELDS, WIRE_STATUS, canShareMemory, gridFromMeta, gridMeta, packRect, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
+import { epochNow } from './worker-core.js';
+
+/**
+ * One worker as the pool sees it; each environment supplies these (Node: `nodeWorkerFactory`,
+ * browsers: `webWorkerFactory`).
+ */
+export interface WorkerPort {
+  post(message: ToWorker, transfer: ArrayBuffer[]): void;
+  /**
+   * Connects the handlers. `onFailure` is called when the worker throws an uncaught error or
+   * exits without being asked to; the pool calls it at most once per worker.
+   */
+  start(onMessage: (message: FromWorker) => void, onFailure: (error: Error) => void): void;
+  terminate(): Promise<unknown> | void;
+}
+
+/** Starts a worker running `serveWorker` (worker-core.ts). */
+export type WorkerFactory = () => WorkerPort;
+
+/**
+ * What happens to a request that arrives when `queueLimit` requests are already waiting:
+ * - `reject`: the new request is answered at once with status `rejected`.
+ * - `drop-oldest`: the oldest waiting request of the same `requester` is answered `dropped` and the
+ *   new one takes its place (a unit that re-paths twice wants only its latest path); when that
+ *   requester has nothing waiting, the new request is `rejected`.
+ * - `wait`: `findPath` waits for room before queueing; `request`, which cannot wait, answers
+ *   `rejected` as with `reject`.
+ */
+export type OverflowPolicy = 'reject' | 'drop-oldest' | 'wait';
+
+export interface PathServiceOptions {
+  /** Starts each worker. Required; the environment entries (`createPathService`) pass theirs. */
+  factory: WorkerFactory;
+  /** Pool size, at least 1. @default 1 here; `createPathService` uses the cores available minus one, at least 1 */
+  workers?: number;
+  /**
+   * Share the grid's memory with the workers: `auto` when the environment allows it
+   * (SharedArrayBuffer), `never` to give each worker a copy and send it every change.
+   * @default 'auto'
+   */
+  share?: 'auto' | 'never';
+  /** Requests waiting for a worker, at most (running ones do not count). @default 10_000 */
+  queueLimit?: number;
+  /** @default 'reject' */
+  overflow?: OverflowPolicy;
+  /** Requests sent to a worker in one message, at most; short queries gain most from batching. @default 32 */
+  maxBatch?: number;
+  /** Batches a worker may hold at once, so it never waits for the next message. @default 2 */
+  batchesPerWorker?: number;
+  /** When a worker dies: run its requests again on another (`retry`) or answer them `error` (`fail`). @default 'retry' */
+  onWorkerFailure?: 'retry' | 'fail';
+  /** With `retry`: a request is answered `error` after its worker died under it this many times. @default 3 */
+  maxAttempts?: number;
+  /**
+   * A result computed on a grid version older than the grid's current one (or the request's
+   * `minVersion`): `flag` sets `stale: true`, `recompute` runs it again (twice at most, then flags).
+   * @default 'flag'
+   */
+  staleResults?: 'flag' | 'recompute';
+}
+
+/** The defaults of {@link PathServiceOptions}. */
+export const DEFAULT_SERVICE_OPTIONS = Object.freeze({
+  workers: 1,
+  share: 'auto' as const,
+  queueLimit: 10_000,
+  overflow: 'reject' as OverflowPolicy,
+  maxBatch: 32,
+  batchesPerWorker: 2,
+  onWorkerFailure: 'retry' as const,
+  maxAttempts: 3,
+  staleResults: 'flag' as const,
+});
+
+export interface ServiceRequestOptions {
+  /** Layer index or name. @default 0 */
+  layer?: number | string;
+  /** @default 'octile' */
+  movement?: MovementName;
+  /** As in FindPathOptions. @default Infinity */
+  maxIterations?: number;
+  /** As in FindPathOptions. @default 1 */
+  weight?: number;
+  /** Higher runs first; equal priorities run in arrival order. @default 0 */
+  priority?: number;
+  /** Answer `deadline` if no result is ready this many milliseconds after the request. @default none */
+  timeoutMs?: number;
+  /** Who asks (a unit id): the `drop-oldest` overflow policy drops within one requester. @default undefined */
+  requester?: string | number;
+  /** The grid version the result must be computed on at least. @default the grid's version now */
+  minVersion?: number;
+}
+
+/**
+ * - a search status (`found`, `no-path`, `limit-reached`, `invalid-start`, `invalid-goal`),
+ * - `error`: a bad request (outside the grid, unknown layer...) or a worker failure; see `error`,
+ * - `cancelled`: by `cancel(id)` or `close()`,
+ * - `deadline`: `timeoutMs` passed first,
+ * - `rejected` / `dropped`: the queue was full (see {@link OverflowPolicy}).
+ */
+export type ServiceStatus = SearchStatus | 'error' | 'cancelled' | 'deadline' | 'rejected' | 'dropped';
+
+export interface ServiceResult {
+  id: number;
+  status: ServiceStatus;
+  /** Cell indices (`y * width + x`) from start to goal; empty unless `found`. */
+  cells: Int32Array;
+  /** Infinity unless `found`. */
+  cost: number;
+  expanded: number;
+  /** The grid version the search ran on; -1 when no search ran. */
+  version: number;
+  /** The grid changed after this result was computed (or it is older than the request's `minVersion`). */
+  stale: boolean;
+  /** What went wrong, for `error` (and why, for `cancelled`/`rejected`/`dropped`); otherwise null. */
+  error: string | null;
+  /** Milliseconds from the request to its answer. */
+  latencyMs: number;
+}
+
+/** Counters of a service since it started. */
+export interface ServiceStats {
+  workers: number;
+  /** Waiting for a worker. */
+  queued: number;
+  /** Sent to a worker, not yet answered. */
+  running: number;
+  /** Answered with a search result. */
+  done: number;
+  /** Answered `error`. */
+  failed: number;
+  cancelled: number;
+  deadline: number;
+  rejected: number;
+  dropped: number;
+  /** Workers replaced after dying. */
+  restarts: number;
+  /** Mean milliseconds from request to a search result, over `done`. */
+  meanLatencyMs: number;
+}
+
+const QUEUED = 0;
+const RUNNING = 1;
+const ANSWERED = 2;
+const EMPTY = new Int32Array(0);
+
+/** One request while it is unanswered. */
+class Req {
+  state = QUEUED;
+  attempts = 0;
+  recomputes = 0;
+  batch = -1;
+  constructor(
+    readonly id: number,
+    readonly seq: number,
+    readonly data: Float64Array,
+    readonly priority: number,
+    readonly deadline: number,
+    readonly requester: string | number | undefined,
+    readonly minVersion: number,
+    readonly t0: number,
+    readonly resolve: ((r: ServiceResult) => void) | null,
+  ) {}
+}
+
+interface Slot {
+  port: WorkerPort;
+  ready: boolean;
+  dead: boolean;
+  inflight: Map<number, Req[]>;
+}
+
+/**
+ * Paths off the main thread: a pool of workers sharing one grid. Ask with `request()` and collect
+ * with `fetchCompleted()` once per frame (no promise per request), or with `findPath()` (a
+ * Promise). Every request gets exactly one answer, even when a worker dies (see
+ * {@link ServiceStatus}). Changes to the grid reach the workers before their next search; each
+ * result carries the grid version it was computed on.
+ *
+ * The workers keep the process alive until `close()`.
+ */
+export class PathService {
+  /** The grid the requests refer to; change it as usual, the workers follow. */
+  readonly grid: NavGrid;
+  /** True when the workers read the grid's cells through shared memory. */
+  readonly shared: boolean;
+  private readonly opts: Required<Omit<PathServiceOptions, 'factory'>>;
+  private readonly factory: WorkerFactory;
+  /** The SharedArrayBuffer copy the workers read when the grid's own storage is not shared. */
+  private readonly mirror: NavGrid | null;
+  private readonly slots: Slot[] = [];
+  private readonly heap: Req[] = [];
+  private readonly live = new Map<number, Req>();
+  private completed: ServiceResult[] = [];
+  private handedOut: ServiceResult[] = [];
+  private readonly pool: ServiceResult[] = [];
+  private readonly waiters: (() => void)[] = [];
+  private readyWaiters: (() => void)[] = [];
+  private readonly unsubscribe: () => void;
+  private nextId = 1;
+  private nextSeq = 0;
+  private nextBatch = 0;
+  private queued = 0;
+  private running = 0;
+  private dispatchScheduled = false;
+  private deadlineTimer: ReturnType<typeof setTimeout> | null = null;
+  private deadlineAt = Infinity;
+  private startupFailures = 0;
+  private broken: string | null = null;
+  private closed = false;
+  private closing: Promise<void> | null = null;
+  private readonly counts = { done: 0, failed: 0, cancelled: 0, deadline: 0, rejected: 0, dropped: 0, restarts: 0, latency: 0 };
+
+  constructor(grid: NavGrid, options: PathServiceOptions) {
+    if (options === undefined || typeof options.factory !== 'function') throw new TilenavError('expected a worker factory; use createPathService from tilenav/service', { element: 'factory' });
+    const o = { ...DEFAULT_SERVICE_OPTIONS, ...stripUndefined(options) };
+    checkCount(o.workers, 'workers', 1);
+    checkCount(o.queueLimit, 'queueLimit', 1);
+    checkCount(o.maxBatch, 'maxBatch', 1);
+    checkCount(o.batchesPerWorker, 'batchesPerWorker', 1);
+    checkCount(o.maxAttempts, 'maxAttempts', 1);
+    checkChoice(o.overflow, 'overflow', ['reject', 'drop-oldest', 'wait']);
+    checkChoice(o.onWorkerFailure, 'onWorkerFailure', ['retry', 'fail']);
+    checkChoice(o.staleResults, 'staleResults', ['flag', 'recompute']);
+    checkChoice(o.share, 'share', ['auto', 'never']);
+    const { factory: _factory, ...rest } = o;
+    this.opts = rest as Required<Omit<PathServiceOptions, 'factory'>>;
+    this.factory = options.factory;
+    this.grid = grid;
+    const sab = typeof SharedArrayBuffer === 'function' && grid.storage instanceof SharedArrayBuffer;
+    this.shared = o.share === 'auto' && (sab || canShareMemory());
+    this.mirror = this.shared && !sab ? shareGrid(grid) : null;
+    this.unsubscribe = grid.onChange((c) => this.forwardChange(c));
+    for (let i = 0; i < o.workers; i++) this.slots.push(this.spawn());
+  }
+
+  /**
+   * Resolves once every worker has started (loaded its script and the grid), e.g. before timing
+   * a benchmark; requests made earlier simply wait for them. Resolves at once after `close()`.
+   */
+  ready(): Promise<void> {
+    if (this.closed || this.slots.every((s) => s.ready || s.dead)) return Promise.resolve();
+    return new Promise((r) => this.readyWaiters.push(r));
+  }
+
+  /** Queues a path query; its answer comes out of `fetchCompleted()`. Returns the request id. */
+  request(sx: number, sy: number, gx: number, gy: number, options?: ServiceRequestOptions): number {
+    return this.enqueue(sx, sy, gx, gy, options, null, false);
+  }
+
+  /** The same query as a Promise. It always resolves (never rejects), with any {@link ServiceStatus}. */
+  async findPath(sx: number, sy: number, gx: number, gy: number, options?: ServiceRequestOptions): Promise<ServiceResult> {
+    while (this.opts.overflow === 'wait' && this.queued >= this.opts.queueLimit && !this.closed) {
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+    return new Promise((resolve) => this.enqueue(sx, sy, gx, gy, options, resolve, true));
+  }
+
+  /**
+   * Answers that arrived since the last call, in arrival order. The array and its results are
+   * reused: they stay valid until the next call, so copy what you keep (the `cells` too).
+   */
+  fetchCompleted(): readonly ServiceResult[] {
+    for (const r of this.handedOut) {
+      r.cells = EMPTY;
+      this.pool.push(r);
+    }
+    this.handedOut.length = 0;
+    const out = this.completed;
+    this.completed = this.handedOut;
+    this.handedOut = out;
+    return out;
+  }
+
+  /** Answers a waiting or running request `cancelled`. False when it was already answered. */
+  cancel(id: number): boolean {
+    const req = this.live.get(id);
+    if (req === undefined) return false;
+    this.answerEmpty(req, 'cancelled', 'cancelled by the caller');
+    return true;
+  }
+
+  stats(): ServiceStats {
+    const c = this.counts;
+    return {
+      workers: this.slots.length,
+      queued: this.queued,
+      running: this.running,
+      done: c.done,
+      failed: c.failed,
+      cancelled: c.cancelled,
+      deadline: c.deadline,
+      rejected: c.rejected,
+      dropped: c.dropped,
+      restarts: c.restarts,
+      meanLatencyMs: c.done === 0 ? 0 : c.latency / c.done,
+    };
+  }
+
+  /**
+   * Answers every unanswered request `cancelled`, stops the workers and stops following the grid.
+   * Calling it again returns the same promise. Afterwards `request()` throws and `findPath()`
+   * resolves with status `error`.
+   */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closed = true;
+    this.unsubscribe();
+    if (this.deadlineTimer !== null) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+    for (const req of [...this.live.values()]) this.answerEmpty(req, 'cancelled', 'the service was closed');
+    this.heap.length = 0;
+    for (const w of this.waiters.splice(0)) w();
+    for (const w of this.readyWaiters.splice(0)) w();
+    const stops = this.slots.map((s) => {
+      s.dead = true;
+      return Promise.resolve(s.port.terminate()).catch(() => undefined);
+    });
+    this.closing = Promise.all(stops).then(() => undefined);
+    return this.closing;
+  }
+
+  // ---- queueing ----------------------------------------------------------------------------
+
+  private enqueue(sx: number, sy: number, gx: number, gy: number, options: ServiceRequestOptions | undefined, resolve: ((r: ServiceResult) => void) | null, fromPromise: boolean): number {
+    if (this.closed) {
+      if (!fromPromise) throw new TilenavError('the service is closed', { element: 'request' });
+    }
+    const id = this.nextId++;
+    const o = options ?? {};
+    const t0 = performance.now();
+    const priority = o.priority ?? 0;
+    const timeout = o.timeoutMs;
+    let data: Float64Array | null = null;
+    let problem: string | null = this.closed ? 'the service is closed' : this.broken;
+    if (problem === null) {
+      try {
+        data = this.encode(id, sx, sy, gx, gy, o);
+        if (typeof priority !== 'number' || !Number.isFinite(priority)) throw new TilenavError(`expected a finite number, got ${describe(priority)}`, { element: 'priority' });
+        if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) throw new TilenavError(`expected milliseconds > 0, got ${describe(timeout)}`, { element: 'timeoutMs' });
+        if (o.minVersion !== undefined && typeof o.minVersion !== 'number') throw new TilenavError(`expected a grid version number, got ${describe(o.minVersion)}`, { element: 'minVersion' });
+      } catch (e) {
+        problem = e instanceof Error ? e.message : String(e);
+      }
+    }
+    const deadline = timeout === undefined ? 0 : epochNow() + timeout;
+    const req = new Req(id, this.nextSeq++, data ?? EMPTY_DATA, priority, deadline, o.requester, o.minVersion ?? this.grid.version, t0, resolve);
+    if (problem !== null) {
+      this.answerEmpty(req, 'error', problem);
+      return id;
+    }
+    if (this.queued >= this.opts.queueLimit) {
+      const victim = this.opts.overflow === 'drop-oldest' && o.requester !== undefined ? this.oldestOf(o.requester) : null;
+      if (victim === null) {
+        this.answerEmpty(req, 'rejected', `the queue is full (${this.opts.queueLimit} waiting)`);
+        return id;
+      }
+      this.answerEmpty(victim, 'dropped', `replaced by request ${id} of the same requester`);
+    }
+    this.live.set(id, req);
+    this.queued++;
+    this.push(req);
+    if (deadline > 0 && deadline < this.deadlineAt) this.armDeadline(deadline);
+    this.scheduleDispatch();
+    return id;
+  }
+
+  /** Validates a request and packs it as the worker reads it. Throws a TilenavError. */
+  private encode(id: number, sx: number, sy: number, gx: number, gy: number, o: ServiceRequestOptions): Float64Array {
+    const grid = this.grid;
+    if (!grid.inBounds(sx, sy)) throw new TilenavError(`(${describe(sx)}, ${describe(sy)}) is not a cell of the ${grid.width} x ${grid.height} grid`, { element: 'start' });
+    if (!grid.inBounds(gx, gy)) throw new TilenavError(`(${describe(gx)}, ${describe(gy)}) is not a cell of the ${grid.width} x ${grid.height} grid`, { element: 'goal' });
+    const layer = grid.layerIndex(o.layer ?? 0);
+    const movement = MOVEMENT_NAMES.indexOf(movementModel(o.movement ?? 'octile').name);
+    const maxIterations = o.maxIterations ?? Infinity;
+    if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
+    const weight = o.weight ?? 1;
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
+    return Float64Array.of(id, sx, sy, gx, gy, layer, movement, maxIterations, weight, 0);
+  }
+
+  /** The waiting request of `requester` that came first, or null. */
+  private oldestOf(requester: string | number): Req | null {
+    let best: Req | null = null;
+    for (const r of this.heap) if (r.state === QUEUED && r.requester === requester && (best === null || r.seq < best.seq)) best = r;
+    return best;
+  }
+
+  private scheduleDispatch(): void {
+    if (this.dispatchScheduled) return;
+    this.dispatchScheduled = true;
+    // Requests made in one turn of the caller's loop go out together, in full batches.
+    queueMicrotask(() => {
+      this.dispatchScheduled = false;
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    if (this.closed) return;
+    const ready = this.slots.filter((s) => s.ready && !s.dead);
+    if (ready.length === 0) return;
+    const { maxBatch, batchesPerWorker } = this.opts;
+    let progress = true;
+    while (progress && this.queued > 0) {
+      progress = false;
+      for (const slot of ready) {
+        if (slot.inflight.size >= batchesPerWorker || this.queued === 0) continue;
+        // Small enough that the queue is never all handed out at once: long queries sent in a few
+        // big batches would leave one worker busy while the other idles at the end.
+        const size = Math.min(maxBatch, Math.max(1, Math.ceil(this.queued / (ready.length * batchesPerWorker * 4))));
+        const reqs: Req[] = [];
+        const now = epochNow();
+        while (reqs.length < size && this.heap.length > 0) {
+          const r = this.pop();
+          if (r.state !== QUEUED) continue;
+          if (r.deadline > 0 && now > r.deadline) {
+            this.answerEmpty(r, 'deadline', null);
+            continue;
+          }
+          this.queued--;
+          reqs.push(r);
+        }
+        if (reqs.length === 0) continue;
+        const batch = this.nextBatch++;
+        const data = new Float64Array(reqs.length * RUN_FIELDS);
+        for (let k = 0; k < reqs.length; k++) {
+          const r = reqs[k];
+          r.state = RUNNING;
+          r.batch = batch;
+          data.set(r.data, k * RUN_FIELDS);
+          data[k * RUN_FIELDS + 9] = r.deadline;
+        }
+        this.running += reqs.length;
+        slot.inflight.set(batch, reqs);
+        slot.port.post({ t: 'run', batch, data }, [data.buffer]);
+        progress = true;
+      }
+    }
+    // Wake only as many as there is room for; each re-checks before it queues.
+    for (let room = this.opts.queueLimit - this.queued; room > 0 && this.waiters.length > 0; room--) this.waiters.shift()!();
+  }
+
+  // ---- answers -----------------------------------------------------------------------------
+
+  private onMessage(slot: Slot, msg: FromWorker): void {
+    if (slot.dead) return;
+    if (msg.t === 'ready') {
+      slot.ready = true;
+      this.startupFailures = 0;
+      if (this.slots.every((s) => s.ready || s.dead)) for (const w of this.readyWaiters.splice(0)) w();
+      this.dispatch();
+      return;
+    }
+    const reqs = slot.inflight.get(msg.batch);
+    if (reqs === undefined) return;
+    slot.inflight.delete(msg.batch);
+    const meta = msg.meta;
+    const now = epochNow();
+    for (let k = 0; k < reqs.length; k++) {
+      const req = reqs[k];
+      const m = k * DONE_FIELDS;
+      // Cancelled or timed out meanwhile: already answered.
+      if (req.state !== RUNNING || req.batch !== msg.batch || meta[m] !== req.id) continue;
+      const status = WIRE_STATUS[meta[m + 1]];
+      if (status === 'error') {
+        this.answerEmpty(req, 'error', msg.errors?.[k] ?? 'the worker failed');
+        continue;
+      }
+      if (status === 'deadline' || (req.deadline > 0 && now > req.deadline)) {
+        this.answerEmpty(req, 'deadline', null);
+        continue;
+      }
+      const version = meta[m + 4];
+      const stale = version < this.grid.version || version < req.minVersion;
+      if (stale && this.opts.staleResults === 'recompute' && req.recomputes < 2) {
+        req.recomputes++;
+        this.running--;
+        req.state = QUEUED;
+        this.queued++;
+        this.push(req);
+        continue;
+      }
+      const cells = meta[m + 6] > 0 ? msg.cells.subarray(meta[m + 5], meta[m + 5] + meta[m + 6]) : EMPTY;
+      this.answer(req, status, cells, meta[m + 2], meta[m + 3], version, stale, null);
+    }
+    this.dispatch();
+  }
+
+  private answerEmpty(req: Req, status: ServiceStatus, error: string | null): void {
+    this.answer(req, status, EMPTY, Infinity, 0, -1, false, error);
+  }
+
+  private answer(req: Req, status: ServiceStatus, cells: Int32Array, cost: number, expanded: number, version: number, stale: boolean, error: string | null): void {
+    if (req.state === QUEUED && this.live.has(req.id)) this.queued--;
+    if (req.state === RUNNING) this.running--;
+    req.state = ANSWERED;
+    this.live.delete(req.id);
+    const latencyMs = performance.now() - req.t0;
+    const c = this.counts;
+    switch (status) {
+      case 'error':
+        c.failed++;
+        break;
+      case 'cancelled':
+      case 'deadline':
+      case 'rejected':
+      case 'dropped':
+        c[status]++;
+        break;
+      default:
+        c.done++;
+        c.latency += latencyMs;
+    }
+    const r = req.resolve !== null ? ({} as ServiceResult) : (this.pool.pop() ?? ({} as ServiceResult));
+    r.id = req.id;
+    r.status = status;
+    r.cells = cells;
+    r.cost = cost;
+    r.expanded = expanded;
+    r.version = version;
+    r.stale = stale;
+    r.error = error;
+    r.latencyMs = latencyMs;
+    if (req.resolve !== null) req.resolve(r);
+    else this.completed.push(r);
+  }
+
+  // ---- deadlines ---------------------------------------------------------------------------
+
+  private armDeadline(at: number): void {
+    if (this.deadlineTimer !== null) clearTimeout(this.deadlineTimer);
+    this.deadlineAt = at;
+    // A few milliseconds of slack lets one sweep answer a cluster of deadlines together.
+    this.deadlineTimer = setTimeout(() => this.sweepDeadlines(), Math.max(0, at - epochNow()) + 2);
+  }
+
+  private sweepDeadlines(): void {
+    this.deadlineTimer = null;
+    this.deadlineAt = Infinity;
+    const now = epochNow();
+    let next = Infinity;
+    for (const req of [...this.live.values()]) {
+      if (req.deadline === 0) continue;
+      if (req.deadline <= now) this.answerEmpty(req, 'deadline', null);
+      else if (req.deadline < next) next = req.deadline;
+    }
+    if (next < Infinity && !this.closed) this.armDeadline(next);
+  }
+
+  // ---- workers -----------------------------------------------------------------------------
+
+  private spawn(): Slot {
+    const port = this.factory();
+    const slot: Slot = { port, ready: false, dead: false, inflight: new Map() };
+    let failed = false;
+    port.start(
+      (m) => this.onMessage(slot, m),
+      (e) => {
+        if (failed) return;
+        failed = true;
+        this.onFailure(slot, e);
+      },
+    );
+    const grid = this.mirror ?? this.grid;
+    const meta = gridMeta(this.grid);
+    if (this.shared) {
+      port.post({ t: 'init', meta, storage: grid.storage, storageOffset: grid.storageOffset, shared: true }, []);
+    } else {
+      // A plain ArrayBuffer even when the grid's is shared: a SharedArrayBuffer cannot be transferred.
+      const bytes = new ArrayBuffer(storageBytesOf(grid));
+      new Uint8Array(bytes).set(new Uint8Array(grid.storage, grid.storageOffset, bytes.byteLength));
+      port.post({ t: 'init', meta, storage: bytes, storageOffset: 0, shared: false }, [bytes]);
+    }
+    return slot;
+  }
+
+  private onFailure(slot: Slot, error: Error): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    Promise.resolve()
+      .then(() => slot.port.terminate())
+      .catch(() => undefined);
+    const message = `a worker failed: ${error?.message ?? String(error)}`;
+    for (const reqs of slot.inflight.values()) {
+      for (const req of reqs) {
+        if (req.state !== RUNNING) continue;
+        req.attempts++;
+        if (this.opts.onWorkerFailure === 'retry' && req.attempts < this.opts.maxAttempts) {
+          this.running--;
+          req.state = QUEUED;
+          this.queued++;
+          this.push(req);
+        } else {
+          this.answerEmpty(req, 'error', message);
+        }
+      }
+    }
+    slot.inflight.clear();
+    if (this.closed) return;
+    const i = this.slots.indexOf(slot);
+    if (!slot.ready) this.startupFailures++;
+    if (this.startupFailures >= 3 && !this.slots.some((s) => s.ready && !s.dead)) {
+      // Workers that die before they start would be replaced forever: give up and say why.
+      this.broken = `the workers cannot start (${message})`;
+      for (const w of this.readyWaiters.splice(0)) w();
+      for (const req of [...this.live.values()]) this.answerEmpty(req, 'error', this.broken);
+      this.heap.length = 0;
+      this.slots.splice(i, 1);
+      return;
+    }
+    this.counts.restarts++;
+    this.slots[i] = this.spawn();
+    this.dispatch();
+  }
+
+  private forwardChange(c: GridChange): void {
+    let data: Uint8Array | null = null;
+    if (this.mirror !== null) {
+      unpackRect(this.mirror, c.layer, c.x, c.y, c.width, c.height, packRect(this.grid, c.layer, c.x, c.y, c.width, c.height));
+    } else if (!this.shared) {
+      data = packRect(this.grid, c.layer, c.x, c.y, c.width, c.height);
+    }
+    const msg: ToWorker = { t: 'change', layer: c.layer, x: c.x, y: c.y, width: c.width, height: c.height, version: c.version, data };
+    for (const s of this.slots) if (!s.dead) s.port.post(msg, []);
+  }
+
+  // ---- priority queue: higher priority first, then arrival order ---------------------------
+
+  private push(r: Req): void {
+    const h = this.heap;
+    let i = h.length;
+    h.push(r);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!before(r, h[p])) break;
+      h[i] = h[p];
+      i = p;
+    }
+    h[i] = r;
+  }
+
+  private pop(): Req {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop()!;
+    const n = h.length;
+    if (n > 0) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= n) break;
+        const c = l + 1 < n && before(h[l + 1], h[l]) ? l + 1 : l;
+        if (!before(h[c], last)) break;
+        h[i] = h[c];
+        i = c;
+      }
+      h[i] = last;
+    }
+    return top;
+  }
+}
+
+const EMPTY_DATA = new Float64Array(RUN_FIELDS);
+
+function before(a: Req, b: Req): boolean {
+  return a.priority !== b.priority ? a.priority > b.priority : a.seq < b.seq;
+}
+
+function storageBytesOf(grid: NavGrid): number {
+  return grid.size * grid.layers.length * 7;
+}
+
+/**
+ * A copy of `grid` whose cells live in a SharedArrayBuffer, so workers can read them without a
+ * copy each. Build grids this way (or load them into one) to let a PathService use the grid's own
+ * memory; otherwise the service keeps such a copy itself and copies each change into it.
+ */
+export function shareGrid(grid: NavGrid): NavGrid {
+  const bytes = storageBytesOf(grid);
+  const sab = new SharedArrayBuffer(bytes);
+  new Uint8Array(sab).set(new Uint8Array(grid.storage, grid.storageOffset, bytes));
+  const copy = gridFromMeta(gridMeta(grid), sab, 0);
+  copy.version = grid.version;
+  return copy;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function checkCount(v: unknown, name: string, min: number): void {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new TilenavError(`expected a whole number >= ${min}, got ${describe(v)}`, { element: name });
+}
+
+function checkChoice(v: unknown, name: string, choices: string[]): void {
+  if (typeof v !== 'string' || !choices.includes(v)) throw new TilenavError(`expected one of ${choices.join(', ')}, got ${describe(v)}`, { element: name });
+}

@@ -1,0 +1,91 @@
+/**
+ * The worker side of the PathService, independent of the environment: the Node entry
+ * (node-worker.ts) and the browser entry (web-worker.ts) only connect it to their message port.
+ */
+import type { NavGrid } from '../grid/navgrid.js';
+import { Pathfinder } from '../search/astar.js';
+import { MOVEMENT_NAMES } from '../search/movement.js';
+import { DONE_FIELDS, RUN_FIELDS, WIRE_STATUS, gridFromMeta, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
+
+/** The two calls a worker needs from its environment. */
+export interface WorkerEndpoint {
+  post(message: FromWorker, transfer: ArrayBuffer[]): void;
+  listen(handler: (message: ToWorker) => void): void;
+}
+
+const STATUS_CODE = new Map<string, number>(WIRE_STATUS.map((s, i) => [s, i]));
+const ERROR = STATUS_CODE.get('error')!;
+const DEADLINE = STATUS_CODE.get('deadline')!;
+
+/** Epoch milliseconds, comparable across threads (each thread's performance.now() has its own origin). */
+export function epochNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Answers `run` messages on `endpoint` until the thread is stopped. */
+export function serveWorker(endpoint: WorkerEndpoint): void {
+  let grid: NavGrid | null = null;
+  let finder: Pathfinder | null = null;
+  let version = 0;
+  // Grows to the largest batch's path lengths and is reused; each answer copies out what it used.
+  let scratch = new Int32Array(1024);
+
+  endpoint.listen((msg) => {
+    if (msg.t === 'init') {
+      grid = gridFromMeta(msg.meta, msg.storage, msg.storageOffset);
+      finder = new Pathfinder(grid);
+      version = msg.meta.version;
+      endpoint.post({ t: 'ready' }, []);
+    } else if (msg.t === 'change') {
+      if (grid === null) return;
+      if (msg.data !== null) unpackRect(grid, msg.layer, msg.x, msg.y, msg.width, msg.height, msg.data);
+      // The padded copy the search reads must follow the cells, shared or copied.
+      grid.refresh(msg.layer, msg);
+      version = msg.version;
+    } else if (msg.t === 'run') {
+      if (finder === null) throw new Error('tilenav worker: run before init');
+      const data = msg.data;
+      const count = data.length / RUN_FIELDS;
+      const meta = new Float64Array(count * DONE_FIELDS);
+      let errors: (string | null)[] | null = null;
+      let used = 0;
+      for (let k = 0; k < count; k++) {
+        const o = k * RUN_FIELDS;
+        const m = k * DONE_FIELDS;
+        meta[m] = data[o];
+        meta[m + 4] = version;
+        meta[m + 5] = used;
+        meta[m + 2] = Infinity;
+        if (data[o + 9] > 0 && epochNow() > data[o + 9]) {
+          meta[m + 1] = DEADLINE;
+          continue;
+        }
+        try {
+          const r = finder.findPath(data[o + 1], data[o + 2], data[o + 3], data[o + 4], {
+            layer: data[o + 5],
+            movement: MOVEMENT_NAMES[data[o + 6]],
+            maxIterations: data[o + 7],
+            weight: data[o + 8],
+          });
+          meta[m + 1] = STATUS_CODE.get(r.status)!;
+          meta[m + 2] = r.cost;
+          meta[m + 3] = r.expanded;
+          meta[m + 6] = r.cells.length;
+          if (used + r.cells.length > scratch.length) {
+            const bigger = new Int32Array(Math.max(scratch.length * 2, used + r.cells.length));
+            bigger.set(scratch.subarray(0, used));
+            scratch = bigger;
+          }
+          scratch.set(r.cells, used);
+          used += r.cells.length;
+        } catch (e) {
+          meta[m + 1] = ERROR;
+          errors ??= [];
+          errors[k] = e instanceof Error ? e.message : String(e);
+        }
+      }
+      const cells = scratch.slice(0, used);
+      endpoint.post({ t: 'done', batch: msg.batch, meta, cells, errors }, [meta.buffer as ArrayBuffer, cells.buffer as ArrayBuffer]);
+    }
+  });
+}

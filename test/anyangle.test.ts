@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { NavGrid, findPath, findAnyAnglePath, polylineLength, FLAG_NO_EXIT_EAST } from '../src/index.js';
+import { gridArb, segmentTouchesCell } from './helpers-queries.js';
+
+/** The grid path and the any-angle path between two random cells; they must agree on existence. */
+function both(g: NavGrid, a: number, b: number) {
+  const n = g.size;
+  const [sx, sy, gx, gy] = [g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n)];
+  const r = findPath(g, sx, sy, gx, gy);
+  const t = findAnyAnglePath(g, sx, sy, gx, gy);
+  assert.equal(t.status, r.status);
+  return { r, t, sx, sy, gx, gy };
+}
+
+test('property: any-angle paths exist exactly when grid paths do, touch no blocked cell, and are no longer', () => {
+  fc.assert(
+    fc.property(gridArb(), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
+      const { r, t, sx, sy, gx, gy } = both(g, a, b);
+      if (t.status !== 'found') return;
+      const pts = t.points;
+      assert.deepEqual([pts[0], pts[1], pts[pts.length - 2], pts[pts.length - 1]], [sx, sy, gx, gy]);
+      assert.ok(Math.abs(polylineLength(pts) - t.cost) < 1e-9);
+      assert.ok(t.cost <= r.cost + 1e-9, `any-angle ${t.cost} > octile ${r.cost}`);
+      const walk = g.layers[0].walkable;
+      for (let k = 2; k < pts.length; k += 2) {
+        for (let y = -1; y <= g.height; y++) {
+          for (let x = -1; x <= g.width; x++) {
+            const blocked = x < 0 || y < 0 || x >= g.width || y >= g.height || walk[y * g.width + x] === 0;
+            if (blocked) assert.ok(!segmentTouchesCell(pts[k - 2], pts[k - 1], pts[k], pts[k + 1], x, y));
+          }
+        }
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('any-angle honours one-way cells', () => {
+  const g = new NavGrid(7, 3);
+  g.fillRect(3, 0, 1, 3, { flags: FLAG_NO_EXIT_EAST });
+  assert.equal(findAnyAnglePath(g, 0, 1, 6, 1).status, 'no-path');
+  assert.equal(findAnyAnglePath(g, 6, 1, 0, 1).status, 'found');
+  const open = findAnyAnglePath(new NavGrid(9, 9), 0, 0, 8, 3);
+  assert.equal(open.points.length, 4, 'one straight segment in the open');
+});
+
+test('property: on mixed terrain (plain Theta*) paths exist when grid paths do and their cost is the exact segment cost', async () => {
+  const { polylineCost } = await import('../src/index.js');
+  fc.assert(
+    fc.property(gridArb({ costs: true }), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
+      const { r, t } = both(g, a, b);
+      if (t.status !== 'found') return;
+      assert.ok(Math.abs(polylineCost(g, t.points) - t.cost) < 1e-6, 'cost is the sum of segment costs, all segments clear');
+    }),
+    { numRuns: 300 },
+  );
+});

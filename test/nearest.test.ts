@@ -1,0 +1,110 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { NavGrid, findPathToNearest, nearestWalkable, distanceMap, checkPath, planPath, continuous, ObstacleOverlay, findPath } from '../src/index.js';
+import { gridArb, flood } from './helpers-queries.js';
+
+test('nearestWalkable grows rings, keeps the Euclidean nearest (ties to the lower index), within the radius', () => {
+  const g = new NavGrid(9, 7);
+  g.fillRect(2, 1, 5, 5, { walkable: false });
+  // (4,0), (1,3), (7,3), (4,6) are all 3 away; (4,0) has the lowest index.
+  assert.equal(nearestWalkable(g, 4, 3), 4);
+  assert.equal(nearestWalkable(g, 4, 3, { radius: 2 }), -1);
+  assert.equal(nearestWalkable(g, 3.2, 2), 3);
+  assert.equal(nearestWalkable(g, -3, 3), 3 * 9, 'a point off the grid snaps onto it');
+  assert.equal(nearestWalkable(g, 0, 0), 0);
+});
+
+/** Brute force: the reachable cell nearest (Euclidean, then lower index) the goal. */
+function bruteNearest(g: NavGrid, start: number, gx: number, gy: number): number {
+  let best = -1;
+  let bestD = Infinity;
+  for (const c of [...flood(g, start)].sort((a, b) => a - b)) {
+    const d = (g.xOf(c) - gx) ** 2 + (g.yOf(c) - gy) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+test('property: nearest-reachable equals the brute-force answer on random grids', () => {
+  fc.assert(
+    fc.property(gridArb({ costs: true }), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
+      const s = a % g.size;
+      const goal = b % g.size;
+      if (g.layers[0].walkable[s] !== 1) return;
+      const r = findPathToNearest(g, g.xOf(s), g.yOf(s), g.xOf(goal), g.yOf(goal));
+      const expect = bruteNearest(g, s, g.xOf(goal), g.yOf(goal));
+      const dist = distanceMap(g, [s]);
+      if (expect === goal) {
+        assert.equal(r.status, 'found');
+      } else if (expect === s) {
+        assert.equal(r.status, 'no-path');
+        assert.equal(r.cells.length, 0);
+      } else {
+        assert.equal(r.status, 'partial');
+        assert.equal(r.reached, expect);
+        assert.equal(r.cells[r.cells.length - 1], expect);
+      }
+      if (r.cells.length > 0) {
+        const check = checkPath(g, r.cells);
+        assert.ok(check.valid, check.problem);
+        assert.ok(Math.abs(r.cost - dist[r.reached]) < 1e-6, 'the path to the reached cell is optimal');
+      }
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test('cascade: obstacles avoided when possible, ignored when they close the only way', () => {
+  const g = new NavGrid(9, 5);
+  g.fillRect(4, 0, 1, 5, { walkable: false });
+  g.setWalkable(4, 2, true); // a one-cell doorway
+  // An NPC standing in the doorway (orthogonal projection: world = cell centre + 0.5).
+  const npc = { x: 4.5, y: 2.5, radius: 0.5 };
+  const r = findPathToNearest(g, 0, 2, 8, 2, { obstacles: [npc] });
+  assert.equal(r.status, 'found');
+  assert.equal(r.avoided, false, 'went through the NPC: no other way');
+  g.setWalkable(4, 4, true); // a second doorway
+  const r2 = findPathToNearest(g, 0, 2, 8, 2, { obstacles: [npc] });
+  assert.equal(r2.status, 'found');
+  assert.equal(r2.avoided, true);
+  assert.ok(!Array.from(r2.cells).includes(2 * 9 + 4), 'kept off the NPC cell');
+  // Far from the segment: ignored (influence 6 by default, 0.5 here).
+  const far = findPathToNearest(g, 0, 2, 8, 2, { obstacles: [npc], influence: 0 });
+  assert.equal(far.avoided, true);
+  assert.equal(findPath(g, 0, 2, 8, 2).cost, r.cost, 'the static grid was never stamped');
+});
+
+test('the overlay stamps a disc of radius x fraction and restores it between queries', () => {
+  const g = new NavGrid(11, 11);
+  const o = new ObstacleOverlay(g);
+  const v = o.stamp([{ x: 5.5, y: 5.5, radius: 2 / 0.6 }], 0, 0, 10, 10);
+  let blocked = 0;
+  for (let y = 0; y < 11; y++) for (let x = 0; x < 11; x++) if (v.pass[(y + 1) * 13 + x + 1] === 0) blocked++;
+  assert.equal(blocked, 13, 'cells with centre within 2 of (5,5)');
+  const v2 = o.stamp([], 0, 0, 10, 10);
+  assert.equal(v2.pass[6 * 13 + 6], 1);
+  assert.throws(() => o.stamp([{ x: NaN, y: 0, radius: 1 }], 0, 0, 1, 1), /obstacle/);
+});
+
+test('planPath: snaps a start in a wall, smooths, world waypoints with floorY and the exact end', () => {
+  const g = new NavGrid(20, 10, { projection: continuous(0.4, 0, 0, 2) });
+  g.fillRect(0, 0, 20, 1, { walkable: false });
+  const start = { x: 1.1, y: 2, z: 0.1 }; // in the wall row: snaps to (2, 1)
+  const end = { x: 7.5, y: 2, z: 3.3 };
+  const p = planPath(g, start, end);
+  assert.equal(p.status, 'found');
+  assert.deepEqual(p.waypoints[p.waypoints.length - 1], end);
+  for (const w of p.waypoints) assert.equal(w.y, 2);
+  // A goal in a sealed room: partial, ends near the room.
+  g.fillRect(15, 3, 5, 1, { walkable: false });
+  g.fillRect(15, 3, 1, 7, { walkable: false });
+  const q = planPath(g, start, { x: 7.5, y: 2, z: 3.3 });
+  assert.equal(q.status, 'partial');
+  assert.ok(q.waypoints.length >= 1);
+  const last = q.waypoints[q.waypoints.length - 1];
+  assert.ok(last.x < 15 * 0.4 + 1e-9, `stops outside the room, x ${last.x}`);
+});

@@ -1,0 +1,540 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
+import { PathService, createPathService, nodeWorkerFactory, shareGrid, serveWorker, type NodeWorkerPort, type ServiceResult, type WorkerFactory, type WorkerPort } from '../src/service/node.js';
+import type { FromWorker, ToWorker } from '../src/service/protocol.js';
+
+/** The shared maps beside the repository (as CI lays them out), else where this machine keeps them. */
+function shared(path: string): URL {
+  const beside = new URL(`../../shared/${path}`, import.meta.url);
+  return existsSync(beside) ? beside : new URL(`file:///work/shared/${path}`);
+}
+const MAP = shared('maps/AcrosstheCape.map');
+const SCEN = shared('maps/AcrosstheCape.map.scen');
+
+/**
+ * Workers in this thread, one message per macrotask each way (structured clone with transfer, as
+ * across threads): deterministic and fast, and `hold` lets a test keep answers back.
+ */
+function inProcess(options: { failOnRun?: () => boolean; failAtStart?: boolean } = {}): WorkerFactory & { ports: (WorkerPort & { crash(): void; hold: boolean })[] } {
+  const ports: (WorkerPort & { crash(): void; hold: boolean })[] = [];
+  const factory = (() => {
+    let toMain: ((m: FromWorker) => void) | null = null;
+    let fail: ((e: Error) => void) | null = null;
+    let toWorker: ((m: ToWorker) => void) | null = null;
+    let dead = false;
+    const held: FromWorker[] = [];
+    serveWorker({
+      post: (m, transfer) => {
+        const copy = structuredClone(m, { transfer });
+        setImmediate(() => {
+          if (dead) return;
+          if (port.hold) held.push(copy);
+          else toMain!(copy);
+        });
+      },
+      listen: (h) => (toWorker = h),
+    });
+    const port = {
+      hold: false,
+      post(m: ToWorker, transfer: ArrayBuffer[]) {
+        const copy = structuredClone(m, { transfer });
+        setImmediate(() => {
+          if (dead) return;
+          if (options.failAtStart || (copy.t === 'run' && options.failOnRun?.())) {
+            port.crash();
+            return;
+          }
+          toWorker!(copy);
+        });
+      },
+      start(onMessage: (m: FromWorker) => void, onFailure: (e: Error) => void) {
+        toMain = onMessage;
+        fail = onFailure;
+      },
+      terminate() {
+        dead = true;
+      },
+      crash() {
+        if (dead) return;
+        dead = true;
+        fail!(new Error('simulated crash'));
+      },
+      release() {
+        port.hold = false;
+        for (const m of held.splice(0)) toMain!(m);
+      },
+    };
+    ports.push(port);
+    return port;
+  }) as unknown as WorkerFactory & { ports: typeof ports };
+  factory.ports = ports;
+  return factory;
+}
+
+async function drain(svc: PathService, ids: number[], out: Map<number, ServiceResult[]>, timeoutMs = 20_000): Promise<void> {
+  const want = new Set(ids);
+  const t0 = Date.now();
+  for (;;) {
+    for (const r of svc.fetchCompleted()) {
+      const list = out.get(r.id) ?? [];
+      list.push({ ...r, cells: r.cells.slice() });
+      out.set(r.id, list);
+      want.delete(r.id);
+    }
+    if (want.size === 0) return;
+    if (Date.now() - t0 > timeoutMs) throw new Error(`${want.size} requests unanswered after ${timeoutMs} ms: ${JSON.stringify(svc.stats())}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+function maze(): NavGrid {
+  // Non-square, with costs and a second layer.
+  const g = new NavGrid(23, 11, { layers: ['Ground', 'Sky'] });
+  g.fillRect(5, 0, 1, 9, { walkable: false });
+  g.fillRect(11, 2, 1, 9, { walkable: false });
+  g.fillRect(17, 0, 1, 9, { walkable: false });
+  g.fillRect(6, 4, 5, 3, { cost: 2.5 });
+  return g;
+}
+
+test('answers equal the synchronous A* on AcrosstheCape (real workers, shared grid)', async () => {
+  const grid = parseMovingAiMap(readFileSync(MAP, 'utf8'));
+  const queries = parseScenario(readFileSync(SCEN, 'utf8'));
+  const pick = queries.filter((q, i) => q.bucket < 60 && i % 4 === 0);
+  const svc = createPathService(grid, { workers: 2 });
+  try {
+    assert.equal(svc.shared, true);
+    const results = await Promise.all(pick.map((q) => svc.findPath(q.startX, q.startY, q.goalX, q.goalY)));
+    const finder = new Pathfinder(grid);
+    for (let k = 0; k < pick.length; k++) {
+      const q = pick[k];
+      const want = finder.findPath(q.startX, q.startY, q.goalX, q.goalY);
+      assert.equal(results[k].status, want.status, `line ${q.line}`);
+      assert.equal(results[k].cost, want.cost, `line ${q.line}`);
+      assert.deepEqual(results[k].cells, want.cells, `line ${q.line}`);
+    }
+    const s = svc.stats();
+    assert.equal(s.done, pick.length);
+    assert.equal(s.queued + s.running, 0);
+    assert.ok(s.meanLatencyMs > 0);
+  } finally {
+    await svc.close();
+  }
+});
+
+test('copy mode (no shared memory) follows grid changes through change messages, every model and layer', async () => {
+  const grid = maze();
+  const factory = inProcess();
+  const svc = new PathService(grid, { factory, workers: 2, share: 'never' });
+  const finder = new Pathfinder(grid);
+  try {
+    assert.equal(svc.shared, false);
+    const moves = ['octile', 'cardinal', 'octile-always', 'hex-odd-r', 'iso'] as const;
+    const check = async () => {
+      for (const movement of moves) {
+        for (const layer of ['Ground', 'Sky']) {
+          const r = await svc.findPath(0, 0, 22, 10, { movement, layer });
+          const want = finder.findPath(0, 0, 22, 10, { movement, layer });
+          assert.equal(r.status, want.status, `${movement} ${layer}`);
+          assert.equal(r.cost, want.cost, `${movement} ${layer}`);
+          assert.equal(r.version, grid.version);
+          assert.equal(r.stale, false);
+        }
+      }
+    };
+    await check();
+    grid.batch(() => {
+      grid.fillRect(0, 9, 23, 1, { walkable: false });
+      grid.setCost(3, 3, 4);
+    });
+    grid.setTerrain(20, 10, 'Mud', 'Sky');
+    await check();
+  } finally {
+    await svc.close();
+  }
+});
+
+test('shared memory: a grid not on shared memory is mirrored; shareGrid avoids the copy', async () => {
+  const grid = maze();
+  const svc = new PathService(grid, { factory: inProcess(), workers: 1 });
+  const shared = shareGrid(grid);
+  const svc2 = new PathService(shared, { factory: inProcess(), workers: 1 });
+  try {
+    assert.equal(svc.shared, true);
+    assert.ok(shared.storage instanceof SharedArrayBuffer);
+    // A shared grid may still be served by copies.
+    const copies = new PathService(shared, { factory: inProcess(), workers: 1, share: 'never' });
+    assert.equal(copies.shared, false);
+    assert.equal((await copies.findPath(0, 0, 22, 0)).status, 'found');
+    await copies.close();
+    const before = await svc.findPath(0, 0, 22, 0);
+    grid.fillRect(0, 9, 23, 2, { walkable: false });
+    shared.fillRect(0, 9, 23, 2, { walkable: false });
+    const after = await svc.findPath(0, 0, 22, 0);
+    const after2 = await svc2.findPath(0, 0, 22, 0);
+    assert.equal(before.status, 'found');
+    assert.equal(after.status, 'no-path');
+    assert.equal(after2.status, 'no-path');
+    assert.equal(after.version, grid.version);
+  } finally {
+    await Promise.all([svc.close(), svc2.close()]);
+  }
+});
+
+test('request + fetchCompleted: one answer per id, arrays reused, bad requests answered with an error', async () => {
+  const grid = maze();
+  const svc = new PathService(grid, { factory: inProcess(), workers: 2, maxBatch: 4 });
+  try {
+    const ids = [
+      svc.request(0, 0, 22, 10),
+      svc.request(-1, 0, 3, 3),
+      svc.request(0, 0, 23, 0),
+      svc.request(0.5, 0, 1, 1),
+      svc.request(0, 0, 1, 1, { layer: 'Lava' }),
+      svc.request(0, 0, 1, 1, { movement: 'knight' as never }),
+      svc.request(0, 0, 1, 1, { weight: -1 }),
+      svc.request(5, 0, 1, 1),
+      ...Array.from({ length: 20 }, (_, i) => svc.request(i, 10, 22 - i, 0, { layer: 1 })),
+    ];
+    assert.equal(new Set(ids).size, ids.length);
+    const got = new Map<number, ServiceResult[]>();
+    await drain(svc, ids, got);
+    for (const id of ids) assert.equal(got.get(id)!.length, 1, `id ${id}`);
+    const status = (k: number) => got.get(ids[k])![0];
+    assert.equal(status(0).status, 'found');
+    for (const k of [1, 2, 3, 4, 5, 6]) {
+      assert.equal(status(k).status, 'error');
+      assert.match(status(k).error!, /not a cell|unknown layer|movement|weight|integer/);
+    }
+    assert.match(status(4).error!, /unknown layer/);
+    assert.equal(status(7).status, 'invalid-start');
+    const first = svc.fetchCompleted();
+    const second = svc.fetchCompleted();
+    assert.equal(first.length, 0);
+    assert.equal(second.length, 0);
+    svc.request(0, 0, 1, 1);
+    await new Promise((r) => setTimeout(r, 50));
+    const a = svc.fetchCompleted();
+    assert.equal(a.length, 1);
+    const objA = a[0];
+    svc.request(0, 0, 2, 2);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(svc.fetchCompleted().length, 1);
+    svc.request(0, 0, 3, 3);
+    await new Promise((r) => setTimeout(r, 50));
+    const c = svc.fetchCompleted();
+    assert.equal(c.length, 1);
+    assert.equal(c[0], objA, 'result objects are recycled');
+    assert.equal(c[0].cells.length, 4);
+    assert.equal(svc.stats().failed, 6);
+  } finally {
+    await svc.close();
+  }
+});
+
+test('priorities: the player unit first; cancel answers once and drops the later result', async () => {
+  const grid = maze();
+  const factory = inProcess();
+  const svc = new PathService(grid, { factory, workers: 1, maxBatch: 1, batchesPerWorker: 1 });
+  try {
+    await svc.findPath(0, 0, 1, 1); // the worker is ready
+    const low = Array.from({ length: 10 }, () => svc.request(0, 0, 22, 10));
+    const high = svc.request(0, 0, 22, 0, { priority: 5 });
+    const cancelled = svc.request(0, 0, 22, 10);
+    assert.equal(svc.cancel(cancelled), true);
+    assert.equal(svc.cancel(cancelled), false);
+    assert.equal(svc.cancel(999_999), false);
+    const order: number[] = [];
+    const got = new Map<number, ServiceResult[]>();
+    const t0 = Date.now();
+    while (order.length < 12 && Date.now() - t0 < 5000) {
+      for (const r of svc.fetchCompleted()) {
+        order.push(r.id);
+        got.set(r.id, [...(got.get(r.id) ?? []), { ...r }]);
+      }
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    assert.equal(order.length, 12);
+    assert.equal(order[0], cancelled);
+    // The first low request went out at once; the high one overtakes all the others.
+    assert.ok(order.indexOf(high) <= 2, `high answered at ${order.indexOf(high)}: ${order}`);
+    assert.equal(got.get(cancelled)![0].status, 'cancelled');
+    assert.equal(new Set(order).size, order.length);
+    assert.deepEqual(new Set(order), new Set([...low, high, cancelled]));
+
+    // Cancelling a running request: its result, when it comes, is dropped.
+    factory.ports[0].hold = true;
+    const running = svc.request(0, 0, 22, 10);
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(svc.stats().running, 1);
+    svc.cancel(running);
+    (factory.ports[0] as unknown as { release(): void }).release();
+    await new Promise((r) => setTimeout(r, 20));
+    const after = svc.fetchCompleted();
+    assert.deepEqual(after.map((r) => [r.id, r.status]), [[running, 'cancelled']]);
+    assert.equal(svc.stats().running, 0);
+  } finally {
+    await svc.close();
+  }
+});
+
+test('deadline: requests still waiting or running past timeoutMs are answered deadline', async () => {
+  const grid = maze();
+  const factory = inProcess();
+  const svc = new PathService(grid, { factory, workers: 1 });
+  try {
+    await svc.findPath(0, 0, 1, 1);
+    factory.ports[0].hold = true;
+    const t0 = performance.now();
+    const r = await svc.findPath(0, 0, 22, 10, { timeoutMs: 30 });
+    const waited = performance.now() - t0;
+    assert.equal(r.status, 'deadline');
+    assert.ok(waited >= 29 && waited < 1000, `answered after ${waited} ms`);
+    const ok = svc.findPath(0, 0, 22, 10, { timeoutMs: 10_000 });
+    (factory.ports[0] as unknown as { release(): void }).release();
+    assert.equal((await ok).status, 'found');
+    assert.equal(svc.stats().deadline, 1);
+    assert.equal((await svc.findPath(0, 0, 1, 1, { timeoutMs: 0 })).status, 'error');
+  } finally {
+    await svc.close();
+  }
+});
+
+test('backpressure: reject, drop-oldest of the same requester, wait', async () => {
+  const grid = maze();
+  for (const overflow of ['reject', 'drop-oldest', 'wait'] as const) {
+    const factory = inProcess();
+    const svc = new PathService(grid, { factory, workers: 1, queueLimit: 3, overflow, maxBatch: 1, batchesPerWorker: 1 });
+    try {
+      await svc.findPath(0, 0, 1, 1);
+      if (overflow === 'wait') {
+        const all = await Promise.all(Array.from({ length: 12 }, (_, i) => svc.findPath(0, 0, 22, i % 11)));
+        assert.ok(all.every((r) => r.status === 'found'));
+        assert.equal(svc.request(0, 0, 1, 1) > 0, true);
+        continue;
+      }
+      // Nothing is dispatched before the microtask runs, so all six wait in the queue.
+      const ids = [1, 2, 3, 4, 5, 6].map((i) => svc.request(0, 0, 22, i, { requester: i % 2 === 0 ? 'a' : 'b' }));
+      const got = new Map<number, ServiceResult[]>();
+      await drain(svc, ids, got);
+      const st = ids.map((id) => got.get(id)![0].status);
+      if (overflow === 'reject') {
+        assert.deepEqual(st, ['found', 'found', 'found', 'rejected', 'rejected', 'rejected']);
+        assert.equal(svc.stats().rejected, 3);
+      } else {
+        // 4 (a) replaces 2 (a); 5 (b) replaces 1 (b); 6 (a) replaces 4 (a).
+        assert.deepEqual(st, ['dropped', 'dropped', 'found', 'dropped', 'found', 'found']);
+        assert.equal(svc.stats().dropped, 3);
+      }
+    } finally {
+      await svc.close();
+    }
+  }
+});
+
+test('stale results are flagged, or recomputed on the new grid', async () => {
+  for (const staleResults of ['flag', 'recompute'] as const) {
+    const grid = maze();
+    const factory = inProcess();
+    const svc = new PathService(grid, { factory, workers: 1, staleResults });
+    try {
+      await svc.findPath(0, 0, 1, 1);
+      factory.ports[0].hold = true;
+      const p = svc.findPath(0, 0, 22, 0);
+      await new Promise((r) => setTimeout(r, 20));
+      const v0 = grid.version;
+      grid.fillRect(0, 9, 23, 2, { walkable: false });
+      (factory.ports[0] as unknown as { release(): void }).release();
+      const r = await p;
+      if (staleResults === 'flag') {
+        assert.equal(r.status, 'found');
+        assert.equal(r.stale, true);
+        assert.equal(r.version, v0);
+      } else {
+        assert.equal(r.status, 'no-path');
+        assert.equal(r.stale, false);
+        assert.equal(r.version, grid.version);
+      }
+      const fresh = await svc.findPath(0, 0, 1, 1, { minVersion: grid.version });
+      assert.equal(fresh.stale, false);
+    } finally {
+      await svc.close();
+    }
+  }
+});
+
+test('a worker that dies: its requests re-run elsewhere, or fail as configured; a pool that cannot start gives up', async () => {
+  const grid = maze();
+  let crashes = 2;
+  const retry = new PathService(grid, { factory: inProcess({ failOnRun: () => crashes-- > 0 }), workers: 1 });
+  const fail = new PathService(grid, { factory: inProcess({ failOnRun: () => true }), workers: 1, onWorkerFailure: 'fail' });
+  const never = new PathService(grid, { factory: inProcess({ failAtStart: true }), workers: 2 });
+  try {
+    const r = await retry.findPath(0, 0, 22, 10);
+    assert.equal(r.status, 'found');
+    assert.equal(retry.stats().restarts, 2);
+    const f = await fail.findPath(0, 0, 22, 10);
+    assert.equal(f.status, 'error');
+    assert.match(f.error!, /worker failed: simulated crash/);
+    const n = await never.findPath(0, 0, 22, 10);
+    assert.equal(n.status, 'error');
+    assert.match(n.error!, /cannot start/);
+    assert.equal((await never.findPath(0, 0, 1, 1)).status, 'error');
+  } finally {
+    await Promise.all([retry.close(), fail.close(), never.close()]);
+  }
+});
+
+test('close answers everything pending once, then requests throw', async () => {
+  const grid = maze();
+  const factory = inProcess();
+  const svc = new PathService(grid, { factory, workers: 1, maxBatch: 2, batchesPerWorker: 1 });
+  await svc.findPath(0, 0, 1, 1);
+  factory.ports[0].hold = true;
+  const ids = Array.from({ length: 8 }, () => svc.request(0, 0, 22, 10));
+  const promised = svc.findPath(0, 0, 22, 0);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(svc.stats().running, 2);
+  await svc.close();
+  const answers = svc.fetchCompleted();
+  assert.deepEqual(answers.map((r) => r.id).sort((a, b) => a - b), ids);
+  assert.ok(answers.every((r) => r.status === 'cancelled'));
+  assert.equal((await promised).status, 'cancelled');
+  assert.deepEqual([svc.stats().queued, svc.stats().running], [0, 0]);
+  assert.throws(() => svc.request(0, 0, 1, 1), /closed/);
+  assert.equal((await svc.findPath(0, 0, 1, 1)).status, 'error');
+});
+
+test('a real worker that throws (uncaught) is replaced and its request re-run', async () => {
+  const grid = maze();
+  const base = nodeWorkerFactory();
+  const ports: NodeWorkerPort[] = [];
+  const svc = new PathService(grid, {
+    factory: () => {
+      const p = base() as NodeWorkerPort;
+      ports.push(p);
+      return p;
+    },
+    workers: 1,
+  });
+  try {
+    await svc.ready();
+    const pending = svc.findPath(0, 0, 22, 10);
+    // A malformed message makes the worker's handler throw outside any try: the thread dies.
+    ports[0].worker.postMessage({ t: 'run', batch: -1, data: null });
+    const r = await pending;
+    assert.equal(r.status, 'found');
+    assert.equal(svc.stats().restarts, 1);
+    assert.equal(ports.length, 2);
+    assert.equal((await svc.findPath(0, 0, 1, 1)).status, 'found');
+  } finally {
+    await svc.close();
+  }
+});
+
+test('soak: workers killed at random during a burst; every request answered exactly once, every path valid', async () => {
+  const grid = parseMovingAiMap(readFileSync(MAP, 'utf8'));
+  const queries = parseScenario(readFileSync(SCEN, 'utf8')).filter((q) => q.bucket < 30);
+  const base = nodeWorkerFactory();
+  // Only workers that have started are killed: a pool whose workers all die while starting gives up.
+  const ports: { port: NodeWorkerPort; started: boolean }[] = [];
+  const factory: WorkerFactory = () => {
+    const port = base() as NodeWorkerPort;
+    const entry = { port, started: false };
+    ports.push(entry);
+    return {
+      ...port,
+      start: (onMessage, onFailure) =>
+        port.start((m) => {
+          entry.started = true;
+          onMessage(m);
+        }, onFailure),
+    };
+  };
+  const svc = new PathService(grid, { factory, workers: 2, maxAttempts: 4, maxBatch: 8 });
+  const finder = new Pathfinder(grid);
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  let kills = 0;
+  const killer = setInterval(() => {
+    const live = ports.filter((p) => p.started && p.port.worker.threadId > 0);
+    if (kills >= 8 || live.length === 0) return;
+    kills++;
+    void live[Math.floor(rand() * live.length)].port.worker.terminate();
+  }, 100);
+  try {
+    const ids: number[] = [];
+    const asked = new Map<number, (typeof queries)[number]>();
+    for (let k = 0; k < 3000; k++) {
+      const q = queries[Math.floor(rand() * queries.length)];
+      const id = svc.request(q.startX, q.startY, q.goalX, q.goalY);
+      ids.push(id);
+      asked.set(id, q);
+      if (k % 250 === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    const got = new Map<number, ServiceResult[]>();
+    await drain(svc, ids, got, 40_000);
+    clearInterval(killer);
+    await new Promise((r) => setTimeout(r, 50));
+    for (const r of svc.fetchCompleted()) got.get(r.id)!.push(r);
+    let found = 0;
+    for (const id of ids) {
+      const answers = got.get(id)!;
+      assert.equal(answers.length, 1, `id ${id} answered ${answers.length} times`);
+      const r = answers[0];
+      assert.ok(r.status === 'found' || r.status === 'error', `id ${id}: ${r.status}`);
+      if (r.status === 'found') {
+        found++;
+        const q = asked.get(id)!;
+        assert.equal(checkPath(grid, r.cells).valid, true);
+        assert.equal(r.cost, finder.findPath(q.startX, q.startY, q.goalX, q.goalY).cost);
+      } else {
+        assert.match(r.error!, /worker/);
+      }
+    }
+    const s = svc.stats();
+    assert.ok(s.restarts >= 3, `only ${s.restarts} restarts`);
+    assert.ok(found > ids.length * 0.9, `${found} of ${ids.length} found`);
+    assert.equal(s.done + s.failed, ids.length);
+  } finally {
+    clearInterval(killer);
+    await svc.close();
+  }
+});
+
+test('the Web Worker adapter: ports over MessageChannel stand in for browser workers', async () => {
+  const { createPathService: createWebService } = await import('../src/service/web.js');
+  const made: MessagePort[] = [];
+  const fakeWorker = () => {
+    const { port1, port2 } = new MessageChannel();
+    serveWorker({ post: (m, transfer) => port2.postMessage(m, transfer), listen: (h) => port2.addEventListener('message', (e) => h((e as unknown as { data: never }).data)) });
+    port2.start();
+    made.push(port1, port2);
+    return {
+      postMessage: (m: unknown, transfer: ArrayBuffer[]) => port1.postMessage(m, transfer),
+      addEventListener: (type: string, listener: (e: { data?: unknown }) => void) => {
+        port1.addEventListener(type, listener as never);
+        port1.start();
+      },
+      terminate: () => {
+        port1.close();
+        port2.close();
+      },
+    };
+  };
+  const grid = maze();
+  const svc = createWebService(grid, { workers: 2, createWorker: fakeWorker as never });
+  try {
+    assert.equal(svc.stats().workers, 2);
+    const r = await svc.findPath(0, 0, 22, 10);
+    assert.equal(r.status, 'found');
+    assert.equal(r.cost, new Pathfinder(grid).findPath(0, 0, 22, 10).cost);
+  } finally {
+    await svc.close();
+    for (const p of made) p.close();
+  }
+});
