@@ -144,3 +144,22 @@ test('jps: uniform cost other than 1 scales the cost; limit and no-path are resu
   assert.equal(finder.findPath(0, 0, 5, 2, { algorithm: 'jps', maxIterations: 0 }).status, 'limit-reached');
   assert.equal(finder.findPath(0, 0, 5, 2, { algorithm: 'jps' }).status, 'found');
 });
+
+test('nearest mode and overlay views stay on A* under auto; jps and hpa refuse them', () => {
+  const grid = new NavGrid(12, 7);
+  grid.fillRect(6, 0, 1, 7, { walkable: false });
+  const finder = new Pathfinder(grid);
+  const near = finder.search(0, 3, 11, 3, { nearest: true });
+  assert.equal(near.status, 'partial');
+  assert.equal(near.reached, 3 * 12 + 5);
+  assert.throws(() => finder.search(0, 3, 11, 3, { nearest: true, algorithm: 'jps' }), /nearest mode/);
+  assert.throws(() => finder.search(0, 3, 11, 3, { nearest: true, algorithm: 'hpa' }), /nearest/);
+  // An overlay view blocking (2, 0..5): auto must honour it, as A* does.
+  const view = grid.searchView(0);
+  const overlay = { ...view, pass: view.pass.slice() };
+  for (let y = 0; y < 6; y++) overlay.pass[(y + 1) * view.stride + 3] = 0;
+  const a = finder.search(0, 0, 4, 0, { view: overlay, algorithm: 'astar' });
+  const auto = finder.search(0, 0, 4, 0, { view: overlay });
+  assert.equal(auto.cost, a.cost);
+  assert.ok(auto.cost > 4, `the overlay wall forces a detour (cost ${auto.cost})`);
+});
