@@ -1,6 +1,8 @@
 import { MOVEMENT_NAMES, Pathfinder, TilenavError, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
+import { AGENT_UNREACHABLE } from 'tilenav/agents';
 import { OVERLAY_COLORS, OVERLAY_COST_BANDS, movementFor } from 'tilenav/render';
 import { BUNDLED_MAPS, FILE_LOADERS, loaderFor, type DemoMap } from './maps.js';
+import { Units } from './units.js';
 import { GridView } from './view.js';
 
 /**
@@ -32,6 +34,7 @@ const ui = {
   expanded: $<HTMLInputElement>('expanded'),
   result: $<HTMLDivElement>('result'),
   stats: $<HTMLDivElement>('stats'),
+  units: $<HTMLDivElement>('units'),
 };
 
 interface State {
@@ -47,10 +50,16 @@ interface State {
   lastFrameMs: number;
   /** From an input event (paint, drag, control) to the end of the frame that shows its result. */
   lastInputToFrameMs: number;
+  /** The units on this map and layer (created with the first one). */
+  units: Units | null;
   unsubscribe: () => void;
 }
 let state: State;
-let drag: 'start' | 'goal' | 'paint' | 'pan' | null = null;
+let drag: 'start' | 'goal' | 'paint' | 'pan' | 'box' | null = null;
+/** The Units tool's selection rectangle (screen pixels: x0, y0, x1, y1) while dragging. */
+let box: [number, number, number, number] | null = null;
+/** Where a right-button press began: a press that does not pan orders the selection there. */
+let rightDown: [number, number] | null = null;
 /** Route clicks alternate: start, goal, start, ... */
 let nextIsStart = true;
 let dirty = true;
@@ -87,6 +96,7 @@ $('legend').innerHTML = [
 /** Shows a map: a new view, finder and scratch; the old grid's listener is dropped. */
 function show(name: string, m: DemoMap): void {
   state?.unsubscribe();
+  state?.units?.dispose();
   const grid = m.grid;
   const view = new GridView(grid, 0);
   const cell = (p?: [number, number]) => (p && grid.isWalkable(p[0], p[1]) ? p[1] * grid.width + p[0] : null);
@@ -102,6 +112,7 @@ function show(name: string, m: DemoMap): void {
     lastQueryMs: 0,
     lastFrameMs: 0,
     lastInputToFrameMs: 0,
+    units: null,
     unsubscribe: grid.onChange((c) => {
       if (c.layer === state.view.layer) state.view.redrawCells(c);
       // A brush stroke changes the grid many times between two frames: search once per frame.
@@ -115,6 +126,7 @@ function show(name: string, m: DemoMap): void {
   grid.layers.forEach((l, i) => option(ui.layer, String(i), l.name));
   ui.tool.replaceChildren();
   option(ui.tool, 'route', 'Route (start / goal)');
+  option(ui.tool, 'units', 'Units (select, right-click to move)');
   option(ui.tool, 'wall', 'Wall');
   option(ui.tool, 'erase', 'Erase (Ground)');
   for (const t of grid.terrain.entries()) if (t.walkable && t.name !== 'Ground') option(ui.tool, `terrain:${t.name}`, `${t.name} (cost ${t.cost})`);
@@ -123,6 +135,7 @@ function show(name: string, m: DemoMap): void {
   view.fit(screen.width, screen.height);
   query();
   updateStats();
+  showUnits();
 }
 
 function options(): FindPathOptions {
@@ -177,13 +190,20 @@ function updateStats(): void {
       .join('');
 }
 
-function frame(): void {
+let unitsShownAt = 0;
+
+function frame(now: number): void {
   if (queryPending) query();
+  if (state.units !== null) {
+    if (state.units.tick(now)) dirty = true;
+    if (now - unitsShownAt > 250) showUnits();
+  }
   if (dirty) {
     dirty = false;
     const s = state;
     const t0 = performance.now();
     s.view.draw(ctx, s.result?.status === 'found' ? s.result.cells : null, s.start, s.goal, ui.expanded.checked && s.result !== null);
+    if (s.units !== null || box !== null) s.view.drawUnits(ctx, s.units?.frame() ?? EMPTY_UNITS, box);
     const t1 = performance.now();
     s.lastFrameMs = t1 - t0;
     if (inputAt >= 0) {
@@ -196,6 +216,92 @@ function frame(): void {
     if (f) f.textContent = `${s.lastFrameMs.toFixed(2)} ms`;
   }
   requestAnimationFrame(frame);
+}
+
+const EMPTY_UNITS = { count: 0, x: new Float64Array(0), y: new Float64Array(0), radius: new Float64Array(0), selected: new Uint8Array(0), routes: [] };
+
+/** The units of the shown map, created on first use with the current layer and movement. */
+function units(): Units {
+  state.units ??= new Units(state.grid, Number(ui.layer.value), ui.movement.value as MovementName);
+  return state.units;
+}
+
+/**
+ * Rebuilds the units for a new layer or movement model (the system walks one of each): they
+ * stand where they were (those on cells walkable in the new layer), orders forgotten.
+ */
+function rebuildUnits(): void {
+  const old = state.units;
+  if (old === null) return;
+  const at = old.ids().map((i) => [Math.round(old.sys.x[i]), Math.round(old.sys.y[i])]);
+  old.dispose();
+  state.units = null;
+  const u = units();
+  for (const [x, y] of at) u.add(1, x, y);
+  showUnits();
+}
+
+/** The cell units are added around: the route's start if set, else the cell at the view centre. */
+function spawnCell(): [number, number] {
+  const s = state;
+  if (s.start !== null) return [s.start % s.grid.width, (s.start / s.grid.width) | 0];
+  return s.view.cellAt(screen.width / 2, screen.height / 2) ?? [s.grid.width >> 1, s.grid.height >> 1];
+}
+
+function addUnits(n: number, x?: number, y?: number): number[] {
+  const [cx, cy] = x === undefined || y === undefined ? spawnCell() : [x, y];
+  const ids = units().add(n, cx, cy);
+  if (ids.length < n) ui.error.textContent = ids.length === 0 ? `no free walkable cell near (${cx}, ${cy}) for a unit` : `only ${ids.length} of ${n} units fit near (${cx}, ${cy})`;
+  dirty = true;
+  showUnits();
+  return ids;
+}
+
+function orderUnits(x: number, y: number): string | null {
+  const u = state.units;
+  const o = u?.order(x, y) ?? null;
+  dirty = true;
+  showUnits();
+  return o === null ? null : o.mode;
+}
+
+/** Selects the units whose centres lie in a screen rectangle, or the one under a click. */
+function selectOnScreen(x0: number, y0: number, x1: number, y1: number): void {
+  const u = state.units;
+  if (u === null) return;
+  u.selected.clear();
+  const click = Math.abs(x1 - x0) < 4 && Math.abs(y1 - y0) < 4;
+  let best = -1;
+  let bestD = Infinity;
+  for (const i of u.ids()) {
+    const [sx, sy] = state.view.cellToScreen(u.sys.x[i], u.sys.y[i]);
+    if (click) {
+      const d = Math.hypot(sx - x0, sy - y0);
+      const reach = Math.max(6, u.sys.radius[i] * state.view.unitPixels());
+      if (d <= reach && d < bestD) {
+        best = i;
+        bestD = d;
+      }
+    } else if (sx >= Math.min(x0, x1) && sx <= Math.max(x0, x1) && sy >= Math.min(y0, y1) && sy <= Math.max(y0, y1)) u.selected.add(i);
+  }
+  if (best >= 0) u.selected.add(best);
+  dirty = true;
+  showUnits();
+}
+
+function showUnits(): void {
+  unitsShownAt = performance.now();
+  const u = state.units;
+  const rows: [string, string][] = u === null
+    ? [['units', '0']]
+    : [
+        ['units', String(u.size)],
+        ['selected', String(u.selected.size)],
+        ['moving', String(u.ids().filter((i) => u.busy(i)).length)],
+        ['replans', String(u.sys.stats.replans)],
+        ['step', `${u.lastStepMs.toFixed(2)} ms`],
+      ];
+  ui.units.innerHTML = rows.map(([k, v]) => `<div><span>${k}</span><b data-k="${k}">${v}</b></div>`).join('');
 }
 
 function resize(): void {
@@ -246,6 +352,17 @@ screen.addEventListener('pointerdown', (e) => {
   if (e.button !== 0) {
     drag = 'pan';
     lastPan = [sx, sy];
+    rightDown = e.button === 2 && ui.tool.value === 'units' ? [sx, sy] : null;
+    return;
+  }
+  if (ui.tool.value === 'units') {
+    const c = state.view.cellAt(sx, sy);
+    if (e.shiftKey) {
+      if (c !== null) addUnits(1, c[0], c[1]);
+      return;
+    }
+    drag = 'box';
+    box = [sx, sy, sx, sy];
     return;
   }
   const c = state.view.cellAt(sx, sy);
@@ -267,6 +384,12 @@ screen.addEventListener('pointerdown', (e) => {
 screen.addEventListener('pointermove', (e) => {
   if (drag === null) return;
   const [sx, sy] = pointer(e);
+  if (drag === 'box') {
+    box![2] = sx;
+    box![3] = sy;
+    dirty = true;
+    return;
+  }
   if (drag === 'pan') {
     state.view.panX += sx - lastPan[0];
     state.view.panY += sy - lastPan[1];
@@ -280,8 +403,18 @@ screen.addEventListener('pointermove', (e) => {
   if (drag === 'paint') paint(c[0], c[1]);
   else if (c[1] * state.grid.width + c[0] !== state[drag]) setPoint(drag, c[0], c[1]);
 });
-screen.addEventListener('pointerup', () => {
+screen.addEventListener('pointerup', (e) => {
   if (drag === 'paint') updateStats();
+  if (drag === 'box' && box !== null) {
+    selectOnScreen(box[0], box[1], box[2], box[3]);
+    box = null;
+  }
+  if (rightDown !== null) {
+    const [sx, sy] = pointer(e);
+    const c = Math.hypot(sx - rightDown[0], sy - rightDown[1]) < 4 ? state.view.cellAt(sx, sy) : null;
+    if (c !== null) orderUnits(c[0], c[1]);
+    rightDown = null;
+  }
   drag = null;
 });
 screen.addEventListener(
@@ -326,7 +459,16 @@ ui.file.addEventListener('change', () => {
   if (f) void loadFile(f);
 });
 for (const el of [ui.algorithm, ui.movement, ui.weight, ui.expanded, ui.smoothing]) el.addEventListener('change', query);
+ui.movement.addEventListener('change', rebuildUnits);
+$('add-units').addEventListener('click', () => addUnits(12));
+$('clear-units').addEventListener('click', () => {
+  state.units?.dispose();
+  state.units = null;
+  dirty = true;
+  showUnits();
+});
 ui.layer.addEventListener('change', () => {
+  rebuildUnits();
   state.view.layer = Number(ui.layer.value);
   state.view.redrawCells({ x: 0, y: 0, width: state.grid.width, height: state.grid.height });
   query();
@@ -391,24 +533,27 @@ const api = {
   },
   /**
    * Redraws every frame for `ms` milliseconds (as while panning) and resolves with the frame
-   * intervals and the draw times, to measure the frame rate on big maps.
+   * intervals, the draw times and the units' simulation time per frame, to measure the frame
+   * rate on big maps and with many units.
    */
-  measureFrames(ms: number): Promise<{ intervals: number[]; draws: number[] }> {
+  measureFrames(ms: number): Promise<{ intervals: number[]; draws: number[]; unitSteps: number[] }> {
     return new Promise((resolve) => {
       const intervals: number[] = [];
       const draws: number[] = [];
+      const unitSteps: number[] = [];
       const end = performance.now() + ms;
       let last = -1;
       const tick = (t: number) => {
         if (last >= 0) {
           intervals.push(t - last);
           draws.push(state.lastFrameMs);
+          unitSteps.push(state.units?.lastStepMs ?? 0);
         }
         last = t;
         state.view.panX += 0.25;
         dirty = true;
         if (t < end) requestAnimationFrame(tick);
-        else resolve({ intervals, draws });
+        else resolve({ intervals, draws, unitSteps });
       };
       requestAnimationFrame(tick);
     });
@@ -433,5 +578,52 @@ const api = {
     query();
   },
   load: loadBundled,
+  /** Units: [id, x, y, moving, unreachable] per active unit (cell coordinates). */
+  get units() {
+    const u = state.units;
+    return u === null ? [] : u.ids().map((i) => ({ id: i, x: u.sys.x[i], y: u.sys.y[i], moving: u.busy(i), unreachable: (u.sys.flags[i] & AGENT_UNREACHABLE) !== 0 }));
+  },
+  get selected() {
+    return state.units === null ? [] : [...state.units.selected].sort((a, b) => a - b);
+  },
+  /** The navigation system's counters (plans, replans, steps, planMs, ...). */
+  get unitStats() {
+    return state.units === null ? null : { ...state.units.sys.stats };
+  },
+  get lastUnitsStepMs() {
+    return state.units?.lastStepMs ?? 0;
+  },
+  /** Adds n units around (x, y) (default: the start, else the view centre); returns their ids. */
+  addUnits,
+  selectUnits(ids: number[]) {
+    const u = units();
+    u.selected.clear();
+    for (const i of ids) if (u.sys.has(i)) u.selected.add(i);
+    dirty = true;
+    showUnits();
+  },
+  /** Orders the selection to cell (x, y) as one group; returns the group mode, null without a selection. */
+  orderUnits,
+  /** Remaining waypoints of a unit ([x, y] cells), empty without a path. */
+  unitPath(id: number) {
+    const p = state.units?.sys.path(id) ?? null;
+    const k = state.units?.sys.waypointIndex[id] ?? 0;
+    const out: [number, number][] = [];
+    if (p !== null) for (let j = k * 2; j < p.length; j += 2) out.push([p[j], p[j + 1]]);
+    return out;
+  },
+  /** Runs n fixed simulation steps at once (faster than real time, for tests). */
+  stepUnits(n: number) {
+    state.units?.step(n);
+    dirty = true;
+    showUnits();
+  },
+  /** Screen position of a unit (for a real mouse drag box around units). */
+  unitToClient(id: number) {
+    const u = state.units!;
+    const [sx, sy] = state.view.cellToScreen(u.sys.x[id], u.sys.y[id]);
+    const r = screen.getBoundingClientRect();
+    return { x: r.left + sx, y: r.top + sy };
+  },
 };
 (window as unknown as { __tilenav: typeof api }).__tilenav = api;

@@ -1,4 +1,5 @@
 import type { CellRect, NavGrid } from 'tilenav';
+import type { UnitFrame } from './units.js';
 import { EXPANDED_ALPHA, OVERLAY_COLORS, cellColor, cellOutline, gridBounds, type Rgb } from 'tilenav/render';
 
 /**
@@ -159,6 +160,53 @@ export class GridView {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
   }
 
+  /**
+   * Draws units over the last `draw`: their remaining routes faintly, then discs (selected ones
+   * highlighted), batched into a few paths so a hundred units cost a handful of canvas calls.
+   * `box` is a selection rectangle in screen pixels.
+   */
+  drawUnits(ctx: CanvasRenderingContext2D, u: UnitFrame, box: [number, number, number, number] | null): void {
+    ctx.setTransform(this.zoom, 0, 0, this.zoom, this.panX, this.panY);
+    const unit = this.pixelMode ? 1 : this.cellSizeOnBase() / 0.6;
+    ctx.lineJoin = 'round';
+    ctx.lineCap = 'round';
+    ctx.strokeStyle = 'rgba(255,255,255,0.35)';
+    ctx.lineWidth = Math.max(unit * 0.08, 1 / this.zoom);
+    ctx.beginPath();
+    for (const r of u.routes) {
+      if (r === null) continue;
+      for (let k = 0; k < r.length; k += 2) {
+        const [x, y] = this.cellCentre(r[k], r[k + 1]);
+        if (k === 0) ctx.moveTo(x, y);
+        else ctx.lineTo(x, y);
+      }
+    }
+    ctx.stroke();
+    for (const sel of [0, 1]) {
+      ctx.beginPath();
+      for (let i = 0; i < u.count; i++) {
+        if (u.selected[i] !== sel) continue;
+        const [x, y] = this.cellCentre(u.x[i], u.y[i]);
+        const r = Math.max(u.radius[i] * unit, 2 / this.zoom);
+        ctx.moveTo(x + r, y);
+        ctx.arc(x, y, r, 0, Math.PI * 2);
+      }
+      ctx.fillStyle = sel ? '#4cf' : '#e8e8f0';
+      ctx.fill();
+      ctx.strokeStyle = sel ? '#fff' : '#223';
+      ctx.lineWidth = (sel ? 2 : 1) / this.zoom;
+      ctx.stroke();
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    if (box !== null) {
+      ctx.strokeStyle = '#4cf';
+      ctx.lineWidth = 1;
+      ctx.setLineDash([4, 3]);
+      ctx.strokeRect(Math.min(box[0], box[2]) + 0.5, Math.min(box[1], box[3]) + 0.5, Math.abs(box[2] - box[0]), Math.abs(box[3] - box[1]));
+      ctx.setLineDash([]);
+    }
+  }
+
   /** The centre of cell (x, y) in base pixels. */
   cellCentre(x: number, y: number): [number, number] {
     if (this.pixelMode) return [x + 0.5, y + 0.5];
@@ -183,7 +231,12 @@ export class GridView {
     return this.grid.inBounds(x, y) ? [x, y] : null;
   }
 
-  /** Screen position of a cell's centre (for tests driving the mouse). */
+  /** Screen pixels per cell (to size a unit's disc). */
+  unitPixels(): number {
+    return (this.pixelMode ? 1 : this.cellSizeOnBase() / 0.6) * this.zoom;
+  }
+
+  /** Screen position of a cell's centre, or of a unit at fractional cell coordinates. */
   cellToScreen(x: number, y: number): [number, number] {
     const [bx, by] = this.cellCentre(x, y);
     return [bx * this.zoom + this.panX, by * this.zoom + this.panY];

@@ -299,6 +299,168 @@ test('demo: AcrosstheCape from disk, query and frame time after each wall painte
   await page.close();
 });
 
+type Unit = { id: number; x: number; y: number; moving: boolean; unreachable: boolean };
+const units = (page: Page): Promise<Unit[]> => page.evaluate(() => (window as any).__tilenav.units);
+
+/**
+ * Steps the page's units 1 simulated second at a time until none moves (at most `seconds`),
+ * checking after each second that every unit stands on a walkable cell and off `walls`.
+ */
+async function runUnits(page: Page, seconds: number, walls: Set<string> = new Set()): Promise<{ seconds: number; units: Unit[] }> {
+  for (let t = 1; t <= seconds; t++) {
+    await page.evaluate(() => (window as any).__tilenav.stepUnits(60));
+    const us = await units(page);
+    for (const u of us) {
+      const [cx, cy] = [Math.round(u.x), Math.round(u.y)];
+      assert.ok(await page.evaluate(([x, y]) => (window as any).__tilenav.isWalkable(x, y), [cx, cy]), `unit ${u.id} at (${u.x.toFixed(2)}, ${u.y.toFixed(2)}) stands on a walkable cell after ${t} s`);
+      assert.ok(!walls.has(`${cx},${cy}`), `unit ${u.id} is not inside the painted wall`);
+    }
+    if (us.every((u) => !u.moving)) return { seconds: t, units: us };
+  }
+  return { seconds, units: await units(page) };
+}
+
+/** Asserts the units stand together near (x, y): close to it, apart from each other (a formation). */
+function assertFormation(us: Unit[], x: number, y: number, label: string): void {
+  for (const u of us) {
+    assert.ok(!u.unreachable, `${label}: unit ${u.id} reached`);
+    assert.ok(Math.hypot(u.x - x, u.y - y) <= 4, `${label}: unit ${u.id} at (${u.x.toFixed(2)}, ${u.y.toFixed(2)}) is within 4 cells of (${x}, ${y})`);
+  }
+  let minGap = Infinity;
+  for (let a = 0; a < us.length; a++) for (let b = a + 1; b < us.length; b++) minGap = Math.min(minGap, Math.hypot(us[a].x - us[b].x, us[a].y - us[b].y));
+  // Radius 0.35: discs closer than 0.5 would overlap by more than 0.2 cells.
+  assert.ok(minGap >= 0.5, `${label}: units keep apart (closest pair ${minGap.toFixed(3)} cells)`);
+}
+
+test('demo: units: add, drag-select, right-click a target, arrive in formation; a wall painted across the route makes them replan', { skip, timeout: 90_000 }, async () => {
+  const page = await context!.newPage();
+  await open(page, '?map=arena');
+  await page.selectOption('#tool', 'units');
+  await page.click('#add-units');
+  const placed = await units(page);
+  assert.equal(placed.length, 12, 'the button adds 12 units');
+  const grid = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8'));
+  for (const u of placed) assert.ok(grid.isWalkable(u.x, u.y), `unit ${u.id} placed on a walkable cell (${u.x}, ${u.y})`);
+  // Shift-click adds one more unit where clicked.
+  const one = await page.evaluate(() => (window as any).__tilenav.cellToClient(8, 17));
+  await page.keyboard.down('Shift');
+  await page.mouse.click(one.x, one.y);
+  await page.keyboard.up('Shift');
+  const thirteen = await units(page);
+  assert.equal(thirteen.length, 13, 'shift-click adds a unit');
+  assert.deepEqual([thirteen[12].x, thirteen[12].y], [8, 17]);
+
+  // A drag box around the first 12 (not the 13th) with the real mouse selects exactly them.
+  const pts = await page.evaluate((n) => Array.from({ length: n }, (_, i) => (window as any).__tilenav.unitToClient(i)), 12);
+  const x0 = Math.min(...pts.map((p: { x: number }) => p.x)) - 6;
+  const y0 = Math.min(...pts.map((p: { y: number }) => p.y)) - 6;
+  const x1 = Math.max(...pts.map((p: { x: number }) => p.x)) + 6;
+  const y1 = Math.max(...pts.map((p: { y: number }) => p.y)) + 6;
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  await page.mouse.move(x1, y1, { steps: 5 });
+  await page.mouse.up();
+  assert.deepEqual(await page.evaluate(() => (window as any).__tilenav.selected), Array.from({ length: 12 }, (_, i) => i), 'the box selects the 12 units');
+  // A click on one unit selects it alone; the box again selects the group.
+  await page.mouse.click(pts[3].x, pts[3].y);
+  assert.deepEqual(await page.evaluate(() => (window as any).__tilenav.selected), [3], 'a click selects one unit');
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  await page.mouse.move(x1, y1, { steps: 5 });
+  await page.mouse.up();
+
+  // Right-click a target in the far room: the group walks there in formation.
+  const [tx, ty] = [50, 15];
+  const target = await page.evaluate(([x, y]) => (window as any).__tilenav.cellToClient(x, y), [tx, ty]);
+  await page.mouse.click(target.x, target.y, { button: 'right' });
+  await page.waitForFunction(() => (window as any).__tilenav.units.some((u: { moving: boolean }) => u.moving));
+  const there = await runUnits(page, 40);
+  assert.ok(there.units.slice(0, 12).every((u) => !u.moving), `all arrived within 40 s (took ${there.seconds} s)`);
+  assertFormation(there.units.slice(0, 12), tx, ty, 'first order');
+  const left = there.units[12];
+  assert.ok(Math.hypot(left.x - 8, left.y - 17) < 1.5, 'the unselected unit stayed (or only stepped aside)');
+
+  // Order them back west; after a second, paint a wall across the route ahead of them.
+  const [bx, by] = [5, 4];
+  assert.equal(await page.evaluate(([x, y]) => (window as any).__tilenav.orderUnits(x, y), [bx, by]), 'formation');
+  await page.evaluate(() => (window as any).__tilenav.stepUnits(60));
+  const mid = await units(page);
+  const replansBefore = (await page.evaluate(() => (window as any).__tilenav.unitStats)).replans as number;
+  const route: [number, number][] = (await page.evaluate(() => (window as any).__tilenav.unitPath(0))).map(([x, y]: number[]) => [Math.round(x), Math.round(y)]);
+  assert.ok(route.length >= 2, 'unit 0 has a path');
+  const wall = wallAcross(grid, route, mid.slice(0, 12), [bx, by]);
+  assert.ok(wall.length > 0, `a wall across the route that leaves a way exists (route ${JSON.stringify(route)})`);
+  await page.selectOption('#brush', '1');
+  for (const [x, y] of wall) await page.evaluate(([x, y]) => (window as any).__tilenav.paint(x, y, 'wall'), [x, y]);
+  // One step later every unit's remaining path goes around the wall (the system replanned the
+  // ones whose paths the change touched): sample each segment every 0.1 cell.
+  await page.evaluate(() => (window as any).__tilenav.stepUnits(1));
+  const walled = new Set(wall.map(([x, y]) => `${x},${y}`));
+  for (let id = 0; id < 12; id++) {
+    const p: number[][] = await page.evaluate((id) => (window as any).__tilenav.unitPath(id), id);
+    for (let k = 1; k < p.length; k++) {
+      const n = Math.ceil(Math.hypot(p[k][0] - p[k - 1][0], p[k][1] - p[k - 1][1]) * 10);
+      for (let j = 0; j <= n; j++) {
+        const [x, y] = [p[k - 1][0] + ((p[k][0] - p[k - 1][0]) * j) / n, p[k - 1][1] + ((p[k][1] - p[k - 1][1]) * j) / n];
+        assert.ok(!walled.has(`${Math.round(x)},${Math.round(y)}`), `unit ${id}'s replanned path avoids the wall at (${x.toFixed(2)}, ${y.toFixed(2)})`);
+      }
+    }
+  }
+  const back = await runUnits(page, 60, walled);
+  assert.ok(back.units.slice(0, 12).every((u) => !u.moving), `all arrived after the wall within 60 s (took ${back.seconds} s)`);
+  assertFormation(back.units.slice(0, 12), bx, by, 'after the wall');
+  const stats = await page.evaluate(() => (window as any).__tilenav.unitStats);
+  console.log(`# units: 12 arrived in ${there.seconds} s (simulated); back around a wall of ${wall.length} cells in ${back.seconds} s; replans ${replansBefore} -> ${stats.replans}, plans ${stats.plans}, planMs ${stats.planMs.toFixed(2)}`);
+  assert.ok(stats.replans > replansBefore, `the wall made units replan (${replansBefore} -> ${stats.replans})`);
+  assert.match((await page.textContent('#units')) ?? '', /replans/);
+
+  // 100 units walking, redrawn every frame for a second: frame and simulation time.
+  await page.evaluate(() => (window as any).__tilenav.addUnits(87, 20, 10));
+  assert.equal((await units(page)).length, 100);
+  await page.evaluate(() => {
+    const t = (window as any).__tilenav;
+    t.selectUnits(t.units.map((u: { id: number }) => u.id));
+    t.orderUnits(50, 15);
+  });
+  const { intervals, draws, unitSteps } = await page.evaluate(() => (window as any).__tilenav.measureFrames(1000));
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  console.log(`# 100 units walking, 1 s: ${intervals.length} frames, interval median ${med(intervals).toFixed(1)} ms, draw median ${med(draws).toFixed(2)} ms (max ${Math.max(...draws).toFixed(2)}), simulation per frame median ${med(unitSteps).toFixed(2)} ms (max ${Math.max(...unitSteps).toFixed(2)})`);
+  assert.ok(intervals.length >= 10, `${intervals.length} frames`);
+  assert.ok((await units(page)).some((u) => u.moving), 'the 100 units are walking');
+  mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('../test-output/demo-units.png', import.meta.url), await page.screenshot());
+  assert.deepEqual(consoleErrors, [], 'no console errors');
+  await page.close();
+});
+
+/**
+ * A vertical or horizontal run of up to 5 cells across `route` (ahead of the units, off their
+ * cells) that still leaves every unit a way to (gx, gy).
+ */
+function wallAcross(grid: NavGrid, route: [number, number][], us: Unit[], [gx, gy]: [number, number]): [number, number][] {
+  const near = (x: number, y: number) => us.some((u) => Math.hypot(u.x - x, u.y - y) < 2.5) || Math.hypot(x - gx, y - gy) < 3;
+  for (let k = 1; k < route.length; k++) {
+    const [ax, ay] = route[k - 1];
+    const [cx, cy] = route[k];
+    for (let s = 0.5; s < 1; s += 0.25) {
+      const x = Math.round(ax + (cx - ax) * s);
+      const y = Math.round(ay + (cy - ay) * s);
+      const vertical = Math.abs(cx - ax) >= Math.abs(cy - ay);
+      const wall: [number, number][] = [];
+      for (let d = -2; d <= 2; d++) {
+        const [wx, wy] = vertical ? [x, y + d] : [x + d, y];
+        if (grid.isWalkable(wx, wy) && !near(wx, wy)) wall.push([wx, wy]);
+      }
+      if (wall.length < 3 || !wall.some(([wx, wy]) => wx === x && wy === y)) continue;
+      for (const [wx, wy] of wall) grid.setWalkable(wx, wy, false);
+      const ok = us.every((u) => findPath(grid, Math.round(u.x), Math.round(u.y), gx, gy).status === 'found');
+      for (const [wx, wy] of wall) grid.setWalkable(wx, wy, true);
+      if (ok) return wall;
+    }
+  }
+  return [];
+}
+
 /** A vertical run of up to 5 walkable cells through a middle path cell that leaves a path. */
 function chooseWall(grid: NavGrid, path: [number, number][]): [number, number][] {
   const [sx, sy] = path[0];
