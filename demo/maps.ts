@@ -1,7 +1,8 @@
 import { NavGrid, hexagonal, isometric, mulberry32, type MovementName } from 'tilenav';
-import { parseMovingAiMap } from 'tilenav/loaders';
+import { loadTiled, parseMovingAiMap } from 'tilenav/loaders';
 import { movementFor } from 'tilenav/render';
 import arenaText from '../examples/arena.map?raw';
+import frontierText from '../examples/frontier.tmx?raw';
 
 /** A map ready to show: the grid and the movement model it is meant for. */
 export interface DemoMap {
@@ -22,6 +23,7 @@ export const FILE_LOADERS: { label: string; extensions: string[]; read(file: Fil
 
 /** The bundled maps of the map picker, in menu order; the first one opens. */
 export const BUNDLED_MAPS: { id: string; label: string; load(): DemoMap }[] = [
+  { id: 'frontier', label: 'Frontier 64 x 40 (Tiled: terrain, Ground + Sky)', load: frontierMap },
   { id: 'arena', label: 'Arena 60 x 21 (Moving AI)', load: () => ({ grid: parseMovingAiMap(arenaText, { file: 'arena.map' }), movement: 'octile', start: [2, 2], goal: [57, 18] }) },
   { id: 'terrain', label: 'Terrain and layers 96 x 64', load: terrainMap },
   { id: 'iso', label: 'Isometric 48 x 48', load: isoMap },
@@ -73,6 +75,12 @@ function paintTerrain(grid: NavGrid, seed: number, cell: number): void {
     layer.walkable[i] = v > 0.8 ? 0 : 1;
   }
   grid.refresh(0);
+}
+
+/** examples/frontier.tmx: a Tiled map with seed 000 terrain types and two navigation layers. */
+function frontierMap(): DemoMap {
+  const m = loadTiled(frontierText, { file: 'frontier.tmx' });
+  return { grid: m.grid, movement: m.movement, start: [2, 2], goal: [61, 37] };
 }
 
 function terrainMap(): DemoMap {

@@ -125,7 +125,7 @@ async function pixelAt(page: Page, x: number, y: number): Promise<number[]> {
 
 test('demo: click a route, paint a wall across it, the redrawn path avoids the wall', { skip, timeout: 90_000 }, async () => {
   const page = await context!.newPage();
-  await open(page);
+  await open(page, '?map=arena');
   assert.equal(await page.title(), 'tilenav demo');
   await page.click('#clear');
   const [sx, sy, gx, gy] = [2, 2, 57, 18];
@@ -187,6 +187,13 @@ test('demo: click a route, paint a wall across it, the redrawn path avoids the w
 test('demo: every bundled map opens, isometric and hexagonal ones find paths in their projection', { skip, timeout: 60_000 }, async () => {
   const page = await context!.newPage();
   await open(page);
+  // The page opens on the bundled Tiled map: two navigation layers, terrain costs, a route.
+  assert.equal(await page.evaluate(() => window.__tilenav.map), 'frontier');
+  assert.deepEqual(await page.$$eval('#layer option', (os) => os.map((o) => (o as any).textContent)), ['Ground', 'Sky']);
+  const tiled = await state(page);
+  assert.equal(tiled.status, 'found');
+  assert.ok(tiled.cost > tiled.path.length - 1, `terrain costs count (${tiled.cost} over ${tiled.path.length - 1} steps)`);
+  assert.match((await page.$$eval('#tool option', (os) => os.map((o) => (o as any).textContent).join('|'))), /Water \(cost 2\)/);
   const ids = await page.$$eval('#map option', (os) => os.map((o) => (o as any).value));
   assert.ok(ids.includes('iso') && ids.includes('hex'), `bundled maps: ${ids}`);
   for (const id of ids) {
