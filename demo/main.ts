@@ -1,7 +1,7 @@
 import { MOVEMENT_NAMES, Pathfinder, TilenavError, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
 import { AGENT_UNREACHABLE } from 'tilenav/agents';
 import { OVERLAY_COLORS, OVERLAY_COST_BANDS, movementFor } from 'tilenav/render';
-import { BUNDLED_MAPS, FILE_LOADERS, loaderFor, type DemoMap } from './maps.js';
+import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, type DemoMap } from './maps.js';
 import { Units } from './units.js';
 import { GridView } from './view.js';
 
@@ -79,7 +79,8 @@ for (const [id, a] of Object.entries(ALGORITHMS)) option(ui.algorithm, id, a.lab
 for (const m of MOVEMENT_NAMES) option(ui.movement, m, m);
 for (const [id, label] of Object.entries(SMOOTHING)) if (id !== 'none') option(ui.smoothing, id, label);
 $('smoothing-row').hidden = Object.keys(SMOOTHING).length <= 1;
-ui.file.accept = FILE_LOADERS.flatMap((l) => l.extensions).join(',');
+ui.file.accept = [...FILE_LOADERS.flatMap((l) => l.extensions), ...COMPANION_EXTENSIONS].join(',');
+ui.file.multiple = true;
 $('legend').innerHTML = [
   [OVERLAY_COLORS.normal, `cost <= ${OVERLAY_COST_BANDS.normal}`],
   [OVERLAY_COLORS.slow, `cost <= ${OVERLAY_COST_BANDS.slow}`],
@@ -440,23 +441,28 @@ function loadBundled(id: string): void {
   show(m.id, m.load());
 }
 
-/** Reads a map file with the loader its extension names; errors go to the page, not the console. */
-async function loadFile(file: File): Promise<void> {
+/**
+ * Reads the picked map with the loader its extension names (the other picked files serve as its
+ * tilesets); errors go to the page, naming the file, never to the console.
+ */
+async function loadFiles(files: readonly File[]): Promise<void> {
+  const file = files.find((f) => loaderFor(f.name) !== undefined) ?? files[0];
   const loader = loaderFor(file.name);
   try {
-    if (loader === undefined) throw new TilenavError(`no loader for this file; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')}`, { file: file.name });
-    const grid = await loader.read(file);
-    show(file.name, { grid, movement: movementFor(grid.projection) });
+    if (loader === undefined) throw new TilenavError(`no loader for this file; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')} (with ${COMPANION_EXTENSIONS.join(', ')} tilesets beside a Tiled map)`, { file: file.name });
+    const m = await loader.read(file, files.filter((f) => f !== file));
+    show(file.name, { grid: m.grid, movement: m.movement ?? movementFor(m.grid.projection) });
   } catch (e) {
-    if (!(e instanceof TilenavError)) throw e;
-    ui.error.textContent = e.message;
+    ui.error.textContent = e instanceof TilenavError ? e.message : `${file.name}: ${e instanceof Error ? e.message : String(e)}`;
   }
 }
 
 ui.map.addEventListener('change', () => loadBundled(ui.map.value));
 ui.file.addEventListener('change', () => {
-  const f = ui.file.files?.[0];
-  if (f) void loadFile(f);
+  const files = [...(ui.file.files ?? [])];
+  // Cleared so picking the same file again (after fixing it) loads it again.
+  ui.file.value = '';
+  if (files.length > 0) void loadFiles(files);
 });
 for (const el of [ui.algorithm, ui.movement, ui.weight, ui.expanded, ui.smoothing]) el.addEventListener('change', query);
 ui.movement.addEventListener('change', rebuildUnits);

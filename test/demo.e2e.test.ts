@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { NavGrid, findPath } from '../src/index.js';
+import { NavGrid, findPath, saveGrid } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { OVERLAY_COLORS } from '../src/render/index.js';
 
@@ -467,6 +467,56 @@ function wallAcross(grid: NavGrid, route: [number, number][], us: Unit[], [gx, g
   }
   return [];
 }
+
+test('demo: load from disk every format: .map, .tmx / .tmj with their tilesets, .json, .txt, .tnav; errors name the file', { skip, timeout: 60_000 }, async () => {
+  const page = await context!.newPage();
+  await open(page);
+  const fixture = (f: string) => fileURLToPath(new URL(`./fixtures/tiled/${f}`, import.meta.url));
+  const loaded = async (name: string) => {
+    await page.waitForFunction((n) => (window as any).__tilenav.map === n && (window as any).__tilenav.drawn, name);
+    assert.equal(await page.textContent('#error'), '', `${name}: no error`);
+    return page.evaluate(() => (window as any).__tilenav.size);
+  };
+  const error = async (re: RegExp) => {
+    await page.waitForFunction(() => document.getElementById('error').textContent !== '');
+    assert.match((await page.textContent('#error')) ?? '', re);
+  };
+  const accept = await page.$eval('#file', (e) => (e as any).accept);
+  for (const ext of ['.map', '.tmx', '.tmj', '.tsx', '.tsj', '.json', '.txt', '.tnav']) assert.ok(accept.split(',').includes(ext), `accepts ${ext}: ${accept}`);
+  // Tiled with an external tileset picked beside it (by base name): the wall column blocks.
+  await page.setInputFiles('#file', [fixture('ortho-xml.tmx'), fixture('nav.tsx')]);
+  assert.deepEqual(await loaded('ortho-xml.tmx'), [8, 5]);
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.isWalkable(3, 1)), false, 'the Walls layer blocks (3, 1)');
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.isWalkable(2, 1)), true);
+  // The same map without its tileset: the error names the map and the missing tileset.
+  await page.setInputFiles('#file', [fixture('ortho-xml.tmx')]);
+  await error(/ortho-xml\.tmx.*nav\.tsx/);
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.map), 'ortho-xml.tmx', 'the map in view stays');
+  await page.setInputFiles('#file', [fixture('hex-odd-q.tmj'), fixture('nav.tsj')]);
+  assert.deepEqual(await loaded('hex-odd-q.tmj'), [8, 5]);
+  assert.match((await page.$eval('#movement', (e) => (e as any).value)) as string, /^hex/, 'a hexagonal Tiled map walks hex');
+  // A polygon config, a text grid, a binary grid.
+  await page.setInputFiles('#file', fileURLToPath(new URL('../examples/house.json', import.meta.url)));
+  const house = await loaded('house.json');
+  assert.ok(house[0] > 0 && house[1] > 0);
+  const txt = 'cellSize 0.4\nagentRadius 0.45\nfloorY 0.5\nobjectPadding 0.25\nminX -5\nminZ -2.2\ngridWidth 5\ngridDepth 3\n11111\n10001\n11011\n';
+  await page.setInputFiles('#file', { name: 'room.txt', mimeType: 'text/plain', buffer: Buffer.from(txt) });
+  assert.deepEqual(await loaded('room.txt'), [5, 3]);
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.isWalkable(1, 1)), false);
+  const arena = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8'));
+  await page.setInputFiles('#file', { name: 'arena.tnav', mimeType: 'application/octet-stream', buffer: Buffer.from(saveGrid(arena)) });
+  assert.deepEqual(await loaded('arena.tnav'), [60, 21]);
+  // Broken files: each error names the file.
+  await page.setInputFiles('#file', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"cellSize": ') });
+  await error(/broken\.json/);
+  await page.setInputFiles('#file', { name: 'broken.tnav', mimeType: 'application/octet-stream', buffer: Buffer.from('not a grid') });
+  await error(/broken\.tnav/);
+  await page.setInputFiles('#file', { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF') });
+  await error(/notes\.pdf.*no loader/);
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.map), 'arena.tnav', 'the map in view stays');
+  assert.deepEqual(consoleErrors, [], 'no console errors');
+  await page.close();
+});
 
 /** A vertical run of up to 5 walkable cells through a middle path cell that leaves a path. */
 function chooseWall(grid: NavGrid, path: [number, number][]): [number, number][] {
