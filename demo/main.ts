@@ -1,4 +1,4 @@
-import { MOVEMENT_NAMES, Pathfinder, TilenavError, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
+import { MOVEMENT_NAMES, Pathfinder, TilenavError, findAnyAnglePath, polylineLength, smoothPath, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
 import { AGENT_UNREACHABLE } from 'tilenav/agents';
 import { OVERLAY_COLORS, OVERLAY_COST_BANDS, movementFor } from 'tilenav/render';
 import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, type DemoMap } from './maps.js';
@@ -14,8 +14,16 @@ const ALGORITHMS: Record<string, { label: string; run(f: Pathfinder, sx: number,
   dijkstra: { label: 'Dijkstra', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, weight: 0 }) },
 };
 
-/** Path smoothing modes; hidden until the smoothing module (issue 5) lands and adds its entries. */
-const SMOOTHING: Record<string, string> = { none: 'none' };
+/** Path smoothing modes: the grid path as is, string pulled (smoothPath), or any-angle (Theta*, octile only). */
+const SMOOTHING: Record<string, string> = { none: 'none', string: 'string pulling', anyangle: 'any-angle (octile)' };
+
+interface Smoothed {
+  /** Waypoints [x0, y0, ...] in cell coordinates, or null when the mode does not apply. */
+  points: Float64Array | null;
+  length: number;
+  /** Why there is no polyline (e.g. any-angle on a non-octile model). */
+  note: string;
+}
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const screen = $<HTMLCanvasElement>('screen');
@@ -46,6 +54,7 @@ interface State {
   start: number | null;
   goal: number | null;
   result: PathResult | null;
+  smoothed: Smoothed;
   lastQueryMs: number;
   lastFrameMs: number;
   /** From an input event (paint, drag, control) to the end of the frame that shows its result. */
@@ -90,6 +99,8 @@ $('legend').innerHTML = [
   [OVERLAY_COLORS.path, 'path'],
   [OVERLAY_COLORS.start, 'start'],
   [OVERLAY_COLORS.goal, 'goal'],
+  [[255, 255, 255], 'smoothed path'],
+  [[68, 204, 255], 'selected unit'],
 ]
   .map(([c, t]) => `<div><span style="background:rgb(${c})"></span>${t}</div>`)
   .join('');
@@ -110,6 +121,7 @@ function show(name: string, m: DemoMap): void {
     start: cell(m.start),
     goal: cell(m.goal),
     result: null,
+    smoothed: { points: null, length: 0, note: '' },
     lastQueryMs: 0,
     lastFrameMs: 0,
     lastInputToFrameMs: 0,
@@ -149,6 +161,7 @@ function query(): void {
   const s = state;
   queryPending = false;
   dirty = true;
+  s.smoothed = { points: null, length: 0, note: '' };
   if (s.start === null || s.goal === null) {
     s.result = null;
     s.view.setExpanded(null);
@@ -160,11 +173,33 @@ function query(): void {
   const t0 = performance.now();
   s.result = algorithm.run(s.finder, s.start % W, (s.start / W) | 0, s.goal % W, (s.goal / W) | 0, options());
   s.lastQueryMs = performance.now() - t0;
+  s.smoothed = smooth(s.start % W, (s.start / W) | 0, s.goal % W, (s.goal / W) | 0);
   if (ui.expanded.checked) {
     s.finder.expandedInto(s.marks);
     s.view.setExpanded(s.marks);
   }
   showResult();
+}
+
+/** The smoothed polyline of the current route in the selected mode. */
+function smooth(sx: number, sy: number, gx: number, gy: number): Smoothed {
+  const s = state;
+  const o = options();
+  const mode = ui.smoothing.value;
+  const none = (note = ''): Smoothed => ({ points: null, length: 0, note });
+  if (mode === 'none' || s.result?.status !== 'found') return none();
+  try {
+    if (mode === 'string') {
+      const points = smoothPath(s.grid, s.result.cells, { layer: o.layer, movement: o.movement });
+      return { points, length: polylineLength(points), note: '' };
+    }
+    if (o.movement !== 'octile') return none('any-angle needs octile movement');
+    const r = findAnyAnglePath(s.grid, sx, sy, gx, gy, { layer: o.layer });
+    return r.status === 'found' ? { points: r.points, length: polylineLength(r.points), note: '' } : none(`any-angle: ${r.status}`);
+  } catch (e) {
+    if (!(e instanceof TilenavError)) throw e;
+    return none(e.message);
+  }
 }
 
 function showResult(): void {
@@ -174,6 +209,7 @@ function showResult(): void {
     ['cost', r && r.status === 'found' ? r.cost.toFixed(3) : '-'],
     ['steps', r && r.status === 'found' ? String(r.cells.length - 1) : '-'],
     ['expanded', r ? String(r.expanded) : '-'],
+    ['smoothed', state.smoothed.points !== null ? `${state.smoothed.length.toFixed(3)} (${state.smoothed.points.length / 2} points)` : state.smoothed.note || '-'],
     ['query', `${state.lastQueryMs.toFixed(2)} ms`],
     ['frame', `${state.lastFrameMs.toFixed(2)} ms`],
   ];
@@ -203,7 +239,7 @@ function frame(now: number): void {
     dirty = false;
     const s = state;
     const t0 = performance.now();
-    s.view.draw(ctx, s.result?.status === 'found' ? s.result.cells : null, s.start, s.goal, ui.expanded.checked && s.result !== null);
+    s.view.draw(ctx, s.result?.status === 'found' ? s.result.cells : null, s.start, s.goal, ui.expanded.checked && s.result !== null, s.smoothed.points);
     if (s.units !== null || box !== null) s.view.drawUnits(ctx, s.units?.frame() ?? EMPTY_UNITS, box);
     const t1 = performance.now();
     s.lastFrameMs = t1 - t0;
@@ -515,6 +551,13 @@ const api = {
   },
   get expanded() {
     return state.result?.expanded ?? null;
+  },
+  /** The smoothed polyline ([x, y] in cell coordinates) and its length, or the reason there is none. */
+  get smoothed() {
+    const p = state.smoothed.points;
+    const points: [number, number][] = [];
+    if (p !== null) for (let k = 0; k < p.length; k += 2) points.push([p[k], p[k + 1]]);
+    return { points, length: state.smoothed.length, note: state.smoothed.note };
   },
   get path() {
     const r = state.result;

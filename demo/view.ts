@@ -120,8 +120,11 @@ export class GridView {
     ctx.globalAlpha = 1;
   }
 
-  /** Composites the map, the overlay, the path and the markers onto the screen canvas. */
-  draw(ctx: CanvasRenderingContext2D, path: Int32Array | null, start: number | null, goal: number | null, showExpanded: boolean): void {
+  /**
+   * Composites the map, the overlay, the path, the smoothed polyline (cell coordinates, drawn
+   * thin over the path) and the markers onto the screen canvas.
+   */
+  draw(ctx: CanvasRenderingContext2D, path: Int32Array | null, start: number | null, goal: number | null, showExpanded: boolean, smoothed: Float64Array | null = null): void {
     const { canvas: c } = ctx;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = css(OVERLAY_COLORS.background);
@@ -143,6 +146,13 @@ export class GridView {
         if (k === 0) ctx.moveTo(x, y);
         else ctx.lineTo(x, y);
       }
+      ctx.stroke();
+    }
+    if (smoothed !== null && smoothed.length >= 4) {
+      ctx.strokeStyle = SMOOTHED_COLOR;
+      ctx.lineWidth = Math.max(unit * 0.15, 1.5 / this.zoom);
+      ctx.beginPath();
+      this.tracePoints(ctx, smoothed);
       ctx.stroke();
     }
     const r = Math.max(unit * 0.45, 5 / this.zoom);
@@ -173,14 +183,7 @@ export class GridView {
     ctx.strokeStyle = 'rgba(255,255,255,0.35)';
     ctx.lineWidth = Math.max(unit * 0.08, 1 / this.zoom);
     ctx.beginPath();
-    for (const r of u.routes) {
-      if (r === null) continue;
-      for (let k = 0; k < r.length; k += 2) {
-        const [x, y] = this.cellCentre(r[k], r[k + 1]);
-        if (k === 0) ctx.moveTo(x, y);
-        else ctx.lineTo(x, y);
-      }
-    }
+    for (const r of u.routes) if (r !== null) this.tracePoints(ctx, r);
     ctx.stroke();
     for (const sel of [0, 1]) {
       ctx.beginPath();
@@ -204,6 +207,15 @@ export class GridView {
       ctx.setLineDash([4, 3]);
       ctx.strokeRect(Math.min(box[0], box[2]) + 0.5, Math.min(box[1], box[3]) + 0.5, Math.abs(box[2] - box[0]), Math.abs(box[3] - box[1]));
       ctx.setLineDash([]);
+    }
+  }
+
+  /** Adds a polyline through points [x0, y0, ...] (cell coordinates) to the current path. */
+  private tracePoints(ctx: CanvasRenderingContext2D, pts: ArrayLike<number>): void {
+    for (let k = 0; k + 1 < pts.length; k += 2) {
+      const [x, y] = this.cellCentre(pts[k], pts[k + 1]);
+      if (k === 0) ctx.moveTo(x, y);
+      else ctx.lineTo(x, y);
     }
   }
 
@@ -273,6 +285,9 @@ export class GridView {
     ctx.stroke();
   }
 }
+
+/** The smoothed polyline's colour (over the path's). */
+export const SMOOTHED_COLOR = '#ffffff';
 
 function canvas(w: number, h: number): HTMLCanvasElement {
   const c = document.createElement('canvas');

@@ -242,6 +242,39 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   }
   const statsText = await page.textContent('#stats');
   assert.match(statsText ?? '', /navigable/);
+  // Smoothing: string pulling and any-angle (octile only) draw a polyline no longer than the path.
+  assert.equal(await page.isVisible('#smoothing-row'), true, 'the smoothing control is shown');
+  await page.fill('#weight', '1');
+  await page.dispatchEvent('#weight', 'change');
+  await page.selectOption('#movement', 'octile');
+  await page.selectOption('#smoothing', 'string');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const gridPath = await state(page);
+  const pulled = await page.evaluate(() => window.__tilenav.smoothed);
+  assert.ok(pulled.points.length >= 2 && pulled.points.length < gridPath.path.length, `string pulling: ${pulled.points.length} points for ${gridPath.path.length} cells`);
+  assert.deepEqual([pulled.points[0], pulled.points[pulled.points.length - 1]], [gridPath.path[0], gridPath.path[gridPath.path.length - 1]]);
+  assert.ok(pulled.length <= gridPath.cost + 1e-9, `smoothed length ${pulled.length} <= grid path ${gridPath.cost} (arena costs 1 everywhere)`);
+  assert.match((await page.textContent('#result')) ?? '', new RegExp(`smoothed${pulled.length.toFixed(3)}`));
+  // Drawn: the middle of the longest smoothed segment is the smoothed colour.
+  let seg = 1;
+  const segLen = (k: number) => Math.hypot(pulled.points[k][0] - pulled.points[k - 1][0], pulled.points[k][1] - pulled.points[k - 1][1]);
+  for (let k = 2; k < pulled.points.length; k++) if (segLen(k) > segLen(seg)) seg = k;
+  const midPx = await page.evaluate(([x, y]) => {
+    const c = document.getElementById('screen');
+    const p = window.__tilenav.cellToClient(x, y);
+    const r = c.getBoundingClientRect();
+    return Array.from(c.getContext('2d').getImageData(Math.round(p.x - r.left), Math.round(p.y - r.top), 1, 1).data.slice(0, 3));
+  }, [(pulled.points[seg][0] + pulled.points[seg - 1][0]) / 2, (pulled.points[seg][1] + pulled.points[seg - 1][1]) / 2]);
+  assert.deepEqual(midPx, [255, 255, 255], 'the smoothed polyline is drawn');
+  await page.selectOption('#smoothing', 'anyangle');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const anyAngle = await page.evaluate(() => window.__tilenav.smoothed);
+  const [[ax, ay], [bx, by]] = [gridPath.path[0], gridPath.path[gridPath.path.length - 1]];
+  assert.ok(anyAngle.points.length >= 2 && anyAngle.length <= gridPath.cost + 1e-9 && anyAngle.length >= Math.hypot(bx - ax, by - ay) - 1e-9, `any-angle length ${anyAngle.length}`);
+  await page.selectOption('#movement', 'cardinal');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  assert.match((await page.evaluate(() => window.__tilenav.smoothed)).note, /octile/, 'any-angle says it needs octile movement');
+  await page.selectOption('#smoothing', 'none');
   // 60 fps drawing on 1024 x 1024: redraw every frame (as while panning) for a second.
   await page.selectOption('#map', 'big');
   await page.waitForFunction(() => window.__tilenav.drawn);
