@@ -99,7 +99,8 @@ $('legend').innerHTML = [
   [OVERLAY_COLORS.path, 'path'],
   [OVERLAY_COLORS.start, 'start'],
   [OVERLAY_COLORS.goal, 'goal'],
-  [[255, 255, 255], 'smoothed path'],
+  [[255, 167, 38], 'smoothed path'],
+  [[232, 232, 240], 'unit'],
   [[68, 204, 255], 'selected unit'],
 ]
   .map(([c, t]) => `<div><span style="background:rgb(${c})"></span>${t}</div>`)

@@ -287,7 +287,7 @@ export class GridView {
 }
 
 /** The smoothed polyline's colour (over the path's). */
-export const SMOOTHED_COLOR = '#ffffff';
+export const SMOOTHED_COLOR = '#ffa726';
 
 function canvas(w: number, h: number): HTMLCanvasElement {
   const c = document.createElement('canvas');

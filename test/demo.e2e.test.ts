@@ -173,13 +173,7 @@ test('demo: click a route, paint a wall across it, the redrawn path avoids the w
   assert.deepEqual(dragged.start, [sx, sy]);
 
   mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
-  const png = await page.screenshot();
-  writeFileSync(new URL('../test-output/demo-e2e.png', import.meta.url), png);
-  // README's screenshot is this one; refresh it on request so a test run leaves the checkout clean.
-  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
-    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
-    writeFileSync(new URL('../docs/demo.png', import.meta.url), png);
-  }
+  writeFileSync(new URL('../test-output/demo-e2e.png', import.meta.url), await page.screenshot());
   assert.deepEqual(consoleErrors, [], 'no console errors');
   await page.close();
 });
@@ -194,6 +188,25 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   assert.equal(tiled.status, 'found');
   assert.ok(tiled.cost > tiled.path.length - 1, `terrain costs count (${tiled.cost} over ${tiled.path.length - 1} steps)`);
   assert.match((await page.$$eval('#tool option', (os) => os.map((o) => (o as any).textContent).join('|'))), /Water \(cost 2\)/);
+  // Twelve units on their way across it, for README's screenshot (test-output/demo-frontier.png).
+  await page.selectOption('#tool', 'units');
+  await page.click('#add-units');
+  await page.evaluate(() => {
+    const t = window.__tilenav;
+    t.selectUnits(t.units.map((u: { id: number }) => u.id));
+    t.orderUnits(40, 24);
+    t.stepUnits(150);
+  });
+  assert.ok((await units(page)).some((u) => u.moving), 'the units are on their way');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const png = await page.screenshot();
+  mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('../test-output/demo-frontier.png', import.meta.url), png);
+  // README's screenshot is this one; refresh it on request so a test run leaves the checkout clean.
+  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
+    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
+    writeFileSync(new URL('../docs/demo.png', import.meta.url), png);
+  }
   const ids = await page.$$eval('#map option', (os) => os.map((o) => (o as any).value));
   assert.ok(ids.includes('iso') && ids.includes('hex'), `bundled maps: ${ids}`);
   for (const id of ids) {
@@ -265,7 +278,7 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
     const r = c.getBoundingClientRect();
     return Array.from(c.getContext('2d').getImageData(Math.round(p.x - r.left), Math.round(p.y - r.top), 1, 1).data.slice(0, 3));
   }, [(pulled.points[seg][0] + pulled.points[seg - 1][0]) / 2, (pulled.points[seg][1] + pulled.points[seg - 1][1]) / 2]);
-  assert.deepEqual(midPx, [255, 255, 255], 'the smoothed polyline is drawn');
+  assert.deepEqual(midPx, [255, 167, 38], 'the smoothed polyline is drawn in its colour');
   await page.selectOption('#smoothing', 'anyangle');
   await page.waitForFunction(() => window.__tilenav.drawn);
   const anyAngle = await page.evaluate(() => window.__tilenav.smoothed);
