@@ -229,12 +229,26 @@ function updateStats(): void {
 }
 
 let unitsShownAt = 0;
+let unitsWereMoving = false;
 
 function frame(now: number): void {
   if (queryPending) query();
   if (state.units !== null) {
-    if (state.units.tick(now)) dirty = true;
-    if (now - unitsShownAt > 250) showUnits();
+    let moved = false;
+    try {
+      moved = state.units.tick(now);
+    } catch (e) {
+      // The simulation refused something (a TilenavError): say so on the page and drop the units.
+      ui.error.textContent = `units: ${e instanceof Error ? e.message : String(e)}`;
+      state.units.dispose();
+      state.units = null;
+    }
+    if (moved) dirty = true;
+    // The panel follows the units a few times a second while they move, once more when they stop.
+    if ((moved || unitsWereMoving) && now - unitsShownAt > 250) {
+      showUnits();
+      unitsWereMoving = moved;
+    }
   }
   if (dirty) {
     dirty = false;
