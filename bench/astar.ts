@@ -103,11 +103,11 @@ for (const mapName of NAMES) {
   const all = parseScenario(readFileSync(join(MAPS, `${mapName}.map.scen`), 'utf8'));
   const queries = sample(all, PEER_SAMPLE[mapName] ?? DEFAULT_SAMPLE);
   const finder = new Pathfinder(grid);
-  const ours = (q: ScenarioQuery) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY).cost;
+  const ours = (q: ScenarioQuery) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm: 'astar' }).cost;
   const rows: Row[] = [];
   rows.push(measure('tilenav A*', queries, ours));
   let pathCells = 0;
-  for (const q of queries) pathCells += finder.findPath(q.startX, q.startY, q.goalX, q.goalY).cells.length;
+  for (const q of queries) pathCells += finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm: 'astar' }).cells.length;
   const walk = grid.layers[0].walkable;
   for (const peer of PEERS) {
     peer.prepare(walk, grid.width, grid.height);

@@ -10,8 +10,10 @@ import { GridView } from './view.js';
  * search and the hierarchy add their lines when they land.
  */
 const ALGORITHMS: Record<string, { label: string; run(f: Pathfinder, sx: number, sy: number, gx: number, gy: number, o: FindPathOptions): PathResult }> = {
-  astar: { label: 'A*', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, o) },
-  dijkstra: { label: 'Dijkstra', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, weight: 0 }) },
+  astar: { label: 'A*', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'astar' }) },
+  dijkstra: { label: 'Dijkstra', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, weight: 0, algorithm: 'astar' }) },
+  // 'auto' rather than 'jps': a layer with terrain costs (or hex movement) falls back to A*.
+  jps: { label: 'Jump point search (auto)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'auto' }) },
 };
 
 /** Path smoothing modes: the grid path as is, string pulled (smoothPath), or any-angle (Theta*, octile only). */

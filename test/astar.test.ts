@@ -168,10 +168,10 @@ test('start == goal gives one cell at cost 0; blocked or outside ends are status
 test('a walled-off goal is no-path; maxIterations stops the search with limit-reached', () => {
   const grid = new NavGrid(30, 20);
   grid.fillRect(20, 0, 1, 20, { walkable: false });
-  const r = findPath(grid, 0, 0, 29, 19);
+  const r = findPath(grid, 0, 0, 29, 19, { algorithm: 'astar' });
   assert.equal(r.status, 'no-path');
   assert.equal(r.expanded, 20 * 20);
-  const limited = findPath(grid, 0, 0, 19, 19, { maxIterations: 5 });
+  const limited = findPath(grid, 0, 0, 19, 19, { maxIterations: 5, algorithm: 'astar' });
   assert.equal(limited.status, 'limit-reached');
   assert.equal(limited.expanded, 5);
   assert.equal(findPath(grid, 0, 0, 19, 19, { maxIterations: 10_000 }).status, 'found');

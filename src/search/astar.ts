@@ -3,6 +3,8 @@ import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST } from '../grid/navgrid.js';
 import { NodeHeap } from './heap.js';
 import { axialDistance, movementModel, type MovementModel, type MovementName } from './movement.js';
+import { JumpPointSearch } from './jps.js';
+import { Hierarchy, refinePath, type HierarchyOptions } from './hpa.js';
 
 /**
  * - `found`: `cells` runs from start to goal, `cost` is its cost.
@@ -46,7 +48,26 @@ export interface FindPathOptions {
    * enough, `cells` is a view of its first cells; otherwise a new array is allocated.
    */
   out?: Int32Array;
+  /**
+   * - `astar`: A* on every cell (any layer, model, weight).
+   * - `jps`: jump point search; exact, for layers whose walkable cells all cost the same and carry
+   *   no one-way flags, with `octile` or `cardinal` movement and weight 1. Throws otherwise.
+   * - `jps+`: jump point search reading precomputed jump distances (JPS+), `octile` only, same
+   *   conditions as `jps`. The table (16 bytes per cell) is built by the first such query or by
+   *   `prepare`, and any change to the layer drops it until the next `jps+` query rebuilds it:
+   *   for maps that rarely change.
+   * - `hpa`: a cluster hierarchy for big maps (see {@link Pathfinder.hierarchy}); not exact (a few
+   *   percent above optimal on the Moving AI maps), `octile` or `cardinal`, any costs, no one-way
+   *   flags. Built on the first such query per layer and movement. `maxIterations`, `weight` and
+   *   `out` do not apply to it; `expanded` counts abstract nodes.
+   * - `auto`: `jps` where it applies, `astar` elsewhere.
+   * @default 'auto'
+   */
+  algorithm?: SearchAlgorithm;
 }
+
+/** Search algorithms of {@link FindPathOptions.algorithm}. */
+export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'hpa' | 'auto';
 
 /** Options of {@link Pathfinder.search}: findPath's, plus nearest-reachable and an overlay view. */
 export interface SearchOptions extends FindPathOptions {
@@ -70,7 +91,7 @@ export interface SearchResult extends PathResult {
 }
 
 /** The defaults of {@link FindPathOptions}. */
-export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1 });
+export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm });
 
 export interface DistanceMapOptions {
   layer?: number | string;
@@ -108,10 +129,14 @@ interface StepTable {
 export class Pathfinder {
   readonly grid: NavGrid;
   private readonly stride: number;
-  private readonly g: Float64Array;
-  private readonly parent: Int32Array;
-  private readonly stamp: Uint32Array;
-  private readonly heap: NodeHeap;
+  /** @internal shared with the jump point search */
+  readonly g: Float64Array;
+  /** @internal shared with the jump point search */
+  readonly parent: Int32Array;
+  /** @internal shared with the jump point search */
+  readonly stamp: Uint32Array;
+  /** @internal shared with the jump point search */
+  readonly heap: NodeHeap;
   private gen = 0;
   /** The generation of the last search whose stamps {@link expandedInto} reports; -1 when none. */
   private traced = -1;
@@ -120,6 +145,8 @@ export class Pathfinder {
   private readonly tables = new Map<MovementName, StepTable>();
   /** Padded index deltas N E S W NE SE SW NW. */
   private readonly octileDelta: Int32Array;
+  private jps: JumpPointSearch | undefined;
+  private readonly hierarchies = new Map<string, Hierarchy>();
 
   constructor(grid: NavGrid) {
     this.grid = grid;
@@ -171,14 +198,28 @@ export class Pathfinder {
     if (!grid.inBounds(gx, gy) || (!nearest && view.pass[goal] <= 0)) return searchResult('invalid-goal', EMPTY, Infinity, 0, -1);
     if (start === goal) return searchResult('found', Int32Array.of(sy * grid.width + sx), 0, 0, sy * grid.width + sx);
 
+    const algorithm = options.algorithm ?? 'auto';
+    // Nearest mode and overlay views are A*'s: 'auto' keeps them there, the others refuse them.
+    const plain = !nearest && options.view === undefined;
+    if (algorithm === 'hpa') {
+      if (!plain) throw new TilenavError("the hierarchy does not support nearest or an overlay view; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
+      const r = this.hierarchical(layer, model, start, goal);
+      return searchResult(r.status, r.cells, r.cost, r.expanded, r.status === 'found' ? gy * grid.width + gx : -1);
+    }
+    const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight, plain) ? (this.jps ??= new JumpPointSearch(grid, this)) : null;
     const hs = view.minCost * weight;
     const expanded =
-      !nearest && model.name === 'octile' && view.exits === null
-        ? this.octile(view, start, goal, hs, maxIterations)
-        : this.generic(view, model, start, goal, hs, maxIterations, Infinity, false, nearest);
+      jps !== null
+        ? jps.search(view, layer, start, goal, model.name === 'cardinal', maxIterations, algorithm === 'jps+')
+        : !nearest && model.name === 'octile' && view.exits === null
+          ? this.octile(view, start, goal, hs, maxIterations)
+          : this.generic(view, model, start, goal, hs, maxIterations, Infinity, false, nearest);
     this.traced = this.gen;
     const count = expanded < 0 ? -expanded - 1 : expanded;
-    if (this.stamp[goal] === this.gen + 1) return searchResult('found', this.reconstruct(goal, options.out), this.g[goal], count, gy * grid.width + gx);
+    if (this.stamp[goal] === this.gen + 1) {
+      const cells = jps !== null ? jps.reconstruct(goal, W, model.name === 'cardinal', options.out) : this.reconstruct(goal, options.out);
+      return searchResult('found', cells, this.g[goal], count, gy * grid.width + gx);
+    }
     if (nearest && this.best !== start) {
       const b = this.best;
       return searchResult('partial', this.reconstruct(b), this.g[b], count, this.cellOf(b));
@@ -190,6 +231,77 @@ export class Pathfinder {
     const W = this.stride;
     const y = ((p / W) | 0) - 1;
     return y * this.grid.width + (p - (y + 1) * W - 1);
+  }
+
+  /**
+   * Builds what `algorithm` needs on `layer` before the first query (the padded search view; for
+   * JPS its walkability bit planes), so that query costs no more than the others.
+   */
+  prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName } = {}): void {
+    const layer = this.grid.layerIndex(options.layer ?? 0);
+    this.grid.searchView(layer);
+    const algorithm = options.algorithm ?? 'auto';
+    if (algorithm === 'astar') return;
+    if (algorithm === 'hpa') {
+      this.hierarchy(layer, options.movement);
+      return;
+    }
+    const jps = (this.jps ??= new JumpPointSearch(this.grid, this));
+    jps.bits(layer);
+    if (algorithm === 'jps+') jps.table(this.grid.searchView(layer), layer);
+  }
+
+  /**
+   * The cluster hierarchy `algorithm: 'hpa'` searches on `layer` with `movement` (`octile` or
+   * `cardinal`): built on first use (its `buildMs`, `nodeCount` and `bytes` report the cost), then
+   * kept in step with the grid, rebuilding only the clusters a change touches.
+   */
+  hierarchy(layer: number | string = 0, movement: MovementName = 'octile', options?: HierarchyOptions): Hierarchy {
+    const l = this.grid.layerIndex(layer);
+    const model = movementModel(movement);
+    if (model.name !== 'octile' && model.name !== 'cardinal') throw new TilenavError(`the hierarchy needs 'octile' or 'cardinal' movement, got '${model.name}'`, { element: 'movement' });
+    const key = `${l}:${model.name}`;
+    let h = this.hierarchies.get(key);
+    if (h === undefined || (options?.clusterSize !== undefined && options.clusterSize !== h.clusterSize)) {
+      h?.dispose();
+      h = new Hierarchy(this.grid, this.grid.searchView(l), this, l, model.name === 'cardinal', options);
+      this.hierarchies.set(key, h);
+    }
+    return h;
+  }
+
+  private hierarchical(layer: number, model: MovementModel, start: number, goal: number): PathResult {
+    const view = this.grid.searchView(layer);
+    if (view.exits !== null) throw new TilenavError('the hierarchy cannot search a layer with one-way flags; use algorithm \'auto\' or \'astar\'', { element: 'algorithm' });
+    const h = this.hierarchy(layer, model.name);
+    const stats = { expanded: 0 };
+    const abstract = h.search(start, goal, stats);
+    if (abstract === null) return result('no-path', EMPTY, Infinity, stats.expanded);
+    const refined = refinePath(abstract, this.stride, this.grid.width, (sx, sy, gx, gy) => this.findPath(sx, sy, gx, gy, { layer, movement: model.name }));
+    if (refined === null) return result('no-path', EMPTY, Infinity, stats.expanded);
+    return result('found', refined.cells, refined.cost, stats.expanded);
+  }
+
+  /** Whether the query goes to jump point search; throws when `jps` was asked for and cannot run. */
+  private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number, plain: boolean): boolean {
+    if (algorithm !== 'jps' && algorithm !== 'jps+' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
+    const why =
+      algorithm === 'jps+' && model.name !== 'octile'
+        ? `movement '${model.name}' (it needs 'octile')`
+        : model.name !== 'octile' && model.name !== 'cardinal'
+        ? `movement '${model.name}' (it needs 'octile' or 'cardinal')`
+        : !view.uniform
+          ? 'a layer whose costs differ from cell to cell'
+          : view.exits !== null
+            ? 'a layer with one-way flags'
+            : weight !== 1
+              ? `weight ${weight} (it needs 1)`
+              : !plain
+                ? 'nearest mode or an overlay view'
+                : null;
+    if (why === null) return true;
+    if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+    return false;
   }
 
   /**
@@ -267,7 +379,8 @@ export class Pathfinder {
     return count;
   }
 
-  private nextGen(): number {
+  /** @internal */
+  nextGen(): number {
     this.gen += 2;
     if (this.gen >= 0xfffffff0) {
       this.stamp.fill(0);

@@ -1,20 +1,39 @@
 import { basename } from 'node:path';
 import cliProgress from 'cli-progress';
 import { TilenavError } from '../../errors.js';
-import { Pathfinder } from '../../search/astar.js';
+import { Pathfinder, type SearchAlgorithm } from '../../search/astar.js';
 import { movementModel, type MovementName } from '../../search/movement.js';
 import { checkPath } from '../../search/validate.js';
 import { parseScenario } from '../../loaders/movingai.js';
 import { loadMap, parse, percentiles, readText, round, type CliIo } from '../io.js';
 import { runOnWorkers } from './scen-workers.js';
 
-export const usage = 'tilenav scen MAP SCEN [--movement octile] [--algorithm astar] [--layer L] [--format F] [--workers N] [--json]';
+export const usage = 'tilenav scen MAP SCEN [--movement octile] [--algorithm astar|jps|jps+|hpa|auto] [--layer L] [--format F] [--workers N] [--json]';
 
-/** Search algorithms `scen` can run; later issues add jps, jps+, hpa. */
-export const ALGORITHMS: Record<string, (finder: Pathfinder) => Pathfinder['findPath']> = {
-  astar: (finder) => finder.findPath.bind(finder),
-  auto: (finder) => finder.findPath.bind(finder),
+/**
+ * Search algorithms `scen` can run. Each entry builds what it needs for `layer` (timed as the
+ * run's buildMs) and returns the query function.
+ */
+export const ALGORITHMS: Record<string, (finder: Pathfinder, layer: number) => Pathfinder['findPath']> = {
+  astar: (finder) => withAlgorithm(finder, 'astar'),
+  auto: (finder) => withAlgorithm(finder, 'auto'),
+  jps: (finder, layer) => {
+    finder.prepare({ algorithm: 'jps', layer });
+    return withAlgorithm(finder, 'jps');
+  },
+  'jps+': (finder, layer) => {
+    finder.prepare({ algorithm: 'jps+', layer });
+    return withAlgorithm(finder, 'jps+');
+  },
+  hpa: (finder, layer) => {
+    finder.prepare({ algorithm: 'hpa', layer });
+    return withAlgorithm(finder, 'hpa');
+  },
 };
+
+function withAlgorithm(finder: Pathfinder, algorithm: SearchAlgorithm): Pathfinder['findPath'] {
+  return (sx, sy, gx, gy, options) => finder.findPath(sx, sy, gx, gy, { ...options, algorithm });
+}
 
 /**
  * `tilenav scen`: runs every query of a Moving AI scenario, checks each returned path (adjacent
@@ -56,7 +75,7 @@ export async function scenCommand(args: string[], io: CliIo): Promise<number> {
     }
   }
   const finder = new Pathfinder(grid);
-  const search = make(finder);
+  const search = make(finder, layer);
   // Octile answers are checked against the file; other models against our own Dijkstra, since the
   // file's lengths are octile ones.
   const reference = movement === 'octile' ? null : new Pathfinder(grid);
@@ -69,6 +88,11 @@ export async function scenCommand(args: string[], io: CliIo): Promise<number> {
   const times: number[] = pooled?.latenciesUs ?? [];
   let solved = 0;
   let optimal = 0;
+  // The hierarchy is not exact: a legal path no cheaper than the optimum counts as an answer, and
+  // its mean excess is reported instead of failing the run.
+  const exact = algorithm !== 'hpa';
+  let suboptimal = 0;
+  let excess = 0;
   let invalid = 0;
   const wrong: string[] = [];
   for (let k = 0; k < queries.length; k++) {
@@ -95,6 +119,9 @@ export async function scenCommand(args: string[], io: CliIo): Promise<number> {
         if (wrong.length < 5) wrong.push(`line ${q.line}: invalid path (${check.problem ?? (endsRight ? 'cost mismatch' : 'wrong end points')})`);
       } else if (Math.abs(r.cost - expected) <= 1e-4 * Math.max(1, expected)) {
         optimal++;
+      } else if (!exact && r.cost > expected) {
+        suboptimal++;
+        excess += r.cost / expected - 1;
       } else if (wrong.length < 5) {
         wrong.push(`line ${q.line}: cost ${r.cost} but optimal is ${expected}`);
       }
@@ -123,13 +150,15 @@ export async function scenCommand(args: string[], io: CliIo): Promise<number> {
     buildMs: round(buildMs),
     workers,
     throughputQps: round(queries.length / (searchMs / 1000)),
+    ...(exact ? {} : { suboptimal, meanExcessPct: round((100 * excess) / Math.max(1, optimal + suboptimal), 2) }),
   };
   if (!values.json) {
     io.out(`${summary.map}: ${queries.length} queries, ${solved} solved, ${optimal} optimal, ${invalid} invalid`);
+    if (!exact) io.out(`${suboptimal} above optimal; mean excess over optimal ${summary.meanExcessPct} %`);
     io.out(`time per query: mean ${summary.meanUs} us, median ${summary.medianUs} us, p95 ${summary.p95Us} us (load ${summary.buildMs} ms)`);
     if (workers > 0) io.out(`${workers} workers: ${summary.throughputQps} queries/s (time per query above is request-to-answer latency)`);
   }
   for (const w of wrong) io.err(w);
   if (values.json) io.out(JSON.stringify(summary));
-  return optimal === queries.length && invalid === 0 ? 0 : 1;
+  return optimal + suboptimal === queries.length && invalid === 0 ? 0 : 1;
 }

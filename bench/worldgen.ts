@@ -1,0 +1,96 @@
+/**
+ * Seeded generators of large test worlds, written straight into a layer's walkable array (then
+ * one `refresh`): the same seed gives the same map on every machine.
+ */
+import { NavGrid } from '../src/index.js';
+
+/** mulberry32: a small, fast, seeded PRNG returning [0, 1). */
+export function rng(seed: number): () => number {
+  let s = seed | 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Rooms and corridors: one rectangular room (6-40 cells a side) per 64 x 64 block, at a random
+ * place in it, visited in serpentine order and each joined to the previous one by an L-shaped
+ * corridor 1-3 cells wide, so every room is reachable and corridors stay local.
+ */
+export function roomsAndCorridors(width: number, height: number, seed: number): NavGrid {
+  const grid = new NavGrid(width, height, { walkable: false });
+  const walk = grid.layers[0].walkable;
+  const rand = rng(seed);
+  const int = (lo: number, hi: number): number => lo + Math.floor(rand() * (hi - lo + 1));
+  const carve = (x0: number, y0: number, w: number, h: number): void => {
+    const x1 = Math.min(width - 1, x0 + w - 1);
+    const y1 = Math.min(height - 1, y0 + h - 1);
+    for (let y = Math.max(0, y0); y <= y1; y++) walk.fill(1, y * width + Math.max(0, x0), y * width + x1 + 1);
+  };
+  const B = 64;
+  const bw = Math.max(1, Math.floor(width / B));
+  const bh = Math.max(1, Math.floor(height / B));
+  let px = -1;
+  let py = -1;
+  for (let by = 0; by < bh; by++) {
+    for (let i = 0; i < bw; i++) {
+      const bx = by % 2 === 0 ? i : bw - 1 - i;
+      const w = int(6, Math.min(40, width - 2));
+      const h = int(6, Math.min(40, height - 2));
+      const x = Math.min(width - w - 1, bx * B + int(1, Math.max(1, B - w - 1)));
+      const y = Math.min(height - h - 1, by * B + int(1, Math.max(1, B - h - 1)));
+      const cx = x + (w >> 1);
+      const cy = y + (h >> 1);
+      carve(x, y, w, h);
+      if (px >= 0) {
+        const t = int(1, 3);
+        // Horizontal leg at the previous room's row, then vertical at the new room's column.
+        carve(Math.min(px, cx), py, Math.abs(cx - px) + t, t);
+        carve(cx, Math.min(py, cy), t, Math.abs(cy - py) + t);
+      }
+      // A second, random link to the room above makes loops, so routes have alternatives.
+      if (by > 0 && rand() < 0.5) carve(cx, cy - B, int(1, 3), B);
+      px = cx;
+      py = cy;
+    }
+  }
+  grid.refresh();
+  return grid;
+}
+
+/**
+ * Caves: random fill (45% walls) smoothed by four rounds of the 4-5 cellular automaton rule
+ * (a cell becomes wall when 5 or more of the 9 cells around and including it are walls, borders
+ * counting as wall).
+ * Leaves several disconnected pockets, so some queries have no path.
+ */
+export function caves(width: number, height: number, seed: number): NavGrid {
+  const grid = new NavGrid(width, height, { walkable: false });
+  const rand = rng(seed);
+  let a = new Uint8Array(width * height);
+  let b = new Uint8Array(width * height);
+  for (let i = 0; i < a.length; i++) a[i] = rand() < 0.45 ? 1 : 0; // 1 = wall
+  for (let round = 0; round < 4; round++) {
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        let walls = 0;
+        for (let dy = -1; dy <= 1; dy++) {
+          const yy = y + dy;
+          for (let dx = -1; dx <= 1; dx++) {
+            const xx = x + dx;
+            walls += xx < 0 || yy < 0 || xx >= width || yy >= height ? 1 : a[yy * width + xx];
+          }
+        }
+        b[y * width + x] = walls >= 5 ? 1 : 0;
+      }
+    }
+    [a, b] = [b, a];
+  }
+  const walk = grid.layers[0].walkable;
+  for (let i = 0; i < a.length; i++) walk[i] = 1 - a[i];
+  grid.refresh();
+  return grid;
+}

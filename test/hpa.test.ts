@@ -1,0 +1,94 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
+
+const SHARED = ['../../shared/', '../../../shared/'].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u)) ?? new URL('../../shared/', import.meta.url);
+const read = (name: string): string => readFileSync(new URL(`maps/${name}`, SHARED), 'utf8');
+
+/** Checks a hierarchy answer against A*'s: same status, a legal path, never cheaper than optimal. */
+function check(grid: NavGrid, finder: Pathfinder, sx: number, sy: number, gx: number, gy: number, movement: 'octile' | 'cardinal', label: string): number {
+  const a = finder.findPath(sx, sy, gx, gy, { algorithm: 'astar', movement });
+  const h = finder.findPath(sx, sy, gx, gy, { algorithm: 'hpa', movement });
+  assert.equal(h.status, a.status, `${label}: status`);
+  if (a.status !== 'found' || a.cost === 0) return 1;
+  const c = checkPath(grid, h.cells, { movement });
+  assert.ok(c.valid, `${label}: ${c.problem}`);
+  assert.ok(Math.abs(c.cost - h.cost) <= 1e-9 * h.cost, `${label}: path costs ${c.cost}, reported ${h.cost}`);
+  assert.equal(h.cells[0], sy * grid.width + sx);
+  assert.equal(h.cells[h.cells.length - 1], gy * grid.width + gx);
+  assert.ok(h.cost >= a.cost - 1e-9 * a.cost, `${label}: hierarchy ${h.cost} beats the optimum ${a.cost}`);
+  return h.cost / a.cost;
+}
+
+test('hpa: legal paths, complete, never below optimal, on random grids with terrain costs and tile changes', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 5, max: 60 }),
+      fc.integer({ min: 5, max: 45 }),
+      fc.integer(),
+      fc.constantFrom('octile' as const, 'cardinal' as const),
+      fc.integer({ min: 4, max: 12 }),
+      (width, height, seed, movement, clusterSize) => {
+        let s = seed | 0;
+        const rand = (): number => ((s = (Math.imul(s, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+        const grid = new NavGrid(width, height);
+        const layer = grid.layers[0];
+        for (let i = 0; i < grid.size; i++) {
+          layer.walkable[i] = rand() < 0.3 ? 0 : 1;
+          layer.cost[i] = rand() < 0.3 ? 1 + Math.floor(rand() * 4) : 1;
+        }
+        grid.refresh();
+        const finder = new Pathfinder(grid);
+        finder.hierarchy(0, movement, { clusterSize });
+        const pick = (): [number, number] => [Math.floor(rand() * width), Math.floor(rand() * height)];
+        for (let round = 0; round < 4; round++) {
+          for (let q = 0; q < 6; q++) check(grid, finder, ...pick(), ...pick(), movement, `${width}x${height} c${clusterSize} round ${round}`);
+          const [x, y] = pick();
+          grid.fillRect(x, y, 1 + Math.min(2, width - x - 1), 1, rand() < 0.5 ? { walkable: rand() < 0.5 } : { cost: 1 + Math.floor(rand() * 3) });
+        }
+      },
+    ),
+    { numRuns: 120 },
+  );
+});
+
+test('hpa: a tile change rebuilds only the clusters around it', () => {
+  const grid = new NavGrid(200, 120);
+  const finder = new Pathfinder(grid);
+  const h = finder.hierarchy(0, 'octile', { clusterSize: 16 });
+  assert.equal(h.rebuiltClusters, 13 * 8);
+  grid.setWalkable(40, 40, false);
+  assert.equal(finder.findPath(0, 0, 199, 119, { algorithm: 'hpa' }).status, 'found');
+  // (40, 40) lies inside cluster (2, 2), away from its borders: itself and its neighbours at most.
+  assert.ok(h.rebuiltClusters >= 1 && h.rebuiltClusters <= 9, `rebuilt ${h.rebuiltClusters}`);
+});
+
+test('hpa: distance from optimal on the Moving AI scenarios is measured and bounded', () => {
+  // Measured (cluster 16, octile): mean excess 0 % maze, 0.65 % random, 1.3 % rmtst01, 0.8 % room,
+  // 0.4 % AcrosstheCape; the bounds leave a margin over those.
+  const bounds: Record<string, number> = { 'maze-100-1': 0.005, 'random-100-33': 0.012, rmtst01: 0.02, 'room-100-10': 0.012, AcrosstheCape: 0.008 };
+  for (const [name, bound] of Object.entries(bounds)) {
+    const grid = parseMovingAiMap(read(`${name}.map`));
+    const queries = parseScenario(read(`${name}.map.scen`));
+    const finder = new Pathfinder(grid);
+    let sum = 0;
+    let n = 0;
+    const every = name === 'AcrosstheCape' ? 5 : 1;
+    for (let k = 0; k < queries.length; k += every) {
+      const q = queries[k];
+      if (q.optimal === 0) continue;
+      const r = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm: 'hpa' });
+      assert.equal(r.status, 'found', `${name} line ${q.line}`);
+      const c = checkPath(grid, r.cells);
+      assert.ok(c.valid, `${name} line ${q.line}: ${c.problem}`);
+      assert.ok(r.cost >= q.optimal * (1 - 1e-5), `${name} line ${q.line}: ${r.cost} < optimal ${q.optimal}`);
+      sum += r.cost / q.optimal;
+      n++;
+    }
+    const excess = sum / n - 1;
+    assert.ok(excess <= bound, `${name}: mean excess ${(excess * 100).toFixed(2)} % over ${(bound * 100).toFixed(0)} %`);
+  }
+});

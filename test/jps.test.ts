@@ -1,0 +1,165 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
+
+const MAPS = ['AcrosstheCape', 'maze-100-1', 'random-100-33', 'rmtst01', 'room-100-10'];
+// ../shared beside the repo (CI, the main checkout); one level further up from a worktree in wt/.
+const SHARED = ['../../shared/', '../../../shared/'].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u)) ?? new URL('../../shared/', import.meta.url);
+const mapUrl = (name: string): URL => new URL(`maps/${name}`, SHARED);
+
+function gridFrom(width: number, height: number, blocked: boolean[]): NavGrid {
+  const grid = new NavGrid(width, height);
+  const w = grid.layers[0].walkable;
+  for (let i = 0; i < grid.size; i++) w[i] = blocked[i] ? 0 : 1;
+  grid.refresh();
+  return grid;
+}
+
+/** Asserts that JPS and A* agree on one query (status, cost) and that JPS's path is a legal one. */
+function agree(grid: NavGrid, finder: Pathfinder, sx: number, sy: number, gx: number, gy: number, movement: 'octile' | 'cardinal', label: string, algorithm: 'jps' | 'jps+' = 'jps'): void {
+  const a = finder.findPath(sx, sy, gx, gy, { algorithm: 'astar', movement });
+  const j = finder.findPath(sx, sy, gx, gy, { algorithm, movement });
+  assert.equal(j.status, a.status, `${label}: status`);
+  if (a.status !== 'found') return;
+  assert.ok(Math.abs(j.cost - a.cost) <= 1e-9 * Math.max(1, a.cost), `${label}: jps cost ${j.cost}, astar ${a.cost}`);
+  const c = checkPath(grid, j.cells, { movement });
+  assert.ok(c.valid, `${label}: ${c.problem}`);
+  assert.ok(Math.abs(c.cost - j.cost) <= 1e-9 * Math.max(1, j.cost), `${label}: path costs ${c.cost}, reported ${j.cost}`);
+  assert.equal(j.cells[0], sy * grid.width + sx);
+  assert.equal(j.cells[j.cells.length - 1], gy * grid.width + gx);
+}
+
+const randomGrid = fc
+  .record({ width: fc.integer({ min: 1, max: 70 }), height: fc.integer({ min: 1, max: 40 }), density: fc.double({ min: 0, max: 0.45, noNaN: true }), seed: fc.integer() })
+  .map(({ width, height, density, seed }) => {
+    let s = seed | 0;
+    const rand = (): number => ((s = (Math.imul(s, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
+    return { width, height, blocked: Array.from({ length: width * height }, () => rand() < density), rand };
+  });
+
+for (const movement of ['octile', 'cardinal'] as const) {
+  test(`jps: same cost as A* on random grids (${movement})`, () => {
+    fc.assert(
+      fc.property(randomGrid, ({ width, height, blocked, rand }) => {
+        const grid = gridFrom(width, height, blocked);
+        const finder = new Pathfinder(grid);
+        for (let q = 0; q < 12; q++) {
+          const sx = Math.floor(rand() * width);
+          const sy = Math.floor(rand() * height);
+          const gx = Math.floor(rand() * width);
+          const gy = Math.floor(rand() * height);
+          agree(grid, finder, sx, sy, gx, gy, movement, `${width}x${height} (${sx},${sy})->(${gx},${gy})`);
+          if (movement === 'octile') agree(grid, finder, sx, sy, gx, gy, movement, `jps+ ${width}x${height} (${sx},${sy})->(${gx},${gy})`, 'jps+');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+}
+
+test('jps and jps+: stay exact through random sequences of tile changes', () => {
+  fc.assert(
+    fc.property(randomGrid, fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.nat(3)), { minLength: 1, maxLength: 30 }), ({ width, height, blocked, rand }, changes) => {
+      const grid = gridFrom(width, height, blocked);
+      const finder = new Pathfinder(grid);
+      finder.findPath(0, 0, width - 1, height - 1, { algorithm: 'auto' }); // builds the bit planes before the changes
+      for (const [at, walkable, size] of changes) {
+        const x = at % width;
+        const y = Math.floor(at / width) % height;
+        const w = Math.min(size + 1, width - x);
+        const h = Math.min(size + 1, height - y);
+        if (at % 3 === 0) grid.batch(() => grid.fillRect(x, y, w, h, { walkable }));
+        else grid.fillRect(x, y, w, h, { walkable });
+        for (let q = 0; q < 4; q++) {
+          const movement = q === 2 ? 'cardinal' : 'octile';
+          // jps+ must notice that the change dropped its table.
+          agree(grid, finder, Math.floor(rand() * width), Math.floor(rand() * height), Math.floor(rand() * width), Math.floor(rand() * height), movement, 'after change', q === 3 ? 'jps+' : 'jps');
+        }
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('jps and jps+: optimal on every query of ../shared/maps (octile), cardinal agrees with A* on a sample', () => {
+  for (const name of MAPS) {
+    const grid = parseMovingAiMap(readFileSync(mapUrl(`${name}.map`), 'utf8'));
+    const queries = parseScenario(readFileSync(mapUrl(`${name}.map.scen`), 'utf8'));
+    const finder = new Pathfinder(grid);
+    for (const q of queries) for (const algorithm of ['jps', 'jps+'] as const) {
+      const r = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm });
+      const same = q.startX === q.goalX && q.startY === q.goalY;
+      if (q.optimal === 0 && !same) {
+        assert.equal(r.status, 'no-path', `${name} line ${q.line}`);
+        continue;
+      }
+      assert.equal(r.status, 'found', `${name} line ${q.line}`);
+      assert.ok(Math.abs(r.cost - q.optimal) <= 1e-4 * Math.max(1, q.optimal), `${name} line ${q.line}: cost ${r.cost}, optimal ${q.optimal}`);
+      const c = checkPath(grid, r.cells);
+      assert.ok(c.valid && Math.abs(c.cost - r.cost) < 1e-6 * r.cost, `${name} line ${q.line}: ${c.problem ?? 'cost mismatch'}`);
+    }
+    // A* is slow on the big map: every 100th query there, every 4th elsewhere.
+    const every = name === 'AcrosstheCape' ? 100 : 4;
+    for (let k = 0; k < queries.length; k += every) {
+      const q = queries[k];
+      agree(grid, finder, q.startX, q.startY, q.goalX, q.goalY, 'cardinal', `${name} line ${q.line}`);
+    }
+  }
+});
+
+test('auto picks jps only where it is exact; jps refuses layers it cannot search', () => {
+  const grid = new NavGrid(9, 5);
+  grid.fillRect(4, 0, 1, 4, { walkable: false });
+  const finder = new Pathfinder(grid);
+  const jps = finder.findPath(0, 0, 8, 0, { algorithm: 'auto' });
+  const astar = finder.findPath(0, 0, 8, 0, { algorithm: 'astar' });
+  assert.equal(jps.cost, astar.cost);
+  assert.ok(jps.expanded < astar.expanded, `jps expanded ${jps.expanded}, astar ${astar.expanded}`);
+  assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps', movement: 'hex' }), TilenavError);
+  assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps', weight: 2 }), TilenavError);
+  assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps+', movement: 'cardinal' }), /needs 'octile'/);
+  assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'bfs' as never }), /expected 'astar'/);
+  grid.setCost(2, 2, 5);
+  assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps' }), /costs differ/);
+  const auto = finder.findPath(0, 0, 8, 4, { algorithm: 'auto' });
+  assert.equal(auto.cost, finder.findPath(0, 0, 8, 4, { algorithm: 'astar' }).cost);
+  grid.setCost(2, 2, 1);
+  grid.refresh();
+  grid.setFlags(1, 1, 0x04);
+  assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps' }), /one-way/);
+});
+
+test('jps: uniform cost other than 1 scales the cost; limit and no-path are results', () => {
+  const grid = new NavGrid(6, 3);
+  grid.fillRect(0, 0, 6, 3, { cost: 2 });
+  const finder = new Pathfinder(grid);
+  const r = finder.findPath(0, 0, 5, 2, { algorithm: 'jps' });
+  assert.ok(Math.abs(r.cost - 2 * (3 + 2 * Math.SQRT2)) < 1e-9, `cost ${r.cost}`);
+  grid.fillRect(3, 0, 1, 3, { walkable: false });
+  assert.equal(finder.findPath(0, 0, 5, 2, { algorithm: 'jps' }).status, 'no-path');
+  grid.fillRect(3, 1, 1, 1, { walkable: true });
+  assert.equal(finder.findPath(0, 0, 5, 2, { algorithm: 'jps', maxIterations: 0 }).status, 'limit-reached');
+  assert.equal(finder.findPath(0, 0, 5, 2, { algorithm: 'jps' }).status, 'found');
+});
+
+test('nearest mode and overlay views stay on A* under auto; jps and hpa refuse them', () => {
+  const grid = new NavGrid(12, 7);
+  grid.fillRect(6, 0, 1, 7, { walkable: false });
+  const finder = new Pathfinder(grid);
+  const near = finder.search(0, 3, 11, 3, { nearest: true });
+  assert.equal(near.status, 'partial');
+  assert.equal(near.reached, 3 * 12 + 5);
+  assert.throws(() => finder.search(0, 3, 11, 3, { nearest: true, algorithm: 'jps' }), /nearest mode/);
+  assert.throws(() => finder.search(0, 3, 11, 3, { nearest: true, algorithm: 'hpa' }), /nearest/);
+  // An overlay view blocking (2, 0..5): auto must honour it, as A* does.
+  const view = grid.searchView(0);
+  const overlay = { ...view, pass: view.pass.slice() };
+  for (let y = 0; y < 6; y++) overlay.pass[(y + 1) * view.stride + 3] = 0;
+  const a = finder.search(0, 0, 4, 0, { view: overlay, algorithm: 'astar' });
+  const auto = finder.search(0, 0, 4, 0, { view: overlay });
+  assert.equal(auto.cost, a.cost);
+  assert.ok(auto.cost > 4, `the overlay wall forces a detour (cost ${auto.cost})`);
+});
