@@ -6,14 +6,18 @@ import { Units } from './units.js';
 import { GridView } from './view.js';
 
 /**
- * Search algorithms the page offers: one line each. Dijkstra is A* with weight 0; jump point
- * search and the hierarchy add their lines when they land.
+ * Search algorithms the page offers, one line per FindPathOptions.algorithm (Dijkstra is A* with
+ * weight 0). The strict ones (jps, jps+, hpa) refuse layers and models they do not support: the
+ * page shows their message as the query's status.
  */
 const ALGORITHMS: Record<string, { label: string; run(f: Pathfinder, sx: number, sy: number, gx: number, gy: number, o: FindPathOptions): PathResult }> = {
   astar: { label: 'A*', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'astar' }) },
   dijkstra: { label: 'Dijkstra', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, weight: 0, algorithm: 'astar' }) },
   // 'auto' rather than 'jps': a layer with terrain costs (or hex movement) falls back to A*.
   jps: { label: 'Jump point search (auto)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'auto' }) },
+  jpsStrict: { label: 'JPS (uniform cost only)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'jps' }) },
+  jpsPlus: { label: 'JPS+ (octile, uniform cost)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'jps+' }) },
+  hpa: { label: 'Hierarchy (HPA*, near-optimal)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'hpa' }) },
 };
 
 /** Path smoothing modes: the grid path as is, string pulled (smoothPath), or any-angle (Theta*, octile only). */
@@ -57,6 +61,8 @@ interface State {
   goal: number | null;
   result: PathResult | null;
   smoothed: Smoothed;
+  /** Why the last query was refused (an algorithm that does not apply), or ''. */
+  queryError: string;
   lastQueryMs: number;
   lastFrameMs: number;
   /** From an input event (paint, drag, control) to the end of the frame that shows its result. */
@@ -125,6 +131,7 @@ function show(name: string, m: DemoMap): void {
     goal: cell(m.goal),
     result: null,
     smoothed: { points: null, length: 0, note: '' },
+    queryError: '',
     lastQueryMs: 0,
     lastFrameMs: 0,
     lastInputToFrameMs: 0,
@@ -174,10 +181,17 @@ function query(): void {
   const W = s.grid.width;
   const algorithm = ALGORITHMS[ui.algorithm.value] ?? ALGORITHMS.astar;
   const t0 = performance.now();
-  s.result = algorithm.run(s.finder, s.start % W, (s.start / W) | 0, s.goal % W, (s.goal / W) | 0, options());
+  try {
+    s.result = algorithm.run(s.finder, s.start % W, (s.start / W) | 0, s.goal % W, (s.goal / W) | 0, options());
+    s.queryError = '';
+  } catch (e) {
+    if (!(e instanceof TilenavError)) throw e;
+    s.result = null;
+    s.queryError = `${ui.algorithm.selectedOptions[0]?.textContent ?? ui.algorithm.value}: ${e.message}`;
+  }
   s.lastQueryMs = performance.now() - t0;
   s.smoothed = smooth(s.start % W, (s.start / W) | 0, s.goal % W, (s.goal / W) | 0);
-  if (ui.expanded.checked) {
+  if (ui.expanded.checked && s.result !== null) {
     s.finder.expandedInto(s.marks);
     s.view.setExpanded(s.marks);
   }
@@ -208,7 +222,7 @@ function smooth(sx: number, sy: number, gx: number, gy: number): Smoothed {
 function showResult(): void {
   const r = state.result;
   const rows: [string, string][] = [
-    ['status', r?.status ?? 'set start and goal'],
+    ['status', r?.status ?? (state.queryError || 'set start and goal')],
     ['cost', r && r.status === 'found' ? r.cost.toFixed(3) : '-'],
     ['steps', r && r.status === 'found' ? String(r.cells.length - 1) : '-'],
     ['expanded', r ? String(r.expanded) : '-'],

@@ -240,7 +240,25 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   await page.waitForFunction(() => window.__tilenav.drawn);
   const dijkstra = await page.evaluate(() => ({ cost: window.__tilenav.cost, expanded: window.__tilenav.expanded }));
   assert.ok(Math.abs(dijkstra.cost - astar.cost) < 1e-9 && dijkstra.expanded > astar.expanded, `A* ${JSON.stringify(astar)}, Dijkstra ${JSON.stringify(dijkstra)}`);
+  // Every FindPathOptions.algorithm: the jump point searches are exact on the arena (one cost
+  // everywhere), the hierarchy near-optimal.
+  for (const [alg, exact] of [['jps', true], ['jpsStrict', true], ['jpsPlus', true], ['hpa', false]] as const) {
+    await page.selectOption('#algorithm', alg);
+    await page.waitForFunction(() => window.__tilenav.drawn);
+    const r = await page.evaluate(() => ({ status: window.__tilenav.status, cost: window.__tilenav.cost }));
+    assert.equal(r.status, 'found', `${alg}: ${JSON.stringify(r)}`);
+    if (exact) assert.ok(Math.abs(r.cost - astar.cost) < 1e-9, `${alg} cost ${r.cost}, A* ${astar.cost}`);
+    else assert.ok(r.cost >= astar.cost - 1e-9 && r.cost <= astar.cost * 1.2, `${alg} cost ${r.cost}, A* ${astar.cost}`);
+  }
+  // On the Tiled map's terrain costs JPS+ does not apply: the page says why, nothing is thrown.
+  await page.selectOption('#map', 'frontier');
+  await page.selectOption('#algorithm', 'jpsPlus');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  assert.equal(await page.evaluate(() => window.__tilenav.status), null);
+  assert.match((await page.textContent('#result [data-k=status]')) ?? '', /^JPS\+/);
+  await page.selectOption('#map', 'arena');
   await page.selectOption('#algorithm', 'astar');
+  await page.waitForFunction(() => window.__tilenav.drawn);
   await page.fill('#weight', '3');
   await page.dispatchEvent('#weight', 'change');
   await page.waitForFunction(() => window.__tilenav.drawn);
