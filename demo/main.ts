@@ -692,6 +692,10 @@ const api = {
     if (p !== null) for (let j = k * 2; j < p.length; j += 2) out.push([p[j], p[j + 1]]);
     return out;
   },
+  /** Stops (or resumes) real-time stepping, so only stepUnits advances the units: runs repeat exactly. */
+  pauseUnits(paused: boolean) {
+    units().paused = paused;
+  },
   /** Runs n fixed simulation steps at once (faster than real time, for tests). */
   stepUnits(n: number) {
     state.units?.step(n);

@@ -37,6 +37,8 @@ const SLOT_TOLERANCE = 2;
 export class Units {
   readonly sys: NavigationSystem;
   readonly selected = new Set<number>();
+  /** When true, real time does not advance the simulation (tests step it with `step`). */
+  paused = false;
   /** Milliseconds the last tick spent stepping the simulation. */
   lastStepMs = 0;
   private lastTime = -1;
@@ -139,7 +141,7 @@ export class Units {
   tick(now: number): boolean {
     const last = this.lastTime;
     this.lastTime = now;
-    if (last < 0 || !this.anyMoving()) return false;
+    if (last < 0 || this.paused || !this.anyMoving()) return false;
     const t0 = performance.now();
     const steps = this.sys.update(Math.min(MAX_FRAME_SECONDS, (now - last) / 1000));
     this.retry();

@@ -408,6 +408,8 @@ test('demo: units: add, drag-select, right-click a target, arrive in formation; 
   await open(page, '?map=arena');
   await page.selectOption('#tool', 'units');
   await page.click('#add-units');
+  // Only stepUnits advances the units from here: the same run every time.
+  await page.evaluate(() => (window as any).__tilenav.pauseUnits(true));
   const placed = await units(page);
   assert.equal(placed.length, 12, 'the button adds 12 units');
   const grid = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8'));
@@ -485,8 +487,26 @@ test('demo: units: add, drag-select, right-click a target, arrive in formation; 
   assert.ok(stats.replans > replansBefore, `the wall made units replan (${replansBefore} -> ${stats.replans})`);
   assert.match((await page.textContent('#units')) ?? '', /replans/);
 
+  // A unit standing in a one-cell doorway steps aside for a walker, who passes (seed 001's nudge).
+  // The room's other door (6, 9) is walled first, so the way through the unit is the only one.
+  await page.evaluate(() => (window as any).__tilenav.paint(6, 9, 'wall'));
+  const [door] = await page.evaluate(() => (window as any).__tilenav.addUnits(1, 11, 16));
+  const [walker] = await page.evaluate(() => (window as any).__tilenav.addUnits(1, 4, 16));
+  assert.deepEqual((await units(page)).filter((u) => u.id === door || u.id === walker).map((u) => [u.x, u.y]), [[11, 16], [4, 16]]);
+  await page.evaluate((id) => {
+    const t = (window as any).__tilenav;
+    t.selectUnits([id]);
+    t.orderUnits(17, 16);
+  }, walker);
+  const passed = await runUnits(page, 20, walled);
+  const w = passed.units.find((u) => u.id === walker)!;
+  const d = passed.units.find((u) => u.id === door)!;
+  assert.ok(!w.moving && Math.hypot(w.x - 17, w.y - 16) <= 1, `the walker passed the door (at ${w.x.toFixed(2)}, ${w.y.toFixed(2)})`);
+  assert.ok(Math.hypot(d.x - 11, d.y - 16) > 0.5, `the unit in the door stepped aside (to ${d.x.toFixed(2)}, ${d.y.toFixed(2)})`);
+
   // 100 units walking, redrawn every frame for a second: frame and simulation time.
-  await page.evaluate(() => (window as any).__tilenav.addUnits(87, 20, 10));
+  await page.evaluate(() => (window as any).__tilenav.pauseUnits(false));
+  await page.evaluate(() => (window as any).__tilenav.addUnits(85, 20, 10));
   assert.equal((await units(page)).length, 100);
   await page.evaluate(() => {
     const t = (window as any).__tilenav;
