@@ -1,7 +1,8 @@
-import { NavGrid, hexagonal, isometric, mulberry32, type MovementName } from 'tilenav';
-import { parseMovingAiMap } from 'tilenav/loaders';
+import { NavGrid, hexagonal, isometric, loadGrid, mulberry32, type MovementName } from 'tilenav';
+import { loadPolygonConfig, loadTiled, loadTiledAsync, parseMovingAiMap, parseTextGrid } from 'tilenav/loaders';
 import { movementFor } from 'tilenav/render';
 import arenaText from '../examples/arena.map?raw';
+import frontierText from '../examples/frontier.tmx?raw';
 
 /** A map ready to show: the grid and the movement model it is meant for. */
 export interface DemoMap {
@@ -12,16 +13,47 @@ export interface DemoMap {
   goal?: [number, number];
 }
 
+/** A map read from disk: the grid and, when the format says, the movement model it is meant for. */
+export interface LoadedMap {
+  grid: NavGrid;
+  movement?: MovementName;
+}
+
 /**
- * Readers for "Load map file...": one line per loader. The Tiled loader (tmj/tmx) adds its line
- * here when it lands.
+ * Readers for "From disk": one line per loader, every format the loaders read. `others` are the
+ * other files picked with it (a Tiled map's external tilesets).
  */
-export const FILE_LOADERS: { label: string; extensions: string[]; read(file: File): Promise<NavGrid> }[] = [
-  { label: 'Moving AI', extensions: ['.map'], read: async (f) => parseMovingAiMap(await f.text(), { file: f.name }) },
+export const FILE_LOADERS: { label: string; extensions: string[]; read(file: File, others: readonly File[]): Promise<LoadedMap> }[] = [
+  { label: 'Moving AI', extensions: ['.map'], read: async (f) => ({ grid: parseMovingAiMap(await f.text(), { file: f.name }) }) },
+  { label: 'Tiled', extensions: ['.tmx', '.tmj'], read: readTiled },
+  { label: 'Polygon config (JSON)', extensions: ['.json'], read: async (f) => ({ grid: loadPolygonConfig(await f.text(), { file: f.name }).grid }) },
+  { label: 'Text grid', extensions: ['.txt'], read: async (f) => ({ grid: parseTextGrid(await f.text(), { file: f.name }).grid }) },
+  { label: 'tilenav binary', extensions: ['.tnav'], read: async (f) => ({ grid: loadGrid(new Uint8Array(await f.arrayBuffer()), { file: f.name }) }) },
 ];
+
+/** Files that may be picked beside a map but are not maps themselves (Tiled's external tilesets). */
+export const COMPANION_EXTENSIONS = ['.tsx', '.tsj'];
+
+/**
+ * A Tiled map; its external tilesets are looked up among the other picked files by base name
+ * (a browser gives no folders). A missing one fails with the loader's error naming the tileset.
+ */
+async function readTiled(f: File, others: readonly File[]): Promise<LoadedMap> {
+  const base = (p: string) => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
+  const m = await loadTiledAsync(new Uint8Array(await f.arrayBuffer()), {
+    file: f.name,
+    readFile: async (path) => {
+      const hit = others.find((o) => o.name === base(path));
+      if (hit === undefined) throw new Error(`not among the picked files; pick the map together with ${base(path)}`);
+      return new Uint8Array(await hit.arrayBuffer());
+    },
+  });
+  return { grid: m.grid, movement: m.movement };
+}
 
 /** The bundled maps of the map picker, in menu order; the first one opens. */
 export const BUNDLED_MAPS: { id: string; label: string; load(): DemoMap }[] = [
+  { id: 'frontier', label: 'Frontier 64 x 40 (Tiled: terrain, Ground + Sky)', load: frontierMap },
   { id: 'arena', label: 'Arena 60 x 21 (Moving AI)', load: () => ({ grid: parseMovingAiMap(arenaText, { file: 'arena.map' }), movement: 'octile', start: [2, 2], goal: [57, 18] }) },
   { id: 'terrain', label: 'Terrain and layers 96 x 64', load: terrainMap },
   { id: 'iso', label: 'Isometric 48 x 48', load: isoMap },
@@ -73,6 +105,12 @@ function paintTerrain(grid: NavGrid, seed: number, cell: number): void {
     layer.walkable[i] = v > 0.8 ? 0 : 1;
   }
   grid.refresh(0);
+}
+
+/** examples/frontier.tmx: a Tiled map with seed 000 terrain types and two navigation layers. */
+function frontierMap(): DemoMap {
+  const m = loadTiled(frontierText, { file: 'frontier.tmx' });
+  return { grid: m.grid, movement: m.movement, start: [2, 2], goal: [61, 37] };
 }
 
 function terrainMap(): DemoMap {

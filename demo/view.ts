@@ -1,4 +1,5 @@
 import type { CellRect, NavGrid } from 'tilenav';
+import type { UnitFrame } from './units.js';
 import { EXPANDED_ALPHA, OVERLAY_COLORS, cellColor, cellOutline, gridBounds, type Rgb } from 'tilenav/render';
 
 /**
@@ -119,8 +120,11 @@ export class GridView {
     ctx.globalAlpha = 1;
   }
 
-  /** Composites the map, the overlay, the path and the markers onto the screen canvas. */
-  draw(ctx: CanvasRenderingContext2D, path: Int32Array | null, start: number | null, goal: number | null, showExpanded: boolean): void {
+  /**
+   * Composites the map, the overlay, the path, the smoothed polyline (cell coordinates, drawn
+   * thin over the path) and the markers onto the screen canvas.
+   */
+  draw(ctx: CanvasRenderingContext2D, path: Int32Array | null, start: number | null, goal: number | null, showExpanded: boolean, smoothed: Float64Array | null = null): void {
     const { canvas: c } = ctx;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.fillStyle = css(OVERLAY_COLORS.background);
@@ -144,6 +148,13 @@ export class GridView {
       }
       ctx.stroke();
     }
+    if (smoothed !== null && smoothed.length >= 4) {
+      ctx.strokeStyle = SMOOTHED_COLOR;
+      ctx.lineWidth = Math.max(unit * 0.15, 1.5 / this.zoom);
+      ctx.beginPath();
+      this.tracePoints(ctx, smoothed);
+      ctx.stroke();
+    }
     const r = Math.max(unit * 0.45, 5 / this.zoom);
     for (const [cell, color] of [[start, OVERLAY_COLORS.start], [goal, OVERLAY_COLORS.goal]] as const) {
       if (cell === null) continue;
@@ -157,6 +168,55 @@ export class GridView {
       ctx.stroke();
     }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
+  }
+
+  /**
+   * Draws units over the last `draw`: their remaining routes faintly, then discs (selected ones
+   * highlighted), batched into a few paths so a hundred units cost a handful of canvas calls.
+   * `box` is a selection rectangle in screen pixels.
+   */
+  drawUnits(ctx: CanvasRenderingContext2D, u: UnitFrame, box: [number, number, number, number] | null): void {
+    ctx.setTransform(this.zoom, 0, 0, this.zoom, this.panX, this.panY);
+    const unit = this.pixelMode ? 1 : this.cellSizeOnBase() / 0.6;
+    ctx.lineJoin = 'round';
+    ctx.lineCap = 'round';
+    ctx.strokeStyle = 'rgba(255,255,255,0.35)';
+    ctx.lineWidth = Math.max(unit * 0.08, 1 / this.zoom);
+    ctx.beginPath();
+    for (const r of u.routes) if (r !== null) this.tracePoints(ctx, r);
+    ctx.stroke();
+    for (const sel of [0, 1]) {
+      ctx.beginPath();
+      for (let i = 0; i < u.count; i++) {
+        if (u.selected[i] !== sel) continue;
+        const [x, y] = this.cellCentre(u.x[i], u.y[i]);
+        const r = Math.max(u.radius[i] * unit, 2 / this.zoom);
+        ctx.moveTo(x + r, y);
+        ctx.arc(x, y, r, 0, Math.PI * 2);
+      }
+      ctx.fillStyle = sel ? '#4cf' : '#e8e8f0';
+      ctx.fill();
+      ctx.strokeStyle = sel ? '#fff' : '#223';
+      ctx.lineWidth = (sel ? 2 : 1) / this.zoom;
+      ctx.stroke();
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    if (box !== null) {
+      ctx.strokeStyle = '#4cf';
+      ctx.lineWidth = 1;
+      ctx.setLineDash([4, 3]);
+      ctx.strokeRect(Math.min(box[0], box[2]) + 0.5, Math.min(box[1], box[3]) + 0.5, Math.abs(box[2] - box[0]), Math.abs(box[3] - box[1]));
+      ctx.setLineDash([]);
+    }
+  }
+
+  /** Adds a polyline through points [x0, y0, ...] (cell coordinates) to the current path. */
+  private tracePoints(ctx: CanvasRenderingContext2D, pts: ArrayLike<number>): void {
+    for (let k = 0; k + 1 < pts.length; k += 2) {
+      const [x, y] = this.cellCentre(pts[k], pts[k + 1]);
+      if (k === 0) ctx.moveTo(x, y);
+      else ctx.lineTo(x, y);
+    }
   }
 
   /** The centre of cell (x, y) in base pixels. */
@@ -183,7 +243,12 @@ export class GridView {
     return this.grid.inBounds(x, y) ? [x, y] : null;
   }
 
-  /** Screen position of a cell's centre (for tests driving the mouse). */
+  /** Screen pixels per cell (to size a unit's disc). */
+  unitPixels(): number {
+    return (this.pixelMode ? 1 : this.cellSizeOnBase() / 0.6) * this.zoom;
+  }
+
+  /** Screen position of a cell's centre, or of a unit at fractional cell coordinates. */
   cellToScreen(x: number, y: number): [number, number] {
     const [bx, by] = this.cellCentre(x, y);
     return [bx * this.zoom + this.panX, by * this.zoom + this.panY];
@@ -220,6 +285,9 @@ export class GridView {
     ctx.stroke();
   }
 }
+
+/** The smoothed polyline's colour (over the path's). */
+export const SMOOTHED_COLOR = '#ffa726';
 
 function canvas(w: number, h: number): HTMLCanvasElement {
   const c = document.createElement('canvas');

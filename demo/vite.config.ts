@@ -16,6 +16,7 @@ export default defineConfig({
       { find: /^tilenav$/, replacement: src('index.ts') },
       { find: /^tilenav\/loaders$/, replacement: src('loaders/index.ts') },
       { find: /^tilenav\/render$/, replacement: src('render/index.ts') },
+      { find: /^tilenav\/agents$/, replacement: src('agents/index.ts') },
     ],
   },
   server: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173), strictPort: true },

@@ -93,6 +93,24 @@ test('info --json: size, projection and walkable / blocked per layer', async () 
   assert.equal(j.layers[0].walkable, 5623);
 });
 
+test('info --json: the bundled Tiled example (the demo default map) loads with two layers, terrain and no warnings', async () => {
+  const r = await run('info', join(ROOT, 'examples', 'frontier.tmx'), '--json');
+  assert.equal(r.code, 0, r.err.join('\n'));
+  const j = lastJson(r.out);
+  assert.equal(j.format, 'tiled orthogonal');
+  assert.deepEqual([j.width, j.height], [64, 40]);
+  assert.deepEqual(j.layers.map((l: { name: string }) => l.name), ['Ground', 'Sky']);
+  assert.deepEqual(j.warnings, []);
+  // Walls and lava block the ground; only the towers block the sky.
+  assert.ok(j.layers[0].blocked > j.layers[1].blocked && j.layers[1].blocked > 0, JSON.stringify(j.layers));
+  const p = await run('path', join(ROOT, 'examples', 'frontier.tmx'), '--from', '2,2', '--to', '61,37', '--json');
+  assert.equal(lastJson(p.out).status, 'found');
+  // The Sky layer has its own walls (a line of towers): another route on the same map.
+  const sky = lastJson((await run('path', join(ROOT, 'examples', 'frontier.tmx'), '--from', '2,2', '--to', '61,37', '--layer', '1', '--json')).out);
+  assert.equal(sky.status, 'found');
+  assert.notDeepEqual(sky.cells, lastJson(p.out).cells, 'the Sky route differs from the Ground one');
+});
+
 test('bad input exits 2 with one line naming the file, the line or the flag', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tilenav-'));
   const broken = join(dir, 'broken.map');

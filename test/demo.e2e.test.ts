@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { NavGrid, findPath } from '../src/index.js';
+import { NavGrid, findPath, saveGrid } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { OVERLAY_COLORS } from '../src/render/index.js';
 
@@ -125,7 +125,7 @@ async function pixelAt(page: Page, x: number, y: number): Promise<number[]> {
 
 test('demo: click a route, paint a wall across it, the redrawn path avoids the wall', { skip, timeout: 90_000 }, async () => {
   const page = await context!.newPage();
-  await open(page);
+  await open(page, '?map=arena');
   assert.equal(await page.title(), 'tilenav demo');
   await page.click('#clear');
   const [sx, sy, gx, gy] = [2, 2, 57, 18];
@@ -173,13 +173,7 @@ test('demo: click a route, paint a wall across it, the redrawn path avoids the w
   assert.deepEqual(dragged.start, [sx, sy]);
 
   mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
-  const png = await page.screenshot();
-  writeFileSync(new URL('../test-output/demo-e2e.png', import.meta.url), png);
-  // README's screenshot is this one; refresh it on request so a test run leaves the checkout clean.
-  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
-    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
-    writeFileSync(new URL('../docs/demo.png', import.meta.url), png);
-  }
+  writeFileSync(new URL('../test-output/demo-e2e.png', import.meta.url), await page.screenshot());
   assert.deepEqual(consoleErrors, [], 'no console errors');
   await page.close();
 });
@@ -187,6 +181,32 @@ test('demo: click a route, paint a wall across it, the redrawn path avoids the w
 test('demo: every bundled map opens, isometric and hexagonal ones find paths in their projection', { skip, timeout: 60_000 }, async () => {
   const page = await context!.newPage();
   await open(page);
+  // The page opens on the bundled Tiled map: two navigation layers, terrain costs, a route.
+  assert.equal(await page.evaluate(() => window.__tilenav.map), 'frontier');
+  assert.deepEqual(await page.$$eval('#layer option', (os) => os.map((o) => (o as any).textContent)), ['Ground', 'Sky']);
+  const tiled = await state(page);
+  assert.equal(tiled.status, 'found');
+  assert.ok(tiled.cost > tiled.path.length - 1, `terrain costs count (${tiled.cost} over ${tiled.path.length - 1} steps)`);
+  assert.match((await page.$$eval('#tool option', (os) => os.map((o) => (o as any).textContent).join('|'))), /Water \(cost 2\)/);
+  // Twelve units on their way across it, for README's screenshot (test-output/demo-frontier.png).
+  await page.selectOption('#tool', 'units');
+  await page.click('#add-units');
+  await page.evaluate(() => {
+    const t = window.__tilenav;
+    t.selectUnits(t.units.map((u: { id: number }) => u.id));
+    t.orderUnits(40, 24);
+    t.stepUnits(150);
+  });
+  assert.ok((await units(page)).some((u) => u.moving), 'the units are on their way');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const png = await page.screenshot();
+  mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('../test-output/demo-frontier.png', import.meta.url), png);
+  // README's screenshot is this one; refresh it on request so a test run leaves the checkout clean.
+  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
+    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
+    writeFileSync(new URL('../docs/demo.png', import.meta.url), png);
+  }
   const ids = await page.$$eval('#map option', (os) => os.map((o) => (o as any).value));
   assert.ok(ids.includes('iso') && ids.includes('hex'), `bundled maps: ${ids}`);
   for (const id of ids) {
@@ -220,7 +240,25 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   await page.waitForFunction(() => window.__tilenav.drawn);
   const dijkstra = await page.evaluate(() => ({ cost: window.__tilenav.cost, expanded: window.__tilenav.expanded }));
   assert.ok(Math.abs(dijkstra.cost - astar.cost) < 1e-9 && dijkstra.expanded > astar.expanded, `A* ${JSON.stringify(astar)}, Dijkstra ${JSON.stringify(dijkstra)}`);
+  // Every FindPathOptions.algorithm: the jump point searches are exact on the arena (one cost
+  // everywhere), the hierarchy near-optimal.
+  for (const [alg, exact] of [['jps', true], ['jpsStrict', true], ['jpsPlus', true], ['hpa', false]] as const) {
+    await page.selectOption('#algorithm', alg);
+    await page.waitForFunction(() => window.__tilenav.drawn);
+    const r = await page.evaluate(() => ({ status: window.__tilenav.status, cost: window.__tilenav.cost }));
+    assert.equal(r.status, 'found', `${alg}: ${JSON.stringify(r)}`);
+    if (exact) assert.ok(Math.abs(r.cost - astar.cost) < 1e-9, `${alg} cost ${r.cost}, A* ${astar.cost}`);
+    else assert.ok(r.cost >= astar.cost - 1e-9 && r.cost <= astar.cost * 1.2, `${alg} cost ${r.cost}, A* ${astar.cost}`);
+  }
+  // On the Tiled map's terrain costs JPS+ does not apply: the page says why, nothing is thrown.
+  await page.selectOption('#map', 'frontier');
+  await page.selectOption('#algorithm', 'jpsPlus');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  assert.equal(await page.evaluate(() => window.__tilenav.status), null);
+  assert.match((await page.textContent('#result [data-k=status]')) ?? '', /^JPS\+/);
+  await page.selectOption('#map', 'arena');
   await page.selectOption('#algorithm', 'astar');
+  await page.waitForFunction(() => window.__tilenav.drawn);
   await page.fill('#weight', '3');
   await page.dispatchEvent('#weight', 'change');
   await page.waitForFunction(() => window.__tilenav.drawn);
@@ -235,6 +273,39 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   }
   const statsText = await page.textContent('#stats');
   assert.match(statsText ?? '', /navigable/);
+  // Smoothing: string pulling and any-angle (octile only) draw a polyline no longer than the path.
+  assert.equal(await page.isVisible('#smoothing-row'), true, 'the smoothing control is shown');
+  await page.fill('#weight', '1');
+  await page.dispatchEvent('#weight', 'change');
+  await page.selectOption('#movement', 'octile');
+  await page.selectOption('#smoothing', 'string');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const gridPath = await state(page);
+  const pulled = await page.evaluate(() => window.__tilenav.smoothed);
+  assert.ok(pulled.points.length >= 2 && pulled.points.length < gridPath.path.length, `string pulling: ${pulled.points.length} points for ${gridPath.path.length} cells`);
+  assert.deepEqual([pulled.points[0], pulled.points[pulled.points.length - 1]], [gridPath.path[0], gridPath.path[gridPath.path.length - 1]]);
+  assert.ok(pulled.length <= gridPath.cost + 1e-9, `smoothed length ${pulled.length} <= grid path ${gridPath.cost} (arena costs 1 everywhere)`);
+  assert.match((await page.textContent('#result')) ?? '', new RegExp(`smoothed${pulled.length.toFixed(3)}`));
+  // Drawn: the middle of the longest smoothed segment is the smoothed colour.
+  let seg = 1;
+  const segLen = (k: number) => Math.hypot(pulled.points[k][0] - pulled.points[k - 1][0], pulled.points[k][1] - pulled.points[k - 1][1]);
+  for (let k = 2; k < pulled.points.length; k++) if (segLen(k) > segLen(seg)) seg = k;
+  const midPx = await page.evaluate(([x, y]) => {
+    const c = document.getElementById('screen');
+    const p = window.__tilenav.cellToClient(x, y);
+    const r = c.getBoundingClientRect();
+    return Array.from(c.getContext('2d').getImageData(Math.round(p.x - r.left), Math.round(p.y - r.top), 1, 1).data.slice(0, 3));
+  }, [(pulled.points[seg][0] + pulled.points[seg - 1][0]) / 2, (pulled.points[seg][1] + pulled.points[seg - 1][1]) / 2]);
+  assert.deepEqual(midPx, [255, 167, 38], 'the smoothed polyline is drawn in its colour');
+  await page.selectOption('#smoothing', 'anyangle');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  const anyAngle = await page.evaluate(() => window.__tilenav.smoothed);
+  const [[ax, ay], [bx, by]] = [gridPath.path[0], gridPath.path[gridPath.path.length - 1]];
+  assert.ok(anyAngle.points.length >= 2 && anyAngle.length <= gridPath.cost + 1e-9 && anyAngle.length >= Math.hypot(bx - ax, by - ay) - 1e-9, `any-angle length ${anyAngle.length}`);
+  await page.selectOption('#movement', 'cardinal');
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  assert.match((await page.evaluate(() => window.__tilenav.smoothed)).note, /octile/, 'any-angle says it needs octile movement');
+  await page.selectOption('#smoothing', 'none');
   // 60 fps drawing on 1024 x 1024: redraw every frame (as while panning) for a second.
   await page.selectOption('#map', 'big');
   await page.waitForFunction(() => window.__tilenav.drawn);
@@ -295,6 +366,238 @@ test('demo: AcrosstheCape from disk, query and frame time after each wall painte
   // Timings are printed above, never asserted: the machine is shared and noisy.
   const last = await state(page);
   assert.ok(last.cost >= first.cost, `walls never make the route cheaper (${first.cost} -> ${last.cost})`);
+  assert.deepEqual(consoleErrors, [], 'no console errors');
+  await page.close();
+});
+
+type Unit = { id: number; x: number; y: number; moving: boolean; unreachable: boolean };
+const units = (page: Page): Promise<Unit[]> => page.evaluate(() => (window as any).__tilenav.units);
+
+/**
+ * Steps the page's units 1 simulated second at a time until none moves (at most `seconds`),
+ * checking after each second that every unit stands on a walkable cell and off `walls`.
+ */
+async function runUnits(page: Page, seconds: number, walls: Set<string> = new Set()): Promise<{ seconds: number; units: Unit[] }> {
+  for (let t = 1; t <= seconds; t++) {
+    await page.evaluate(() => (window as any).__tilenav.stepUnits(60));
+    const us = await units(page);
+    for (const u of us) {
+      const [cx, cy] = [Math.round(u.x), Math.round(u.y)];
+      assert.ok(await page.evaluate(([x, y]) => (window as any).__tilenav.isWalkable(x, y), [cx, cy]), `unit ${u.id} at (${u.x.toFixed(2)}, ${u.y.toFixed(2)}) stands on a walkable cell after ${t} s`);
+      assert.ok(!walls.has(`${cx},${cy}`), `unit ${u.id} is not inside the painted wall`);
+    }
+    if (us.every((u) => !u.moving)) return { seconds: t, units: us };
+  }
+  return { seconds, units: await units(page) };
+}
+
+/** Asserts the units stand together near (x, y): close to it, apart from each other (a formation). */
+function assertFormation(us: Unit[], x: number, y: number, label: string): void {
+  for (const u of us) {
+    assert.ok(!u.unreachable, `${label}: unit ${u.id} reached`);
+    assert.ok(Math.hypot(u.x - x, u.y - y) <= 4, `${label}: unit ${u.id} at (${u.x.toFixed(2)}, ${u.y.toFixed(2)}) is within 4 cells of (${x}, ${y})`);
+  }
+  let minGap = Infinity;
+  for (let a = 0; a < us.length; a++) for (let b = a + 1; b < us.length; b++) minGap = Math.min(minGap, Math.hypot(us[a].x - us[b].x, us[a].y - us[b].y));
+  // Radius 0.35: discs closer than 0.5 would overlap by more than 0.2 cells.
+  assert.ok(minGap >= 0.5, `${label}: units keep apart (closest pair ${minGap.toFixed(3)} cells)`);
+}
+
+test('demo: units: add, drag-select, right-click a target, arrive in formation; a wall painted across the route makes them replan', { skip, timeout: 90_000 }, async () => {
+  const page = await context!.newPage();
+  await open(page, '?map=arena');
+  await page.selectOption('#tool', 'units');
+  await page.click('#add-units');
+  // Only stepUnits advances the units from here: the same run every time.
+  await page.evaluate(() => (window as any).__tilenav.pauseUnits(true));
+  const placed = await units(page);
+  assert.equal(placed.length, 12, 'the button adds 12 units');
+  const grid = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8'));
+  for (const u of placed) assert.ok(grid.isWalkable(u.x, u.y), `unit ${u.id} placed on a walkable cell (${u.x}, ${u.y})`);
+  // Shift-click adds one more unit where clicked.
+  const one = await page.evaluate(() => (window as any).__tilenav.cellToClient(8, 17));
+  await page.keyboard.down('Shift');
+  await page.mouse.click(one.x, one.y);
+  await page.keyboard.up('Shift');
+  const thirteen = await units(page);
+  assert.equal(thirteen.length, 13, 'shift-click adds a unit');
+  assert.deepEqual([thirteen[12].x, thirteen[12].y], [8, 17]);
+
+  // A drag box around the first 12 (not the 13th) with the real mouse selects exactly them.
+  const pts = await page.evaluate((n) => Array.from({ length: n }, (_, i) => (window as any).__tilenav.unitToClient(i)), 12);
+  const x0 = Math.min(...pts.map((p: { x: number }) => p.x)) - 6;
+  const y0 = Math.min(...pts.map((p: { y: number }) => p.y)) - 6;
+  const x1 = Math.max(...pts.map((p: { x: number }) => p.x)) + 6;
+  const y1 = Math.max(...pts.map((p: { y: number }) => p.y)) + 6;
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  await page.mouse.move(x1, y1, { steps: 5 });
+  await page.mouse.up();
+  assert.deepEqual(await page.evaluate(() => (window as any).__tilenav.selected), Array.from({ length: 12 }, (_, i) => i), 'the box selects the 12 units');
+  // A click on one unit selects it alone; the box again selects the group.
+  await page.mouse.click(pts[3].x, pts[3].y);
+  assert.deepEqual(await page.evaluate(() => (window as any).__tilenav.selected), [3], 'a click selects one unit');
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  await page.mouse.move(x1, y1, { steps: 5 });
+  await page.mouse.up();
+
+  // Right-click a target in the far room: the group walks there in formation.
+  const [tx, ty] = [50, 15];
+  const target = await page.evaluate(([x, y]) => (window as any).__tilenav.cellToClient(x, y), [tx, ty]);
+  await page.mouse.click(target.x, target.y, { button: 'right' });
+  await page.waitForFunction(() => (window as any).__tilenav.units.some((u: { moving: boolean }) => u.moving));
+  const there = await runUnits(page, 40);
+  assert.ok(there.units.slice(0, 12).every((u) => !u.moving), `all arrived within 40 s (took ${there.seconds} s)`);
+  assertFormation(there.units.slice(0, 12), tx, ty, 'first order');
+  const left = there.units[12];
+  assert.ok(Math.hypot(left.x - 8, left.y - 17) < 1.5, 'the unselected unit stayed (or only stepped aside)');
+
+  // Order them back west; after a second, paint a wall across the route ahead of them.
+  const [bx, by] = [5, 4];
+  assert.equal(await page.evaluate(([x, y]) => (window as any).__tilenav.orderUnits(x, y), [bx, by]), 'formation');
+  await page.evaluate(() => (window as any).__tilenav.stepUnits(60));
+  const mid = await units(page);
+  const replansBefore = (await page.evaluate(() => (window as any).__tilenav.unitStats)).replans as number;
+  const route: [number, number][] = (await page.evaluate(() => (window as any).__tilenav.unitPath(0))).map(([x, y]: number[]) => [Math.round(x), Math.round(y)]);
+  assert.ok(route.length >= 2, 'unit 0 has a path');
+  const wall = wallAcross(grid, route, mid.slice(0, 12), [bx, by]);
+  assert.ok(wall.length > 0, `a wall across the route that leaves a way exists (route ${JSON.stringify(route)})`);
+  await page.selectOption('#brush', '1');
+  for (const [x, y] of wall) await page.evaluate(([x, y]) => (window as any).__tilenav.paint(x, y, 'wall'), [x, y]);
+  // One step later every unit's remaining path goes around the wall (the system replanned the
+  // ones whose paths the change touched): sample each segment every 0.1 cell.
+  await page.evaluate(() => (window as any).__tilenav.stepUnits(1));
+  const walled = new Set(wall.map(([x, y]) => `${x},${y}`));
+  for (let id = 0; id < 12; id++) {
+    const p: number[][] = await page.evaluate((id) => (window as any).__tilenav.unitPath(id), id);
+    for (let k = 1; k < p.length; k++) {
+      const n = Math.ceil(Math.hypot(p[k][0] - p[k - 1][0], p[k][1] - p[k - 1][1]) * 10);
+      for (let j = 0; j <= n; j++) {
+        const [x, y] = [p[k - 1][0] + ((p[k][0] - p[k - 1][0]) * j) / n, p[k - 1][1] + ((p[k][1] - p[k - 1][1]) * j) / n];
+        assert.ok(!walled.has(`${Math.round(x)},${Math.round(y)}`), `unit ${id}'s replanned path avoids the wall at (${x.toFixed(2)}, ${y.toFixed(2)})`);
+      }
+    }
+  }
+  const back = await runUnits(page, 60, walled);
+  assert.ok(back.units.slice(0, 12).every((u) => !u.moving), `all arrived after the wall within 60 s (took ${back.seconds} s)`);
+  assertFormation(back.units.slice(0, 12), bx, by, 'after the wall');
+  const stats = await page.evaluate(() => (window as any).__tilenav.unitStats);
+  console.log(`# units: 12 arrived in ${there.seconds} s (simulated); back around a wall of ${wall.length} cells in ${back.seconds} s; replans ${replansBefore} -> ${stats.replans}, plans ${stats.plans}, planMs ${stats.planMs.toFixed(2)}`);
+  assert.ok(stats.replans > replansBefore, `the wall made units replan (${replansBefore} -> ${stats.replans})`);
+  assert.match((await page.textContent('#units')) ?? '', /replans/);
+
+  // A unit standing in a one-cell doorway steps aside for a walker, who passes (seed 001's nudge).
+  // The room's other door (6, 9) is walled first, so the way through the unit is the only one.
+  await page.evaluate(() => (window as any).__tilenav.paint(6, 9, 'wall'));
+  const [door] = await page.evaluate(() => (window as any).__tilenav.addUnits(1, 11, 16));
+  const [walker] = await page.evaluate(() => (window as any).__tilenav.addUnits(1, 4, 16));
+  assert.deepEqual((await units(page)).filter((u) => u.id === door || u.id === walker).map((u) => [u.x, u.y]), [[11, 16], [4, 16]]);
+  await page.evaluate((id) => {
+    const t = (window as any).__tilenav;
+    t.selectUnits([id]);
+    t.orderUnits(17, 16);
+  }, walker);
+  const passed = await runUnits(page, 20, walled);
+  const w = passed.units.find((u) => u.id === walker)!;
+  const d = passed.units.find((u) => u.id === door)!;
+  assert.ok(!w.moving && Math.hypot(w.x - 17, w.y - 16) <= 1, `the walker passed the door (at ${w.x.toFixed(2)}, ${w.y.toFixed(2)})`);
+  assert.ok(Math.hypot(d.x - 11, d.y - 16) > 0.5, `the unit in the door stepped aside (to ${d.x.toFixed(2)}, ${d.y.toFixed(2)})`);
+
+  // 100 units walking, redrawn every frame for a second: frame and simulation time.
+  await page.evaluate(() => (window as any).__tilenav.pauseUnits(false));
+  await page.evaluate(() => (window as any).__tilenav.addUnits(85, 20, 10));
+  assert.equal((await units(page)).length, 100);
+  await page.evaluate(() => {
+    const t = (window as any).__tilenav;
+    t.selectUnits(t.units.map((u: { id: number }) => u.id));
+    t.orderUnits(50, 15);
+  });
+  const { intervals, draws, unitSteps } = await page.evaluate(() => (window as any).__tilenav.measureFrames(1000));
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  console.log(`# 100 units walking, 1 s: ${intervals.length} frames, interval median ${med(intervals).toFixed(1)} ms, draw median ${med(draws).toFixed(2)} ms (max ${Math.max(...draws).toFixed(2)}), simulation per frame median ${med(unitSteps).toFixed(2)} ms (max ${Math.max(...unitSteps).toFixed(2)})`);
+  assert.ok(intervals.length >= 10, `${intervals.length} frames`);
+  assert.ok((await units(page)).some((u) => u.moving), 'the 100 units are walking');
+  mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('../test-output/demo-units.png', import.meta.url), await page.screenshot());
+  assert.deepEqual(consoleErrors, [], 'no console errors');
+  await page.close();
+});
+
+/**
+ * A vertical or horizontal run of up to 5 cells across `route` (ahead of the units, off their
+ * cells) that still leaves every unit a way to (gx, gy).
+ */
+function wallAcross(grid: NavGrid, route: [number, number][], us: Unit[], [gx, gy]: [number, number]): [number, number][] {
+  const near = (x: number, y: number) => us.some((u) => Math.hypot(u.x - x, u.y - y) < 2.5) || Math.hypot(x - gx, y - gy) < 3;
+  for (let k = 1; k < route.length; k++) {
+    const [ax, ay] = route[k - 1];
+    const [cx, cy] = route[k];
+    for (let s = 0.5; s < 1; s += 0.25) {
+      const x = Math.round(ax + (cx - ax) * s);
+      const y = Math.round(ay + (cy - ay) * s);
+      const vertical = Math.abs(cx - ax) >= Math.abs(cy - ay);
+      const wall: [number, number][] = [];
+      for (let d = -2; d <= 2; d++) {
+        const [wx, wy] = vertical ? [x, y + d] : [x + d, y];
+        if (grid.isWalkable(wx, wy) && !near(wx, wy)) wall.push([wx, wy]);
+      }
+      if (wall.length < 3 || !wall.some(([wx, wy]) => wx === x && wy === y)) continue;
+      for (const [wx, wy] of wall) grid.setWalkable(wx, wy, false);
+      const ok = us.every((u) => findPath(grid, Math.round(u.x), Math.round(u.y), gx, gy).status === 'found');
+      for (const [wx, wy] of wall) grid.setWalkable(wx, wy, true);
+      if (ok) return wall;
+    }
+  }
+  return [];
+}
+
+test('demo: load from disk every format: .map, .tmx / .tmj with their tilesets, .json, .txt, .tnav; errors name the file', { skip, timeout: 60_000 }, async () => {
+  const page = await context!.newPage();
+  await open(page);
+  const fixture = (f: string) => fileURLToPath(new URL(`./fixtures/tiled/${f}`, import.meta.url));
+  const loaded = async (name: string) => {
+    await page.waitForFunction((n) => (window as any).__tilenav.map === n && (window as any).__tilenav.drawn, name);
+    assert.equal(await page.textContent('#error'), '', `${name}: no error`);
+    return page.evaluate(() => (window as any).__tilenav.size);
+  };
+  const error = async (re: RegExp) => {
+    await page.waitForFunction(() => document.getElementById('error').textContent !== '');
+    assert.match((await page.textContent('#error')) ?? '', re);
+  };
+  const accept = await page.$eval('#file', (e) => (e as any).accept);
+  for (const ext of ['.map', '.tmx', '.tmj', '.tsx', '.tsj', '.json', '.txt', '.tnav']) assert.ok(accept.split(',').includes(ext), `accepts ${ext}: ${accept}`);
+  // Tiled with an external tileset picked beside it (by base name): the wall column blocks.
+  await page.setInputFiles('#file', [fixture('ortho-xml.tmx'), fixture('nav.tsx')]);
+  assert.deepEqual(await loaded('ortho-xml.tmx'), [8, 5]);
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.isWalkable(3, 1)), false, 'the Walls layer blocks (3, 1)');
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.isWalkable(2, 1)), true);
+  // The same map without its tileset: the error names the map and the missing tileset.
+  await page.setInputFiles('#file', [fixture('ortho-xml.tmx')]);
+  await error(/ortho-xml\.tmx.*nav\.tsx/);
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.map), 'ortho-xml.tmx', 'the map in view stays');
+  await page.setInputFiles('#file', [fixture('hex-odd-q.tmj'), fixture('nav.tsj')]);
+  assert.deepEqual(await loaded('hex-odd-q.tmj'), [8, 5]);
+  assert.match((await page.$eval('#movement', (e) => (e as any).value)) as string, /^hex/, 'a hexagonal Tiled map walks hex');
+  // A polygon config, a text grid, a binary grid.
+  await page.setInputFiles('#file', fileURLToPath(new URL('../examples/house.json', import.meta.url)));
+  const house = await loaded('house.json');
+  assert.ok(house[0] > 0 && house[1] > 0);
+  const txt = 'cellSize 0.4\nagentRadius 0.45\nfloorY 0.5\nobjectPadding 0.25\nminX -5\nminZ -2.2\ngridWidth 5\ngridDepth 3\n11111\n10001\n11011\n';
+  await page.setInputFiles('#file', { name: 'room.txt', mimeType: 'text/plain', buffer: Buffer.from(txt) });
+  assert.deepEqual(await loaded('room.txt'), [5, 3]);
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.isWalkable(1, 1)), false);
+  const arena = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8'));
+  await page.setInputFiles('#file', { name: 'arena.tnav', mimeType: 'application/octet-stream', buffer: Buffer.from(saveGrid(arena)) });
+  assert.deepEqual(await loaded('arena.tnav'), [60, 21]);
+  // Broken files: each error names the file.
+  await page.setInputFiles('#file', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"cellSize": ') });
+  await error(/broken\.json/);
+  await page.setInputFiles('#file', { name: 'broken.tnav', mimeType: 'application/octet-stream', buffer: Buffer.from('not a grid') });
+  await error(/broken\.tnav/);
+  await page.setInputFiles('#file', { name: 'notes.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF') });
+  await error(/notes\.pdf.*no loader/);
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.map), 'arena.tnav', 'the map in view stays');
   assert.deepEqual(consoleErrors, [], 'no console errors');
   await page.close();
 });
