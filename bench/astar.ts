@@ -20,6 +20,8 @@ const NAMES = ['rmtst01', 'maze-100-1', 'random-100-33', 'room-100-10', 'Acrosst
 /** Peer queries per map (evenly spaced through the scenario): PathFinding.js takes ~0.2 s a query on AcrosstheCape. */
 const PEER_SAMPLE: Record<string, number> = { AcrosstheCape: 40 };
 const DEFAULT_SAMPLE = 200;
+/** Untimed queries each library runs first. */
+const WARMUP = 20;
 
 let gcCount = 0;
 new PerformanceObserver((list) => (gcCount += list.getEntries().length)).observe({ entryTypes: ['gc'] });
@@ -39,7 +41,8 @@ interface Row {
 }
 
 function measure(name: string, queries: ScenarioQuery[], run: (q: ScenarioQuery) => number, before?: () => void): Row {
-  for (const q of queries.slice(0, Math.min(3, queries.length))) {
+  // Every library gets the same warm-up (JIT, and growth of its own arrays) before timing.
+  for (const q of queries.slice(0, Math.min(WARMUP, queries.length))) {
     before?.();
     run(q);
   }
