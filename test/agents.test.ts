@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { NavGrid, orthogonal } from '../src/index.js';
 import { parseMovingAiMap } from '../src/loaders/movingai.js';
-import { NavigationSystem, planFormation, FlowField, GridPlanner, segmentDistance, AGENT_NUDGED, AGENT_UNREACHABLE, DEFAULT_NAVIGATION_OPTIONS, type AgentPlanner } from '../src/agents/index.js';
+import { NavigationSystem, planFormation, FlowField, GridPlanner, segmentDistance, AGENT_BLOCKED, AGENT_NUDGED, AGENT_UNREACHABLE, DEFAULT_NAVIGATION_OPTIONS, type AgentPlanner } from '../src/agents/index.js';
 import { Pathfinder } from '../src/search/astar.js';
 
 /** `.` open, `@` wall; rows top to bottom. */
@@ -234,21 +234,24 @@ function capeRun(units: number, budget: number) {
     }
   }
   const order = sys.moveGroup(ids, 740, 150);
+  const slots = ids.map((i) => [sys.targetX[i], sys.targetY[i]]);
   const steps = runUntil(sys, () => ids.every((i) => !sys.isMoving(i)), budget);
-  return { sys, ids, order, steps };
+  return { sys, ids, order, steps, slots };
 }
 
 test('50 units ordered across AcrosstheCape all arrive or report unreachable within a step budget', () => {
-  const { sys, ids, order, steps } = capeRun(50, 2400);
+  const { sys, ids, order, steps, slots } = capeRun(50, 2400);
   assert.equal(ids.length, 50);
   assert.equal(order.mode, 'flow');
   assert.ok(steps > 0, 'not settled within the budget');
   let arrived = 0;
-  for (const id of ids) {
-    if ((sys.flags[id] & AGENT_UNREACHABLE) !== 0) continue;
+  ids.forEach((id, k) => {
+    if ((sys.flags[id] & AGENT_UNREACHABLE) !== 0) return;
     arrived++;
     assert.ok(Math.hypot(sys.x[id] - sys.targetX[id], sys.y[id] - sys.targetY[id]) < 0.5, `unit ${id} stopped short`);
-  }
+    // Units nudged or shoved aside on arrival walk back: the formation holds.
+    assert.ok(Math.hypot(sys.x[id] - slots[k][0], sys.y[id] - slots[k][1]) < 1, `unit ${id} ended away from its formation slot`);
+  });
   assert.equal(arrived + order.unreachable, 50);
   assert.ok(arrived >= 45, `only ${arrived} arrived`);
   assert.ok(sys.stats.maxOverlap < 0.5, `overlap ${sys.stats.maxOverlap}`);
@@ -364,4 +367,42 @@ test('toWorld maps through the grid projection', () => {
   const id = sys.addAgent({ x: 3, y: 4 });
   const w = sys.toWorld(id);
   assert.deepEqual([w.x, w.y], [3.5 * 32, 4.5 * 32]);
+});
+
+test('a unit nudged aside walks back to its spot after returnAfterNudge; 0 keeps seed 001 (it stays)', () => {
+  for (const back of [1, 0]) {
+    // The doorway of the test above, with a guard ordered to stand in it.
+    const rows = Array.from({ length: 11 }, (_, y) => [...'.'.repeat(21)].map((c, x) => (x === 10 && y !== 5 ? '@' : c)).join(''));
+    const grid = ascii(rows);
+    const sys = new NavigationSystem(grid, { returnAfterNudge: back });
+    const guard = sys.addAgent({ x: 9, y: 5 });
+    sys.moveTo(guard, 10, 5);
+    runUntil(sys, () => !sys.isMoving(guard), 600);
+    const walker = sys.addAgent({ x: 3, y: 5 });
+    sys.moveTo(walker, 17, 5);
+    let nudged = false;
+    const steps = runUntil(sys, () => nudged && !sys.isMoving(walker) && !sys.isMoving(guard), 3000, () => {
+      nudged ||= (sys.flags[guard] & AGENT_NUDGED) !== 0;
+    });
+    assert.ok(steps > 0 && nudged, 'the walker passed the nudged guard');
+    assert.ok(Math.hypot(sys.x[walker] - 17, sys.y[walker] - 5) < 0.5);
+    // Give the guard its second to decide, and time to walk back.
+    runUntil(sys, () => false, 240);
+    const home = Math.hypot(sys.x[guard] - 10, sys.y[guard] - 5);
+    if (back > 0) assert.ok(home < 0.2, `guard back in the doorway (${home})`);
+    else assert.ok(home > 1, `guard stays where it stepped aside (${home})`);
+  }
+});
+
+test('a stuck walker replans stuckRetries times before giving up', () => {
+  // A walker whose planner always routes it into a wall: it cannot progress, retries, then gives up.
+  const grid = ascii(['.........', '....@....', '.........']);
+  let plans = 0;
+  const planner = { plan: () => (plans++, Float64Array.of(4, 1)) };
+  const sys = new NavigationSystem(grid, { planner, stuckTime: 0.5, stuckRetries: 2 });
+  const id = sys.addAgent({ x: 1, y: 1 });
+  sys.moveTo(id, 7, 1);
+  runUntil(sys, () => !sys.isMoving(id), 600);
+  assert.equal(plans, 3, 'the first plan and two retries');
+  assert.ok((sys.flags[id] & AGENT_BLOCKED) !== 0);
 });

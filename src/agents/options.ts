@@ -38,11 +38,20 @@ export interface NavigationOptions {
   /** Formation slot spacing, in collision diameters. @default 1.25 */
   formationSpacing: number;
   /**
-   * A walker that has not got `stuckDist` away from where it stood this long gives up: it stops
-   * where it is, flagged AGENT_BLOCKED, and its arrival callback fires (seconds). Crowds at a
-   * bottleneck otherwise jostle forever. @default 3
+   * A walker that has not got `stuckDist` away from where it stood this long plans again, on its
+   * own path (seconds); after `stuckRetries` such retries it gives up: it stops where it is, flagged
+   * AGENT_BLOCKED, and its arrival callback fires. Crowds at a bottleneck otherwise jostle forever.
+   * @default 3
    */
   stuckTime: number;
+  /** Replans a stuck walker tries before giving up (see stuckTime). @default 3 */
+  stuckRetries: number;
+  /**
+   * A unit nudged aside (seed 001 §8) walks back to where its last order left it after standing
+   * this long (seconds), so a group keeps its formation once the walker has passed; 0 keeps seed
+   * 001's behaviour (it stays at the new spot). @default 1
+   */
+  returnAfterNudge: number;
   /** See stuckTime (cells). @default 0.5 */
   stuckDist: number;
   /** A flow-field unit within this path distance of the goal leaves the field for its own formation slot (cells). @default 6 */
@@ -69,5 +78,7 @@ export const DEFAULT_NAVIGATION_OPTIONS: Readonly<NavigationOptions> = Object.fr
   formationSpacing: 1.25,
   flowSlotHandoff: 6,
   stuckTime: 3,
+  stuckRetries: 3,
+  returnAfterNudge: 1,
   stuckDist: 0.5,
 });

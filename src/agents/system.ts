@@ -154,6 +154,13 @@ export class NavigationSystem {
   private anchorX = new Float64Array(0);
   private anchorY = new Float64Array(0);
   private anchorTime = new Float64Array(0);
+  /** Stuck retries used on the current order. */
+  private retries = new Uint8Array(0);
+  /** Where the last order (not a nudge) leads: a nudged unit walks back there; NaN for none. */
+  private homeX = new Float64Array(0);
+  private homeY = new Float64Array(0);
+  /** When a nudged unit that has stepped aside walks home (seconds); 0 for never. */
+  private returnAt = new Float64Array(0);
   /** NavigationAgent.currentPath: [x0, y0, ...] waypoints, null without one. */
   private paths: (Float64Array | null)[] = [];
   private callbacks: (((id: number) => void) | undefined)[] = [];
@@ -242,6 +249,11 @@ export class NavigationSystem {
     this.group[id] = -1;
     this.replanCount[id] = 0;
     this.lastReplan[id] = -Infinity;
+    // Never ordered: nudged aside, it stays at the new spot (seed 001).
+    this.homeX[id] = NaN;
+    this.homeY[id] = NaN;
+    this.returnAt[id] = 0;
+    this.retries[id] = 0;
     this.paths[id] = null;
     this.callbacks[id] = undefined;
     this.updateBucketSize(radius);
@@ -343,6 +355,9 @@ export class NavigationSystem {
     this.flags[id] &= AGENT_ACTIVE | AGENT_PLAYER;
     this.targetX[id] = this.x[id];
     this.targetY[id] = this.y[id];
+    this.homeX[id] = NaN;
+    this.homeY[id] = NaN;
+    this.returnAt[id] = 0;
     this.paths[id] = null;
     this.group[id] = -1;
   }
@@ -451,8 +466,14 @@ export class NavigationSystem {
 
   // ---- internals ---------------------------------------------------------------------------
 
-  private order(id: number, x: number, y: number, intent: MoveIntent, group: number): void {
+  private order(id: number, x: number, y: number, intent: MoveIntent, group: number, nudge = false): void {
     const f = this.flags[id];
+    this.retries[id] = 0;
+    this.returnAt[id] = 0;
+    if (!nudge) {
+      this.homeX[id] = x;
+      this.homeY[id] = y;
+    }
     const usePathfinding = intent.usePathfinding ?? true;
     const same = (f & AGENT_HAS_PATH) !== 0 && this.targetX[id] === x && this.targetY[id] === y && (f & AGENT_PATHFINDING) !== 0 === usePathfinding;
     this.targetX[id] = x;
@@ -481,8 +502,24 @@ export class NavigationSystem {
         this.anchorY[i] = this.y[i];
         this.anchorTime[i] = this.time;
       } else if (this.time - this.anchorTime[i] >= o.stuckTime) {
-        this.arrive(i);
-        this.flags[i] |= AGENT_BLOCKED;
+        if (this.retries[i] < o.stuckRetries) {
+          // Try again on its own path: the crowd may have moved, or a way round may be free now.
+          this.retries[i]++;
+          this.anchorTime[i] = this.time;
+          this.flags[i] = (this.flags[i] & ~AGENT_FLOW) | AGENT_DIRTY;
+        } else {
+          this.arrive(i);
+          this.flags[i] |= AGENT_BLOCKED;
+        }
+      }
+    }
+    // Units that stepped aside walk back to where their order left them (returnAfterNudge).
+    for (let i = 0; i < this.count; i++) {
+      if (this.returnAt[i] === 0 || this.time < this.returnAt[i] || (this.flags[i] & (AGENT_ACTIVE | AGENT_INTENT)) !== AGENT_ACTIVE) continue;
+      this.returnAt[i] = 0;
+      if (Math.hypot(this.x[i] - this.homeX[i], this.y[i] - this.homeY[i]) > this.arrivalThreshold[i]) {
+        this.order(i, this.homeX[i], this.homeY[i], {}, this.group[i], true);
+        this.flags[i] |= AGENT_NUDGED;
       }
     }
   }
@@ -622,6 +659,8 @@ export class NavigationSystem {
   }
 
   private arrive(i: number): void {
+    const back = this.options.returnAfterNudge;
+    if ((this.flags[i] & AGENT_NUDGED) !== 0 && back > 0 && Number.isFinite(this.homeX[i])) this.returnAt[i] = this.time + back;
     this.flags[i] &= AGENT_ACTIVE | AGENT_PLAYER;
     this.paths[i] = null;
     this.arrivedQueue.push(i);
@@ -822,7 +861,10 @@ export class NavigationSystem {
       this.stopInPlace(s);
       return;
     }
-    if (otherMoving) this.nudgeAside(s, other);
+    // Only a walker on a real order nudges: one stepping aside or walking back (AGENT_NUDGED) just
+    // pushes, or groups settling into formation would nudge each other back and forth for ever.
+    if (otherMoving && (this.flags[other] & AGENT_NUDGED) === 0) this.nudgeAside(s, other);
+    else if (this.options.returnAfterNudge > 0 && Number.isFinite(this.homeX[s]) && this.returnAt[s] === 0) this.returnAt[s] = this.time + this.options.returnAfterNudge;
   }
 
   /** seed 001's nudgeCharacterAside: the first walkable of four targets at nudgeDist, straight away first. */
@@ -844,7 +886,7 @@ export class NavigationSystem {
       const ty = this.y[s] + cand[k + 1] * dist;
       if (!this.walkableAt(tx, ty)) continue;
       // It stays in its group: stepping aside for a comrade must not make the group replan.
-      this.order(s, tx, ty, {}, this.group[s]);
+      this.order(s, tx, ty, {}, this.group[s], true);
       this.flags[s] |= AGENT_NUDGED;
       return;
     }
@@ -978,6 +1020,12 @@ export class NavigationSystem {
     this.anchorX = f64(this.anchorX);
     this.anchorY = f64(this.anchorY);
     this.anchorTime = f64(this.anchorTime);
+    this.homeX = f64(this.homeX);
+    this.homeY = f64(this.homeY);
+    this.returnAt = f64(this.returnAt);
+    const retries = new Uint8Array(capacity);
+    retries.set(this.retries);
+    this.retries = retries;
     const flags = new Uint16Array(capacity);
     flags.set(this.flags);
     this.flags = flags;
