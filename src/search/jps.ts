@@ -307,14 +307,21 @@ export class JumpPointSearch {
         } else if (cardinal) {
           dirs = dx !== 0 ? (dx > 0 ? e : w) | n | s : (dy > 0 ? s : n) | e | w;
         } else if (dx !== 0) {
-          // Horizontal arrival: ahead, both sides, and the diagonals ahead that both allow.
+          // Horizontal arrival: ahead, and only the forced sides: a side cell open here but blocked
+          // beside the cell behind (without corner cutting, that cell's diagonal could not reach
+          // it); an unforced side is reached more cheaply from behind. Plus the diagonals ahead
+          // that a forced side allows.
           const ahead = dx > 0 ? e : w;
-          dirs = ahead | n | s;
-          if (ahead !== 0) dirs |= diagonals(ahead | n | s) & (dx > 0 ? 0x30 : 0xc0);
+          const behind = cur - dx;
+          const sides = (n !== 0 && pass[behind - W] <= 0 ? n : 0) | (s !== 0 && pass[behind + W] <= 0 ? s : 0);
+          dirs = ahead | sides;
+          if (ahead !== 0) dirs |= diagonals(ahead | sides) & (dx > 0 ? 0x30 : 0xc0);
         } else {
           const ahead = dy > 0 ? s : n;
-          dirs = ahead | e | w;
-          if (ahead !== 0) dirs |= diagonals(ahead | e | w) & (dy > 0 ? 0x60 : 0x90);
+          const behind = cur - dy * W;
+          const sides = (e !== 0 && pass[behind + 1] <= 0 ? e : 0) | (w !== 0 && pass[behind - 1] <= 0 ? w : 0);
+          dirs = ahead | sides;
+          if (ahead !== 0) dirs |= diagonals(ahead | sides) & (dy > 0 ? 0x60 : 0x90);
         }
       }
       for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
