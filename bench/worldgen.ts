@@ -2,18 +2,10 @@
  * Seeded generators of large test worlds, written straight into a layer's walkable array (then
  * one `refresh`): the same seed gives the same map on every machine.
  */
-import { NavGrid } from '../src/index.js';
+import { NavGrid, mulberry32 } from '../src/index.js';
 
-/** mulberry32: a small, fast, seeded PRNG returning [0, 1). */
-export function rng(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The library's seeded generator (mulberry32), re-exported for the benchmarks. */
+export const rng = mulberry32;
 
 /**
  * Rooms and corridors: one rectangular room (6-40 cells a side) per 64 x 64 block, at a random

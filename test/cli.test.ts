@@ -130,6 +130,10 @@ test('bad input exits 2 with one line naming the file, the line or the flag', as
     [['scen', ARENA, ARENA], /arena\.map:1: expected the first line "version 1"/],
     [['scen', ARENA, join(MAPS, 'rmtst01.map.scen'), '--algorithm', 'magic'], /unknown algorithm/],
     [['info', join(dir, 'folder.map')], /folder\.map: is a directory/],
+    [['path', ARENA, '--from', '-1,4', '--to', '2,2'], /--from: \(-1, 4\) is outside the 60 x 21 map/],
+    [['path', ARENA, '--from', '1,1', '--to', '2,2', '--radius', '-1'], /--radius: expected a unit radius >= 0/],
+    [['simulate', ARENA, '--units', '-3', '--from', '2,2', '--to', '9,9'], /--units: expected a whole number/],
+    [['path', ARENA, '--from', '1,1', '--to', '2,2', '--layer'], /argument missing/],
     [['frobnicate'], /unknown command "frobnicate"/],
   ];
   for (const [argv, re] of cases) {

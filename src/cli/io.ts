@@ -26,11 +26,21 @@ type FlagValues<T extends FlagSpec> = { [K in keyof T]?: T[K]['type'] extends 'b
 
 /** util.parseArgs with its errors turned into TilenavErrors naming the flag. */
 export function parse<T extends FlagSpec>(args: string[], options: T, allowPositionals = true): { values: FlagValues<T>; positionals: string[] } {
+  // A value that starts with "-" (`--units -3`, `--from -1,4`) would read as a flag: join it to its
+  // flag so it reaches the flag's own check, which says what is expected.
+  const joined: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const flag = args[k].startsWith('--') ? options[args[k].slice(2)] : undefined;
+    if (flag?.type === 'string' && k + 1 < args.length && /^-[\d.]/.test(args[k + 1])) joined.push(`${args[k]}=${args[++k]}`);
+    else joined.push(args[k]);
+  }
   try {
-    const r = parseArgs({ args, options: options as NonNullable<ParseArgsConfig['options']>, allowPositionals, strict: true });
+    const r = parseArgs({ args: joined, options: options as NonNullable<ParseArgsConfig['options']>, allowPositionals, strict: true });
     return { values: r.values as FlagValues<T>, positionals: r.positionals };
   } catch (e) {
-    throw new TilenavError((e as Error).message.replace(/\. To specify.*$/s, ''), { element: 'arguments' });
+    // One line: the first sentence of Node's message.
+    const first = (e as Error).message.split('\n')[0].replace(/\. To specify.*$/, '');
+    throw new TilenavError(first, { element: 'arguments' });
   }
 }
 
