@@ -26,19 +26,22 @@ function check(grid: NavGrid, finder: Pathfinder, sx: number, sy: number, gx: nu
 test('hpa: legal paths, complete, never below optimal, on random grids with terrain costs and tile changes', () => {
   fc.assert(
     fc.property(
-      fc.integer({ min: 5, max: 60 }),
-      fc.integer({ min: 5, max: 45 }),
+      // Cluster 4 makes 32-cell groups, so the larger grids have several: level 2 and landmarks run.
+      fc.integer({ min: 5, max: 100 }),
+      fc.integer({ min: 5, max: 70 }),
       fc.integer(),
       fc.constantFrom('octile' as const, 'cardinal' as const),
       fc.integer({ min: 4, max: 12 }),
-      (width, height, seed, movement, clusterSize) => {
+      fc.boolean(),
+      (width, height, seed, movement, clusterSize, uniform) => {
         let s = seed | 0;
         const rand = (): number => ((s = (Math.imul(s, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
         const grid = new NavGrid(width, height);
         const layer = grid.layers[0];
         for (let i = 0; i < grid.size; i++) {
           layer.walkable[i] = rand() < 0.3 ? 0 : 1;
-          layer.cost[i] = rand() < 0.3 ? 1 + Math.floor(rand() * 4) : 1;
+          // A uniform layer has symmetric costs (one landmark table); a cost change below ends that.
+          layer.cost[i] = !uniform && rand() < 0.3 ? 1 + Math.floor(rand() * 4) : 1;
         }
         grid.refresh();
         const finder = new Pathfinder(grid);
@@ -64,12 +67,31 @@ test('hpa: a tile change rebuilds only the clusters around it', () => {
   assert.equal(finder.findPath(0, 0, 199, 119, { algorithm: 'hpa' }).status, 'found');
   // (40, 40) lies inside cluster (2, 2), away from its borders: itself and its neighbours at most.
   assert.ok(h.rebuiltClusters >= 1 && h.rebuiltClusters <= 9, `rebuilt ${h.rebuiltClusters}`);
+  // Its group (8 x 8 clusters) alone.
+  assert.equal(h.rebuiltGroups, 1);
+});
+
+test('hpa: no path between two halves of a big map, answered without a search', () => {
+  const grid = new NavGrid(300, 200);
+  grid.fillRect(150, 0, 1, 200, { walkable: false });
+  const finder = new Pathfinder(grid);
+  finder.hierarchy(0, 'octile', { clusterSize: 8 });
+  const r = finder.findPath(5, 5, 290, 190, { algorithm: 'hpa' });
+  assert.equal(r.status, 'no-path');
+  assert.equal(r.expanded, 0);
+  // A door in the wall: found, and the level-2 graph is what found it (several groups apart).
+  grid.setWalkable(150, 100, true);
+  const d = finder.findPath(5, 5, 290, 190, { algorithm: 'hpa' });
+  assert.equal(d.status, 'found');
+  assert.ok(d.cells.includes(100 * 300 + 150));
+  const a = finder.findPath(5, 5, 290, 190, { algorithm: 'astar' });
+  assert.ok(d.cost <= a.cost * 1.02, `${d.cost} vs optimal ${a.cost}`);
 });
 
 test('hpa: distance from optimal on the Moving AI scenarios is measured and bounded', () => {
-  // Measured (cluster 16, octile): mean excess 0 % maze, 0.65 % random, 1.3 % rmtst01, 0.8 % room,
-  // 0.4 % AcrosstheCape; the bounds leave a margin over those.
-  const bounds: Record<string, number> = { 'maze-100-1': 0.005, 'random-100-33': 0.012, rmtst01: 0.02, 'room-100-10': 0.012, AcrosstheCape: 0.008 };
+  // Measured (cluster 16, octile, every query): mean excess 0 % maze, 0.65 % random, 1.33 % rmtst01,
+  // 0.73 % room, 0.67 % AcrosstheCape (the one map with several groups); the bounds leave a margin.
+  const bounds: Record<string, number> = { 'maze-100-1': 0.005, 'random-100-33': 0.01, rmtst01: 0.02, 'room-100-10': 0.01, AcrosstheCape: 0.009 };
   for (const [name, bound] of Object.entries(bounds)) {
     const grid = parseMovingAiMap(read(`${name}.map`));
     const queries = parseScenario(read(`${name}.map.scen`));

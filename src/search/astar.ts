@@ -4,7 +4,7 @@ import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT
 import { NodeHeap } from './heap.js';
 import { axialDistance, movementModel, type MovementModel, type MovementName } from './movement.js';
 import { JumpPointSearch } from './jps.js';
-import { Hierarchy, refinePath, type HierarchyOptions } from './hpa.js';
+import { Hierarchy, type HierarchyOptions } from './hpa.js';
 
 /**
  * - `found`: `cells` runs from start to goal, `cost` is its cost.
@@ -275,9 +275,7 @@ export class Pathfinder {
     if (view.exits !== null) throw new TilenavError('the hierarchy cannot search a layer with one-way flags; use algorithm \'auto\' or \'astar\'', { element: 'algorithm' });
     const h = this.hierarchy(layer, model.name);
     const stats = { expanded: 0 };
-    const abstract = h.search(start, goal, stats);
-    if (abstract === null) return result('no-path', EMPTY, Infinity, stats.expanded);
-    const refined = refinePath(abstract, this.stride, this.grid.width, (sx, sy, gx, gy) => this.findPath(sx, sy, gx, gy, { layer, movement: model.name }));
+    const refined = h.findPath(start, goal, stats);
     if (refined === null) return result('no-path', EMPTY, Infinity, stats.expanded);
     return result('found', refined.cells, refined.cost, stats.expanded);
   }
