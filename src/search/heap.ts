@@ -45,6 +45,11 @@ export class NodeHeap {
     return top;
   }
 
+  /** The key of a queued node. */
+  keyOf(node: number): number {
+    return this.keys[this.pos[node]];
+  }
+
   /** The first node's key, Infinity when empty. */
   peekKey(): number {
     return this.size > 0 ? this.keys[0] : Infinity;

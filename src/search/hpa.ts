@@ -511,6 +511,14 @@ export class Hierarchy {
     const { g, stamp, parent, heap } = this.scratch;
     const s = stamp[q];
     if (s === open + 1 || (s === open && ng >= g[q])) return;
+    if (s === open) {
+      // Queued already: its heuristic is its key minus its old g.
+      const h = heap.keyOf(q) - g[q];
+      g[q] = ng;
+      parent[q] = from;
+      heap.decrease(q, ng + h, ng);
+      return;
+    }
     let h = this.h(q);
     if (q !== this.qGoal && this.lmOn) {
       const G = this.groupOf(q);
@@ -531,11 +539,8 @@ export class Hierarchy {
     }
     g[q] = ng;
     parent[q] = from;
-    if (s === open) heap.decrease(q, ng + h, ng);
-    else {
-      stamp[q] = open;
-      heap.push(q, ng + h, ng);
-    }
+    stamp[q] = open;
+    heap.push(q, ng + h, ng);
   }
 
   /**
