@@ -1,7 +1,7 @@
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { NodeHeap } from './heap.js';
-import { DX as DX_, DY as DY_, K as K_, SQRT2 as SQRT2_, type SearchScratch } from './jps.js';
+import { DX as DX_, DY as DY_, K as K_, SQRT2 as SQRT2_, seedSearch, type SearchScratch } from './jps.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
@@ -272,6 +272,7 @@ export class Hierarchy {
   /**
    * A path from padded cell `start` to `goal` (distinct, walkable) as cell indices, with its cost;
    * null when there is none. `out.expanded` counts abstract expansions on both levels.
+   * @internal called by `Pathfinder.findPath(..., { algorithm: 'hpa' })`, which checks the input.
    */
   findPath(start: number, goal: number, out: { expanded: number }): { cells: Int32Array; cost: number } | null {
     const abstract = this.search(start, goal, out);
@@ -281,6 +282,7 @@ export class Hierarchy {
   /**
    * The level-1 path from padded cell `start` to `goal` (distinct, walkable): padded cells, start
    * first; null when there is none. `out.expanded` counts abstract expansions.
+   * @internal
    */
   search(start: number, goal: number, out: { expanded: number }): number[] | null {
     this.refresh();
@@ -399,13 +401,8 @@ export class Hierarchy {
     const gk = to === goal ? this.clusterOf(goal) : -1;
     this.goalY = ((to / W) | 0) - 1;
     this.goalX = to - (this.goalY + 1) * W - 1;
-    const open = scratch.nextGen();
+    const open = seedSearch(scratch, from);
     const closed = open + 1;
-    heap.clear();
-    g[from] = 0;
-    parent[from] = -1;
-    stamp[from] = open;
-    heap.push(from, this.h(from), 0);
     let expanded = 0;
     while (heap.size > 0) {
       const p = heap.pop();
@@ -445,11 +442,7 @@ export class Hierarchy {
     if (stamp[to] !== closed) return false;
     const at = path.length;
     for (let p = to; p !== from; p = parent[p]) path.push(p);
-    for (let i = at, j = path.length - 1; i < j; i++, j--) {
-      const t = path[i];
-      path[i] = path[j];
-      path[j] = t;
-    }
+    reverseFrom(path, at);
     return true;
   }
 
@@ -465,13 +458,8 @@ export class Hierarchy {
     const slot = this.slot;
     const gg = this.groupOf(goal);
     this.prepareLandmarks(gg);
-    const open = scratch.nextGen();
+    const open = seedSearch(scratch, start);
     const closed = open + 1;
-    heap.clear();
-    g[start] = 0;
-    parent[start] = -1;
-    stamp[start] = open;
-    heap.push(start, this.h(start), 0);
     let expanded = 0;
     while (heap.size > 0) {
       const p = heap.pop();
@@ -651,22 +639,8 @@ export class Hierarchy {
     const W = this.W;
     const pass = this.view.pass;
     const slot = this.slot;
-    const open = (this.lmGen = scratch.nextGen());
+    const open = (this.lmGen = seedSearch(scratch, src));
     const closed = open + 1;
-    heap.clear();
-    g[src] = 0;
-    stamp[src] = open;
-    heap.push(src, 0, 0);
-    const visit = (q: number, nd: number): void => {
-      const sq = stamp[q];
-      if (sq === closed || (sq === open && nd >= g[q])) return;
-      g[q] = nd;
-      if (sq === open) heap.decrease(q, nd, nd);
-      else {
-        stamp[q] = open;
-        heap.push(q, nd, nd);
-      }
-    };
     while (heap.size > 0) {
       const p = heap.pop();
       stamp[p] = closed;
@@ -676,12 +650,12 @@ export class Hierarchy {
       if (l >= 0) (reverse ? this.lmBwd : this.lmFwd)[G][i * LANDMARKS + l] = gp;
       const nodes = this.nodes2[G];
       const e = (reverse ? this.in2 : this.out2)[G];
-      for (let x = e.off[i]; x < e.off[i + 1]; x++) visit(nodes[e.to[x]], gp + e.cost[x]);
+      for (let x = e.off[i]; x < e.off[i + 1]; x++) this.relax(nodes[e.to[x]], gp + e.cost[x], p, open, false);
       for (let dir = 0; dir < 4; dir++) {
         const q = p + DY[dir] * W + DX[dir];
         const t = slot[q];
         if (t < 0 || pass[q] <= 0 || this.groupOf(q) === G || this.up[this.clusterOf(q)][t] < 0) continue;
-        visit(q, gp + (reverse ? pass[p] : pass[q]));
+        this.relax(q, gp + (reverse ? pass[p] : pass[q]), p, open, false);
       }
     }
   }
@@ -916,13 +890,8 @@ export class Hierarchy {
     // Symmetric costs: row i needs only the nodes after i (and the search stops once they are settled).
     const sym = this.symmetric;
     for (let i = 0; i < (sym ? m - 1 : m); i++) {
-      const open = scratch.nextGen();
+      const open = seedSearch(scratch, nodes[i]);
       const closed = open + 1;
-      heap.clear();
-      const src = nodes[i];
-      g[src] = 0;
-      stamp[src] = open;
-      heap.push(src, 0, 0);
       costs[i * m + i] = 0;
       let left = sym ? m - 1 - i : m;
       while (heap.size > 0) {
@@ -942,30 +911,11 @@ export class Hierarchy {
         const off = e.off;
         const to = e.to;
         const ec = e.cost;
-        for (let x = off[s]; x < off[s + 1]; x++) {
-          const q = kn[to[x]];
-          const sq = stamp[q];
-          const nd = gp + ec[x];
-          if (sq === closed || (sq === open && nd >= g[q])) continue;
-          g[q] = nd;
-          if (sq === open) heap.decrease(q, nd, nd);
-          else {
-            stamp[q] = open;
-            heap.push(q, nd, nd);
-          }
-        }
+        for (let x = off[s]; x < off[s + 1]; x++) this.relax(kn[to[x]], gp + ec[x], p, open, false);
         for (let dir = 0; dir < 4; dir++) {
           const q = p + DY[dir] * W + DX[dir];
           if (slot[q] < 0 || pass[q] <= 0 || this.clusterOf(q) === kp || this.groupOf(q) !== G) continue;
-          const sq = stamp[q];
-          const nd = gp + pass[q];
-          if (sq === closed || (sq === open && nd >= g[q])) continue;
-          g[q] = nd;
-          if (sq === open) heap.decrease(q, nd, nd);
-          else {
-            stamp[q] = open;
-            heap.push(q, nd, nd);
-          }
+          this.relax(q, gp + pass[q], p, open, false);
         }
       }
     }
@@ -1221,6 +1171,7 @@ export class Hierarchy {
    * every SKIP-th border crossing, and joins each two kept cells by an exact search inside the
    * clusters the level-1 path visits between them (so a path always exists there). Returns null
    * only if the hierarchy is out of step with the grid (cannot happen: it refreshes first).
+   * @internal
    */
   refine(abstract: number[]): { cells: Int32Array; cost: number } | null {
     const W = this.W;
@@ -1341,12 +1292,7 @@ export class Hierarchy {
       const ly = (l / bw) | 0;
       out.push((ly + y0) * width + (l - ly * bw) + x0);
     }
-    // Reverse the appended part in place.
-    for (let i = start, j = out.length - 1; i < j; i++, j--) {
-      const t = out[i];
-      out[i] = out[j];
-      out[j] = t;
-    }
+    reverseFrom(out, start);
     return g[lb];
   }
 }
@@ -1405,4 +1351,13 @@ function pruneEdges(m: number, d: Float32Array, symmetric: boolean): [Edges, Edg
   };
   const out = build(false);
   return [out, symmetric ? out : build(true)];
+}
+
+/** Reverses a[from..] in place (paths are collected goal first). */
+function reverseFrom(a: number[], from: number): void {
+  for (let i = from, j = a.length - 1; i < j; i++, j--) {
+    const t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
 }
