@@ -2,7 +2,9 @@
  * Large worlds: 4096 x 4096 (16.8 M cells) rooms-and-corridors and cave maps from the seeded
  * generators in bench/worldgen.ts. Reports generation and preprocessing time, measured memory
  * (ArrayBuffer bytes per cell: grid, search view, search scratch, JPS bit planes, JPS+ table), and
- * query times for JPS, JPS+ and A* between random walkable cells.
+ * query times for JPS, JPS+, A* and the hierarchy between random walkable cells. Each algorithm first
+ * answers WARMUP other queries untimed (compilation, first touches of the scratch arrays), as a
+ * long-running game would have done.
  *
  * `npm run bench large`; TILENAV_LARGE_SIZE=1024 for a quicker run.
  */
@@ -12,6 +14,7 @@ import { caves, rng, roomsAndCorridors } from './worldgen.js';
 const SIZE = Number(process.env.TILENAV_LARGE_SIZE ?? 4096);
 const JPS_QUERIES = 100;
 const ASTAR_QUERIES = 5;
+const WARMUP = 20;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const buffers = (): number => {
   gc();
@@ -54,6 +57,13 @@ for (const [name, make] of [
   const m4 = buffers();
   const rand = rng(99);
   const pairs = Array.from({ length: JPS_QUERIES }, () => [...randomWalkable(grid, rand), ...randomWalkable(grid, rand)]);
+  const warmRand = rng(7);
+  const warm = Array.from({ length: WARMUP }, () => [...randomWalkable(grid, warmRand), ...randomWalkable(grid, warmRand)]);
+  const warmUp = (algorithm: 'jps' | 'jps+' | 'hpa'): void => {
+    for (const [sx, sy, gx, gy] of warm) finder.findPath(sx, sy, gx, gy, { algorithm });
+    gc();
+  };
+  warmUp('jps');
   const jps: number[] = [];
   const jpsCost: number[] = [];
   let found = 0;
@@ -79,6 +89,7 @@ for (const [name, make] of [
   finder.prepare({ algorithm: 'jps+' });
   const plusMs = performance.now() - t;
   const m6 = buffers();
+  warmUp('jps+');
   const plus: number[] = [];
   for (let k = 0; k < pairs.length; k++) {
     const [sx, sy, gx, gy] = pairs[k];
@@ -92,6 +103,7 @@ for (const [name, make] of [
   // The hierarchy: drop the JPS+ table first, so its memory is not counted twice.
   finder.prepare({ algorithm: 'astar' });
   const h = finder.hierarchy(0, 'octile');
+  warmUp('hpa');
   const hpa: number[] = [];
   let excess = 0;
   let exact = 0;

@@ -33,7 +33,8 @@ test('hpa: legal paths, complete, never below optimal, on random grids with terr
       fc.constantFrom('octile' as const, 'cardinal' as const),
       fc.integer({ min: 4, max: 12 }),
       fc.boolean(),
-      (width, height, seed, movement, clusterSize, uniform) => {
+      fc.boolean(),
+      (width, height, seed, movement, clusterSize, uniform, extreme) => {
         let s = seed | 0;
         const rand = (): number => ((s = (Math.imul(s, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
         const grid = new NavGrid(width, height);
@@ -41,7 +42,8 @@ test('hpa: legal paths, complete, never below optimal, on random grids with terr
         for (let i = 0; i < grid.size; i++) {
           layer.walkable[i] = rand() < 0.3 ? 0 : 1;
           // A uniform layer has symmetric costs (one landmark table); a cost change below ends that.
-          layer.cost[i] = !uniform && rand() < 0.3 ? 1 + Math.floor(rand() * 4) : 1;
+          // Extreme costs (up to 5000 x the cheapest) take the Dijkstra queues past their bucket range.
+          layer.cost[i] = !uniform && rand() < 0.3 ? (extreme && rand() < 0.2 ? 5000 : 1 + Math.floor(rand() * 4)) : 1;
         }
         grid.refresh();
         const finder = new Pathfinder(grid);
@@ -89,9 +91,9 @@ test('hpa: no path between two halves of a big map, answered without a search', 
 });
 
 test('hpa: distance from optimal on the Moving AI scenarios is measured and bounded', () => {
-  // Measured (cluster 16, octile, every query): mean excess 0 % maze, 0.65 % random, 1.33 % rmtst01,
-  // 0.73 % room, 0.67 % AcrosstheCape (the one map with several groups); the bounds leave a margin.
-  const bounds: Record<string, number> = { 'maze-100-1': 0.005, 'random-100-33': 0.01, rmtst01: 0.02, 'room-100-10': 0.01, AcrosstheCape: 0.009 };
+  // Measured (cluster 16, octile, every query): mean excess 0 % maze, 0.07 % random, 0.13 % rmtst01,
+  // 0.08 % room, 0.20 % AcrosstheCape (the one map with several groups); the bounds leave a margin.
+  const bounds: Record<string, number> = { 'maze-100-1': 0.0005, 'random-100-33': 0.0015, rmtst01: 0.0025, 'room-100-10': 0.0015, AcrosstheCape: 0.004 };
   for (const [name, bound] of Object.entries(bounds)) {
     const grid = parseMovingAiMap(read(`${name}.map`));
     const queries = parseScenario(read(`${name}.map.scen`));
@@ -111,6 +113,6 @@ test('hpa: distance from optimal on the Moving AI scenarios is measured and boun
       n++;
     }
     const excess = sum / n - 1;
-    assert.ok(excess <= bound, `${name}: mean excess ${(excess * 100).toFixed(2)} % over ${(bound * 100).toFixed(0)} %`);
+    assert.ok(excess <= bound, `${name}: mean excess ${(excess * 100).toFixed(3)} % over ${(bound * 100).toFixed(2)} %`);
   }
 });

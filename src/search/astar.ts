@@ -264,7 +264,7 @@ export class Pathfinder {
     let h = this.hierarchies.get(key);
     if (h === undefined || (options?.clusterSize !== undefined && options.clusterSize !== h.clusterSize)) {
       h?.dispose();
-      h = new Hierarchy(this.grid, this.grid.searchView(l), this, l, model.name === 'cardinal', options);
+      h = new Hierarchy(this.grid, this.grid.searchView(l), this, l, model.name === 'cardinal', options, () => (this.jps ??= new JumpPointSearch(this.grid, this)));
       this.hierarchies.set(key, h);
     }
     return h;
@@ -375,6 +375,11 @@ export class Pathfinder {
       }
     }
     return count;
+  }
+
+  /** @internal */
+  get generation(): number {
+    return this.gen;
   }
 
   /** @internal */

@@ -128,3 +128,133 @@ export class NodeHeap {
   }
 }
 
+
+/**
+ * A priority queue for Dijkstra searches whose edges all cost between `lo` and `hi` (set by
+ * {@link reset}). No decrease-key: push a node again with its lower key; {@link pop} returns entries
+ * in key order, stale ones included (the caller skips an entry whose `key` is above the node's
+ * current cost, or whose node is settled).
+ *
+ * When hi / lo is moderate (at most {@link MonotoneQueue.MAX_RING} - 2) it is Dial's bucket queue:
+ * buckets lo wide in a ring, O(1) per push and pop. That is exact for Dijkstra: a node popped from
+ * bucket k cannot be improved by anything still queued, which costs at least k * lo and adds an edge
+ * of at least lo. Otherwise a binary heap of (key, node) entries.
+ */
+export class MonotoneQueue {
+  static readonly MAX_RING = 4096;
+  size = 0;
+  /** The key of the entry {@link pop} returned last. */
+  key = 0;
+  private buckets = true;
+  private inv = 1;
+  /** The ring's size - 1 (a power of two - 1: the mask). */
+  private ring = 0;
+  private cur = 0;
+  private head = new Int32Array(MonotoneQueue.MAX_RING);
+  private top = 0;
+  private next = new Int32Array(1024);
+  private nodes = new Int32Array(1024);
+  private keys = new Float64Array(1024);
+
+  /** Empties the queue for a search whose edges cost lo..hi and whose first keys span at most hi. */
+  reset(lo: number, hi: number): void {
+    this.size = 0;
+    this.top = 0;
+    this.cur = 0;
+    const need = Math.ceil(hi / lo) + 2;
+    this.buckets = lo > 0 && need <= MonotoneQueue.MAX_RING;
+    if (this.buckets) {
+      // A power of two, so a key's bucket is a mask away.
+      let ring = 4;
+      while (ring < need) ring *= 2;
+      this.inv = 1 / lo;
+      this.ring = ring - 1;
+      this.head.fill(-1, 0, ring);
+    }
+  }
+
+  push(node: number, key: number): void {
+    if (this.top === this.nodes.length) this.grow();
+    if (!this.buckets) {
+      this.heapPush(node, key);
+      return;
+    }
+    const e = this.top++;
+    const b = ((key * this.inv) | 0) & this.ring;
+    this.nodes[e] = node;
+    this.keys[e] = key;
+    this.next[e] = this.head[b];
+    this.head[b] = e;
+    this.size++;
+  }
+
+  /** Removes and returns the entry with the least key (its key in {@link key}). The queue must not be empty. */
+  pop(): number {
+    if (!this.buckets) return this.heapPop();
+    const head = this.head;
+    let c = this.cur;
+    let e = head[c];
+    while (e === -1) {
+      c = (c + 1) & this.ring;
+      e = head[c];
+    }
+    this.cur = c;
+    head[c] = this.next[e];
+    this.size--;
+    this.key = this.keys[e];
+    return this.nodes[e];
+  }
+
+  private grow(): void {
+    const n = this.nodes.length * 2;
+    const next = new Int32Array(n);
+    const nodes = new Int32Array(n);
+    const keys = new Float64Array(n);
+    next.set(this.next);
+    nodes.set(this.nodes);
+    keys.set(this.keys);
+    this.next = next;
+    this.nodes = nodes;
+    this.keys = keys;
+  }
+
+  private heapPush(node: number, key: number): void {
+    const nodes = this.nodes;
+    const keys = this.keys;
+    let i = this.top++;
+    this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (keys[parent] <= key) break;
+      nodes[i] = nodes[parent];
+      keys[i] = keys[parent];
+      i = parent;
+    }
+    nodes[i] = node;
+    keys[i] = key;
+  }
+
+  private heapPop(): number {
+    const nodes = this.nodes;
+    const keys = this.keys;
+    const top = nodes[0];
+    this.key = keys[0];
+    const last = --this.top;
+    this.size--;
+    const node = nodes[last];
+    const key = keys[last];
+    const half = last >> 1;
+    let i = 0;
+    while (i < half) {
+      let c = 2 * i + 1;
+      if (c + 1 < last && keys[c + 1] < keys[c]) c++;
+      if (keys[c] >= key) break;
+      nodes[i] = nodes[c];
+      keys[i] = keys[c];
+      i = c;
+    }
+    nodes[i] = node;
+    keys[i] = key;
+    return top;
+  }
+}

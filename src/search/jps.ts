@@ -131,6 +131,8 @@ export interface SearchScratch {
   readonly stamp: Uint32Array;
   readonly heap: NodeHeap;
   nextGen(): number;
+  /** The current generation's open stamp (the last nextGen's); its closed stamp is one more. */
+  readonly generation: number;
 }
 
 /** Starts a search of a new generation from `start` alone; returns the generation's open stamp. */

@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { MonotoneQueue } from '../src/search/heap.js';
+
+/** Dijkstra with the queue (lazy deletion, as the hierarchy runs it) on a random graph. */
+function withQueue(n: number, edges: [number, number, number][], lo: number, hi: number): Float64Array {
+  const dist = new Float64Array(n).fill(Infinity);
+  const done = new Uint8Array(n);
+  const q = new MonotoneQueue();
+  q.reset(lo, hi);
+  dist[0] = 0;
+  q.push(0, 0);
+  let last = 0;
+  while (q.size > 0) {
+    const p = q.pop();
+    // Entries come out in key order, stale ones included.
+    assert.ok(q.key >= last - 1e-9, `key ${q.key} after ${last}`);
+    last = q.key;
+    if (done[p] === 1 || q.key > dist[p]) continue;
+    done[p] = 1;
+    for (const [a, b, w] of edges) {
+      if (a !== p || done[b] === 1 || dist[p] + w >= dist[b]) continue;
+      dist[b] = dist[p] + w;
+      q.push(b, dist[b]);
+    }
+  }
+  return dist;
+}
+
+/** Plain O(n^2) Dijkstra, the reference. */
+function reference(n: number, edges: [number, number, number][]): Float64Array {
+  const dist = new Float64Array(n).fill(Infinity);
+  const done = new Uint8Array(n);
+  dist[0] = 0;
+  for (;;) {
+    let p = -1;
+    for (let i = 0; i < n; i++) if (done[i] === 0 && dist[i] < Infinity && (p < 0 || dist[i] < dist[p])) p = i;
+    if (p < 0) return dist;
+    done[p] = 1;
+    for (const [a, b, w] of edges) if (a === p && dist[p] + w < dist[b]) dist[b] = dist[p] + w;
+  }
+}
+
+test('MonotoneQueue: Dijkstra distances equal a plain Dijkstra, in bucket mode and in heap mode', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 40 }),
+      // Cost ratio: small (Dial's buckets) or past MAX_RING (the binary heap).
+      fc.constantFrom(3, 50, 1000, 100_000),
+      fc.array(fc.tuple(fc.nat(), fc.nat(), fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 200 }),
+      (n, ratio, raw) => {
+        const lo = 0.5;
+        const hi = lo * ratio;
+        const edges = raw.map(([a, b, t]): [number, number, number] => [a % n, b % n, lo + t * (hi - lo)]);
+        const got = withQueue(n, edges, lo, hi);
+        const want = reference(n, edges);
+        for (let i = 0; i < n; i++) {
+          if (want[i] === Infinity) assert.equal(got[i], Infinity);
+          else assert.ok(Math.abs(got[i] - want[i]) <= 1e-9 * want[i], `node ${i}: ${got[i]} vs ${want[i]}`);
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('MonotoneQueue: many equal keys, a growing pool, reuse after reset', () => {
+  const q = new MonotoneQueue();
+  for (const [lo, hi] of [
+    [1, 10],
+    [1, 1e6],
+    [1, 10],
+  ]) {
+    q.reset(lo, hi);
+    // Five thousand entries (the pool grows), keys 0..9 (within hi of the first), 500 per key.
+    for (let i = 0; i < 5000; i++) q.push(i, (i * 7) % 10);
+    const seen = new Set<number>();
+    let last = -1;
+    while (q.size > 0) {
+      const node = q.pop();
+      assert.ok(q.key >= last, `key ${q.key} after ${last}`);
+      assert.equal(q.key, (node * 7) % 10);
+      last = q.key;
+      seen.add(node);
+    }
+    assert.equal(seen.size, 5000);
+  }
+});
