@@ -92,7 +92,7 @@ test('hpa: no path between two halves of a big map, answered without a search', 
 
 test('hpa: distance from optimal on the Moving AI scenarios is measured and bounded', () => {
   // Measured (cluster 16, octile, every query): mean excess 0 % maze, 0.07 % random, 0.13 % rmtst01,
-  // 0.08 % room, 0.20 % AcrosstheCape (the one map with several groups); the bounds leave a margin.
+  // 0.08 % room, 0.23 % AcrosstheCape (the one map with several groups); the bounds leave a margin.
   const bounds: Record<string, number> = { 'maze-100-1': 0.0005, 'random-100-33': 0.0015, rmtst01: 0.0025, 'room-100-10': 0.0015, AcrosstheCape: 0.004 };
   for (const [name, bound] of Object.entries(bounds)) {
     const grid = parseMovingAiMap(read(`${name}.map`));

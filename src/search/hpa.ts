@@ -23,7 +23,10 @@ const SQRT2 = SQRT2_;
  * and the level-1 path that achieves it. Both levels drop the edges another node of the same
  * cluster (group) matches in cost, which changes no distance and removes about half of them.
  * Landmark distances (ALT) on the level-2 graph give its search a tighter heuristic than the
- * octile distance; each query reads the few landmarks that bound its start best.
+ * octile distance; each query reads the few landmarks that bound its start best. The level-2
+ * search weighs the heuristic by L2_WEIGHT (1.01): its path costs at most 1 % more than the best
+ * level-2 path (a guarantee while the landmark rows are current, the heuristic then being
+ * consistent), for half the expansions on the cave benchmark map.
  *
  * A query links start and goal into their clusters and groups (Dijkstra inside each group),
  * searches the level-2 graph, reads each level-2 step's stored level-1 path, then turns the level-1
@@ -79,6 +82,8 @@ const LONG = 8;
 const PACK = 9;
 /** Landmarks for the level-2 search's heuristic. */
 const LANDMARKS = 32;
+/** The level-2 search's heuristic weight (weighted A*: within this factor of the best level-2 path). */
+const L2_WEIGHT = 1.01;
 /** Landmarks a query's heuristic reads: those with the best bounds at its start. */
 const ACTIVE = 8;
 
@@ -106,9 +111,12 @@ export class Hierarchy {
   private readonly slot: Int16Array;
   /** Every cluster's nodes, edges (pruned, see pruneEdges), cross links and level-2 indices. */
   private readonly store: ClusterStore;
-  /** During a refresh: the new nodes of the clusters being rebuilt, and the new cross links. */
+  /** During a refresh: the new nodes of the clusters being rebuilt. */
   private pendingNodes: (Int32Array | undefined)[] = [];
-  private pendingCross: (Links | undefined)[] = [];
+  /** Build scratch: a cluster's cost matrix, its pruned edges and cross links (copied into the store). */
+  private ccosts = new Float32Array(0);
+  private readonly cedges = new EdgeScratch();
+  private readonly clinks: Links = { off: new Int32Array(1), to: new Int32Array(0), cost: new Float32Array(0) };
   /** Per cluster: its group. */
   private readonly kgroup: Int32Array;
   /**
@@ -226,7 +234,7 @@ export class Hierarchy {
     const n = this.cols * this.rows;
     const n2 = this.cols2 * this.rows2;
     this.slot = new Int16Array(view.pass.length).fill(-1);
-    this.store = new ClusterStore(n, n * (8 + 4 * c));
+    this.store = new ClusterStore(n, n * (8 + 8 * c));
     this.kgroup = new Int32Array(n);
     for (let k = 0; k < n; k++) this.kgroup[k] = Math.floor(Math.floor(k / this.cols) / GROUP) * this.cols2 + Math.floor((k % this.cols) / GROUP);
     this.dirty = new Uint8Array(n).fill(1);
@@ -322,17 +330,15 @@ export class Hierarchy {
     const dirty = this.dirty;
     const store = this.store;
     this.pendingNodes = new Array<Int32Array | undefined>(dirty.length);
-    this.pendingCross = new Array<Links | undefined>(dirty.length);
     let most = 0;
     for (let k = 0; k < dirty.length; k++) {
       if (dirty[k] === 1) most = Math.max(most, this.placeNodes(k));
     }
-    // Cross links of the changed clusters and of their neighbours (whose facing nodes may have moved).
+    // Neighbours of changed clusters keep their nodes and edges, but their facing nodes may have
+    // moved: new cross links. (Changed clusters get theirs in linkCluster.)
     const relink = new Uint8Array(dirty.length);
     this.around(dirty, relink, this.cols, this.rows);
-    for (let k = 0; k < relink.length; k++) if (relink[k] === 1) this.crossLinks(k);
-    // Neighbours that keep their nodes and edges: a new block with the new cross links.
-    for (let k = 0; k < relink.length; k++) if (relink[k] === 1 && dirty[k] === 0) store.relink(k, this.pendingCross[k] as Links);
+    for (let k = 0; k < relink.length; k++) if (relink[k] === 1 && dirty[k] === 0) store.relink(k, this.crossLinks(k));
     while (1 << this.sh1 < most) this.sh1++;
     if (this.sc.size < GROUP * GROUP << this.sh1) {
       const size = GROUP * GROUP << this.sh1;
@@ -349,7 +355,6 @@ export class Hierarchy {
       }
     }
     this.pendingNodes = [];
-    this.pendingCross = [];
     this.rebuiltClusters = n;
     const dirty2 = this.dirty2;
     most = 0;
@@ -739,7 +744,7 @@ export class Hierarchy {
         if (c > h) h = c;
       }
     }
-    S.relaxA(q, ng, from, open, h);
+    S.relaxA(q, ng, from, open, h * L2_WEIGHT);
   }
 
   /**
@@ -1137,29 +1142,37 @@ export class Hierarchy {
     }
   }
 
-  /** Cluster k's cross links: per node, the facing nodes of neighbouring clusters (dir | slot << 2). */
-  private crossLinks(k: number): void {
+  /**
+   * Cluster k's cross links: per node, the facing nodes of neighbouring clusters (dir | slot << 2),
+   * in scratch (valid until the next call; `off[m]` links).
+   */
+  private crossLinks(k: number): Links {
     const nodes = this.nodesOf(k);
     const m = nodes.length;
     const W = this.W;
     const pass = this.view.pass;
     const slot = this.slot;
-    const off = new Int32Array(m + 1);
-    const to: number[] = [];
-    const cost: number[] = [];
+    const L = this.clinks;
+    if (L.off.length < m + 1) L.off = new Int32Array(2 * m + 2);
+    // At most four facing cells per node.
+    if (L.to.length < 4 * m) {
+      L.to = new Int32Array(8 * m);
+      L.cost = new Float32Array(8 * m);
+    }
+    let x = 0;
     for (let s = 0; s < m; s++) {
-      off[s] = to.length;
+      L.off[s] = x;
       const p = nodes[s];
       for (let d = 0; d < 4; d++) {
         const q = p + DY[d] * W + DX[d];
         const t = slot[q];
         if (t < 0 || pass[q] <= 0 || this.clusterOf(q) === k) continue;
-        to.push(d | (t << 2));
-        cost.push(pass[q]);
+        L.to[x] = d | (t << 2);
+        L.cost[x++] = pass[q];
       }
     }
-    off[m] = to.length;
-    this.pendingCross[k] = { off, to: Int32Array.from(to), cost: Float32Array.from(cost) };
+    L.off[m] = x;
+    return L;
   }
 
   /** Group G's cross links: per level-2 node, the facing level-2 nodes of neighbouring groups (dir | index << 2). */
@@ -1439,7 +1452,9 @@ export class Hierarchy {
   private linkCluster(k: number): void {
     const nodes = this.pendingNodes[k] as Int32Array;
     const m = nodes.length;
-    const costs = new Float32Array(m * m).fill(Infinity);
+    if (this.ccosts.length < m * m) this.ccosts = new Float32Array(2 * m * m);
+    const costs = this.ccosts;
+    costs.fill(Infinity, 0, m * m);
     const uniform = this.uniformCluster(k);
     for (let i = 0; i < m; i++) {
       // Uniform costs are symmetric: row i needs only the nodes after i.
@@ -1476,9 +1491,8 @@ export class Hierarchy {
         if (uniform) costs[j * m + i] = d;
       }
     }
-    const [out, inc] = pruneEdges(m, costs, uniform);
-    const pass = this.view.pass;
-    this.store.write(k, nodes, Array.from(nodes, (p) => pass[p]), out, inc, this.pendingCross[k] as Links);
+    const [out, inc] = pruneEdges(m, costs, uniform, this.cedges);
+    this.store.write(k, nodes, this.view.pass, out, inc, this.crossLinks(k));
   }
 
   /**
@@ -1930,27 +1944,27 @@ class ClusterStore {
   }
 
   /** Writes cluster k's block: its nodes (level-2 indices all -1), edges and cross links. */
-  write(k: number, nodes: ArrayLike<number>, cellCost: ArrayLike<number>, out: Edges, inc: Edges, cross: Links): void {
+  write(k: number, nodes: ArrayLike<number>, pass: Float32Array, out: Edges, inc: Edges, cross: Links): void {
     const m = nodes.length;
     const sym = out === inc;
-    const b = this.alloc(k, NODES + 2 * m + 3 * (m + 1) + out.to.length + (sym ? 0 : inc.to.length) + cross.to.length);
+    const b = this.alloc(k, NODES + 2 * m + 3 * (m + 1) + out.off[m] + (sym ? 0 : inc.off[m]) + cross.off[m]);
     const I = this.i;
     const F = this.f;
     I[b] = m;
     for (let s = 0; s < m; s++) {
       I[b + NODES + s] = nodes[s];
-      F[b + NODES + s] = cellCost[s];
+      F[b + NODES + s] = pass[nodes[s]];
       I[b + NODES + m + s] = -1;
     }
     let e = NODES + 2 * m + 3 * (m + 1);
     const table = (t: number, list: Edges | Links): void => {
       const o = b + NODES + 2 * m + t * (m + 1);
       for (let s = 0; s <= m; s++) I[o + s] = e + list.off[s];
-      for (let x = 0; x < list.to.length; x++) {
+      for (let x = 0; x < list.off[m]; x++) {
         I[b + e + x] = list.to[x];
         F[b + e + x] = list.cost[x];
       }
-      e += list.to.length;
+      e += list.off[m];
     };
     table(0, out);
     if (sym) I.copyWithin(b + NODES + 3 * m + 1, b + NODES + 2 * m, b + NODES + 3 * m + 1);
@@ -1967,7 +1981,7 @@ class ClusterStore {
     const o = old + NODES + 2 * m;
     // The old cross table's first offset is where its links start: everything before it is kept.
     const keep = I[o + 2 * (m + 1)];
-    const size = keep + cross.to.length;
+    const size = keep + cross.off[m];
     const saved = I.slice(old, old + keep);
     const savedF = this.f.slice(old, old + keep);
     const b = this.alloc(k, size);
@@ -1975,7 +1989,7 @@ class ClusterStore {
     this.f.set(savedF, b);
     const t = b + NODES + 2 * m + 2 * (m + 1);
     for (let s = 0; s <= m; s++) this.i[t + s] = keep + cross.off[s];
-    for (let x = 0; x < cross.to.length; x++) {
+    for (let x = 0; x < cross.off[m]; x++) {
       this.i[b + keep + x] = cross.to[x];
       this.f[b + keep + x] = cross.cost[x];
     }
@@ -2107,7 +2121,17 @@ class Scratch {
   }
 }
 
-/** Edges between a cluster's (or group's) nodes: node i's are to[off[i]..off[i+1]) with cost[...]. */
+/** Reusable buffers for pruneEdges (a cluster's edges, copied into the store right after). */
+class EdgeScratch {
+  keep = new Uint8Array(0);
+  readonly out: Edges = { off: new Int32Array(0), to: new Int16Array(0), cost: new Float32Array(0) };
+  readonly inc: Edges = { off: new Int32Array(0), to: new Int16Array(0), cost: new Float32Array(0) };
+}
+
+/**
+ * Edges between a cluster's (or group's) nodes: node i's are to[off[i]..off[i+1]) with cost[...]
+ * (off[m] edges in all; the arrays may be longer).
+ */
 interface Edges {
   off: Int32Array;
   to: Int16Array;
@@ -2121,8 +2145,10 @@ interface Edges {
  * (where many shortest paths pass by other border nodes) most edges go. `symmetric`: d is
  * symmetric, so the incoming lists are the outgoing ones.
  */
-function pruneEdges(m: number, d: Float32Array, symmetric: boolean): [Edges, Edges] {
-  const keep = new Uint8Array(m * m);
+function pruneEdges(m: number, d: Float32Array, symmetric: boolean, scratch?: EdgeScratch): [Edges, Edges] {
+  if (scratch !== undefined && scratch.keep.length < m * m) scratch.keep = new Uint8Array(2 * m * m);
+  const keep = scratch?.keep ?? new Uint8Array(m * m);
+  keep.fill(0, 0, m * m);
   let count = 0;
   for (let i = 0; i < m; i++) {
     // Symmetric: the test for k -> i is the test for i -> k.
@@ -2147,9 +2173,15 @@ function pruneEdges(m: number, d: Float32Array, symmetric: boolean): [Edges, Edg
     }
   }
   const build = (incoming: boolean): Edges => {
-    const off = new Int32Array(m + 1);
-    const to = new Int16Array(count);
-    const cost = new Float32Array(count);
+    const into = scratch === undefined ? undefined : incoming ? scratch.inc : scratch.out;
+    if (into !== undefined && (into.off.length < m + 1 || into.to.length < count)) {
+      into.off = new Int32Array(2 * m + 2);
+      into.to = new Int16Array(2 * count);
+      into.cost = new Float32Array(2 * count);
+    }
+    const off = into?.off ?? new Int32Array(m + 1);
+    const to = into?.to ?? new Int16Array(count);
+    const cost = into?.cost ?? new Float32Array(count);
     let x = 0;
     for (let i = 0; i < m; i++) {
       off[i] = x;
