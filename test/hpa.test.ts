@@ -73,6 +73,26 @@ test('hpa: a tile change rebuilds only the clusters around it', () => {
   assert.equal(h.rebuiltGroups, 1);
 });
 
+test('hpa: a change that multiplies entrances (more nodes per cluster and group than at build) keeps answers right', () => {
+  // Open 96 x 72 map, clusters of 4 (groups of 32): few, long entrances at first. Then a comb of
+  // walls along rows and columns splits every border into one-cell entrances, so clusters and groups
+  // get more nodes than any had when their compact ids were sized.
+  const grid = new NavGrid(96, 72);
+  const finder = new Pathfinder(grid);
+  const h = finder.hierarchy(0, 'octile', { clusterSize: 4 });
+  const before = { nodes: h.nodeCount, top: h.groupNodeCount };
+  for (let y = 3; y < 72; y += 4) for (let x = 0; x < 96; x += 2) grid.setWalkable(x, y, false);
+  for (let x = 3; x < 96; x += 4) for (let y = 1; y < 72; y += 2) grid.setWalkable(x, y, false);
+  const pairs = [
+    [0, 0, 94, 70],
+    [1, 70, 94, 2],
+    [50, 34, 5, 60],
+  ];
+  for (const [sx, sy, gx, gy] of pairs) check(grid, finder, sx, sy, gx, gy, 'octile', 'comb');
+  assert.ok(h.nodeCount > 1.3 * before.nodes, `${h.nodeCount} nodes, ${before.nodes} before`);
+  assert.ok(h.groupNodeCount > 1.3 * before.top, `${h.groupNodeCount} top-level nodes, ${before.top} before`);
+});
+
 test('hpa: no path between two halves of a big map, answered without a search', () => {
   const grid = new NavGrid(300, 200);
   grid.fillRect(150, 0, 1, 200, { walkable: false });
