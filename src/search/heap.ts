@@ -128,12 +128,13 @@ export class NodeHeap {
   }
 }
 
-
 /**
  * A priority queue for Dijkstra searches whose edges all cost between `lo` and `hi` (set by
  * {@link reset}). No decrease-key: push a node again with its lower key; {@link pop} returns entries
- * in key order, stale ones included (the caller skips an entry whose `key` is above the node's
- * current cost, or whose node is settled).
+ * by key, stale ones included (the caller skips an entry whose `key` is above the node's current
+ * cost, or whose node is settled). In bucket mode the entries of one bucket come out in any order,
+ * so a key can be below the one before it by less than lo; Dijkstra's settled costs are exact all
+ * the same.
  *
  * When hi / lo is moderate (at most {@link MonotoneQueue.MAX_RING} - 2) it is Dial's bucket queue:
  * buckets lo wide in a ring, O(1) per push and pop. That is exact for Dijkstra: a node popped from
