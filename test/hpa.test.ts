@@ -93,6 +93,53 @@ test('hpa: a change that multiplies entrances (more nodes per cluster and group 
   assert.ok(h.groupNodeCount > 1.3 * before.top, `${h.groupNodeCount} top-level nodes, ${before.top} before`);
 });
 
+test('hpa: a neighbour cluster whose cross links grow in number keeps a consistent block (review finding)', () => {
+  // Clusters of 8. Opening (11..15, 7) makes the top run of cluster (1, 1) 8 long, so its end (8, 8)
+  // becomes a node: cluster (0, 1), not rebuilt, gains a cross link. Then many rebuilds of a far
+  // cluster force the pools to be packed, which copies blocks by their size word.
+  const grid = new NavGrid(24, 24);
+  for (let x = 0; x < 7; x++) grid.setWalkable(x, 7, false);
+  for (let x = 11; x < 16; x++) grid.setWalkable(x, 7, false);
+  for (let y = 11; y < 16; y++) grid.setWalkable(7, y, false);
+  const finder = new Pathfinder(grid);
+  const h = finder.hierarchy(0, 'octile', { clusterSize: 8 });
+  grid.fillRect(11, 7, 5, 1, { walkable: true });
+  h.refresh();
+  for (let t = 0; t < 200; t++) {
+    grid.setWalkable(20, 20, t % 2 === 0);
+    h.refresh();
+  }
+  for (let sy = 0; sy < 24; sy += 2) for (let sx = 0; sx < 24; sx += 3) check(grid, finder, sx, sy, 23 - sx, 23 - sy, 'octile', `(${sx}, ${sy})`);
+});
+
+test("hpa: the start side's level-2 costs survive a goal group with more level-2 nodes (review finding)", () => {
+  // 3 x 2 groups of 128 x 128; the goal's group has more level-2 nodes than the start's.
+  const grid = new NavGrid(384, 256);
+  for (let y = 128; y < 192; y++) grid.setWalkable(127, y, false);
+  for (let y = 193; y < 256; y += 2) grid.setWalkable(127, y, false);
+  for (let y = 129; y < 256; y += 2) grid.setWalkable(256, y, false);
+  for (let x = 0; x < 127; x++) grid.setWalkable(x, 192, false);
+  grid.setCost(383, 0, 2);
+  const finder = new Pathfinder(grid);
+  finder.hierarchy(0, 'octile', { clusterSize: 16 });
+  check(grid, finder, 10, 140, 200, 250, 'octile', 'first query');
+});
+
+test('hpa: edges between nodes linked by very cheap cells are not pruned away in pairs (review finding)', () => {
+  // One group of 2 x 2 clusters of 8; cluster (0, 0) costs 5000 per cell except row 7 (0.001), is
+  // entered only at (7, 0) and left only at (3, 7) and (5, 7).
+  for (const movement of ['octile', 'cardinal'] as const) {
+    const grid = new NavGrid(16, 16);
+    for (let y = 0; y < 7; y++) for (let x = 0; x < 8; x++) grid.setCost(x, y, 5000);
+    for (let x = 0; x < 8; x++) grid.setCost(x, 7, 0.001);
+    grid.fillRect(8, 1, 8, 15, { walkable: false });
+    for (const x of [0, 1, 2, 4, 6, 7]) grid.setWalkable(x, 8, false);
+    const finder = new Pathfinder(grid);
+    finder.hierarchy(0, movement, { clusterSize: 8 });
+    check(grid, finder, 12, 0, 3, 12, movement, movement);
+  }
+});
+
 test('hpa: no path between two halves of a big map, answered without a search', () => {
   const grid = new NavGrid(300, 200);
   grid.fillRect(150, 0, 1, 200, { walkable: false });

@@ -157,7 +157,7 @@ export class MonotoneQueue {
   private nodes = new Int32Array(1024);
   private keys = new Float64Array(1024);
 
-  /** Empties the queue for a search whose edges cost lo..hi and whose first keys span at most hi. */
+  /** Empties the queue for a search whose edges cost lo..hi and whose first keys lie in 0..hi. */
   reset(lo: number, hi: number): void {
     this.size = 0;
     this.top = 0;

@@ -110,6 +110,8 @@ export class ClusterStore {
     const b = this.alloc(k, size);
     this.i.set(saved, b);
     this.f.set(savedF, b);
+    // The saved words hold the old size: the cross links may have changed in number.
+    this.i[b + 1] = size;
     const t = b + NODES + 2 * m + 2 * (m + 1);
     for (let s = 0; s <= m; s++) this.i[t + s] = keep + cross.off[s];
     for (let x = 0; x < cross.off[m]; x++) {
@@ -202,17 +204,21 @@ export class Scratch {
   readonly g: Float64Array;
   readonly parent: Int32Array;
   readonly stamp: Uint32Array;
+  /** For A* searches only (withHeap); the Dijkstra searches use a MonotoneQueue. */
   readonly heap: NodeHeap;
   /** For group-local ids: the group, and its clusters by local index (see Hierarchy.enter). */
   group = -1;
   readonly ks = new Int32Array(GROUP * GROUP);
   gen = 0;
 
-  constructor(readonly size: number) {
+  constructor(
+    readonly size: number,
+    withHeap = false,
+  ) {
     this.g = new Float64Array(size);
     this.parent = new Int32Array(size);
     this.stamp = new Uint32Array(size);
-    this.heap = new NodeHeap(size);
+    this.heap = new NodeHeap(withHeap ? size : 1);
   }
 
   /** Starts a search: an empty heap and a new generation; returns its open stamp. */
@@ -272,14 +278,17 @@ export function pruneEdges(m: number, d: Float32Array, symmetric: boolean, scrat
   if (scratch !== undefined && scratch.keep.length < m * m) scratch.keep = new Uint8Array(2 * m * m);
   const keep = scratch?.keep ?? new Uint8Array(m * m);
   keep.fill(0, 0, m * m);
+  // The tolerance for float32 sums stays below a quarter of the cheapest edge: then an edge is only
+  // ever dropped for a strictly shorter one, and no two edges can be dropped for each other.
+  let lo = Infinity;
+  for (let x = 0; x < m * m; x++) if (d[x] > 0 && d[x] < lo) lo = d[x];
   let count = 0;
   for (let i = 0; i < m; i++) {
     // Symmetric: the test for k -> i is the test for i -> k.
     for (let k = symmetric ? i + 1 : 0; k < m; k++) {
       const dik = d[i * m + k];
       if (k === i || !(dik < Infinity)) continue;
-      // Float32 sums: a tolerance far below any step cost.
-      const limit = dik + dik * 1e-6;
+      const limit = dik + Math.min(dik * 1e-6, lo / 4);
       let kept = 1;
       for (let j = 0; j < m; j++) {
         if (j !== i && j !== k && d[i * m + j] + d[j * m + k] <= limit) {

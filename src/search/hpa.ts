@@ -13,6 +13,36 @@ const GROUP = GROUP_;
 const NODES = NODES_;
 const PACK = PACK_;
 
+/** Options of {@link Hierarchy} (through `Pathfinder.hierarchy`). */
+export interface HierarchyOptions {
+  /** Cluster side in cells (4-128); a group is 8 x 8 clusters. @default 16 */
+  clusterSize?: number;
+}
+
+/** @default 16 */
+export const DEFAULT_CLUSTER_SIZE = 16;
+
+/**
+ * With terrain costs, refinement searches run from one kept border crossing to the SKIP-th next,
+ * inside the clusters the level-1 path visits between them.
+ */
+const SKIP = 2;
+/**
+ * On uniform-cost layers refinement runs jump point search over the whole layer (exact, and cheap
+ * enough for longer stretches: fewer fixed crossings, a path closer to optimal).
+ */
+const SKIP_JPS = 8;
+/** On uniform layers, refinement tries a straight line up to this many kept cells ahead. */
+const REACH = 4;
+/** Entrances this long or longer get three nodes (both ends and the middle), shorter ones one. */
+const LONG = 8;
+/** Landmarks for the level-2 search's heuristic. */
+const LANDMARKS = 32;
+/** The level-2 search's heuristic weight (weighted A*: within this factor of the best level-2 path). */
+const L2_WEIGHT = 1.01;
+/** Landmarks a query's heuristic reads: those with the best bounds at its start. */
+const ACTIVE = 8;
+
 /**
  * A two-level hierarchy for big maps, HPA*-style (Botea, Müller & Schaeffer 2004, with the
  * second level of their multi-level variant).
@@ -57,36 +87,6 @@ const PACK = PACK_;
  * when costs are symmetric); 32 landmark distances per level-2 node (float32; twice with terrain
  * costs). About 3 bytes per cell on the rooms-and-corridors benchmark map, 10 on the cave map.
  */
-export interface HierarchyOptions {
-  /** Cluster side in cells (4-128); a group is 8 x 8 clusters. @default 16 */
-  clusterSize?: number;
-}
-
-/** @default 16 */
-export const DEFAULT_CLUSTER_SIZE = 16;
-
-
-/**
- * With terrain costs, refinement searches run from one kept border crossing to the SKIP-th next,
- * inside the clusters the level-1 path visits between them.
- */
-const SKIP = 2;
-/**
- * On uniform-cost layers refinement runs jump point search over the whole layer (exact, and cheap
- * enough for longer stretches: fewer fixed crossings, a path closer to optimal).
- */
-const SKIP_JPS = 8;
-/** On uniform layers, refinement tries a straight line up to this many kept cells ahead. */
-const REACH = 4;
-/** Entrances this long or longer get three nodes (both ends and the middle), shorter ones one. */
-const LONG = 8;
-/** Landmarks for the level-2 search's heuristic. */
-const LANDMARKS = 32;
-/** The level-2 search's heuristic weight (weighted A*: within this factor of the best level-2 path). */
-const L2_WEIGHT = 1.01;
-/** Landmarks a query's heuristic reads: those with the best bounds at its start. */
-const ACTIVE = 8;
-
 export class Hierarchy {
   readonly clusterSize: number;
   /** Group (level-2 cluster) side in cells. */
@@ -137,7 +137,7 @@ export class Hierarchy {
   /** The queue of the Dijkstra searches over group graphs. */
   private readonly queue = new MonotoneQueue();
   /** Level-2 search arrays (two more ids: the query's start and goal). */
-  private sl = new Scratch(1);
+  private sl = new Scratch(1, true);
   private readonly dirty: Uint8Array;
   private readonly nodes2: Int32Array[];
   private readonly out2: Edges[];
@@ -311,7 +311,7 @@ export class Hierarchy {
     return n;
   }
 
-  /** Bytes held: node slots, node lists, cost matrices, on both levels. */
+  /** Bytes held: node slots, the cluster pools, and per group its nodes, edges, paths and landmark rows. */
   get bytes(): number {
     let b = this.slot.byteLength + 3 * this.cell2.byteLength + this.lmFwd.byteLength + (this.lmBwd !== this.lmFwd ? this.lmBwd.byteLength : 0);
     const edges = (a: Edges, b: Edges): number => a.off.byteLength + a.to.byteLength + a.cost.byteLength + (a === b ? 0 : b.off.byteLength + b.to.byteLength + b.cost.byteLength);
@@ -334,8 +334,8 @@ export class Hierarchy {
     for (let k = 0; k < dirty.length; k++) {
       if (dirty[k] === 1) most = Math.max(most, this.placeNodes(k));
     }
-    // Neighbours of changed clusters keep their nodes and edges, but their facing nodes may have
-    // moved: new cross links. (Changed clusters get theirs in linkCluster.)
+    // Neighbours of changed clusters keep their nodes and edges, but the facing nodes may have moved
+    // or come and gone: new cross links, maybe more or fewer. (Changed clusters get theirs in linkCluster.)
     const relink = new Uint8Array(dirty.length);
     this.around(dirty, relink, this.cols, this.rows);
     for (let k = 0; k < relink.length; k++) if (relink[k] === 1 && dirty[k] === 0) store.relink(k, this.crossLinks(k));
@@ -369,7 +369,7 @@ export class Hierarchy {
     for (let G = 0; G < relink2.length; G++) if (relink2[G] === 1) this.crossLinks2(G);
     const sh2 = this.sh2;
     while (1 << this.sh2 < most) this.sh2++;
-    if (this.sl.size < (dirty2.length << this.sh2) + 2) this.sl = new Scratch((dirty2.length << this.sh2) + 2);
+    if (this.sl.size < (dirty2.length << this.sh2) + 2) this.sl = new Scratch((dirty2.length << this.sh2) + 2, true);
     // Level-2 ids changed meaning: every cell2 entry moves, the landmark tables are recomputed.
     const moved = this.sh2 !== sh2 || this.cell2.length === 0;
     if (moved) {
@@ -787,7 +787,13 @@ export class Hierarchy {
       }
     }
     // The landmarks that bound the start best do the work (Goldberg & Harrelson's active set):
-    // rank each by its bound at the start, through the start group's nodes (s2).
+    // rank each by its bound at the start, through the start group's nodes (s2). A start group
+    // rebuilt since the landmarks were computed has no rows: the first ACTIVE landmarks then.
+    const act = this.lmActive;
+    if (this.lmValid[sg] !== 1) {
+      for (let a = 0; a < ACTIVE; a++) act[a] = a;
+      return;
+    }
     const score = this.lmScore;
     const ms = this.nodes2[sg].length;
     const os = (sg << this.sh2) * LANDMARKS;
@@ -803,7 +809,6 @@ export class Hierarchy {
       const v = Math.max(tf[l] - ls, sl - tb[l]);
       score[l] = v > -Infinity ? v : -Infinity;
     }
-    const act = this.lmActive;
     for (let a = 0; a < ACTIVE; a++) {
       let best = 0;
       for (let l = 1; l < LANDMARKS; l++) if (score[l] > score[best]) best = l;
@@ -940,10 +945,9 @@ export class Hierarchy {
     const sh = this.sh1;
     const mask = (1 << sh) - 1;
     const m2 = this.nodes2[G].length;
-    if (this.s2.length < m2) {
-      this.s2 = new Float64Array(m2 * 2);
-      this.g2 = new Float64Array(m2 * 2);
-    }
+    // Grow only the side being written: the start side's costs must survive the goal side's search.
+    if (reverse && this.g2.length < m2) this.g2 = new Float64Array(m2 * 2);
+    if (!reverse && this.s2.length < m2) this.s2 = new Float64Array(m2 * 2);
     const res = reverse ? this.g2 : this.s2;
     res.fill(Infinity, 0, m2);
     const open = S.begin();
@@ -1418,7 +1422,7 @@ export class Hierarchy {
   private pairBuf = new Int32Array(1024);
 
   /** Marks cluster k's nodes (and padded cell `extra`, if >= 0) as the local Dijkstra's targets. */
-  private markTargets(k: number, extra: number): number {
+  private markTargets(k: number, extra: number): void {
     this.lgen += 2;
     if (this.lgen > 0xfffffff0) {
       this.lstamp.fill(0);
@@ -1443,7 +1447,6 @@ export class Hierarchy {
       }
     }
     this.targets = n;
-    return n;
   }
 
   private targets = 0;
