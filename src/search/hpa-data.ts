@@ -232,6 +232,13 @@ export class Scratch {
     return this.gen;
   }
 
+  /** Puts node p at cost d with no parent, queued in this generation (the caller queues it). */
+  seed(p: number, d: number, open: number): void {
+    this.g[p] = d;
+    this.parent[p] = -1;
+    this.stamp[p] = open;
+  }
+
   /** A* relaxation: node q to cost ng via `from`; `h` is q's heuristic, used when q is new (a queued node keeps its own). */
   relaxA(q: number, ng: number, from: number, open: number, h: number): void {
     const s = this.stamp[q];

@@ -682,9 +682,7 @@ export class Hierarchy {
     this.prepareLandmarks(sg, gg);
     const open = S.begin();
     const closed = open + 1;
-    g[start] = 0;
-    parent[start] = -1;
-    stamp[start] = open;
+    S.seed(start, 0, open);
     heap.push(start, 0, 0);
     let expanded = 0;
     while (heap.size > 0) {
@@ -891,9 +889,7 @@ export class Hierarchy {
     const pass = this.view.pass;
     const open = S.begin();
     const closed = open + 1;
-    g[src] = 0;
-    S.parent[src] = -1;
-    stamp[src] = open;
+    S.seed(src, 0, open);
     const Q = this.queue;
     Q.reset(this.view.minCost, hi);
     Q.push(src, 0);
@@ -941,7 +937,7 @@ export class Hierarchy {
   private connect(src: number, k: number, G: number, reverse: boolean, full: boolean, gk: number): boolean {
     const S = reverse ? this.sb : this.sa;
     this.enter(S, G);
-    const { g, parent, stamp, ks } = S;
+    const { g, stamp, ks } = S;
     const sh = this.sh1;
     const mask = (1 << sh) - 1;
     const m2 = this.nodes2[G].length;
@@ -969,9 +965,7 @@ export class Hierarchy {
     for (let j = 0; j < seeds.length; j++) {
       const d = local[this.local(k, seeds[j])];
       if (d < Infinity) {
-        g[lk | j] = d;
-        parent[lk | j] = -1;
-        stamp[lk | j] = open;
+        S.seed(lk | j, d, open);
         Q.push(lk | j, d);
       }
     }
@@ -1213,32 +1207,17 @@ export class Hierarchy {
   private placeNodes(k: number): number {
     for (const p of this.store.nodes(k)) this.slot[p] = -1;
     const c = this.clusterSize;
-    const W = this.W;
-    const pass = this.view.pass;
     const x0 = (k % this.cols) * c;
     const y0 = Math.floor(k / this.cols) * c;
     const x1 = Math.min(x0 + c, this.grid.width) - 1;
     const y1 = Math.min(y0 + c, this.grid.height) - 1;
     const found: number[] = [];
-    for (const [bx, by, step, len, across] of this.borders(x0, y0, x1, y1)) {
-      const first = (by + 1) * W + bx + 1;
-      let run = -1;
-      for (let t = 0; t <= len; t++) {
-        const p = first + t * step;
-        const ok = t < len && pass[p] > 0 && pass[p + across] > 0;
-        if (ok && run < 0) run = t;
-        if (!ok && run >= 0) {
-          const n = t - run;
-          // Both sides compute the same runs, so the pairs line up.
-          if (n < LONG) found.push(first + (run + ((n - 1) >> 1)) * step);
-          else {
-            found.push(first + run * step, first + (t - 1) * step);
-            found.push(first + (run + ((n - 1) >> 1)) * step);
-          }
-          run = -1;
-        }
-      }
-    }
+    // Both sides compute the same runs, so the pairs line up.
+    this.entrances(x0, y0, x1, y1, (first, step, run, end) => {
+      const n = end - run;
+      if (n >= LONG) found.push(first + run * step, first + (end - 1) * step);
+      found.push(first + (run + ((n - 1) >> 1)) * step);
+    });
     const nodes = Int32Array.from(new Set(found));
     for (let j = 0; j < nodes.length; j++) this.slot[nodes[j]] = j;
     this.pendingNodes[k] = nodes;
@@ -1251,17 +1230,30 @@ export class Hierarchy {
   }
 
   /**
-   * Each border of the rectangle x0..x1, y0..y1 that is not the map's edge: its first cell, the step
-   * along it (padded), its length and the step to the facing cell.
+   * Each entrance along the borders of the rectangle x0..x1, y0..y1 that are not the map's edge: a
+   * maximal run of walkable cells facing walkable cells across the border. `visit` gets the border's
+   * first cell (padded), the step along it, and the run as positions run..end-1 along it.
    */
-  private borders(x0: number, y0: number, x1: number, y1: number): [number, number, number, number, number][] {
+  private entrances(x0: number, y0: number, x1: number, y1: number, visit: (first: number, step: number, run: number, end: number) => void): void {
     const W = this.W;
-    const b: [number, number, number, number, number][] = [];
-    if (y0 > 0) b.push([x0, y0, 1, x1 - x0 + 1, -W]);
-    if (y1 < this.grid.height - 1) b.push([x0, y1, 1, x1 - x0 + 1, W]);
-    if (x0 > 0) b.push([x0, y0, W, y1 - y0 + 1, -1]);
-    if (x1 < this.grid.width - 1) b.push([x1, y0, W, y1 - y0 + 1, 1]);
-    return b;
+    const pass = this.view.pass;
+    const scan = (bx: number, by: number, step: number, len: number, across: number): void => {
+      const first = (by + 1) * W + bx + 1;
+      let run = -1;
+      for (let t = 0; t <= len; t++) {
+        const p = first + t * step;
+        const ok = t < len && pass[p] > 0 && pass[p + across] > 0;
+        if (ok && run < 0) run = t;
+        if (!ok && run >= 0) {
+          visit(first, step, run, t);
+          run = -1;
+        }
+      }
+    };
+    if (y0 > 0) scan(x0, y0, 1, x1 - x0 + 1, -W);
+    if (y1 < this.grid.height - 1) scan(x0, y1, 1, x1 - x0 + 1, W);
+    if (x0 > 0) scan(x0, y0, W, y1 - y0 + 1, -1);
+    if (x1 < this.grid.width - 1) scan(x1, y0, W, y1 - y0 + 1, 1);
   }
 
   /**
@@ -1277,8 +1269,6 @@ export class Hierarchy {
       if (s >= 0 && b >= 0 && s < I[b]) I[b + NODES + I[b] + s] = -1;
     }
     const c = this.groupSize;
-    const W = this.W;
-    const pass = this.view.pass;
     const slot = this.slot;
     const cs = this.clusterSize;
     const x0 = (G % this.cols2) * c;
@@ -1286,27 +1276,16 @@ export class Hierarchy {
     const x1 = Math.min(x0 + c, this.grid.width) - 1;
     const y1 = Math.min(y0 + c, this.grid.height) - 1;
     const found: number[] = [];
-    for (const [bx, by, step, len, across] of this.borders(x0, y0, x1, y1)) {
-      const first = (by + 1) * W + bx + 1;
-      let run = -1;
-      for (let t = 0; t <= len; t++) {
-        const p = first + t * step;
-        const ok = t < len && pass[p] > 0 && pass[p + across] > 0;
-        if (ok && run < 0) run = t;
-        if (!ok && run >= 0) {
-          // The run's level-1 nodes sit where placeNodes puts them in each cluster-long piece
-          // of it (the two lines alone decide, so both sides pick the same pairs): keep the
-          // middle one of each piece, so a level-2 node is never more than half a cluster
-          // from where a path may want to cross.
-          for (let a = run; a < t; ) {
-            const b = Math.min(t, (Math.floor(a / cs) + 1) * cs);
-            found.push(first + (a + ((b - a - 1) >> 1)) * step);
-            a = b;
-          }
-          run = -1;
-        }
+    // The run's level-1 nodes sit where placeNodes puts them in each cluster-long piece of it (the
+    // two lines alone decide, so both sides pick the same pairs): keep the middle one of each
+    // piece, so a level-2 node is never more than half a cluster from where a path may want to cross.
+    this.entrances(x0, y0, x1, y1, (first, step, run, end) => {
+      for (let a = run; a < end; ) {
+        const b = Math.min(end, (Math.floor(a / cs) + 1) * cs);
+        found.push(first + (a + ((b - a - 1) >> 1)) * step);
+        a = b;
       }
-    }
+    });
     const nodes = Int32Array.from(new Set(found));
     for (let j = 0; j < nodes.length; j++) {
       const b = this.store.at[this.clusterOf(nodes[j])];
@@ -1342,9 +1321,7 @@ export class Hierarchy {
       const open = S.begin();
       const closed = open + 1;
       const src = dense[i];
-      g[src] = 0;
-      parent[src] = -1;
-      stamp[src] = open;
+      S.seed(src, 0, open);
       Q.reset(gr.lo, gr.hi);
       Q.push(src, 0);
       costs[i * m + i] = 0;
@@ -1360,17 +1337,7 @@ export class Hierarchy {
           if (sym) costs[u * m + i] = gp;
           if (--left === 0) break;
         }
-        for (let x = off[p]; x < off[p + 1]; x++) {
-          const q = to[x];
-          const s = stamp[q];
-          if (s === closed) continue;
-          const ng = gp + cost[x];
-          if (s === open && ng >= g[q]) continue;
-          g[q] = ng;
-          parent[q] = p;
-          stamp[q] = open;
-          Q.push(q, ng);
-        }
+        for (let x = off[p]; x < off[p + 1]; x++) this.reach(S, to[x], gp + cost[x], p, open);
       }
       // The paths to this row's targets, read off the search tree (goal first, then reversed).
       for (let u = sym ? i + 1 : 0; u < m; u++) {
