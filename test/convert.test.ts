@@ -71,7 +71,7 @@ test('cli convert: refused pairs and bad files exit 2 with one line naming the p
       [['convert', ARENA, join(dir, 'x.json')], /cannot convert to polygon: a grid cannot be turned back into polygons/],
       [['convert', ARENA, join(dir, 'x'), '--to', 'tiled'], /cannot convert to tiled/],
       [['convert', ARENA, join(dir, 'x.xyz')], /cannot tell the output format from the extension ".xyz"/],
-      [['convert', ARENA], /expected IN and OUT files/],
+      [['convert', ARENA], /expected IN and OUT, got '.*arena\.map'/],
       [['convert', ARENA, join(dir, 'no/such/dir.tnav')], /cannot write the file \(ENOENT\)/],
       [['convert', ARENA, join(dir, 'x.tnav'), '--layer', 'Sky'], /unknown layer/],
     ];

@@ -1,12 +1,15 @@
-import { TilenavError } from '../../errors.js';
-import { loadMap, parse, type CliIo } from '../io.js';
+import { COMMON_FLAGS, parseCommand, type CommandSpec } from '../flags.js';
+import { loadMap, type CliIo } from '../io.js';
 
-export const usage = 'tilenav info MAP [--format F] [--json]';
+export const spec = {
+  summary: "a map's size, format, projection and walkable / blocked cells per layer",
+  args: ['MAP'],
+  flags: { format: COMMON_FLAGS.format, json: COMMON_FLAGS.json },
+} as const satisfies CommandSpec;
 
 /** `tilenav info`: size, projection, and walkable / blocked cells per layer. */
 export function infoCommand(args: string[], io: CliIo): number {
-  const { values, positionals } = parse(args, { format: { type: 'string' }, json: { type: 'boolean' } });
-  if (positionals.length !== 1) throw new TilenavError(`expected one map file; usage: ${usage}`, { element: 'arguments' });
+  const { values, positionals } = parseCommand('info', spec, args);
   const { grid, format, warnings, movement } = loadMap(positionals[0], values.format);
   const layers = grid.stats().map((s) => ({ ...s, walkablePercent: pct(s.walkable, s.total), blockedPercent: pct(s.blocked, s.total) }));
   const info = { file: positionals[0], format, width: grid.width, height: grid.height, cells: grid.size, projection: grid.projection.spec.kind, projectionSpec: grid.projection.spec, movement, layers, warnings };

@@ -1,14 +1,26 @@
 import { writeFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { checkOutput } from '../output.js';
 import { PNG } from 'pngjs';
-import { TilenavError } from '../../errors.js';
-import type { NavGrid } from '../../grid/navgrid.js';
-import { Pathfinder, type PathResult } from '../../search/astar.js';
-import { movementModel, type MovementName } from '../../search/movement.js';
-import { movementFor } from '../../render/overlay.js';
-import { renderOverlayImage, type OverlayImageOptions } from '../../render/raster.js';
-import { loadMap, parse, parsePoint, type CliIo } from '../io.js';
+import { TilenavError, Pathfinder, type NavGrid, type PathResult, type MovementName } from '../../index.js';
+import { movementFor, renderOverlayImage, type OverlayImageOptions } from '../../render/index.js';
+import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
+import { assertFiniteProjection } from '../limits.js';
+import { loadMap, type CliIo } from '../io.js';
 
-export const usage = 'tilenav render MAP --out map.png [--from x,y --to x,y] [--layer L] [--movement M] [--scale S] [--format F]';
+export const spec = {
+  summary: 'draw the navigation overlay (costs, blocked cells, a path and its search) as a PNG',
+  args: ['MAP'],
+  flags: {
+    out: { kind: 'string', value: 'FILE.png', required: true, description: 'the PNG file to write (only PNG is written)' },
+    from: { ...COMMON_FLAGS.from, description: 'start cell of a path to draw (with --to)' },
+    to: { ...COMMON_FLAGS.to, description: 'goal cell of a path to draw (with --from)' },
+    layer: COMMON_FLAGS.layer,
+    movement: { ...COMMON_FLAGS.movement, default: "the map's own (octile on square tiles)" },
+    scale: { kind: 'number', value: 'S', above: 0, default: 'fits the map in 600..8192 px', description: 'pixels per world unit' },
+    format: COMMON_FLAGS.format,
+  },
+} as const satisfies CommandSpec;
 
 export interface RenderPngOptions extends Omit<OverlayImageOptions, 'path' | 'expanded' | 'start' | 'goal'> {
   from?: [number, number];
@@ -49,33 +61,25 @@ export function renderPng(grid: NavGrid, options: RenderPngOptions = {}): { png:
   return { png: PNG.sync.write(png), width: img.width, height: img.height, scale: img.scale, result };
 }
 
-/** `tilenav render`: the seed 003 debug overlay, path and expanded cells as a PNG. */
+/** `tilenav render`: the debug overlay, path and expanded cells as a PNG. */
 export function renderCommand(args: string[], io: CliIo): number {
-  const { values, positionals } = parse(args, {
-    from: { type: 'string' },
-    to: { type: 'string' },
-    layer: { type: 'string' },
-    movement: { type: 'string' },
-    scale: { type: 'string' },
-    format: { type: 'string' },
-    out: { type: 'string' },
-  });
-  if (positionals.length !== 1) throw new TilenavError(`expected one map file, got ${positionals.length}; usage: ${usage}`, { element: 'arguments' });
-  if (values.out === undefined) throw new TilenavError('is required: the PNG file to write', { element: '--out' });
-  const scale = values.scale === undefined ? undefined : Number(values.scale);
-  if (scale !== undefined && !(scale > 0 && Number.isFinite(scale))) throw new TilenavError(`expected a number > 0, got ${JSON.stringify(values.scale)}`, { element: '--scale' });
-  const from = values.from === undefined ? undefined : parsePoint(values.from, '--from');
-  const to = values.to === undefined ? undefined : parsePoint(values.to, '--to');
-  const movement = values.movement === undefined ? undefined : (movementModel(values.movement).name as MovementName);
+  const { values, positionals } = parseCommand('render', spec, args);
+  const out = values.out!;
+  if (extname(out).toLowerCase() !== '.png') throw new TilenavError(`only PNG pictures are written; give a file name ending in .png, got '${basename(out)}'`, { element: '--out' });
+  const { from, to, scale } = values;
+  const movement = values.movement as MovementName | undefined;
+  // Pictures are redrawn often: an existing PNG is replaced, but never the map itself.
+  checkOutput(out, [positionals[0]], true, '--out');
   const { grid } = loadMap(positionals[0], values.format);
-  const layer = values.layer === undefined ? 0 : /^\d+$/.test(values.layer) ? Number(values.layer) : values.layer;
+  assertFiniteProjection(grid, 'render');
+  const layer = layerArg(values.layer);
   const r = renderPng(grid, { layer, from, to, movement, scale });
   try {
-    writeFileSync(values.out, r.png);
+    writeFileSync(out, r.png);
   } catch (e) {
-    throw new TilenavError(`cannot write the picture (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: values.out });
+    throw new TilenavError(`cannot write the picture (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: out });
   }
   const q = r.result === null ? '' : r.result.status === 'found' ? `  path cost ${r.result.cost.toFixed(4)}, expanded ${r.result.expanded}` : `  ${r.result.status}, expanded ${r.result.expanded}`;
-  io.out(`wrote ${values.out}: ${r.width} x ${r.height} px (${r.scale} px per cell unit)${q}`);
+  io.out(`wrote ${out}: ${r.width} x ${r.height} px (${r.scale} px per cell unit)${q}`);
   return 0;
 }

@@ -1,33 +1,36 @@
-import { TilenavError } from '../../errors.js';
+import { TilenavError } from '../../index.js';
 import { NavigationSystem, AGENT_UNREACHABLE, AGENT_BLOCKED } from '../../agents/index.js';
-import { loadMap, parse, parsePoint, round, type CliIo } from '../io.js';
-
-export const usage = 'tilenav simulate MAP --units N --from x,y --to x,y [--steps S] [--mode auto|formation|flow] [--format F] [--json]';
+import { COMMON_FLAGS, parseCommand, type CommandSpec } from '../flags.js';
+import { loadMap, round, type CliIo } from '../io.js';
 
 /** The default step budget of `tilenav simulate`: 5 simulated minutes at 60 steps per second. */
 export const DEFAULT_SIMULATE_STEPS = 18_000;
+
+export const spec = {
+  summary: 'move N units as one group across a map, headless, and report arrivals and timings',
+  args: ['MAP'],
+  flags: {
+    units: { kind: 'number', value: 'N', integer: true, min: 1, max: 100_000, required: true, description: 'how many units, placed on the walkable cells nearest --from' },
+    from: { ...COMMON_FLAGS.from, required: true, description: 'where the group starts' },
+    to: { ...COMMON_FLAGS.to, required: true, description: 'where the group goes' },
+    steps: { kind: 'number', value: 'S', integer: true, min: 0, max: 10_000_000, default: String(DEFAULT_SIMULATE_STEPS), description: 'step budget (60 steps per simulated second)' },
+    mode: { kind: 'string', choices: ['auto', 'formation', 'flow'], default: 'auto', description: 'group movement: formation slots, a flow field, or chosen by size' },
+    format: COMMON_FLAGS.format,
+    json: COMMON_FLAGS.json,
+  },
+} as const satisfies CommandSpec;
 
 /**
  * `tilenav simulate`: N units on the walkable cells nearest the start, ordered as one group to
  * the goal, stepped headlessly at the fixed step until all stand or the budget runs out.
  */
 export function simulateCommand(args: string[], io: CliIo): number {
-  const { values, positionals } = parse(args, {
-    units: { type: 'string' },
-    from: { type: 'string' },
-    to: { type: 'string' },
-    steps: { type: 'string' },
-    mode: { type: 'string' },
-    format: { type: 'string' },
-    json: { type: 'boolean' },
-  });
-  if (positionals.length !== 1) throw new TilenavError(`expected one map file, got ${positionals.length}; usage: ${usage}`, { element: 'arguments' });
-  const units = wholeNumber(values.units, '--units', 1, 100_000);
-  const budget = values.steps === undefined ? DEFAULT_SIMULATE_STEPS : wholeNumber(values.steps, '--steps', 0, 10_000_000);
-  const mode = values.mode ?? 'auto';
-  if (mode !== 'auto' && mode !== 'formation' && mode !== 'flow') throw new TilenavError(`expected auto, formation or flow, got ${JSON.stringify(mode)}`, { element: '--mode' });
-  const from = parsePoint(values.from, '--from');
-  const to = parsePoint(values.to, '--to');
+  const { values, positionals } = parseCommand('simulate', spec, args);
+  const units = values.units!;
+  const budget = values.steps ?? DEFAULT_SIMULATE_STEPS;
+  const mode = (values.mode ?? 'auto') as 'auto' | 'formation' | 'flow';
+  const from = values.from!;
+  const to = values.to!;
   const { grid } = loadMap(positionals[0], values.format);
   for (const [p, flag] of [[from, '--from'], [to, '--to']] as const) {
     if (!grid.inBounds(p[0], p[1])) throw new TilenavError(`(${p[0]}, ${p[1]}) is outside the ${grid.width} x ${grid.height} map`, { element: flag });
@@ -85,10 +88,4 @@ export function simulateCommand(args: string[], io: CliIo): number {
   }
   io.out(JSON.stringify(summary));
   return 0;
-}
-
-function wholeNumber(value: string | undefined, flag: string, min: number, max: number): number {
-  if (value === undefined) throw new TilenavError('is required', { element: flag });
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) throw new TilenavError(`expected a whole number ${min}..${max}, got ${JSON.stringify(value)}`, { element: flag });
-  return Number(value);
 }

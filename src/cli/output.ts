@@ -1,0 +1,21 @@
+import { statSync } from 'node:fs';
+import { TilenavError } from '../index.js';
+
+/**
+ * Checks a file a command is about to write, before any work is done: never a directory, never
+ * one of the command's input files (same file by device and inode, so another spelling of the
+ * path or a hard link is caught too), and an existing file only with `force`. `element` names
+ * the argument in the error (`OUT`, `--out`).
+ */
+export function checkOutput(path: string, inputs: readonly string[], force: boolean, element: string): void {
+  const target = statSync(path, { throwIfNoEntry: false });
+  if (target === undefined) return;
+  if (target.isDirectory()) throw new TilenavError('is a directory; give a file name to write', { file: path, element });
+  for (const input of inputs) {
+    const s = statSync(input, { throwIfNoEntry: false });
+    if (s !== undefined && s.dev === target.dev && s.ino === target.ino) {
+      throw new TilenavError(`is the input file ${input}; refusing to write over it (even with --force)`, { file: path, element });
+    }
+  }
+  if (!force) throw new TilenavError('already exists; add --force to write over it', { file: path, element });
+}
