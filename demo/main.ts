@@ -93,6 +93,8 @@ function option(sel: HTMLSelectElement, value: string, label: string): void {
 
 for (const m of BUNDLED_MAPS) option(ui.map, m.id, m.label);
 for (const [id, a] of Object.entries(ALGORITHMS)) option(ui.algorithm, id, a.label);
+// The library's default search (auto: JPS where it applies, A* elsewhere), as in the CLI.
+ui.algorithm.value = 'jps';
 for (const m of MOVEMENT_NAMES) option(ui.movement, m, m);
 for (const [id, label] of Object.entries(SMOOTHING)) if (id !== 'none') option(ui.smoothing, id, label);
 $('smoothing-row').hidden = Object.keys(SMOOTHING).length <= 1;
@@ -179,7 +181,7 @@ function query(): void {
     return;
   }
   const W = s.grid.width;
-  const algorithm = ALGORITHMS[ui.algorithm.value] ?? ALGORITHMS.astar;
+  const algorithm = ALGORITHMS[ui.algorithm.value] ?? ALGORITHMS.jps;
   const t0 = performance.now();
   try {
     s.result = algorithm.run(s.finder, s.start % W, (s.start / W) | 0, s.goal % W, (s.goal / W) | 0, options());

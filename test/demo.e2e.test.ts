@@ -235,6 +235,10 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   assert.match((await page.textContent('#stats')) ?? '', /Sky/);
   await page.selectOption('#map', 'arena');
   await page.waitForFunction(() => window.__tilenav.drawn);
+  // The page opens on auto (the library default); A* is the baseline the others are held to.
+  assert.equal(await page.inputValue('#algorithm'), 'jps');
+  await page.selectOption('#algorithm', 'astar');
+  await page.waitForFunction(() => window.__tilenav.drawn);
   const astar = await page.evaluate(() => ({ cost: window.__tilenav.cost, expanded: window.__tilenav.expanded }));
   await page.selectOption('#algorithm', 'dijkstra');
   await page.waitForFunction(() => window.__tilenav.drawn);

@@ -72,7 +72,7 @@ export function parseCommand<T extends Record<string, Flag>>(command: string, sp
     const flag = arg.startsWith('--') && Object.hasOwn(spec.flags, name) ? spec.flags[name] : undefined;
     if (flag === undefined) {
       const near = suggest(arg.startsWith('--') ? name : arg.replace(/^-+/, ''), Object.keys(spec.flags));
-      throw new TilenavError(`unknown flag ${quote(arg.slice(0, eq < 0 ? undefined : eq))}${near ? `; did you mean '--${near}'?` : `; see tilenav ${command} --help`}`, { element: 'arguments' });
+      throw new TilenavError(`unknown flag ${quote(arg.slice(0, eq < 0 ? undefined : eq))}${near ? `; did you mean '--${near}'?` : `; see tilenav ${command} --help`}`);
     }
     const element = `--${name}`;
     if (flag.kind === 'boolean') {
@@ -154,7 +154,8 @@ export function usageLine(command: string, spec: CommandSpec): string {
 export function commandHelp(command: string, spec: CommandSpec): string {
   const rows = Object.entries(spec.flags).map(([name, f]) => {
     const left = `--${name}${f.kind === 'boolean' ? '' : ` ${placeholder(f)}`}`;
-    const notes = [f.required ? 'required' : undefined, f.default !== undefined ? `default: ${f.default}` : undefined].filter((s) => s !== undefined);
+    const listed = f.choices === undefined || f.choices.every((c) => f.description.includes(c)) || placeholder(f) === f.choices.join('|');
+    const notes = [listed ? undefined : `one of ${f.choices!.join(', ')}`, f.required ? 'required' : undefined, f.default !== undefined ? `default: ${f.default}` : undefined].filter((s) => s !== undefined);
     return [left, `${f.description}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`];
   });
   rows.push(['-h, --help', 'show this help']);

@@ -40,9 +40,11 @@ export function help(): string {
     'commands:',
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}${c.spec.summary}`),
     '',
-    "Run 'tilenav COMMAND --help' for a command's flags and their defaults.",
+    'options:',
     '  -h, --help     show this help',
     '  -v, --version  print the version',
+    '',
+    "Run 'tilenav COMMAND --help' for a command's flags and their defaults.",
   ].join('\n');
 }
 

@@ -82,10 +82,10 @@ const REFUSED: Record<string, string> = {
 export function convertCommand(args: string[], io: CliIo): number {
   const { values, positionals } = parseCommand('convert', spec, args);
   const [input, output] = positionals;
+  checkOutput(output, [input], values.force === true, 'OUT');
   const to = values.to ?? formatOf(output);
   if (Object.hasOwn(REFUSED, to)) throw new TilenavError(`cannot convert to ${to}: ${REFUSED[to]}`, { element: '--to' });
   if (!Object.hasOwn(WRITERS, to)) throw new TilenavError(`unknown output format '${to}'; expected one of ${Object.keys(WRITERS).join(', ')}`, { element: '--to' });
-  checkOutput(output, [input], values.force === true, 'OUT');
   const map = loadMap(input, values.format);
   const layer = map.grid.layerIndex(layerArg(values.layer));
   const chars = map.format === 'movingai' ? movingAiCells(readText(input), map.grid) : null;
@@ -133,7 +133,7 @@ function movingAiTerrainCounts(chars: string): string[] {
 /** The `G` and `O` cells, which every format but Moving AI writes as `.` and `@`. */
 function spellings(chars: string): string[] {
   const out: string[] = [];
-  for (const [ch, as] of [['G', '.'], ['O', '@']]) {
+  for (const [ch, as] of [['G', 'plain ground (.)'], ['O', 'plain blocked (@)']]) {
     const n = chars.split(ch).length - 1;
     if (n > 0) out.push(`${n} ${ch} cell${n === 1 ? '' : 's'} written as ${as}`);
   }

@@ -58,7 +58,7 @@ export function pathCommand(args: string[], io: CliIo): number {
     if (!grid.inBounds(p[0], p[1])) throw new TilenavError(`(${p[0]}, ${p[1]}) is outside the ${grid.width} x ${grid.height} map`, { element: flag });
   }
   if (values['any-angle'] && movement !== 'octile') throw new TilenavError(`runs Theta* on the octile grid; it does not combine with --movement ${movement}`, { element: '--any-angle' });
-  if (values.world) assertFiniteProjection(grid, '--world');
+  if (values.world) assertFiniteProjection(grid, { file: positionals[0], element: '--world' });
   const clearance = radius > 0 ? new ClearanceMap(grid, { layer, maxClearance: 255 }) : null;
   const view = clearance?.view(radius);
   const finder = new Pathfinder(grid);

@@ -71,7 +71,7 @@ export function renderCommand(args: string[], io: CliIo): number {
   // Pictures are redrawn often: an existing PNG is replaced, but never the map itself.
   checkOutput(out, [positionals[0]], true, '--out');
   const { grid } = loadMap(positionals[0], values.format);
-  assertFiniteProjection(grid, 'render');
+  assertFiniteProjection(grid, { file: positionals[0] });
   const layer = layerArg(values.layer);
   const r = renderPng(grid, { layer, from, to, movement, scale });
   try {

@@ -14,7 +14,7 @@ export const spec = {
     movement: { ...COMMON_FLAGS.movement, default: 'octile' },
     layer: COMMON_FLAGS.layer,
     format: COMMON_FLAGS.format,
-    workers: { kind: 'number', value: 'N', integer: true, min: 1, max: 256, description: 'answer through a worker PathService of N threads (algorithm auto only)' },
+    workers: { kind: 'number', value: 'N', integer: true, min: 1, max: 256, default: 'none: queries run on this thread', description: 'answer through a worker PathService of N threads (algorithm auto only)' },
     json: COMMON_FLAGS.json,
   },
 } as const satisfies CommandSpec;
