@@ -19,3 +19,11 @@ export function checkOutput(path: string, inputs: readonly string[], force: bool
   }
   if (!force) throw new TilenavError('already exists; add --force to write over it', { file: path, element });
 }
+
+/**
+ * Refuses a directory where a file is read, before the format is guessed from its name (a
+ * directory has no meaningful extension). A missing file is left to the reader, which names it.
+ */
+export function checkInput(path: string): void {
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new TilenavError('is a directory, expected a file', { file: path });
+}

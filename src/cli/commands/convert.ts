@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { TilenavError, saveGrid, BINARY_EXTENSION, type NavGrid } from '../../index.js';
 import { formatMovingAiMap, formatTextGrid } from '../../loaders/index.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
-import { checkOutput } from '../output.js';
+import { checkInput, checkOutput } from '../output.js';
 import { loadMap, readText, MAP_FORMATS, type CliIo, type LoadedMap } from '../io.js';
 
 export const spec = {
@@ -82,6 +82,7 @@ const REFUSED: Record<string, string> = {
 export function convertCommand(args: string[], io: CliIo): number {
   const { values, positionals } = parseCommand('convert', spec, args);
   const [input, output] = positionals;
+  checkInput(input);
   checkOutput(output, [input], values.force === true, 'OUT');
   const to = values.to ?? formatOf(output);
   if (Object.hasOwn(REFUSED, to)) throw new TilenavError(`cannot convert to ${to}: ${REFUSED[to]}`, { element: '--to' });

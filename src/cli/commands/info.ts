@@ -1,5 +1,6 @@
 import { COMMON_FLAGS, parseCommand, type CommandSpec } from '../flags.js';
 import { loadMap, type CliIo } from '../io.js';
+import { checkInput } from '../output.js';
 
 export const spec = {
   summary: "a map's size, format, projection and walkable / blocked cells per layer",
@@ -10,6 +11,7 @@ export const spec = {
 /** `tilenav info`: size, projection, and walkable / blocked cells per layer. */
 export function infoCommand(args: string[], io: CliIo): number {
   const { values, positionals } = parseCommand('info', spec, args);
+  for (const file of positionals) checkInput(file);
   const { grid, format, warnings, movement } = loadMap(positionals[0], values.format);
   const layers = grid.stats().map((s) => ({ ...s, walkablePercent: pct(s.walkable, s.total), blockedPercent: pct(s.blocked, s.total) }));
   const info = { file: positionals[0], format, width: grid.width, height: grid.height, cells: grid.size, projection: grid.projection.spec.kind, projectionSpec: grid.projection.spec, movement, layers, warnings };

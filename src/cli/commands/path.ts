@@ -17,6 +17,7 @@ import {
 import { drawAscii } from '../ascii.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
 import { assertFiniteProjection } from '../limits.js';
+import { checkInput } from '../output.js';
 import { loadMap, type CliIo } from '../io.js';
 
 export const spec = {
@@ -41,6 +42,7 @@ export const spec = {
 /** `tilenav path`: one query, its cost and the path drawn on the map. */
 export function pathCommand(args: string[], io: CliIo): number {
   const { values, positionals } = parseCommand('path', spec, args);
+  for (const file of positionals) checkInput(file);
   const from = values.from!;
   const to = values.to!;
   const radius = values.radius ?? 0;

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { checkOutput } from '../output.js';
+import { checkInput, checkOutput } from '../output.js';
 import { PNG } from 'pngjs';
 import { TilenavError, Pathfinder, type NavGrid, type PathResult, type MovementName } from '../../index.js';
 import { movementFor, renderOverlayImage, type OverlayImageOptions } from '../../render/index.js';
@@ -64,6 +64,7 @@ export function renderPng(grid: NavGrid, options: RenderPngOptions = {}): { png:
 /** `tilenav render`: the debug overlay, path and expanded cells as a PNG. */
 export function renderCommand(args: string[], io: CliIo): number {
   const { values, positionals } = parseCommand('render', spec, args);
+  for (const file of positionals) checkInput(file);
   const out = values.out!;
   if (extname(out).toLowerCase() !== '.png') throw new TilenavError(`only PNG pictures are written; give a file name ending in .png, got '${basename(out)}'`, { element: '--out' });
   const { from, to, scale } = values;

@@ -5,6 +5,7 @@ import { parseScenario } from '../../loaders/index.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
 import { loadMap, percentiles, readText, round, type CliIo } from '../io.js';
 import { runOnWorkers } from './scen-workers.js';
+import { checkInput } from '../output.js';
 
 export const spec = {
   summary: "run a Moving AI scenario: check every path and compare its cost with the file's optimum",
@@ -54,6 +55,7 @@ function withAlgorithm(finder: Pathfinder, algorithm: SearchAlgorithm): Pathfind
  */
 export async function scenCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('scen', spec, args);
+  for (const file of positionals) checkInput(file);
   const [mapPath, scenPath] = positionals;
   const movement = movementModel(values.movement ?? 'octile').name as MovementName;
   const algorithm = (values.algorithm ?? 'auto') as SearchAlgorithm;

@@ -2,6 +2,7 @@ import { TilenavError } from '../../index.js';
 import { NavigationSystem, AGENT_UNREACHABLE, AGENT_BLOCKED } from '../../agents/index.js';
 import { COMMON_FLAGS, parseCommand, type CommandSpec } from '../flags.js';
 import { loadMap, round, type CliIo } from '../io.js';
+import { checkInput } from '../output.js';
 
 /** The default step budget of `tilenav simulate`: 5 simulated minutes at 60 steps per second. */
 export const DEFAULT_SIMULATE_STEPS = 18_000;
@@ -26,6 +27,7 @@ export const spec = {
  */
 export function simulateCommand(args: string[], io: CliIo): number {
   const { values, positionals } = parseCommand('simulate', spec, args);
+  for (const file of positionals) checkInput(file);
   const units = values.units!;
   const budget = values.steps ?? DEFAULT_SIMULATE_STEPS;
   const mode = (values.mode ?? 'auto') as 'auto' | 'formation' | 'flow';
