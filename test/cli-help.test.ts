@@ -320,3 +320,14 @@ test('a directory where a map is read is named as such, whatever its name', asyn
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('simulate prints text by default and one JSON line with --json, like the other commands', async () => {
+  const argv = ['simulate', ARENA, '--units', '3', '--from', '3,3', '--to', '12,3'];
+  const text = await run(...argv);
+  assert.equal(text.code, 0);
+  assert.match(text.out[0], /^3 units, \w+: \d+ arrived/);
+  assert.ok(text.out.every((l) => !l.startsWith('{')));
+  const json = await run(...argv, '--json');
+  assert.equal(json.out.length, 1);
+  assert.equal(JSON.parse(json.out[0]).units, 3);
+});

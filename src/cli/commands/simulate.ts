@@ -87,6 +87,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
   if (!values.json) {
     io.out(`${units} units, ${order.mode}: ${arrived} arrived, ${unreachable} unreachable, ${blocked} blocked, ${summary.stillMoving} still moving after ${steps} steps (${summary.seconds} s simulated)`);
     io.out(`planning ${summary.planMs} ms (${summary.plans} plans, ${summary.replans} replans); ${summary.stepMsMean} ms per step; deepest overlap ${summary.maxOverlap} cells`);
+    return 0;
   }
   io.out(JSON.stringify(summary));
   return 0;
