@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main, COMMANDS } from '../src/cli/main.js';
-import type { CliIo } from '../src/cli/io.js';
+import { COMMANDS } from '../src/cli/main.js';
+import { runCli } from './helpers-cli.js';
 import { DEFAULT_FIND_PATH_OPTIONS, loadGrid } from '../src/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -15,13 +15,7 @@ const SCEN = fileURLToPath(new URL('../../shared/maps/rmtst01.map.scen', import.
 const SCEN_MAP = fileURLToPath(new URL('../../shared/maps/rmtst01.map', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(...l.split('\n')), columns: 100, errIsTty: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = runCli;
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'tilenav-cli-'));
 

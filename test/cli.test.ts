@@ -5,20 +5,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../src/cli/main.js';
-import type { CliIo } from '../src/cli/io.js';
+import { runCli } from './helpers-cli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAPS = fileURLToPath(new URL('../../shared/maps/', import.meta.url));
 const ARENA = join(ROOT, 'examples', 'arena.map');
 
-async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(...l.split('\n')), columns: 100, errIsTty: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = runCli;
 
 const lastJson = (lines: string[]) => JSON.parse(lines[lines.length - 1]);
 
