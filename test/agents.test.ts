@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { NavGrid, orthogonal } from '../src/index.js';
-import { parseMovingAiMap } from '../src/loaders/movingai.js';
+import { parseMovingAiMap } from '../src/loaders/index.js';
+import { readFixture } from './fixtures.js';
 import { NavigationSystem, planFormation, FlowField, GridPlanner, segmentDistance, AGENT_BLOCKED, AGENT_NUDGED, AGENT_UNREACHABLE, DEFAULT_NAVIGATION_OPTIONS, type AgentPlanner } from '../src/agents/index.js';
 import { Pathfinder } from '../src/search/astar.js';
 
@@ -221,7 +221,7 @@ test('flow field steps downhill to the goal without cutting corners', () => {
 });
 
 function capeRun(units: number, budget: number) {
-  const grid = parseMovingAiMap(readFileSync(new URL('../../shared/maps/AcrosstheCape.map', import.meta.url), 'utf8'));
+  const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map'));
   const sys = new NavigationSystem(grid, { measureOverlap: true, walkSpeed: 8 });
   const ids: number[] = [];
   const from = [600, 150];

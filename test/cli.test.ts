@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../src/cli/main.js';
 import type { CliIo } from '../src/cli/io.js';
+import { fixture } from './fixtures.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const MAPS = fileURLToPath(new URL('../../shared/maps/', import.meta.url));
+const MAPS = fixture('movingai/');
 const ARENA = join(ROOT, 'examples', 'arena.map');
 
 async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {

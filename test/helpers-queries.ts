@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { NavGrid } from '../src/index.js';
 
@@ -85,18 +83,6 @@ export function segmentTouchesCell(x0: number, y0: number, x1: number, y1: numbe
     return true;
   };
   return clip(-dx, x0 - (cx - 0.5)) && clip(dx, cx + 0.5 - x0) && clip(-dy, y0 - (cy - 0.5)) && clip(dy, cy + 0.5 - y0) && t0 <= t1;
-}
-
-/**
- * A file under ../shared: beside the repo in CI (`../../shared` from test/), or one level further
- * up from a git worktree under wt/.
- */
-export function sharedFile(rel: string): string {
-  for (const up of ['../../shared/', '../../../shared/']) {
-    const p = fileURLToPath(new URL(up + rel, import.meta.url));
-    if (existsSync(p)) return p;
-  }
-  throw new Error(`../shared/${rel} not found beside the repository`);
 }
 
 /**

@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
-import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
+import { readFixture } from './fixtures.js';
 
-const SHARED = ['../../shared/', '../../../shared/'].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u)) ?? new URL('../../shared/', import.meta.url);
-const read = (name: string): string => readFileSync(new URL(`maps/${name}`, SHARED), 'utf8');
+const read = (name: string): string => readFixture(`movingai/${name}`);
 
 /** Checks a hierarchy answer against A*'s: same status, a legal path, never cheaper than optimal. */
 function check(grid: NavGrid, finder: Pathfinder, sx: number, sy: number, gx: number, gy: number, movement: 'octile' | 'cardinal', label: string): number {

@@ -1,14 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
-import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
+import { readFixture } from './fixtures.js';
 
 const MAPS = ['AcrosstheCape', 'maze-100-1', 'random-100-33', 'rmtst01', 'room-100-10'];
-// ../shared beside the repo (CI, the main checkout); one level further up from a worktree in wt/.
-const SHARED = ['../../shared/', '../../../shared/'].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u)) ?? new URL('../../shared/', import.meta.url);
-const mapUrl = (name: string): URL => new URL(`maps/${name}`, SHARED);
 
 function gridFrom(width: number, height: number, blocked: boolean[]): NavGrid {
   const grid = new NavGrid(width, height);
@@ -84,10 +81,10 @@ test('jps and jps+: stay exact through random sequences of tile changes', () => 
   );
 });
 
-test('jps and jps+: optimal on every query of ../shared/maps (octile), cardinal agrees with A* on a sample', () => {
+test('jps and jps+: optimal on every query of the Moving AI fixtures (octile), cardinal agrees with A* on a sample', () => {
   for (const name of MAPS) {
-    const grid = parseMovingAiMap(readFileSync(mapUrl(`${name}.map`), 'utf8'));
-    const queries = parseScenario(readFileSync(mapUrl(`${name}.map.scen`), 'utf8'));
+    const grid = parseMovingAiMap(readFixture(`movingai/${name}.map`));
+    const queries = parseScenario(readFixture(`movingai/${name}.map.scen`));
     const finder = new Pathfinder(grid);
     for (const q of queries) for (const algorithm of ['jps', 'jps+'] as const) {
       const r = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm });

@@ -1,26 +1,30 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync, deflateSync, gzipSync } from 'node:zlib';
 import { TilenavError, FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, Pathfinder, TerrainTable } from '../src/index.js';
 import { loadTiled, loadTiledAsync, resolveTiledPath, type TiledOptions } from '../src/loaders/index.js';
 import { main } from '../src/cli/main.js';
 import { DESIGN, H, W } from './fixtures/tiled/generate.js';
+import { fixture } from './fixtures.js';
 
-/** ../shared beside the repo (CI); in a worktree the nearest shared/ up the tree. */
-function sharedDir(): string {
-  for (let dir = new URL('../../', import.meta.url); ; dir = new URL('../', dir)) {
-    const p = fileURLToPath(new URL('shared/tiled/', dir));
-    if (existsSync(p)) return p;
-    if (fileURLToPath(dir) === '/') throw new Error('shared/tiled not found above the repo');
-  }
-}
-const SHARED = sharedDir();
-const FIXTURES = fileURLToPath(new URL('./fixtures/tiled/', import.meta.url));
+/** The real Tiled maps (made outside this project): tiled-examples/ and workadventure/. */
+const REAL = fixture('tiled/');
+/** The generated fixtures, at the top of test/fixtures/tiled/ (generate.ts writes them). */
+const FIXTURES = fixture('tiled/');
 const readFile = (p: string) => readFileSync(p);
 const load = (path: string, options: TiledOptions = {}) => loadTiled(readFileSync(path), { file: path, readFile, ...options });
+
+/** Every real map: the .tmx and .tmj files in tiled-examples/ and workadventure/. */
+function realMaps(): string[] {
+  return ['tiled-examples', 'workadventure'].flatMap((d) => mapsUnder(join(REAL, d)));
+}
+
+/** The generated .tmx and .tmj fixtures (not the real maps in the subfolders). */
+function generatedMaps(): string[] {
+  return readdirSync(FIXTURES).filter((f) => /\.tm[xj]$/.test(f)).map((f) => join(FIXTURES, f));
+}
 
 function mapsUnder(dir: string): string[] {
   const out: string[] = [];
@@ -32,7 +36,7 @@ function mapsUnder(dir: string): string[] {
   return out.sort();
 }
 
-// ---- an independent reading of the shared maps: regular expressions and node:zlib, nothing of the loader
+// ---- an independent reading of the real maps: regular expressions and node:zlib, nothing of the loader
 
 interface IndependentLayer {
   cells: Map<string, number>;
@@ -82,8 +86,8 @@ function jsonTileLayers(layers: any[]): any[] {
 
 const OBSTACLE_PROPERTY = '<properties><property name="isTilesetWalkable" type="bool" value="false"/></properties>';
 
-test('every shared Tiled map loads, and reports that it has no navigation properties', () => {
-  const maps = mapsUnder(SHARED);
+test('every real Tiled map loads, and reports that it has no navigation properties', () => {
+  const maps = realMaps();
   assert.ok(maps.length >= 11, `found ${maps.length} maps`);
   for (const path of maps) {
     const m = load(path);
@@ -92,8 +96,8 @@ test('every shared Tiled map loads, and reports that it has no navigation proper
   }
 });
 
-test('shared TMX maps: with every tile layer an obstacle layer, the blocked cells are exactly the non-empty ones', () => {
-  for (const path of mapsUnder(SHARED).filter((p) => p.endsWith('.tmx'))) {
+test('real TMX maps: with every tile layer an obstacle layer, the blocked cells are exactly the non-empty ones', () => {
+  for (const path of realMaps().filter((p) => p.endsWith('.tmx'))) {
     const text = readFileSync(path, 'utf8');
     const layers = independentTmxLayers(text);
     assert.ok(layers.length > 0, path);
@@ -113,7 +117,7 @@ test('shared TMX maps: with every tile layer an obstacle layer, the blocked cell
 });
 
 test('the infinite staggered map becomes its chunks\' bounding box', () => {
-  const path = join(SHARED, 'tiled-examples/isometric_staggered_grass_and_water.tmx');
+  const path = join(REAL, 'tiled-examples/isometric_staggered_grass_and_water.tmx');
   const text = readFileSync(path, 'utf8');
   const chunks = [...text.matchAll(/<chunk x="(-?\d+)" y="(-?\d+)" width="(\d+)" height="(\d+)"/g)].map((c) => c.slice(1).map(Number));
   const x0 = Math.min(...chunks.map((c) => c[0]));
@@ -129,7 +133,7 @@ test('the infinite staggered map becomes its chunks\' bounding box', () => {
 });
 
 test('office.tmj: cells under a tile whose `collides` is true are blocked, counted from the JSON directly', () => {
-  const path = join(SHARED, 'workadventure/office.tmj');
+  const path = join(REAL, 'workadventure/office.tmj');
   const json = JSON.parse(readFileSync(path, 'utf8'));
   const colliding = new Set<number>();
   for (const ts of json.tilesets) for (const t of ts.tiles ?? []) if (t.properties?.some((p: any) => p.name === 'collides' && p.value === true)) colliding.add(ts.firstgid + t.id);
@@ -287,7 +291,7 @@ test('hexagonal neighbours match the drawn hexes: the six nearest tile centres i
 
 test('staggered projection matches Tiled\'s pixel layout and inverts', () => {
   // hexagonal-mini: 14 x 12 tiles, side 6, stagger y odd: column width 7, row height 9.
-  const m = load(join(SHARED, 'tiled-examples/hexagonal-mini.tmx'));
+  const m = load(join(REAL, 'tiled-examples/hexagonal-mini.tmx'));
   assert.deepEqual(m.projection.cellToWorld(1, 1), { x: 14 + 7 + 7, y: 9 + 6, z: 0 });
   assert.deepEqual(m.projection.cellToWorld(1, 2), { x: 14 + 7, y: 18 + 6, z: 0 });
   for (const path of [join(FIXTURES, 'staggered-even-q.tmj'), join(FIXTURES, 'hex-odd-q.tmj'), join(FIXTURES, 'hex-even-r.tmj')]) {
@@ -576,7 +580,7 @@ test('bad input: missing, unreadable or malformed tilesets name the tileset', ()
 // ---- fuzz: random mutations of the real maps either load or throw a TilenavError
 
 test('fuzz: mutated maps and tilesets load or throw TilenavError, nothing else', () => {
-  const maps = [...mapsUnder(SHARED), ...mapsUnder(FIXTURES)];
+  const maps = [...realMaps(), ...generatedMaps()];
   const originals = new Map<string, Buffer>(maps.map((m) => [m, readFileSync(m)]));
   let seed = 20261122;
   const rnd = (n: number) => {
@@ -640,7 +644,7 @@ function runCli(args: string[]) {
 }
 
 test('CLI: info, path and scen read Tiled maps; a bad file exits 2 with one line', async () => {
-  const office = join(SHARED, 'workadventure/office.tmj');
+  const office = join(REAL, 'workadventure/office.tmj');
   const info = await runCli(['info', office]);
   assert.equal(info.code, 0);
   assert.match(info.out[0], /tiled orthogonal, 31 x 21/);
