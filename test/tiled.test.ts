@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync, deflateSync, gzipSync } from 'node:zlib';
-import { TilenavError, FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, Pathfinder, TerrainTable } from '../src/index.js';
+import { TilenavError, FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, Pathfinder, TerrainTable, mulberry32 } from '../src/index.js';
 import { loadTiled, loadTiledAsync, resolveTiledPath, type TiledOptions } from '../src/loaders/index.js';
 import { main } from '../src/cli/main.js';
 import { DESIGN, H, W } from './fixtures/tiled/generate.js';
 import { fixture } from './fixtures.js';
+import { fillRandom } from './grids.js';
 
 /** The real Tiled maps (made outside this project): tiled-examples/ and workadventure/. */
 const REAL = fixture('tiled/');
@@ -306,15 +307,12 @@ test('staggered projection matches Tiled\'s pixel layout and inverts', () => {
 });
 
 test('A* on staggered models finds Dijkstra\'s cost on random grids', () => {
-  let seed = 7;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = mulberry32(7);
   for (const [axis, index] of [['y', 'odd'], ['y', 'even'], ['x', 'odd'], ['x', 'even']]) {
     const m = loadTiled(openMap('staggered', axis, index, 14, 11), { file: 'random' });
     const g = m.grid;
     for (let trial = 0; trial < 15; trial++) {
-      for (let i = 0; i < g.size; i++) g.layers[0].walkable[i] = rnd() < 0.25 ? 0 : 1;
-      for (let i = 0; i < g.size; i++) g.layers[0].cost[i] = 1 + Math.floor(rnd() * 3);
-      g.refresh();
+      fillRandom(g, rnd, { wallRate: 0.25, costs: 'mixed' });
       const pf = new Pathfinder(g);
       for (let q = 0; q < 10; q++) {
         const [sx, sy, tx, ty] = [rnd() * 14, rnd() * 11, rnd() * 14, rnd() * 11].map(Math.floor);
@@ -582,11 +580,8 @@ test('bad input: missing, unreadable or malformed tilesets name the tileset', ()
 test('fuzz: mutated maps and tilesets load or throw TilenavError, nothing else', () => {
   const maps = [...realMaps(), ...generatedMaps()];
   const originals = new Map<string, Buffer>(maps.map((m) => [m, readFileSync(m)]));
-  let seed = 20261122;
-  const rnd = (n: number) => {
-    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-    return seed % n;
-  };
+  const random = mulberry32(20261122);
+  const rnd = (n: number) => Math.floor(random() * n);
   const mutate = (b: Buffer): Buffer => {
     let out = Buffer.from(b);
     const k = 1 + rnd(4);
