@@ -3,9 +3,9 @@
  * flow field (target < 4 ms), and planning time for 50 units ordered across AcrosstheCape
  * (target < 50 ms), flow field against one A* per unit. Medians over repeated runs.
  */
-import { readFileSync } from 'node:fs';
 import { NavGrid } from '../src/index.js';
-import { parseMovingAiMap } from '../src/loaders/movingai.js';
+import { parseMovingAiMap } from '../src/loaders/index.js';
+import { readFixture } from '../test/fixtures.js';
 import { NavigationSystem } from '../src/agents/index.js';
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
@@ -44,7 +44,7 @@ function thousand(steps: number): { stepMs: number[]; orderMs: number; arrived: 
 }
 
 function cape(mode: 'flow' | 'formation', tx: number, ty: number): { orderMs: number; firstPlansMs: number; totalPlanMs: number } {
-  const grid = parseMovingAiMap(readFileSync(new URL('../../shared/maps/AcrosstheCape.map', import.meta.url), 'utf8'));
+  const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map'));
   const sys = new NavigationSystem(grid);
   const ids: number[] = [];
   for (let r = 0; ids.length < 50; r++) {

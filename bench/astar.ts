@@ -1,6 +1,6 @@
 /**
  * A* against the libraries users pick instead, on the same queries of every Moving AI map in
- * ../shared/maps, in one process: mean and p95 microseconds per query, the share of optimal
+ * test/fixtures/movingai, in one process: mean and p95 microseconds per query, the share of optimal
  * answers (octile cost recomputed from each library's path), bytes allocated per query, and our
  * speed ratio against each. A native C++ A* (bench/native/astar.cpp, built here when g++ exists)
  * gives the scale line.
@@ -13,9 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Pathfinder } from '../src/index.js';
 import { parseMovingAiMap, parseScenario, type ScenarioQuery } from '../src/loaders/index.js';
+import { fixture } from '../test/fixtures.js';
 import { PEERS, octileLength, type Point } from './peers.js';
 
-const MAPS = fileURLToPath(new URL('../../shared/maps/', import.meta.url));
+const MAPS = fixture('movingai/');
 const NAMES = ['rmtst01', 'maze-100-1', 'random-100-33', 'room-100-10', 'AcrosstheCape'];
 /** Peer queries per map (evenly spaced through the scenario): PathFinding.js takes ~0.2 s a query on AcrosstheCape. */
 const PEER_SAMPLE: Record<string, number> = { AcrosstheCape: 40 };

@@ -1,18 +1,18 @@
 /**
  * `npm run bench queries`: path quality and the living-world updates.
  * 1. Smoothed (string-pulled) and any-angle (Theta*) path length against the octile optimum on the
- *    Moving AI scenarios of ../shared/maps, with a check that no smoothed path touches a blocked cell.
+ *    Moving AI scenarios of test/fixtures/movingai, with a check that no smoothed path touches a blocked cell.
  * 2. An unreachable goal on AcrosstheCape: findPathToNearest with the reachability index against
  *    without it and against plain A* (which explores the whole component).
  * 3. Local tile changes on a 1024 x 1024 grid: the time the reachability index and the clearance
  *    map add to a change (the change event's listeners).
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync } from 'node:fs';
 import { NavGrid, findPath, smoothPath, polylineLength, findAnyAnglePath, forEachTouchedCell, findPathToNearest, ReachabilityIndex, ClearanceMap, mulberry32 } from '../src/index.js';
-import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
+import { fixture } from '../test/fixtures.js';
 
-const mapsDir = ['../../shared/maps/', '../../../shared/maps/'].map((p) => fileURLToPath(new URL(p, import.meta.url))).find(existsSync)!;
+const mapsDir = fixture('movingai/');
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))];

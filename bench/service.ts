@@ -3,11 +3,12 @@
  * thread alone for reference), and latency percentiles under a burst of 10,000 requests.
  * Runs the built package (dist/, as `npm run bench` builds first), so the workers are plain JS.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import type * as ServiceModule from '../src/service/node.js';
 import type * as CoreModule from '../src/index.js';
 import type * as LoadersModule from '../src/loaders/index.js';
+import { readFixture } from '../test/fixtures.js';
 
 const dist = new URL('../dist/', import.meta.url);
 if (!existsSync(new URL('service/node.js', dist))) throw new Error('bench/service: run `npm run build` first (npm run bench does)');
@@ -15,12 +16,8 @@ const { createPathService } = (await import(new URL('service/node.js', dist).hre
 const { Pathfinder } = (await import(new URL('index.js', dist).href)) as typeof CoreModule;
 const { parseMovingAiMap, parseScenario } = (await import(new URL('loaders/index.js', dist).href)) as typeof LoadersModule;
 
-function shared(path: string): URL {
-  const beside = new URL(`../../shared/${path}`, import.meta.url);
-  return existsSync(beside) ? beside : new URL(`file:///work/shared/${path}`);
-}
-const grid = parseMovingAiMap(readFileSync(shared('maps/AcrosstheCape.map'), 'utf8'));
-const all = parseScenario(readFileSync(shared('maps/AcrosstheCape.map.scen'), 'utf8'));
+const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map'));
+const all = parseScenario(readFixture('movingai/AcrosstheCape.map.scen'));
 // Every 24th query: all lengths, 123 queries, about two seconds per run on a free core.
 const queries = all.filter((_, i) => i % 24 === 0);
 const ROUNDS = Number(process.env.SERVICE_BENCH_ROUNDS ?? 5);

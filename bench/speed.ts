@@ -1,6 +1,6 @@
 /**
  * Jump point search against A* and PathFinding.js's JumpPointFinder on every Moving AI map in
- * ../shared/maps: mean / median / p95 microseconds per query (wall clock, and process CPU time
+ * test/fixtures/movingai: mean / median / p95 microseconds per query (wall clock, and process CPU time
  * per query, which is steadier on a shared machine), optimal answers, preprocessing time and
  * memory (search scratch, JPS bit planes, JPS+ table, hierarchy). The hierarchy is not exact: its
  * row also prints its mean excess over the optimum. A native C++ A* (bench/native/astar.cpp, built here when g++ exists) gives the scale.
@@ -14,9 +14,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pathfinder, type NavGrid, type SearchAlgorithm } from '../src/index.js';
 import { parseMovingAiMap, parseScenario, type ScenarioQuery } from '../src/loaders/index.js';
+import { fixture } from '../test/fixtures.js';
 import { PEERS, octileLength } from './peers.js';
 
-const MAPS = fileURLToPath(new URL('../../shared/maps/', import.meta.url));
+const MAPS = fixture('movingai/');
 const NAMES = ['rmtst01', 'maze-100-1', 'random-100-33', 'room-100-10', 'AcrosstheCape'];
 /** Queries per map for the slow rows (evenly spaced): A* ~15 ms and PathFinding.js ~200 ms a query on AcrosstheCape. */
 const SLOW_SAMPLE: Record<string, number> = { AcrosstheCape: 40 };

@@ -1,18 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { NavGrid, orthogonal } from '../src/index.js';
-import { parseMovingAiMap } from '../src/loaders/movingai.js';
+import { parseMovingAiMap } from '../src/loaders/index.js';
+import { readFixture } from './fixtures.js';
+import { asciiGrid, gridArb } from './grids.js';
 import { NavigationSystem, planFormation, FlowField, GridPlanner, segmentDistance, AGENT_BLOCKED, AGENT_NUDGED, AGENT_UNREACHABLE, DEFAULT_NAVIGATION_OPTIONS, type AgentPlanner } from '../src/agents/index.js';
 import { Pathfinder } from '../src/search/astar.js';
-
-/** `.` open, `@` wall; rows top to bottom. */
-function ascii(rows: string[]): NavGrid {
-  const g = new NavGrid(rows[0].length, rows.length);
-  rows.forEach((row, y) => [...row].forEach((ch, x) => ch === '@' && g.setWalkable(x, y, false)));
-  return g;
-}
 
 function runUntil(sys: NavigationSystem, done: () => boolean, budget: number, each?: () => void): number {
   for (let s = 0; s < budget; s++) {
@@ -28,7 +22,7 @@ function inWalkable(sys: NavigationSystem, id: number): boolean {
 }
 
 test('a unit reaches its goal along its path, through walkable cells, and fires arrival once', () => {
-  const grid = ascii([
+  const grid = asciiGrid([
     '..............', //
     '......@.......',
     '......@.......',
@@ -78,7 +72,7 @@ test('the accumulator runs whole fixed steps and keeps the remainder for alpha',
 
 test('two units crossing a corridor both arrive without overlapping beyond tolerance', () => {
   const rows = ['@'.repeat(30), ...Array(3).fill('.'.repeat(30)), '@'.repeat(30)];
-  const grid = ascii(rows);
+  const grid = asciiGrid(rows);
   const sys = new NavigationSystem(grid, { measureOverlap: true });
   const a = sys.addAgent({ x: 1, y: 2 });
   const b = sys.addAgent({ x: 28, y: 2 });
@@ -94,7 +88,7 @@ test('two units crossing a corridor both arrive without overlapping beyond toler
 
 test('an idle unit in a doorway is nudged aside and the walker passes', () => {
   const rows = Array.from({ length: 11 }, (_, y) => [...'.'.repeat(21)].map((c, x) => (x === 10 && y !== 5 ? '@' : c)).join(''));
-  const grid = ascii(rows);
+  const grid = asciiGrid(rows);
   const sys = new NavigationSystem(grid);
   const idle = sys.addAgent({ x: 10, y: 5 });
   const walker = sys.addAgent({ x: 3, y: 5 });
@@ -143,7 +137,7 @@ test('a wall painted across a path triggers one replan, not one per frame', () =
 });
 
 test('a walled-off goal: the unit walks as close as it can (seed 001 §5), flagged unreachable', () => {
-  const grid = ascii(['.....@...', '.....@...', '.....@...']);
+  const grid = asciiGrid(['.....@...', '.....@...', '.....@...']);
   const sys = new NavigationSystem(grid);
   const id = sys.addAgent({ x: 1, y: 1 });
   sys.moveTo(id, 7, 1);
@@ -154,7 +148,7 @@ test('a walled-off goal: the unit walks as close as it can (seed 001 §5), flagg
 });
 
 test('a walled-off goal with nearest: false reports unreachable and the unit stands', () => {
-  const grid = ascii(['.....@...', '.....@...', '.....@...']);
+  const grid = asciiGrid(['.....@...', '.....@...', '.....@...']);
   const sys = new NavigationSystem(grid, { planner: new GridPlanner(grid, { nearest: false }) });
   const id = sys.addAgent({ x: 1, y: 1 });
   sys.moveTo(id, 7, 1);
@@ -178,7 +172,7 @@ test('a standing unit is a dynamic obstacle for a plan, with the fallback when i
   const p = sys.path(w)!;
   for (let k = 0; k < p.length; k += 2) assert.ok(!(p[k] === 7 && p[k + 1] === 4), 'path goes through the standing unit');
   // A one-cell corridor with the unit in it: the plan goes through (seed 001's fallback).
-  const corridor = ascii(['@@@@@@@@@', '.........', '@@@@@@@@@']);
+  const corridor = asciiGrid(['@@@@@@@@@', '.........', '@@@@@@@@@']);
   const s2 = new NavigationSystem(corridor);
   s2.addAgent({ x: 4, y: 1 });
   const w2 = s2.addAgent({ x: 0, y: 1 });
@@ -188,7 +182,7 @@ test('a standing unit is a dynamic obstacle for a plan, with the fallback when i
 });
 
 test('formation slots: walkable, distinct, reachable, facing the way the group travels', () => {
-  const grid = ascii(['..........@.........', '..........@.........', '..........@.........', '....................', '..........@.........', '..........@.........']);
+  const grid = asciiGrid(['..........@.........', '..........@.........', '..........@.........', '....................', '..........@.........', '..........@.........']);
   const xs = [0, 1, 2, 0, 1, 2, 0, 1, 2];
   const ys = [0, 0, 0, 1, 1, 1, 2, 2, 2];
   const f = planFormation(grid, 0, xs, ys, 10, 1, 1)!;
@@ -207,7 +201,7 @@ test('formation slots: walkable, distinct, reachable, facing the way the group t
 });
 
 test('flow field steps downhill to the goal without cutting corners', () => {
-  const grid = ascii(['.....', '.@@@.', '.....']);
+  const grid = asciiGrid(['.....', '.@@@.', '.....']);
   const field = new FlowField(grid, new Pathfinder(grid), grid.index(4, 1), 0, 'octile');
   let c = grid.index(0, 1);
   const seen = [c];
@@ -221,7 +215,7 @@ test('flow field steps downhill to the goal without cutting corners', () => {
 });
 
 function capeRun(units: number, budget: number) {
-  const grid = parseMovingAiMap(readFileSync(new URL('../../shared/maps/AcrosstheCape.map', import.meta.url), 'utf8'));
+  const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map'));
   const sys = new NavigationSystem(grid, { measureOverlap: true, walkSpeed: 8 });
   const ids: number[] = [];
   const from = [600, 150];
@@ -259,7 +253,7 @@ test('50 units ordered across AcrosstheCape all arrive or report unreachable wit
 
 test('determinism: two identical runs give identical positions, bit for bit', () => {
   const run = () => {
-    const grid = ascii(Array.from({ length: 24 }, (_, y) => [...'.'.repeat(40)].map((c, x) => (x === 20 && y % 6 !== 3 ? '@' : c)).join('')));
+    const grid = asciiGrid(Array.from({ length: 24 }, (_, y) => [...'.'.repeat(40)].map((c, x) => (x === 20 && y % 6 !== 3 ? '@' : c)).join('')));
     const sys = new NavigationSystem(grid);
     const ids: number[] = [];
     for (let k = 0; k < 30; k++) ids.push(sys.addAgent({ x: 2 + (k % 6), y: 4 + Math.floor(k / 6) * 2 }));
@@ -337,11 +331,9 @@ test('a wall across a flow field rebuilds the field once and the group still arr
 test('property: agents only ever stand on walkable cells, whatever the walls and orders', () => {
   fc.assert(
     fc.property(
-      fc.array(fc.boolean(), { minLength: 24 * 14, maxLength: 24 * 14 }),
+      gridArb({ width: [24, 24], height: [14, 14], wallRate: [0, 0.3] }),
       fc.array(fc.tuple(fc.nat(23), fc.nat(13), fc.nat(23), fc.nat(13)), { minLength: 2, maxLength: 8 }),
-      (walls, orders) => {
-        const grid = new NavGrid(24, 14);
-        walls.forEach((w, i) => w && i % 3 === 0 && grid.setWalkable(i % 24, Math.floor(i / 24), false));
+      ({ grid }, orders) => {
         const sys = new NavigationSystem(grid);
         const ids: number[] = [];
         for (const [x, y, tx, ty] of orders) {
@@ -373,7 +365,7 @@ test('a unit nudged aside walks back to its spot after returnAfterNudge; 0 keeps
   for (const back of [1, 0]) {
     // The doorway of the test above, with a guard ordered to stand in it.
     const rows = Array.from({ length: 11 }, (_, y) => [...'.'.repeat(21)].map((c, x) => (x === 10 && y !== 5 ? '@' : c)).join(''));
-    const grid = ascii(rows);
+    const grid = asciiGrid(rows);
     const sys = new NavigationSystem(grid, { returnAfterNudge: back });
     const guard = sys.addAgent({ x: 9, y: 5 });
     sys.moveTo(guard, 10, 5);
@@ -396,7 +388,7 @@ test('a unit nudged aside walks back to its spot after returnAfterNudge; 0 keeps
 
 test('a stuck walker replans stuckRetries times before giving up', () => {
   // A walker whose planner always routes it into a wall: it cannot progress, retries, then gives up.
-  const grid = ascii(['.........', '....@....', '.........']);
+  const grid = asciiGrid(['.........', '....@....', '.........']);
   let plans = 0;
   const planner = { plan: () => (plans++, Float64Array.of(4, 1)) };
   const sys = new NavigationSystem(grid, { planner, stuckTime: 0.5, stuckRetries: 2 });

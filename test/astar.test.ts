@@ -1,36 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, Pathfinder, MOVEMENT_NAMES, mulberry32, checkPath, distanceMap, aStarGraph, findPath, TilenavError, stepDistance, movementModel } from '../src/index.js';
+import { NavGrid, Pathfinder, MOVEMENT_NAMES, checkPath, distanceMap, aStarGraph, findPath, TilenavError, stepDistance, movementModel } from '../src/index.js';
 import type { MovementName } from '../src/index.js';
 import { refDistances } from './reference.js';
-
-const COSTS = [0.5, 0.8, 1, 1, 1, 1.2, 1.5, 2, 3.7];
+import { gridArb as randomGrids } from './grids.js';
 
 /** A random grid: non-square, 1-3 layers, random walls, costs (some below 1) and sometimes one-way flags. */
-const gridArb = fc
-  .record({
-    width: fc.integer({ min: 1, max: 17 }),
-    height: fc.integer({ min: 1, max: 13 }),
-    layers: fc.integer({ min: 1, max: 3 }),
-    wallRate: fc.double({ min: 0, max: 0.45, noNaN: true }),
-    costMode: fc.constantFrom('uniform', 'uniform-low', 'mixed'),
-    oneWay: fc.boolean(),
-    seed: fc.integer(),
-  })
-  .map((p) => {
-    const grid = new NavGrid(p.width, p.height, { layers: p.layers });
-    const rnd = mulberry32(p.seed);
-    for (const layer of grid.layers) {
-      for (let i = 0; i < grid.size; i++) {
-        layer.walkable[i] = rnd() < p.wallRate ? 0 : 1;
-        layer.cost[i] = p.costMode === 'uniform' ? 1 : p.costMode === 'uniform-low' ? 0.8 : COSTS[Math.floor(rnd() * COSTS.length)];
-        if (p.oneWay && rnd() < 0.15) layer.flags[i] = 2 << Math.floor(rnd() * 4);
-      }
-    }
-    grid.refresh();
-    return { grid, rnd };
-  });
+const gridArb = randomGrids({ width: [1, 17], height: [1, 13], layers: [1, 3], costs: ['uniform', 'uniform-low', 'mixed'], oneWay: true });
 
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 

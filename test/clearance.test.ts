@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, ClearanceMap, findPathToNearest } from '../src/index.js';
-import { gridArb } from './helpers-queries.js';
+import { gridArb } from './grids.js';
 
 /** Euclidean distance between segment (a, b) and the closed square of cell (cx, cy). */
 function segmentToCell(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
@@ -42,7 +42,7 @@ function bruteClearance(g: NavGrid, cap: number): Uint8Array {
 test('property: clearance after random changes equals a brute-force recomputation', () => {
   const change = fc.record({ x: fc.nat(), y: fc.nat(), w: fc.integer({ min: 1, max: 3 }), h: fc.integer({ min: 1, max: 3 }), walkable: fc.boolean() });
   fc.assert(
-    fc.property(gridArb({ maxSide: 18 }), fc.integer({ min: 1, max: 6 }), fc.array(change, { maxLength: 6 }), ({ grid: g }, cap, changes) => {
+    fc.property(gridArb({ width: [2, 18], height: [2, 18] }), fc.integer({ min: 1, max: 6 }), fc.array(change, { maxLength: 6 }), ({ grid: g }, cap, changes) => {
       const map = new ClearanceMap(g, { maxClearance: cap });
       for (const c of changes) {
         const x = c.x % g.width;
@@ -58,7 +58,7 @@ test('property: clearance after random changes equals a brute-force recomputatio
 
 test('property: a path for a unit of radius r keeps its disc clear of every blocked cell along every step', () => {
   fc.assert(
-    fc.property(gridArb({ maxSide: 24 }), fc.double({ min: 0.1, max: 2.5, noNaN: true }), fc.nat(), fc.nat(), ({ grid: g }, radius, a, b) => {
+    fc.property(gridArb({ width: [2, 24], height: [2, 24] }), fc.double({ min: 0.1, max: 2.5, noNaN: true }), fc.nat(), fc.nat(), ({ grid: g }, radius, a, b) => {
       const map = new ClearanceMap(g, { maxClearance: 8 });
       const n = g.size;
       const r = map.findPath(g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n), { radius });

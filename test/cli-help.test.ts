@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../src/cli/main.js';
 import { runCli } from './helpers-cli.js';
+import { fixture } from './fixtures.js';
 import { DEFAULT_FIND_PATH_OPTIONS, loadGrid } from '../src/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ARENA = join(ROOT, 'examples', 'arena.map');
-const SCEN = fileURLToPath(new URL('../../shared/maps/rmtst01.map.scen', import.meta.url));
-const SCEN_MAP = fileURLToPath(new URL('../../shared/maps/rmtst01.map', import.meta.url));
+const SCEN = fixture('movingai/rmtst01.map.scen');
+const SCEN_MAP = fixture('movingai/rmtst01.map');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 const run = runCli;

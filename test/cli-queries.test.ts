@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { main } from '../src/cli/main.js';
-import { sharedFile } from './helpers-queries.js';
+import { fixture } from './fixtures.js';
 
-const maze = sharedFile('maps/maze-100-1.map');
-const cape = sharedFile('maps/AcrosstheCape.map');
+const maze = fixture('movingai/maze-100-1.map');
+const cape = fixture('movingai/AcrosstheCape.map');
 
 async function run(args: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];

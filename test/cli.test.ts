@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from './helpers-cli.js';
+import { fixture } from './fixtures.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const MAPS = fileURLToPath(new URL('../../shared/maps/', import.meta.url));
+const MAPS = fixture('movingai/');
 const ARENA = join(ROOT, 'examples', 'arena.map');
 
 const run = runCli;

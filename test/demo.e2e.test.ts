@@ -15,6 +15,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { NavGrid, findPath, saveGrid } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { OVERLAY_COLORS } from '../src/render/index.js';
+import { fixture } from './fixtures.js';
 
 // Page functions run in the browser; the project's Node typecheck has no DOM library (the core
 // must not use it), so these names are declared loosely for this file only.
@@ -28,15 +29,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const vite = fileURLToPath(new URL('../node_modules/vite/bin/vite.js', import.meta.url));
 const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is absent (apt-get install chromium); CI installs it and runs this test` : false;
 if (skip) console.log(`# demo e2e skipped: ${skip}`);
-
-/** ../shared beside the repo (CI), or beside the worktree folder (a worktree under wt/). */
-function shared(rel: string): string {
-  for (const up of ['../../shared/', '../../../shared/']) {
-    const p = fileURLToPath(new URL(up + rel, import.meta.url));
-    if (existsSync(p)) return p;
-  }
-  throw new Error(`shared/${rel} not found beside the repository`);
-}
 
 let server: ChildProcess | undefined;
 let context: BrowserContext | undefined;
@@ -330,12 +322,12 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
 test('demo: AcrosstheCape from disk, query and frame time after each wall painted', { skip, timeout: 90_000 }, async () => {
   const page = await context!.newPage();
   await open(page);
-  const mapPath = shared('maps/AcrosstheCape.map');
+  const mapPath = fixture('movingai/AcrosstheCape.map');
   await page.setInputFiles('#file', mapPath);
   await page.waitForFunction(() => (window as any).__tilenav.map === 'AcrosstheCape.map' && (window as any).__tilenav.drawn);
   assert.deepEqual(await page.evaluate(() => (window as any).__tilenav.size), [768, 768]);
   // The longest query of the scenario file: start and goal far apart.
-  const scen = parseScenario(readFileSync(shared('maps/AcrosstheCape.map.scen'), 'utf8'));
+  const scen = parseScenario(readFileSync(fixture('movingai/AcrosstheCape.map.scen'), 'utf8'));
   const q = scen.reduce((a, b) => (b.optimal > a.optimal ? b : a));
   await page.evaluate(([a, b, c, d]) => (window as any).__tilenav.route(a, b, c, d), [q.startX, q.startY, q.goalX, q.goalY]);
   await page.waitForFunction(() => (window as any).__tilenav.drawn);

@@ -1,32 +1,4 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import fc from 'fast-check';
-import { NavGrid } from '../src/index.js';
-
-/** A random grid spec: size, blocked cells, per-cell costs (1 where `costs` is false). */
-export const gridArb = (opts: { maxSide?: number; costs?: boolean } = {}) =>
-  fc
-    .record({
-      w: fc.integer({ min: 2, max: opts.maxSide ?? 14 }),
-      h: fc.integer({ min: 2, max: opts.maxSide ?? 14 }),
-      density: fc.double({ min: 0, max: 0.45, noNaN: true }),
-      seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-    })
-    .map(({ w, h, density, seed }) => {
-      const grid = new NavGrid(w, h);
-      let s = seed;
-      const rnd = () => {
-        s = (s * 1103515245 + 12345) & 0x7fffffff;
-        return s / 0x80000000;
-      };
-      const layer = grid.layers[0];
-      for (let i = 0; i < w * h; i++) {
-        layer.walkable[i] = rnd() < density ? 0 : 1;
-        if (opts.costs) layer.cost[i] = rnd() < 0.3 ? 1 + Math.floor(rnd() * 4) : 1;
-      }
-      grid.refresh();
-      return { grid, rnd };
-    });
+import type { NavGrid } from '../src/index.js';
 
 /** Octile (no corner cutting) neighbours of cell i that are walkable, ignoring one-way flags. */
 export function octileNeighbours(grid: NavGrid, i: number, walk: Uint8Array = grid.layers[0].walkable): number[] {
@@ -85,18 +57,6 @@ export function segmentTouchesCell(x0: number, y0: number, x1: number, y1: numbe
     return true;
   };
   return clip(-dx, x0 - (cx - 0.5)) && clip(dx, cx + 0.5 - x0) && clip(-dy, y0 - (cy - 0.5)) && clip(dy, cy + 0.5 - y0) && t0 <= t1;
-}
-
-/**
- * A file under ../shared: beside the repo in CI (`../../shared` from test/), or one level further
- * up from a git worktree under wt/.
- */
-export function sharedFile(rel: string): string {
-  for (const up of ['../../shared/', '../../../shared/']) {
-    const p = fileURLToPath(new URL(up + rel, import.meta.url));
-    if (existsSync(p)) return p;
-  }
-  throw new Error(`../shared/${rel} not found beside the repository`);
 }
 
 /**

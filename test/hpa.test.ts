@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
-import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
+import { readFixture } from './fixtures.js';
+import { gridArb } from './grids.js';
 
-const SHARED = ['../../shared/', '../../../shared/'].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u)) ?? new URL('../../shared/', import.meta.url);
-const read = (name: string): string => readFileSync(new URL(`maps/${name}`, SHARED), 'utf8');
+const read = (name: string): string => readFixture(`movingai/${name}`);
 
 /** Checks a hierarchy answer against A*'s: same status, a legal path, never cheaper than optimal. */
 function check(grid: NavGrid, finder: Pathfinder, sx: number, sy: number, gx: number, gy: number, movement: 'octile' | 'cardinal', label: string): number {
@@ -27,25 +27,13 @@ test('hpa: legal paths, complete, never below optimal, on random grids with terr
   fc.assert(
     fc.property(
       // Cluster 4 makes 32-cell groups, so the larger grids have several: level 2 and landmarks run.
-      fc.integer({ min: 5, max: 100 }),
-      fc.integer({ min: 5, max: 70 }),
-      fc.integer(),
+      // A uniform layer has symmetric costs (one landmark table); a cost change below ends that.
+      // Extreme costs (up to 5000 x the cheapest) take the Dijkstra queues past their bucket range.
+      gridArb({ width: [5, 100], height: [5, 70], wallRate: [0.3, 0.3], costs: ['uniform', 'uniform', 'integer', 'mixed', 'extreme'] }),
       fc.constantFrom('octile' as const, 'cardinal' as const),
       fc.integer({ min: 4, max: 12 }),
-      fc.boolean(),
-      fc.boolean(),
-      (width, height, seed, movement, clusterSize, uniform, extreme) => {
-        let s = seed | 0;
-        const rand = (): number => ((s = (Math.imul(s, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
-        const grid = new NavGrid(width, height);
-        const layer = grid.layers[0];
-        for (let i = 0; i < grid.size; i++) {
-          layer.walkable[i] = rand() < 0.3 ? 0 : 1;
-          // A uniform layer has symmetric costs (one landmark table); a cost change below ends that.
-          // Extreme costs (up to 5000 x the cheapest) take the Dijkstra queues past their bucket range.
-          layer.cost[i] = !uniform && rand() < 0.3 ? (extreme && rand() < 0.2 ? 5000 : 1 + Math.floor(rand() * 4)) : 1;
-        }
-        grid.refresh();
+      ({ grid, rnd: rand }, movement, clusterSize) => {
+        const { width, height } = grid;
         const finder = new Pathfinder(grid);
         finder.hierarchy(0, movement, { clusterSize });
         const pick = (): [number, number] => [Math.floor(rand() * width), Math.floor(rand() * height)];

@@ -1,22 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
-import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
+import { readFixture } from './fixtures.js';
+import { gridArb } from './grids.js';
 
 const MAPS = ['AcrosstheCape', 'maze-100-1', 'random-100-33', 'rmtst01', 'room-100-10'];
-// ../shared beside the repo (CI, the main checkout); one level further up from a worktree in wt/.
-const SHARED = ['../../shared/', '../../../shared/'].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u)) ?? new URL('../../shared/', import.meta.url);
-const mapUrl = (name: string): URL => new URL(`maps/${name}`, SHARED);
-
-function gridFrom(width: number, height: number, blocked: boolean[]): NavGrid {
-  const grid = new NavGrid(width, height);
-  const w = grid.layers[0].walkable;
-  for (let i = 0; i < grid.size; i++) w[i] = blocked[i] ? 0 : 1;
-  grid.refresh();
-  return grid;
-}
 
 /** Asserts that JPS and A* agree on one query (status, cost) and that JPS's path is a legal one. */
 function agree(grid: NavGrid, finder: Pathfinder, sx: number, sy: number, gx: number, gy: number, movement: 'octile' | 'cardinal', label: string, algorithm: 'jps' | 'jps+' = 'jps'): void {
@@ -32,19 +22,14 @@ function agree(grid: NavGrid, finder: Pathfinder, sx: number, sy: number, gx: nu
   assert.equal(j.cells[j.cells.length - 1], gy * grid.width + gx);
 }
 
-const randomGrid = fc
-  .record({ width: fc.integer({ min: 1, max: 70 }), height: fc.integer({ min: 1, max: 40 }), density: fc.double({ min: 0, max: 0.45, noNaN: true }), seed: fc.integer() })
-  .map(({ width, height, density, seed }) => {
-    let s = seed | 0;
-    const rand = (): number => ((s = (Math.imul(s, 1103515245) + 12345) | 0) >>> 0) / 2 ** 32;
-    return { width, height, blocked: Array.from({ length: width * height }, () => rand() < density), rand };
-  });
+/** Uniform-cost grids (what jps searches), non-square, up to 70 x 40. */
+const randomGrid = gridArb({ width: [1, 70], height: [1, 40] });
 
 for (const movement of ['octile', 'cardinal'] as const) {
   test(`jps: same cost as A* on random grids (${movement})`, () => {
     fc.assert(
-      fc.property(randomGrid, ({ width, height, blocked, rand }) => {
-        const grid = gridFrom(width, height, blocked);
+      fc.property(randomGrid, ({ grid, rnd: rand }) => {
+        const { width, height } = grid;
         const finder = new Pathfinder(grid);
         for (let q = 0; q < 12; q++) {
           const sx = Math.floor(rand() * width);
@@ -62,8 +47,8 @@ for (const movement of ['octile', 'cardinal'] as const) {
 
 test('jps and jps+: stay exact through random sequences of tile changes', () => {
   fc.assert(
-    fc.property(randomGrid, fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.nat(3)), { minLength: 1, maxLength: 30 }), ({ width, height, blocked, rand }, changes) => {
-      const grid = gridFrom(width, height, blocked);
+    fc.property(randomGrid, fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.nat(3)), { minLength: 1, maxLength: 30 }), ({ grid, rnd: rand }, changes) => {
+      const { width, height } = grid;
       const finder = new Pathfinder(grid);
       finder.findPath(0, 0, width - 1, height - 1, { algorithm: 'auto' }); // builds the bit planes before the changes
       for (const [at, walkable, size] of changes) {
@@ -84,10 +69,10 @@ test('jps and jps+: stay exact through random sequences of tile changes', () => 
   );
 });
 
-test('jps and jps+: optimal on every query of ../shared/maps (octile), cardinal agrees with A* on a sample', () => {
+test('jps and jps+: optimal on every query of the Moving AI fixtures (octile), cardinal agrees with A* on a sample', () => {
   for (const name of MAPS) {
-    const grid = parseMovingAiMap(readFileSync(mapUrl(`${name}.map`), 'utf8'));
-    const queries = parseScenario(readFileSync(mapUrl(`${name}.map.scen`), 'utf8'));
+    const grid = parseMovingAiMap(readFixture(`movingai/${name}.map`));
+    const queries = parseScenario(readFixture(`movingai/${name}.map.scen`));
     const finder = new Pathfinder(grid);
     for (const q of queries) for (const algorithm of ['jps', 'jps+'] as const) {
       const r = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm });

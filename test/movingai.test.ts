@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { parseMovingAiMap, parseScenario, formatMovingAiMap } from '../src/loaders/index.js';
 import { Pathfinder, TilenavError, checkPath } from '../src/index.js';
+import { readFixture } from './fixtures.js';
 
-const MAPS = new URL('../../shared/maps/', import.meta.url);
-const read = (name: string) => readFileSync(new URL(name, MAPS), 'utf8');
+const read = (name: string) => readFixture(`movingai/${name}`);
 
 test('parses a .map: header, passable . G S, blocked @ O T W, non-square', () => {
   const g = parseMovingAiMap('type octile\nheight 2\nwidth 4\nmap\n.GS@\nOTW.\n');

@@ -4,9 +4,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { fixture } from './fixtures.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SHARED = fileURLToPath(new URL('../../shared/', import.meta.url));
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
@@ -27,7 +27,7 @@ blocks.forEach((code, k) => {
     const body = code
       .replace(/from 'tilenav(\/[a-z]+)?'/g, (_, sub) => `from '${entrySource('.' + (sub ?? ''))}'`)
       // The Tiled example names a game's own files; run it on a real map.
-      .replace(/'maps\/level1\.tmx'/g, JSON.stringify(join(SHARED, 'tiled', 'tiled-examples', 'desert.tmx')));
+      .replace(/'maps\/level1\.tmx'/g, JSON.stringify(fixture('tiled/tiled-examples/desert.tmx')));
     const dir = join(ROOT, 'test-output');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `readme-${k + 1}.ts`);

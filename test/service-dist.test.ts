@@ -1,20 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { main } from '../src/cli/main.js';
+import { fixture } from './fixtures.js';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
-function shared(path: string): string {
-  const beside = new URL(`../../shared/${path}`, import.meta.url);
-  return fileURLToPath(existsSync(beside) ? beside : new URL(`file:///work/shared/${path}`));
-}
-const MAP = shared('maps/rmtst01.map');
-const SCEN = shared('maps/rmtst01.map.scen');
+const MAP = fixture('movingai/rmtst01.map');
+const SCEN = fixture('movingai/rmtst01.map.scen');
 
 test('scen --workers N under tsx: every answer optimal, summary adds workers and throughputQps', async () => {
   const out: string[] = [];

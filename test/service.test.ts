@@ -1,19 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
-import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
+import { NavGrid, Pathfinder, checkPath, mulberry32 } from '../src/index.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { PathService, createPathService, nodeWorkerFactory, shareGrid, serveWorker, type NodeWorkerPort, type ServiceResult, type WorkerFactory, type WorkerPort } from '../src/service/node.js';
 import type { FromWorker, ToWorker } from '../src/service/protocol.js';
+import { fixture } from './fixtures.js';
 
-/** The shared maps beside the repository (as CI lays them out), else where this machine keeps them. */
-function shared(path: string): URL {
-  const beside = new URL(`../../shared/${path}`, import.meta.url);
-  return existsSync(beside) ? beside : new URL(`file:///work/shared/${path}`);
-}
-const MAP = shared('maps/AcrosstheCape.map');
-const SCEN = shared('maps/AcrosstheCape.map.scen');
+const MAP = fixture('movingai/AcrosstheCape.map');
+const SCEN = fixture('movingai/AcrosstheCape.map.scen');
 
 /**
  * Workers in this thread, one message per macrotask each way (structured clone with transfer, as
@@ -457,8 +453,7 @@ test('soak: workers killed at random during a burst; every request answered exac
   };
   const svc = new PathService(grid, { factory, workers: 2, maxAttempts: 4, maxBatch: 8 });
   const finder = new Pathfinder(grid);
-  let seed = 12345;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rand = mulberry32(12345);
   let kills = 0;
   const killer = setInterval(() => {
     const live = ports.filter((p) => p.started && p.port.worker.threadId > 0);

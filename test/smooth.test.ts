@@ -2,13 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, findPath, findAnyAnglePath, continuous, smoothPath, polylineCost, polylineLength, cellsToPoints, toWorldWaypoints, segmentCost, FLAG_NO_EXIT_EAST } from '../src/index.js';
-import { gridArb, segmentCrossings, segmentTouchesCell } from './helpers-queries.js';
-
-function grid(rows: string[]): NavGrid {
-  const g = new NavGrid(rows[0].length, rows.length);
-  rows.forEach((row, y) => [...row].forEach((ch, x) => ch === '@' && g.setWalkable(x, y, false)));
-  return g;
-}
+import { segmentCrossings, segmentTouchesCell } from './helpers-queries.js';
+import { asciiGrid, gridArb, VARYING_COSTS } from './grids.js';
 
 test('an open room smooths to two waypoints', () => {
   const g = new NavGrid(9, 5);
@@ -17,7 +12,7 @@ test('an open room smooths to two waypoints', () => {
 });
 
 test('a segment through a corner between two blocked side cells is refused (no corner cutting)', () => {
-  const g = grid(['.@', '@.']);
+  const g = asciiGrid(['.@', '@.']);
   const view = g.searchView(0);
   assert.equal(segmentCost(view, 0, 0, 1, 1), -1);
   assert.ok(segmentCost(view, 0, 0, 1, 1, 2) > 0, 'allowed when the corner rule ignores side cells');
@@ -27,7 +22,7 @@ test('a segment through a corner between two blocked side cells is refused (no c
 
 test('a thin wall that sampling at half a cell would step over blocks the sight line', () => {
   // The segment (0,0)-(3,1) clips the corner of cell (2,1) only slightly: it enters it for a short stretch.
-  const g = grid(['....', '..@.']);
+  const g = asciiGrid(['....', '..@.']);
   assert.equal(segmentCost(g.searchView(0), 0, 0, 3, 1), -1);
   const r = findPath(g, 0, 0, 3, 1);
   const pts = smoothPath(g, r.cells);
@@ -55,7 +50,7 @@ test('smoothing honours one-way flags', () => {
 
 test('property: smoothed segments touch no blocked cell, and cost no more than the grid path', () => {
   fc.assert(
-    fc.property(gridArb({ costs: true }), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
+    fc.property(gridArb({ costs: VARYING_COSTS }), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
       const n = g.size;
       const r = findPath(g, g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n));
       if (r.status !== 'found') return;

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, TilenavError, continuous, orthogonal, hexagonal } from '../src/index.js';
+import { NavGrid, TilenavError, continuous, orthogonal, hexagonal, mulberry32 } from '../src/index.js';
 import { parseTextGrid, formatTextGrid } from '../src/loaders/index.js';
+import { fillRandom } from './grids.js';
 
 const SAMPLE = `cellSize 0.4
 agentRadius 0.45
@@ -46,12 +47,7 @@ test('txt: grid -> text -> grid is exact on random non-square grids (property)',
       fc.double({ min: -1e6, max: 1e6, noNaN: true }),
       fc.integer(),
       (w, h, cellSize, minX, minZ, seed) => {
-        const g = new NavGrid(w, h, { projection: continuous(cellSize, minX, minZ, 0.25) });
-        let s = seed >>> 0;
-        for (let i = 0; i < g.size; i++) {
-          s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-          g.layers[0].walkable[i] = s >>> 31;
-        }
+        const g = fillRandom(new NavGrid(w, h, { projection: continuous(cellSize, minX, minZ, 0.25) }), mulberry32(seed), { wallRate: 0.5 });
         const text = formatTextGrid(g);
         const back = parseTextGrid(text);
         assert.deepEqual(back.grid.projection.spec, g.projection.spec);

@@ -1,26 +1,31 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync, deflateSync, gzipSync } from 'node:zlib';
-import { TilenavError, FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, Pathfinder, TerrainTable } from '../src/index.js';
+import { TilenavError, FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, Pathfinder, TerrainTable, mulberry32 } from '../src/index.js';
 import { loadTiled, loadTiledAsync, resolveTiledPath, type TiledOptions } from '../src/loaders/index.js';
 import { main } from '../src/cli/main.js';
 import { DESIGN, H, W } from './fixtures/tiled/generate.js';
+import { fixture } from './fixtures.js';
+import { fillRandom } from './grids.js';
 
-/** ../shared beside the repo (CI); in a worktree the nearest shared/ up the tree. */
-function sharedDir(): string {
-  for (let dir = new URL('../../', import.meta.url); ; dir = new URL('../', dir)) {
-    const p = fileURLToPath(new URL('shared/tiled/', dir));
-    if (existsSync(p)) return p;
-    if (fileURLToPath(dir) === '/') throw new Error('shared/tiled not found above the repo');
-  }
-}
-const SHARED = sharedDir();
-const FIXTURES = fileURLToPath(new URL('./fixtures/tiled/', import.meta.url));
+/** The real Tiled maps (made outside this project): tiled-examples/ and workadventure/. */
+const REAL = fixture('tiled/');
+/** The generated fixtures, at the top of test/fixtures/tiled/ (generate.ts writes them). */
+const FIXTURES = fixture('tiled/');
 const readFile = (p: string) => readFileSync(p);
 const load = (path: string, options: TiledOptions = {}) => loadTiled(readFileSync(path), { file: path, readFile, ...options });
+
+/** Every real map: the .tmx and .tmj files in tiled-examples/ and workadventure/. */
+function realMaps(): string[] {
+  return ['tiled-examples', 'workadventure'].flatMap((d) => mapsUnder(join(REAL, d)));
+}
+
+/** The generated .tmx and .tmj fixtures (not the real maps in the subfolders). */
+function generatedMaps(): string[] {
+  return readdirSync(FIXTURES).filter((f) => /\.tm[xj]$/.test(f)).map((f) => join(FIXTURES, f));
+}
 
 function mapsUnder(dir: string): string[] {
   const out: string[] = [];
@@ -32,7 +37,7 @@ function mapsUnder(dir: string): string[] {
   return out.sort();
 }
 
-// ---- an independent reading of the shared maps: regular expressions and node:zlib, nothing of the loader
+// ---- an independent reading of the real maps: regular expressions and node:zlib, nothing of the loader
 
 interface IndependentLayer {
   cells: Map<string, number>;
@@ -82,8 +87,8 @@ function jsonTileLayers(layers: any[]): any[] {
 
 const OBSTACLE_PROPERTY = '<properties><property name="isTilesetWalkable" type="bool" value="false"/></properties>';
 
-test('every shared Tiled map loads, and reports that it has no navigation properties', () => {
-  const maps = mapsUnder(SHARED);
+test('every real Tiled map loads, and reports that it has no navigation properties', () => {
+  const maps = realMaps();
   assert.ok(maps.length >= 11, `found ${maps.length} maps`);
   for (const path of maps) {
     const m = load(path);
@@ -92,8 +97,8 @@ test('every shared Tiled map loads, and reports that it has no navigation proper
   }
 });
 
-test('shared TMX maps: with every tile layer an obstacle layer, the blocked cells are exactly the non-empty ones', () => {
-  for (const path of mapsUnder(SHARED).filter((p) => p.endsWith('.tmx'))) {
+test('real TMX maps: with every tile layer an obstacle layer, the blocked cells are exactly the non-empty ones', () => {
+  for (const path of realMaps().filter((p) => p.endsWith('.tmx'))) {
     const text = readFileSync(path, 'utf8');
     const layers = independentTmxLayers(text);
     assert.ok(layers.length > 0, path);
@@ -113,7 +118,7 @@ test('shared TMX maps: with every tile layer an obstacle layer, the blocked cell
 });
 
 test('the infinite staggered map becomes its chunks\' bounding box', () => {
-  const path = join(SHARED, 'tiled-examples/isometric_staggered_grass_and_water.tmx');
+  const path = join(REAL, 'tiled-examples/isometric_staggered_grass_and_water.tmx');
   const text = readFileSync(path, 'utf8');
   const chunks = [...text.matchAll(/<chunk x="(-?\d+)" y="(-?\d+)" width="(\d+)" height="(\d+)"/g)].map((c) => c.slice(1).map(Number));
   const x0 = Math.min(...chunks.map((c) => c[0]));
@@ -129,7 +134,7 @@ test('the infinite staggered map becomes its chunks\' bounding box', () => {
 });
 
 test('office.tmj: cells under a tile whose `collides` is true are blocked, counted from the JSON directly', () => {
-  const path = join(SHARED, 'workadventure/office.tmj');
+  const path = join(REAL, 'workadventure/office.tmj');
   const json = JSON.parse(readFileSync(path, 'utf8'));
   const colliding = new Set<number>();
   for (const ts of json.tilesets) for (const t of ts.tiles ?? []) if (t.properties?.some((p: any) => p.name === 'collides' && p.value === true)) colliding.add(ts.firstgid + t.id);
@@ -287,7 +292,7 @@ test('hexagonal neighbours match the drawn hexes: the six nearest tile centres i
 
 test('staggered projection matches Tiled\'s pixel layout and inverts', () => {
   // hexagonal-mini: 14 x 12 tiles, side 6, stagger y odd: column width 7, row height 9.
-  const m = load(join(SHARED, 'tiled-examples/hexagonal-mini.tmx'));
+  const m = load(join(REAL, 'tiled-examples/hexagonal-mini.tmx'));
   assert.deepEqual(m.projection.cellToWorld(1, 1), { x: 14 + 7 + 7, y: 9 + 6, z: 0 });
   assert.deepEqual(m.projection.cellToWorld(1, 2), { x: 14 + 7, y: 18 + 6, z: 0 });
   for (const path of [join(FIXTURES, 'staggered-even-q.tmj'), join(FIXTURES, 'hex-odd-q.tmj'), join(FIXTURES, 'hex-even-r.tmj')]) {
@@ -302,15 +307,12 @@ test('staggered projection matches Tiled\'s pixel layout and inverts', () => {
 });
 
 test('A* on staggered models finds Dijkstra\'s cost on random grids', () => {
-  let seed = 7;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = mulberry32(7);
   for (const [axis, index] of [['y', 'odd'], ['y', 'even'], ['x', 'odd'], ['x', 'even']]) {
     const m = loadTiled(openMap('staggered', axis, index, 14, 11), { file: 'random' });
     const g = m.grid;
     for (let trial = 0; trial < 15; trial++) {
-      for (let i = 0; i < g.size; i++) g.layers[0].walkable[i] = rnd() < 0.25 ? 0 : 1;
-      for (let i = 0; i < g.size; i++) g.layers[0].cost[i] = 1 + Math.floor(rnd() * 3);
-      g.refresh();
+      fillRandom(g, rnd, { wallRate: 0.25, costs: 'mixed' });
       const pf = new Pathfinder(g);
       for (let q = 0; q < 10; q++) {
         const [sx, sy, tx, ty] = [rnd() * 14, rnd() * 11, rnd() * 14, rnd() * 11].map(Math.floor);
@@ -576,13 +578,10 @@ test('bad input: missing, unreadable or malformed tilesets name the tileset', ()
 // ---- fuzz: random mutations of the real maps either load or throw a TilenavError
 
 test('fuzz: mutated maps and tilesets load or throw TilenavError, nothing else', () => {
-  const maps = [...mapsUnder(SHARED), ...mapsUnder(FIXTURES)];
+  const maps = [...realMaps(), ...generatedMaps()];
   const originals = new Map<string, Buffer>(maps.map((m) => [m, readFileSync(m)]));
-  let seed = 20261122;
-  const rnd = (n: number) => {
-    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-    return seed % n;
-  };
+  const random = mulberry32(20261122);
+  const rnd = (n: number) => Math.floor(random() * n);
   const mutate = (b: Buffer): Buffer => {
     let out = Buffer.from(b);
     const k = 1 + rnd(4);
@@ -640,7 +639,7 @@ function runCli(args: string[]) {
 }
 
 test('CLI: info, path and scen read Tiled maps; a bad file exits 2 with one line', async () => {
-  const office = join(SHARED, 'workadventure/office.tmj');
+  const office = join(REAL, 'workadventure/office.tmj');
   const info = await runCli(['info', office]);
   assert.equal(info.code, 0);
   assert.match(info.out[0], /tiled orthogonal, 31 x 21/);
