@@ -47,6 +47,20 @@ export function cellOf(v: number): number {
   return Math.floor(v + 0.5);
 }
 
+/** Index of the cell holding point (x, y) (cell coordinates), or -1 off the grid. */
+export function cellIndexAt(grid: NavGrid, x: number, y: number): number {
+  const cx = cellOf(x);
+  const cy = cellOf(y);
+  return cx >= 0 && cy >= 0 && cx < grid.width && cy < grid.height ? cy * grid.width + cx : -1;
+}
+
+/** Whether the cell holding point (x, y) (cell coordinates) is on the grid and walkable on `layer`. */
+export function walkableAt(grid: NavGrid, layer: number, x: number, y: number): boolean {
+  const cx = Math.floor(x + 0.5);
+  const cy = Math.floor(y + 0.5);
+  return cx >= 0 && cy >= 0 && cx < grid.width && cy < grid.height && grid.layers[layer].walkable[cy * grid.width + cx] === 1;
+}
+
 /**
  * The default planner, built on the queries of issue 5 (seed 001 §3-6): the cascade of
  * {@link findPathToNearest} (around the standing agents, then through them, then to the reachable
