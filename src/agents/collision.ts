@@ -67,7 +67,7 @@ export class Collision {
   /** Visits every overlapping pair once (i < j, in id order): pushes them apart, or only measures. */
   private visitPairs(push: boolean): void {
     const hash = this.hash;
-    const { start, items, slotOf } = hash;
+    const { start, items, slotOf, around } = hash;
     const a = this.agents;
     const n = a.count;
     const x = a.x;
@@ -78,8 +78,9 @@ export class Collision {
       // From where i stands now: earlier pushes in this pass may have moved it out of its bucket.
       const bx = hash.bucketOf(x[i]);
       const by = hash.bucketOf(y[i]);
-      hash.beginRect(bx - 1, bx + 1, by - 1, by + 1);
-      for (let s = hash.nextSlot(); s >= 0; s = hash.nextSlot()) {
+      const slots = hash.slotsAround(bx, by);
+      for (let q = 0; q < slots; q++) {
+        const s = around[q];
         for (let k = start[s]; k < start[s + 1]; k++) {
           const j = items[k];
           if (j <= i) continue;
@@ -136,8 +137,8 @@ export class Collision {
     const ay = y[i] - ny * h;
     const bx = x[j] + nx * h;
     const by = y[j] + ny * h;
-    const okA = this.walkable(ax, ay);
-    const okB = this.walkable(bx, by);
+    const okA = walkableAt(this.grid, this.layer, ax, ay);
+    const okB = walkableAt(this.grid, this.layer, bx, by);
     if (okA && okB) {
       x[i] = ax;
       y[i] = ay;
@@ -147,13 +148,13 @@ export class Collision {
       // B is against a wall: A takes the whole push if it can.
       const fx = x[i] - nx * pen;
       const fy = y[i] - ny * pen;
-      const full = this.walkable(fx, fy);
+      const full = walkableAt(this.grid, this.layer, fx, fy);
       x[i] = full ? fx : ax;
       y[i] = full ? fy : ay;
     } else if (okB) {
       const fx = x[j] + nx * pen;
       const fy = y[j] + ny * pen;
-      const full = this.walkable(fx, fy);
+      const full = walkableAt(this.grid, this.layer, fx, fy);
       x[j] = full ? fx : bx;
       y[j] = full ? fy : by;
     } else {
@@ -201,15 +202,11 @@ export class Collision {
       const uy = k === 0 ? dy : k === 1 ? dx : k === 2 ? -dx : -dy;
       const tx = a.x[s] + ux * dist;
       const ty = a.y[s] + uy * dist;
-      if (!this.walkable(tx, ty)) continue;
+      if (!walkableAt(this.grid, this.layer, tx, ty)) continue;
       // It stays in its group: stepping aside for a comrade must not make the group replan.
       a.order(s, tx, ty, DEFAULT_INTENT, a.group[s], this.now, true);
       a.flags[s] |= AGENT_NUDGED;
       return;
     }
-  }
-
-  private walkable(x: number, y: number): boolean {
-    return walkableAt(this.grid, this.layer, x, y);
   }
 }

@@ -22,6 +22,8 @@ export class SpatialHash {
   /** Slots already given out by the current walk: those equal to `seenGen`. */
   private seen = new Uint32Array(0);
   private seenGen = 0;
+  /** The slots found by the last slotsAround. */
+  readonly around = new Int32Array(9);
   // The walk begun by beginRect: the rectangle's bounds and the next bucket to look at.
   private walkX0 = 0;
   private walkX1 = 0;
@@ -85,14 +87,31 @@ export class SpatialHash {
   }
 
   /**
+   * The distinct slots of the 3 x 3 buckets centred on bucket (bx, by), row by row, in `around`;
+   * returns how many. The eager form of a walk, for the many small neighbourhoods of collision.
+   */
+  slotsAround(bx: number, by: number): number {
+    const gen = this.nextGen();
+    const seen = this.seen;
+    const around = this.around;
+    let count = 0;
+    for (let y = by - 1; y <= by + 1; y++) {
+      for (let x = bx - 1; x <= bx + 1; x++) {
+        const s = this.slot(x, y);
+        if (seen[s] === gen) continue;
+        seen[s] = gen;
+        around[count++] = s;
+      }
+    }
+    return count;
+  }
+
+  /**
    * Starts a walk over the distinct slots of buckets bx0..bx1 x by0..by1, row by row (several
    * buckets may share a slot; visiting it twice would push a pair twice). Walks do not nest.
    */
   beginRect(bx0: number, bx1: number, by0: number, by1: number): void {
-    if (++this.seenGen === 0xffffffff) {
-      this.seen.fill(0);
-      this.seenGen = 1;
-    }
+    this.nextGen();
     this.walkX0 = bx0;
     this.walkX1 = bx1;
     this.walkY1 = by1;
@@ -116,6 +135,15 @@ export class SpatialHash {
       return s;
     }
     return -1;
+  }
+
+  /** A generation no slot is marked with yet (slots marked with it count as seen). */
+  private nextGen(): number {
+    if (++this.seenGen === 0xffffffff) {
+      this.seen.fill(0);
+      this.seenGen = 1;
+    }
+    return this.seenGen;
   }
 }
 

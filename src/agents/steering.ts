@@ -103,16 +103,16 @@ export class Steering {
   /** Moves agent i to (nx, ny) if its cell is walkable, else slides along one axis; false if it cannot move. */
   private tryMove(i: number, nx: number, ny: number): boolean {
     const a = this.agents;
-    if (this.walkable(nx, ny)) {
+    if (walkableAt(this.grid, this.layer, nx, ny)) {
       a.x[i] = nx;
       a.y[i] = ny;
       return true;
     }
-    if (this.walkable(nx, a.y[i])) {
+    if (walkableAt(this.grid, this.layer, nx, a.y[i])) {
       a.x[i] = nx;
       return true;
     }
-    if (this.walkable(a.x[i], ny)) {
+    if (walkableAt(this.grid, this.layer, a.x[i], ny)) {
       a.y[i] = ny;
       return true;
     }
@@ -136,9 +136,5 @@ export class Steering {
     if (h > Math.PI) h -= TWO_PI;
     else if (h <= -Math.PI) h += TWO_PI;
     heading[i] = h;
-  }
-
-  private walkable(x: number, y: number): boolean {
-    return walkableAt(this.grid, this.layer, x, y);
   }
 }
