@@ -5,8 +5,8 @@ import { overlayFor, type DynamicObstacle } from '../query/obstacles.js';
 import { cellStep, cellsToPoints, smoothPath } from '../path/smooth.js';
 
 /**
- * A standing agent that should be walked around when planning (seed 001 §6): centre in cell
- * coordinates and the radius to block (already scaled by the radius fraction), in cells.
+ * A standing agent that should be walked around when planning: centre in cell coordinates and
+ * the radius to block (already scaled by the radius fraction), in cells.
  */
 export interface AgentObstacle {
   x: number;
@@ -62,7 +62,7 @@ export function walkableAt(grid: NavGrid, layer: number, x: number, y: number): 
 }
 
 /**
- * The default planner, built on the queries of issue 5 (seed 001 §3-6): the cascade of
+ * The default planner, built on the core's queries: the cascade of
  * {@link findPathToNearest} (around the standing agents, then through them, then to the reachable
  * cell nearest the goal), string pulling with the exact line of sight ({@link smoothPath}) and the
  * exact target as the last waypoint when the goal was reached. Obstacles arrive in cells already
@@ -76,8 +76,8 @@ export class GridPlanner implements AgentPlanner {
    */
   lastPartial = false;
   /**
-   * Walk as close as possible to an unreachable goal (seed 001 §5); false: no plan (the agent
-   * stands, flagged unreachable).
+   * Walk as close as possible to an unreachable goal; false: no plan (the agent stands, flagged
+   * unreachable).
    * @default true
    */
   readonly nearest: boolean;
