@@ -5,9 +5,12 @@ import { AGENT_ACTIVE, type AgentStore } from './store.js';
  * table sized by agent count, not map size, so a big sparse map costs nothing. Rebuilt from the
  * positions whenever a stage needs it; between builds it describes where agents stood then.
  *
- * Reading one neighbourhood: `beginRect(bx0, bx1, by0, by1)`, then `nextSlot()` until -1, and
- * for each slot s the ids `items[start[s]]` .. `items[start[s + 1] - 1]` (ascending). A slot may
- * hold agents of several buckets, far apart: callers test distances themselves.
+ * Reading a neighbourhood: its distinct slots come from `slotsAround(bx, by)` (3 x 3 buckets, all
+ * at once) or `beginRect(bx0, bx1, by0, by1)` then `nextSlot()` until -1 (any rectangle, one at a
+ * time, so a search can stop early); each slot s holds the ids `items[start[s]]` ..
+ * `items[start[s + 1] - 1]`, ascending. Several buckets may share a slot, so a slot holds agents
+ * that may be far apart: callers test distances themselves. Each slot is given out once per
+ * neighbourhood, or a pair would be pushed twice.
  */
 export class SpatialHash {
   /** Side of a bucket (cells): at least every agent's diameter, so touching agents share or neighbour a bucket. */
@@ -107,8 +110,8 @@ export class SpatialHash {
   }
 
   /**
-   * Starts a walk over the distinct slots of buckets bx0..bx1 x by0..by1, row by row (several
-   * buckets may share a slot; visiting it twice would push a pair twice). Walks do not nest.
+   * Starts a walk over the distinct slots of buckets bx0..bx1 x by0..by1, row by row. Walks do
+   * not nest, nor interleave with slotsAround.
    */
   beginRect(bx0: number, bx1: number, by0: number, by1: number): void {
     this.nextGen();
