@@ -6,7 +6,7 @@ const DX = [0, 1, 0, -1, 1, 1, -1, -1];
 const DY = [-1, 0, 1, 0, -1, 1, 1, -1];
 
 /**
- * One Dijkstra from a goal cell that every unit of a big group follows (seed 004's group move
+ * One Dijkstra from a goal cell that every unit of a big group follows (a group move
  * without one A* per unit): `dist` is the path cost to the goal, and `next(i)` the neighbour to
  * step to, chosen lazily the first time a unit stands in cell i, so building the field costs one
  * distance map and nothing per cell.

@@ -15,8 +15,8 @@ const REACHED = 1;
 const TAKEN = 2;
 
 /**
- * Seed 004's formation planner: a box of rows facing the way the group travels, centred on the
- * clicked point, `spacing` cells between neighbours. A slot whose cell is blocked, off the grid or
+ * Formation slots for a group order: a box of rows facing the way the group travels, centred on
+ * the clicked point, `spacing` cells between neighbours. A slot whose cell is blocked, off the grid or
  * not reachable from the centre (across a wall) moves to the nearest free reachable cell; a centre
  * on a blocked cell moves to the nearest walkable one. Units are matched to slots front-to-front
  * and left-to-right, so the group keeps its shape and paths do not cross needlessly.

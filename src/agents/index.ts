@@ -2,8 +2,11 @@
  * tilenav/agents: navigation agents that follow paths, push each other apart, step aside,
  * replan, and move in groups (formations, flow fields). No Node or DOM imports.
  */
-export { NavigationSystem, segmentDistance, AGENT_ACTIVE, AGENT_INTENT, AGENT_PATHFINDING, AGENT_HAS_PATH, AGENT_DIRTY, AGENT_PLAYER, AGENT_FLOW, AGENT_UNREACHABLE, AGENT_NUDGED, AGENT_BLOCKED } from './system.js';
-export type { AgentSpec, MoveIntent, GroupOrder, NavigationStats, NavigationSystemOptions } from './system.js';
+export { NavigationSystem } from './system.js';
+export type { GroupOrder, NavigationStats, NavigationSystemOptions } from './system.js';
+export { AGENT_ACTIVE, AGENT_INTENT, AGENT_PATHFINDING, AGENT_HAS_PATH, AGENT_DIRTY, AGENT_PLAYER, AGENT_FLOW, AGENT_UNREACHABLE, AGENT_NUDGED, AGENT_BLOCKED } from './store.js';
+export type { AgentSpec, MoveIntent } from './store.js';
+export { segmentDistance } from './replanning.js';
 export { DEFAULT_NAVIGATION_OPTIONS } from './options.js';
 export type { NavigationOptions } from './options.js';
 export { GridPlanner, cellOf } from './planner.js';

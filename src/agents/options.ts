@@ -1,15 +1,14 @@
 /**
- * Seed 001 §10's constants, in one place. Distances are in cells (1 = one tile edge) and times in
- * seconds of simulated time; the seed's metres are converted at its cell size of 0.4 m where a
- * tile game wants the same feel (e.g. kNudgeDist 1.2 m = 3 cells), and scaled to tile-sized units
- * where the seed's value assumes a person-sized agent on a fine grid (radius, speed).
+ * The agents' tuning constants, in one place. Distances are in cells (1 = one tile edge) and
+ * times in seconds of simulated time. The defaults are sized for tile games: an agent a little
+ * under a tile wide walking a few tiles a second, stepping a few tiles aside when pushed.
  */
 export interface NavigationOptions {
   /** Length of one simulation step (seconds). `update(dt)` runs whole steps from an accumulator. @default 1/60 */
   fixedStep: number;
   /** At most this many steps per `update` call, so a long frame cannot snowball. @default 8 */
   maxStepsPerUpdate: number;
-  /** WALK_THRESHOLD: a waypoint closer than this is reached (cells). @default 0.125 */
+  /** A waypoint closer than this is reached (cells). @default 0.125 */
   walkThreshold: number;
   /** Default collision radius of a new agent (cells). @default 0.35 */
   collisionRadius: number;
@@ -17,21 +16,21 @@ export interface NavigationOptions {
   walkSpeed: number;
   /** Default turn rate toward the movement direction (radians per second). @default 4 * Math.PI */
   rotationSpeed: number;
-  /** Default MoveIntent arrival threshold: within this of the final target counts as arrived (cells). @default 0.125 */
+  /** Default arrival threshold of an order: within this of the final target counts as arrived (cells). @default 0.125 */
   arrivalThreshold: number;
-  /** kIterations: push-apart passes per step. @default 3 */
+  /** Push-apart passes per step. @default 3 */
   collisionIterations: number;
-  /** kNudgeDist: how far a standing unit steps aside when a walker pushes it (cells). @default 3 */
+  /** How far a standing unit steps aside when a walker pushes it (cells). @default 3 */
   nudgeDist: number;
-  /** kMovedEps: an agent that moved more than this in a step is a mover (cells). @default 0.02 */
+  /** An agent that moved more than this in a step is a mover (cells). @default 0.02 */
   movedEps: number;
-  /** kReplanTriggerDist: a mover this close to a walker's next segment makes it replan (cells). @default 4.5 */
+  /** A mover this close to a walker's next segment makes it replan (cells). @default 4.5 */
   replanTriggerDist: number;
-  /** kReplanCooldownMs, in seconds: the least time between two mover-triggered replans of one agent. @default 0.5 */
+  /** The least time between two mover-triggered replans of one agent (seconds). @default 0.5 */
   replanCooldown: number;
-  /** kDynamicObstacleInfluenceDist: standing agents farther than this from the start-goal segment are ignored when planning (cells). @default 15 */
+  /** Standing agents farther than this from the start-goal segment are ignored when planning (cells). @default 15 */
   obstacleInfluenceDist: number;
-  /** kDynamicObstacleRadiusFraction: the part of a standing agent's radius that blocks planning. @default 0.6 */
+  /** The part of a standing agent's radius that blocks planning. @default 0.6 */
   obstacleRadiusFraction: number;
   /** A group order of at least this many units follows one flow field instead of one A* per unit. @default 24 */
   flowFieldMinGroup: number;
@@ -47,9 +46,9 @@ export interface NavigationOptions {
   /** Replans a stuck walker tries before giving up (see stuckTime). @default 3 */
   stuckRetries: number;
   /**
-   * A unit nudged aside (seed 001 §8) walks back to where its last order left it after standing
-   * this long (seconds), so a group keeps its formation once the walker has passed; 0 keeps seed
-   * 001's behaviour (it stays at the new spot). @default 1
+   * A unit nudged aside (a standing unit a walker pushed steps out of its way) walks back to
+   * where its last order left it after standing this long (seconds), so a group keeps its
+   * formation once the walker has passed; 0: it stays at the new spot. @default 1
    */
   returnAfterNudge: number;
   /** See stuckTime (cells). @default 0.5 */

@@ -5,8 +5,8 @@ import { overlayFor, type DynamicObstacle } from '../query/obstacles.js';
 import { cellStep, cellsToPoints, smoothPath } from '../path/smooth.js';
 
 /**
- * A standing agent that should be walked around when planning (seed 001 §6): centre in cell
- * coordinates and the radius to block (already scaled by the radius fraction), in cells.
+ * A standing agent that should be walked around when planning: centre in cell coordinates and
+ * the radius to block (already scaled by the radius fraction), in cells.
  */
 export interface AgentObstacle {
   x: number;
@@ -47,8 +47,22 @@ export function cellOf(v: number): number {
   return Math.floor(v + 0.5);
 }
 
+/** Index of the cell holding point (x, y) (cell coordinates), or -1 off the grid. */
+export function cellIndexAt(grid: NavGrid, x: number, y: number): number {
+  const cx = cellOf(x);
+  const cy = cellOf(y);
+  return cx >= 0 && cy >= 0 && cx < grid.width && cy < grid.height ? cy * grid.width + cx : -1;
+}
+
+/** Whether the cell holding point (x, y) (cell coordinates) is on the grid and walkable on `layer`. */
+export function walkableAt(grid: NavGrid, layer: number, x: number, y: number): boolean {
+  const cx = Math.floor(x + 0.5);
+  const cy = Math.floor(y + 0.5);
+  return cx >= 0 && cy >= 0 && cx < grid.width && cy < grid.height && grid.layers[layer].walkable[cy * grid.width + cx] === 1;
+}
+
 /**
- * The default planner, built on the queries of issue 5 (seed 001 §3-6): the cascade of
+ * The default planner, built on the core's queries: the cascade of
  * {@link findPathToNearest} (around the standing agents, then through them, then to the reachable
  * cell nearest the goal), string pulling with the exact line of sight ({@link smoothPath}) and the
  * exact target as the last waypoint when the goal was reached. Obstacles arrive in cells already
@@ -62,8 +76,8 @@ export class GridPlanner implements AgentPlanner {
    */
   lastPartial = false;
   /**
-   * Walk as close as possible to an unreachable goal (seed 001 §5); false: no plan (the agent
-   * stands, flagged unreachable).
+   * Walk as close as possible to an unreachable goal; false: no plan (the agent stands, flagged
+   * unreachable).
    * @default true
    */
   readonly nearest: boolean;

@@ -1,0 +1,294 @@
+import type { GridChange, NavGrid } from '../grid/navgrid.js';
+import { Pathfinder } from '../search/astar.js';
+import type { MovementName } from '../search/movement.js';
+import { FlowField } from './flowfield.js';
+import type { NavigationOptions } from './options.js';
+import { cellIndexAt, type AgentObstacle, type AgentPlanner } from './planner.js';
+import type { SpatialHash } from './spatial.js';
+import { AGENT_ACTIVE, AGENT_BLOCKED, AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, AGENT_UNREACHABLE, type AgentStore } from './store.js';
+import type { NavigationStats } from './system.js';
+
+/**
+ * Decides when agents plan and plans them: a first plan for a new order, a replan when a mover
+ * comes near a walker's next segment, when a grid change crosses its remaining path, or when it
+ * has made no progress for `stuckTime` (after `stuckRetries` of those it gives up, flagged
+ * AGENT_BLOCKED). Owns the group orders' flow fields and rebuilds them after grid changes.
+ */
+export class Replanner {
+  /** Each group order's flow field, by group id; null (or a hole) when the group plans per unit. */
+  readonly fields: (FlowField | null)[] = [];
+  private readonly fieldStale: boolean[] = [];
+  private readonly agents: AgentStore;
+  private readonly hash: SpatialHash;
+  private readonly grid: NavGrid;
+  private readonly layer: number;
+  private readonly movement: MovementName;
+  private readonly options: Readonly<NavigationOptions>;
+  private readonly stats: NavigationStats;
+  private readonly planner: AgentPlanner;
+  private readonly finder: Pathfinder;
+  /** The standing agents handed to the planner, and the objects reused for them. */
+  private readonly obstacles: AgentObstacle[] = [];
+  private readonly obstaclePool: AgentObstacle[] = [];
+  private readonly moversByGroup = new Map<number, number>();
+
+  constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, movement: MovementName, options: Readonly<NavigationOptions>, stats: NavigationStats, planner: AgentPlanner) {
+    this.agents = agents;
+    this.hash = hash;
+    this.grid = grid;
+    this.layer = layer;
+    this.movement = movement;
+    this.options = options;
+    this.stats = stats;
+    this.planner = planner;
+    this.finder = new Pathfinder(grid);
+  }
+
+  /** A flow field to `goal` (a cell index) reaching every unit at (xs[k], ys[k]) that can reach it at all; counted in the stats. */
+  buildField(goal: number, xs: Float64Array, ys: Float64Array): FlowField {
+    const t0 = performance.now();
+    const cells = new Int32Array(xs.length);
+    for (let k = 0; k < xs.length; k++) cells[k] = cellIndexAt(this.grid, xs[k], ys[k]);
+    const field = FlowField.covering(this.grid, this.finder, goal, cells, this.layer, this.movement);
+    this.stats.planMs += performance.now() - t0;
+    this.stats.flowFields++;
+    return field;
+  }
+
+  /** Sets group order `group`'s flow field (null: its units plan one by one). */
+  setField(group: number, field: FlowField | null): void {
+    this.fields[group] = field;
+    this.fieldStale[group] = false;
+  }
+
+  /** Plans every agent whose order waits for a first plan or a replan (not flow-field followers). */
+  planWhereNeeded(): void {
+    const n = this.agents.count;
+    const flags = this.agents.flags;
+    for (let i = 0; i < n; i++) {
+      const f = flags[i];
+      if ((f & AGENT_INTENT) !== 0 && (f & AGENT_PATHFINDING) !== 0 && (f & AGENT_FLOW) === 0 && ((f & AGENT_DIRTY) !== 0 || (f & AGENT_HAS_PATH) === 0)) this.plan(i);
+    }
+  }
+
+  /**
+   * Marks dirty the walkers a mover (an agent that moved more than `movedEps` this step, not of
+   * the walker's own group order) came within `replanTriggerDist` of, measured to the segment
+   * from the walker to its next waypoint; at most once per `replanCooldown` per walker.
+   */
+  triggerReplans(now: number): void {
+    const o = this.options;
+    const a = this.agents;
+    const n = a.count;
+    const eps2 = o.movedEps * o.movedEps;
+    // Movers per group: a walker whose only movers are its own group's has nothing to look for
+    // (the usual case in a big order), and skips the search around its segment.
+    const byGroup = this.moversByGroup;
+    byGroup.clear();
+    let movers = 0;
+    for (let i = 0; i < n; i++) {
+      const dx = a.x[i] - a.prevX[i];
+      const dy = a.y[i] - a.prevY[i];
+      if (dx * dx + dy * dy <= eps2) continue;
+      movers++;
+      if (a.group[i] >= 0) byGroup.set(a.group[i], (byGroup.get(a.group[i]) ?? 0) + 1);
+    }
+    if (movers === 0) return;
+    this.hash.build(a);
+    for (let w = 0; w < n; w++) {
+      if ((a.flags[w] & (AGENT_HAS_PATH | AGENT_FLOW | AGENT_DIRTY)) !== AGENT_HAS_PATH) continue;
+      if (now - a.lastReplan[w] < o.replanCooldown) continue;
+      if (a.group[w] >= 0 && movers === byGroup.get(a.group[w])) continue;
+      const path = a.paths[w]!;
+      const k = a.waypointIndex[w];
+      if (this.moverNear(w, a.x[w], a.y[w], path[k * 2], path[k * 2 + 1], eps2)) {
+        a.flags[w] |= AGENT_DIRTY;
+        a.lastReplan[w] = now;
+      }
+    }
+  }
+
+  /**
+   * Whether a mover outside walker w's group order stands within `replanTriggerDist` of the
+   * segment (sx, sy)-(ex, ey); reads the hash as built this step.
+   */
+  private moverNear(w: number, sx: number, sy: number, ex: number, ey: number, eps2: number): boolean {
+    const a = this.agents;
+    const hash = this.hash;
+    const { start, items } = hash;
+    const T = this.options.replanTriggerDist;
+    const group = a.group[w];
+    hash.beginRect(hash.bucketOf(Math.min(sx, ex) - T), hash.bucketOf(Math.max(sx, ex) + T), hash.bucketOf(Math.min(sy, ey) - T), hash.bucketOf(Math.max(sy, ey) + T));
+    for (let s = hash.nextSlot(); s >= 0; s = hash.nextSlot()) {
+      for (let q = start[s]; q < start[s + 1]; q++) {
+        const m = items[q];
+        // Units of one group order travel together; they do not make each other replan.
+        if (m === w || (group >= 0 && a.group[m] === group)) continue;
+        const dx = a.x[m] - a.prevX[m];
+        const dy = a.y[m] - a.prevY[m];
+        if (dx * dx + dy * dy <= eps2) continue;
+        if (segmentDistance(a.x[m], a.y[m], sx, sy, ex, ey) <= T) return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A walker that has not got `stuckDist` from where it last made progress within `stuckTime`
+   * plans again on its own (leaving its flow field); after `stuckRetries` retries it gives up:
+   * its order ends (callbacks fire) and it is flagged AGENT_BLOCKED.
+   */
+  checkStuck(now: number): void {
+    const o = this.options;
+    const a = this.agents;
+    for (let i = 0; i < a.count; i++) {
+      if ((a.flags[i] & AGENT_INTENT) === 0) continue;
+      if (Math.hypot(a.x[i] - a.anchorX[i], a.y[i] - a.anchorY[i]) > o.stuckDist) {
+        a.anchorX[i] = a.x[i];
+        a.anchorY[i] = a.y[i];
+        a.anchorTime[i] = now;
+      } else if (now - a.anchorTime[i] >= o.stuckTime) {
+        if (a.retries[i] < o.stuckRetries) {
+          // Try again on its own path: the crowd may have moved, or a way round may be free now.
+          a.retries[i]++;
+          a.anchorTime[i] = now;
+          a.flags[i] = (a.flags[i] & ~AGENT_FLOW) | AGENT_DIRTY;
+        } else {
+          a.arrive(i, now);
+          a.flags[i] |= AGENT_BLOCKED;
+        }
+      }
+    }
+  }
+
+  /**
+   * A grid change marks dirty exactly the agents whose remaining path (from where they stand,
+   * through their waypoints) crosses the changed rectangle, corners included (a diagonal step
+   * beside a new wall would cut its corner); they replan once, at the next step. Flow fields on
+   * the layer are rebuilt once, at the next step.
+   */
+  gridChanged(c: GridChange): void {
+    if (c.layer !== this.layer) return;
+    const a = this.agents;
+    const x0 = c.x - 0.5;
+    const y0 = c.y - 0.5;
+    const x1 = c.x + c.width - 0.5;
+    const y1 = c.y + c.height - 0.5;
+    for (let i = 0; i < a.count; i++) {
+      if ((a.flags[i] & (AGENT_ACTIVE | AGENT_HAS_PATH | AGENT_DIRTY)) !== (AGENT_ACTIVE | AGENT_HAS_PATH)) continue;
+      const path = a.paths[i]!;
+      let px = a.x[i];
+      let py = a.y[i];
+      for (let k = a.waypointIndex[i] * 2; k < path.length; k += 2) {
+        if (segmentHitsRect(px, py, path[k], path[k + 1], x0, y0, x1, y1)) {
+          a.flags[i] |= AGENT_DIRTY;
+          break;
+        }
+        px = path[k];
+        py = path[k + 1];
+      }
+    }
+    for (let g = 0; g < this.fields.length; g++) if (this.fields[g] !== null) this.fieldStale[g] = true;
+  }
+
+  /** Rebuilds the flow fields a grid change made stale, or drops them when no unit follows them any more. */
+  refreshFields(): void {
+    const a = this.agents;
+    for (let g = 0; g < this.fields.length; g++) {
+      const old = this.fields[g];
+      if (old === null || !this.fieldStale[g]) continue;
+      this.fieldStale[g] = false;
+      let any = false;
+      for (let i = 0; i < a.count && !any; i++) any = a.group[i] === g && (a.flags[i] & AGENT_FLOW) !== 0;
+      if (!any) {
+        this.fields[g] = null;
+        continue;
+      }
+      const t0 = performance.now();
+      this.fields[g] = new FlowField(this.grid, this.finder, old.goal, this.layer, this.movement);
+      this.stats.planMs += performance.now() - t0;
+      this.stats.flowFields++;
+    }
+  }
+
+  /**
+   * Plans agent i from where it stands to its target, around the standing agents near the way
+   * (within `obstacleInfluenceDist` of the straight segment, blocking `obstacleRadiusFraction` of
+   * their radius). No plan: the agent stands, flagged AGENT_UNREACHABLE; a partial one (the
+   * planner's `lastPartial`) walks as close as it can, flagged likewise.
+   */
+  private plan(i: number): void {
+    const o = this.options;
+    const a = this.agents;
+    const replan = (a.flags[i] & AGENT_HAS_PATH) !== 0 || a.paths[i] !== null || a.replanCount[i] > 0 || (a.flags[i] & AGENT_DIRTY) !== 0;
+    const fx = a.x[i];
+    const fy = a.y[i];
+    const tx = a.targetX[i];
+    const ty = a.targetY[i];
+    const obstacles = this.obstacles;
+    const pool = this.obstaclePool;
+    obstacles.length = 0;
+    for (let j = 0; j < a.count; j++) {
+      if (j === i || (a.flags[j] & (AGENT_ACTIVE | AGENT_INTENT)) !== AGENT_ACTIVE) continue;
+      if (segmentDistance(a.x[j], a.y[j], fx, fy, tx, ty) > o.obstacleInfluenceDist) continue;
+      // Objects are reused from plan to plan: the planner may read them only during its call.
+      const ob = pool[obstacles.length] ?? (pool[obstacles.length] = { x: 0, y: 0, radius: 0 });
+      ob.x = a.x[j];
+      ob.y = a.y[j];
+      ob.radius = a.radius[j] * o.obstacleRadiusFraction;
+      obstacles.push(ob);
+    }
+    const t0 = performance.now();
+    const wp = this.planner.plan({ agent: i, fromX: fx, fromY: fy, toX: tx, toY: ty, obstacles, layer: this.layer, movement: this.movement });
+    this.stats.planMs += performance.now() - t0;
+    this.stats.plans++;
+    if (replan) {
+      this.stats.replans++;
+      a.replanCount[i]++;
+    }
+    if (wp === null || wp.length < 2) {
+      a.markUnreachable(i);
+      return;
+    }
+    a.paths[i] = wp;
+    a.waypointIndex[i] = 0;
+    const partial = this.planner.lastPartial === true ? AGENT_UNREACHABLE : 0;
+    a.flags[i] = ((a.flags[i] | AGENT_HAS_PATH) & ~(AGENT_DIRTY | AGENT_UNREACHABLE)) | partial;
+  }
+}
+
+/** Distance from point (px, py) to the segment (ax, ay)-(bx, by) (any units; a point segment is fine). */
+export function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const vx = bx - ax;
+  const vy = by - ay;
+  const len2 = vx * vx + vy * vy;
+  let t = len2 > 0 ? ((px - ax) * vx + (py - ay) * vy) / len2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return Math.hypot(px - (ax + t * vx), py - (ay + t * vy));
+}
+
+/** The part [t0, t1] of a segment still inside the rectangle while segmentHitsRect clips it. */
+const clipRange = new Float64Array(2);
+
+/** Whether the segment touches the closed rectangle [x0, x1] x [y0, y1] (Liang-Barsky clipping). */
+function segmentHitsRect(ax: number, ay: number, bx: number, by: number, x0: number, y0: number, x1: number, y1: number): boolean {
+  const dx = bx - ax;
+  const dy = by - ay;
+  clipRange[0] = 0;
+  clipRange[1] = 1;
+  return clipEdge(-dx, ax - x0) && clipEdge(dx, x1 - ax) && clipEdge(-dy, ay - y0) && clipEdge(dy, y1 - ay);
+}
+
+/** Narrows clipRange by one rectangle edge (p: the segment's speed toward it, q: the room before it); false when nothing is left. */
+function clipEdge(p: number, q: number): boolean {
+  if (p === 0) return !(q < 0);
+  const t = q / p;
+  if (p < 0) {
+    if (t > clipRange[1]) return false;
+    if (t > clipRange[0]) clipRange[0] = t;
+  } else {
+    if (t < clipRange[0]) return false;
+    if (t < clipRange[1]) clipRange[1] = t;
+  }
+  return true;
+}
