@@ -1,6 +1,6 @@
 /** TMJ maps and TSJ tilesets (JSON) into the neutral model. */
 import { checkSize, decodeArray, decodeBase64Gids } from './data.js';
-import { checkPropertyName, fail, int, num, str, type Ctx, type DecodeLimits, type RawChunk, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type TiledProperties, type TiledProperty, type TilesetRef } from './model.js';
+import { checkPropertyName, fail, int, num, quote, str, type Ctx, type DecodeLimits, type RawChunk, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type TiledProperties, type TiledProperty, type TilesetRef } from './model.js';
 
 type J = Record<string, unknown>;
 
@@ -85,7 +85,7 @@ export function readTmj(ctx: Ctx, text: string, limits: DecodeLimits): RawMap {
   const infinite = m.infinite === true;
   const tilesets: TilesetRef[] = arr(ctx, 'map tilesets', m.tilesets).map((t0, k) => {
     const t = obj(ctx, `tilesets[${k}]`, t0);
-    const element = `tilesets[${k}]${typeof t.source === 'string' ? ` "${t.source}"` : typeof t.name === 'string' ? ` "${t.name}"` : ''}`;
+    const element = `tilesets[${k}]${typeof t.source === 'string' ? ` ${quote(t.source)}` : typeof t.name === 'string' ? ` ${quote(t.name)}` : ''}`;
     const firstgid = int(ctx, element, 'firstgid', t.firstgid, undefined, 1);
     if (typeof t.source === 'string') return { firstgid, source: t.source, embedded: null, element };
     return { firstgid, source: null, embedded: tilesetFromJson(ctx, element, t, firstgid), element };
@@ -145,7 +145,7 @@ function layers(ctx: Ctx, list: unknown[], path: string, width: number, height: 
   const out: RawLayer[] = [];
   list.forEach((l0, k) => {
     const l = obj(ctx, `${path}layers[${k}]`, l0);
-    const element = `${path}layer ${typeof l.name === 'string' ? JSON.stringify(l.name) : k}`;
+    const element = `${path}layer ${typeof l.name === 'string' ? quote(l.name, 60) : k}`;
     const base = { name: str(l.name), visible: l.visible !== false, properties: properties(ctx, element, l.properties), element };
     switch (l.type) {
       case 'group':

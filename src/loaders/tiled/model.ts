@@ -22,6 +22,32 @@ export type TiledProperties = ReadonlyMap<string, TiledProperty>;
 /** Where in which file: every error names both. */
 export interface Ctx {
   file: string;
+  /**
+   * True for files the map names (tilesets, templates) rather than the one the caller named: their
+   * errors say what was wrong and where, never a byte of the content, since a map can name any
+   * file the reader can open.
+   */
+  foreign?: boolean;
+}
+
+/**
+ * A name or path from a file, quoted for a one-line message: control characters, line and
+ * paragraph separators escaped, and cut at `max` characters.
+ */
+export function quote(s: string, max = 120): string {
+  return `"${quoteName(s, max)}"`;
+}
+
+/** `quote` without the quotes, for names already inside a quoted context such as `<group name="...">`. */
+export function quoteName(s: string, max = 120): string {
+  const cut = s.length > max ? s.slice(0, max) : s;
+  const escaped = JSON.stringify(cut).slice(1, -1).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped + (cut.length < s.length ? '...' : '');
+}
+
+/** A message from a parser, on one line (runs of whitespace, newlines included, become one space). */
+export function oneLine(message: string): string {
+  return message.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?').trim();
 }
 
 export function fail(ctx: Ctx, element: string, message: string): never {

@@ -1,7 +1,7 @@
 /** TMX maps and TSX tilesets (XML) into the neutral model. */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { checkSize, decodeBase64Gids, decodeCsv } from './data.js';
-import { checkPropertyName, fail, int, num, str, type Ctx, type DecodeLimits, type RawChunk, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type TiledProperties, type TiledProperty, type TilesetRef } from './model.js';
+import { checkPropertyName, fail, int, num, oneLine, quote, quoteName, str, type Ctx, type DecodeLimits, type RawChunk, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type TiledProperties, type TiledProperty, type TilesetRef } from './model.js';
 
 interface XNode {
   tag: string;
@@ -10,6 +10,9 @@ interface XNode {
   text: string;
 }
 
+/** Deepest element nesting read; deeper files are refused before the parser (which recurses) sees them. */
+const MAX_XML_DEPTH = 256;
+
 const parser = new XMLParser({
   preserveOrder: true,
   ignoreAttributes: false,
@@ -17,32 +20,114 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   parseTagValue: false,
   trimValues: false,
-  processEntities: true,
+  // Entities are decoded below, numeric references included, and never from a DOCTYPE.
+  processEntities: false,
   ignoreDeclaration: true,
   ignorePiTags: true,
+  maxNestedTags: MAX_XML_DEPTH + 8,
 });
+
 
 /** Parses XML text into a small element tree; malformed XML is an error naming its line. */
 function parseXml(ctx: Ctx, source: string, root: string): XNode {
-  // Layer payloads (base64, CSV) are most of a map's bytes and hold no markup; set them aside so
-  // the validator and the parser scan only the markup, keeping their newlines for line numbers.
-  const payloads: string[] = [];
-  const text = source.replace(/(<(?:data|chunk)\b[^>]*>)([^<&\uE000]{256,})(?=<\/)/g, (_, open: string, body: string) => {
-    payloads.push(body);
-    return `${open}\uE000${payloads.length - 1}\uE001${body.replace(/[^\n]/g, '')}`;
-  });
+  const { text, payloads } = setPayloadsAside(ctx, source);
   const valid = XMLValidator.validate(text);
-  if (valid !== true) failXml(ctx, valid.err.line, valid.err.msg);
+  if (valid !== true) failXml(ctx, valid.err.line, ctx.foreign ? `${valid.err.code} (the file is not a well-formed XML ${root})` : oneLine(valid.err.msg));
   let doc: unknown[];
   try {
     doc = parser.parse(text) as unknown[];
   } catch (e) {
-    fail(ctx, 'XML', `malformed XML (${(e as Error).message})`);
+    fail(ctx, 'XML', ctx.foreign ? 'malformed XML' : `malformed XML (${oneLine((e as Error).message)})`);
   }
   const nodes = convert(doc, payloads);
   const top = nodes.find((n) => n.tag !== '');
-  if (top === undefined || top.tag !== root) fail(ctx, 'XML', `expected a <${root}> element at the top, got ${top ? `<${top.tag}>` : 'nothing'}`);
+  if (top === undefined || top.tag !== root) fail(ctx, 'XML', `expected a <${root}> element at the top, got ${top ? `<${quoteName(top.tag)}>` : 'nothing'}`);
   return top;
+}
+
+/**
+ * Layer payloads (base64, CSV) are most of a map's bytes and hold no markup: one linear pass sets
+ * them aside (keeping their newlines, for line numbers) so the validator and the parser scan only
+ * the markup. The same pass measures the element nesting, which the parser would recurse through.
+ * Linear whatever the input: every search stops at the next '<', where the next one starts.
+ */
+function setPayloadsAside(ctx: Ctx, source: string): { text: string; payloads: string[] } {
+  const parts: string[] = [];
+  const payloads: string[] = [];
+  const n = source.length;
+  let last = 0;
+  let depth = 0;
+  let i = 0;
+  for (;;) {
+    const lt = source.indexOf('<', i);
+    if (lt < 0) break;
+    const c = source.charCodeAt(lt + 1);
+    if (c === 33 /* ! */) {
+      const close = source.startsWith('<!--', lt) ? source.indexOf('-->', lt + 4) : source.startsWith('<![CDATA[', lt) ? source.indexOf(']]>', lt + 9) : lt;
+      if (close < 0) break;
+      i = close + 1;
+      continue;
+    }
+    if (c === 63 /* ? */) {
+      i = lt + 2;
+      continue;
+    }
+    if (c === 47 /* / */) {
+      depth--;
+      i = lt + 2;
+      continue;
+    }
+    // The tag's end: the first '>' outside quotes; '<' cannot occur inside a well-formed tag.
+    let j = lt + 1;
+    let quote = 0;
+    for (; j < n; j++) {
+      const d = source.charCodeAt(j);
+      if (d === 60) break;
+      if (quote !== 0) {
+        if (d === quote) quote = 0;
+      } else if (d === 34 || d === 39) quote = d;
+      else if (d === 62) break;
+    }
+    if (j >= n || source.charCodeAt(j) !== 62) {
+      i = j;
+      continue;
+    }
+    i = j + 1;
+    if (source.charCodeAt(j - 1) === 47) continue;
+    if (++depth > MAX_XML_DEPTH) {
+      fail(ctx, `XML line ${lineAt(source, lt)}`, `elements nest more than ${MAX_XML_DEPTH} deep; no Tiled file needs that many`);
+    }
+    if (!isTag(source, lt + 1, 'data') && !isTag(source, lt + 1, 'chunk')) continue;
+    let k = i;
+    let lines = 0;
+    for (; k < n; k++) {
+      const d = source.charCodeAt(k);
+      if (d === 60 || d === 38 || d === 0xe000) break;
+      if (d === 10) lines++;
+    }
+    if (k - i >= 256 && source.charCodeAt(k) === 60 && source.charCodeAt(k + 1) === 47) {
+      parts.push(source.slice(last, i), `\uE000${payloads.length}\uE001`, '\n'.repeat(lines));
+      payloads.push(source.slice(i, k));
+      last = k;
+    }
+    i = k;
+  }
+  if (payloads.length === 0) return { text: source, payloads };
+  parts.push(source.slice(last));
+  return { text: parts.join(''), payloads };
+}
+
+/** Whether `name` starts at `at` and ends there (a space, '>' or '/' follows). */
+function isTag(s: string, at: number, name: string): boolean {
+  if (!s.startsWith(name, at)) return false;
+  const c = s.charCodeAt(at + name.length);
+  return c === 62 || c === 47 || c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+function lineAt(s: string, at: number): number {
+  let line = 1;
+  for (let p = s.indexOf('\n'); p >= 0 && p < at; p = s.indexOf('\n', p + 1)) line++;
+  return line;
 }
 
 function failXml(ctx: Ctx, line: number, msg: string): never {
@@ -57,6 +142,7 @@ function convert(list: unknown[], payloads: string[]): XNode[] {
       let text = String(rec['#text']);
       const m = /^\uE000(\d+)\uE001/.exec(text);
       if (m && Number(m[1]) < payloads.length) text = payloads[Number(m[1])];
+      else text = decodeEntities(text);
       out.push({ tag: '', attrs: {}, children: [], text });
       continue;
     }
@@ -64,12 +150,24 @@ function convert(list: unknown[], payloads: string[]): XNode[] {
       if (key === ':@') continue;
       const attrs: Record<string, string> = Object.create(null);
       const src = rec[':@'] as Record<string, unknown> | undefined;
-      if (src) for (const [k, v] of Object.entries(src)) attrs[k] = String(v);
+      if (src) for (const [k, v] of Object.entries(src)) attrs[k] = decodeEntities(String(v));
       const children = convert((rec[key] as unknown[]) ?? [], payloads);
       out.push({ tag: key, attrs, children, text: children.filter((c) => c.tag === '').map((c) => c.text).join('') });
     }
   }
   return out;
+}
+
+const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** XML's five named entities and numeric character references (`&#10;`, `&#x41;`); others stay as written. */
+function decodeEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(?:#(\d{1,7})|#x([0-9a-fA-F]{1,6})|(lt|gt|amp|quot|apos));/g, (m, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+    if (name !== undefined) return NAMED[name];
+    const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
+    return code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : m;
+  });
 }
 
 const kids = (n: XNode, tag: string) => n.children.filter((c) => c.tag === tag);
@@ -118,7 +216,7 @@ export function readTmx(ctx: Ctx, text: string, limits: DecodeLimits): RawMap {
   const width = int(ctx, '<map>', 'width', a.width, undefined, 0);
   const height = int(ctx, '<map>', 'height', a.height, undefined, 0);
   const tilesets: TilesetRef[] = kids(map, 'tileset').map((t, k) => {
-    const element = `<tileset> ${k + 1}${t.attrs.source ? ` "${t.attrs.source}"` : t.attrs.name ? ` "${t.attrs.name}"` : ''}`;
+    const element = `<tileset> ${k + 1}${t.attrs.source ? ` ${quote(t.attrs.source)}` : t.attrs.name ? ` ${quote(t.attrs.name)}` : ''}`;
     const firstgid = int(ctx, element, 'firstgid', t.attrs.firstgid, undefined, 1);
     if (t.attrs.source !== undefined) return { firstgid, source: t.attrs.source, embedded: null, element };
     return { firstgid, source: null, embedded: tilesetFromNode(ctx, element, t, firstgid), element };
@@ -176,7 +274,7 @@ function tilesetFromNode(ctx: Ctx, element: string, t: XNode, firstgid: number):
 }
 
 function layerElement(parent: string, tag: string, node: XNode): string {
-  return `${parent}<${tag}${node.attrs.name !== undefined ? ` name="${node.attrs.name}"` : ''}>`;
+  return `${parent}<${tag}${node.attrs.name !== undefined ? ` name="${quoteName(node.attrs.name, 60)}"` : ''}>`;
 }
 
 function layers(ctx: Ctx, parent: XNode, path: string, width: number, height: number, infinite: boolean, limits: DecodeLimits): RawLayer[] {
