@@ -4,20 +4,38 @@
  */
 import { TilenavError } from '../../errors.js';
 
-/** Tiled property types. `class` values hold their members as a nested property map. */
-export type TiledPropertyType = 'bool' | 'int' | 'float' | 'string' | 'color' | 'file' | 'object' | 'class';
+/**
+ * Tiled property types. `class` values hold their members as a nested property map; `list`
+ * (Tiled 1.11) values are an array of their items' values.
+ */
+export type TiledPropertyType = 'bool' | 'int' | 'float' | 'string' | 'color' | 'file' | 'object' | 'class' | 'list';
+
+/** A property's value: see {@link TiledProperty.value}. */
+export type TiledPropertyValue = boolean | number | string | TiledProperties | readonly TiledPropertyValue[];
 
 /** One custom property as Tiled stores it. */
 export interface TiledProperty {
   readonly type: TiledPropertyType;
-  /** bool: boolean; int, float, object (an object id): number; string, color (`#aarrggbb`), file: string; class: its members. */
-  readonly value: boolean | number | string | TiledProperties;
+  /**
+   * bool: boolean; int, float, object (an object id): number; string, color (`#aarrggbb`), file:
+   * string; class: its members; list: its items' values, in order (a list item of type class is a
+   * property map, a nested list an array).
+   */
+  readonly value: TiledPropertyValue;
   /** The custom type's name for `class` (and enum) properties, when given. */
   readonly propertyType?: string;
 }
 
 /** Custom properties by name. A Map, so names such as `__proto__` can never reach a prototype. */
 export type TiledProperties = ReadonlyMap<string, TiledProperty>;
+
+/** Tiled's gid flag bits: flipped horizontally, vertically, diagonally, rotated 120 degrees (hex). */
+export const GID_FLIP_H = 0x80000000;
+export const GID_FLIP_V = 0x40000000;
+export const GID_FLIP_D = 0x20000000;
+export const GID_ROTATE_120 = 0x10000000;
+/** The gid without its flag bits. */
+export const GID_MASK = 0x0fffffff;
 
 /** Where in which file: every error names both. */
 export interface Ctx {
@@ -28,7 +46,17 @@ export interface Ctx {
    * file the reader can open.
    */
   foreign?: boolean;
+  /** Where readers put what they skipped (unknown property types, ...); the loader returns them. */
+  warnings?: string[];
 }
+
+/** Records a warning once. */
+export function warn(ctx: Ctx, message: string): void {
+  if (ctx.warnings !== undefined && !ctx.warnings.includes(message)) ctx.warnings.push(message);
+}
+
+/** Deepest group layers and class / list values read; deeper ones are refused, naming the element. */
+export const MAX_NESTING = 64;
 
 /**
  * A name or path from a file, quoted for a one-line message: control characters, line and
@@ -69,8 +97,22 @@ export interface RawObject {
   /** Polygon / polyline points relative to (x, y), flat [x0, y0, x1, y1, ...]. */
   points: number[];
   properties: TiledProperties;
-  /** The object template file it instantiates ('' for none); templates are not read. */
+  /** The object template file it instantiates, as written ('' for none); the loader has merged the template's fields in. */
   template: string;
+}
+
+/**
+ * For objects that take part in templates (instances and the templates' own objects), the fields
+ * the file actually gave, by RawObject key ('shape' covers the shape and its points); what an
+ * instance leaves out comes from its template. Kept beside the object, not on it, so the public
+ * object type stays as it was.
+ */
+export const givenFields = new WeakMap<RawObject, ReadonlySet<string>>();
+
+/** An object template (`.tx` / `.tj`): its object and, for tile objects, the tileset its gid counts in. */
+export interface RawTemplate {
+  object: RawObject;
+  tileset: { firstgid: number; source: string } | null;
 }
 
 export interface RawChunk {
@@ -84,6 +126,9 @@ export interface RawChunk {
 interface RawLayerBase {
   name: string;
   visible: boolean;
+  /** `offsetx` / `offsety` in pixels (the layer's own, not its groups'). */
+  offsetX: number;
+  offsetY: number;
   properties: TiledProperties;
   /** For messages: `layer "Walls"` inside its groups. */
   element: string;

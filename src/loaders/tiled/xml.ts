@@ -1,7 +1,7 @@
 /** TMX maps and TSX tilesets (XML) into the neutral model. */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { checkSize, decodeBase64Gids, decodeCsv } from './data.js';
-import { checkPropertyName, fail, int, num, oneLine, quote, quoteName, str, type Ctx, type DecodeLimits, type RawChunk, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type TiledProperties, type TiledProperty, type TilesetRef } from './model.js';
+import { checkPropertyName, fail, givenFields, int, MAX_NESTING, num, oneLine, quote, quoteName, str, warn, type Ctx, type DecodeLimits, type RawChunk, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type RawTemplate, type TiledProperties, type TiledProperty, type TiledPropertyValue, type TilesetRef } from './model.js';
 
 interface XNode {
   tag: string;
@@ -173,24 +173,26 @@ function decodeEntities(s: string): string {
 const kids = (n: XNode, tag: string) => n.children.filter((c) => c.tag === tag);
 const kid = (n: XNode, tag: string) => n.children.find((c) => c.tag === tag);
 
-function properties(ctx: Ctx, element: string, node: XNode | undefined): TiledProperties {
+function properties(ctx: Ctx, element: string, node: XNode | undefined, depth = 0): TiledProperties {
   const map = new Map<string, TiledProperty>();
   if (node === undefined) return map;
   for (const p of kids(node, 'property')) {
     const name = checkPropertyName(ctx, element, p.attrs.name);
-    const where = `${element} property ${JSON.stringify(name)}`;
-    const type = (p.attrs.type ?? 'string') as TiledProperty['type'];
-    const raw = p.attrs.value ?? p.text;
-    map.set(name, propertyValue(ctx, where, type, raw, p, p.attrs.propertytype));
+    const where = `${element} property ${quote(name, 60)}`;
+    const value = propertyValue(ctx, where, p, depth);
+    if (value !== null) map.set(name, value);
   }
   return map;
 }
 
-function propertyValue(ctx: Ctx, where: string, type: string, raw: string, node: XNode, propertyType: string | undefined): TiledProperty {
-  const pt = propertyType !== undefined ? { propertyType } : {};
+/** One property or list item; null (with a warning) for a type this reader does not know. */
+function propertyValue(ctx: Ctx, where: string, node: XNode, depth: number): TiledProperty | null {
+  const type = node.attrs.type ?? 'string';
+  const raw = node.attrs.value ?? node.text;
+  const pt = node.attrs.propertytype !== undefined ? { propertyType: node.attrs.propertytype } : {};
   switch (type) {
     case 'bool':
-      if (raw !== 'true' && raw !== 'false') fail(ctx, where, `a bool must be "true" or "false", got ${JSON.stringify(raw)}`);
+      if (raw !== 'true' && raw !== 'false') fail(ctx, where, `a bool must be "true" or "false", got ${quote(raw, 40)}`);
       return { type, value: raw === 'true', ...pt };
     case 'int':
     case 'object':
@@ -202,9 +204,20 @@ function propertyValue(ctx: Ctx, where: string, type: string, raw: string, node:
     case 'file':
       return { type, value: raw, ...pt };
     case 'class':
-      return { type, value: properties(ctx, where, kid(node, 'properties')), ...pt };
+      if (depth >= MAX_NESTING) fail(ctx, where, `class values nest more than ${MAX_NESTING} deep`);
+      return { type, value: properties(ctx, where, kid(node, 'properties'), depth + 1), ...pt };
+    case 'list': {
+      if (depth >= MAX_NESTING) fail(ctx, where, `list values nest more than ${MAX_NESTING} deep`);
+      const items: TiledPropertyValue[] = [];
+      kids(node, 'item').forEach((item, k) => {
+        const v = propertyValue(ctx, `${where} item ${k + 1}`, item, depth + 1);
+        if (v !== null) items.push(v.value);
+      });
+      return { type, value: items, ...pt };
+    }
     default:
-      fail(ctx, where, `unknown property type ${JSON.stringify(type)}; expected bool, int, float, string, color, file, object or class`);
+      warn(ctx, `${ctx.file}: ${where}: unknown property type ${quote(type, 40)} skipped (known: bool, int, float, string, color, file, object, class, list)`);
+      return null;
   }
 }
 
@@ -277,7 +290,7 @@ function layerElement(parent: string, tag: string, node: XNode): string {
   return `${parent}<${tag}${node.attrs.name !== undefined ? ` name="${quoteName(node.attrs.name, 60)}"` : ''}>`;
 }
 
-function layers(ctx: Ctx, parent: XNode, path: string, width: number, height: number, infinite: boolean, limits: DecodeLimits): RawLayer[] {
+function layers(ctx: Ctx, parent: XNode, path: string, width: number, height: number, infinite: boolean, limits: DecodeLimits, depth = 0): RawLayer[] {
   const out: RawLayer[] = [];
   for (const node of parent.children) {
     if (!['layer', 'objectgroup', 'group', 'imagelayer'].includes(node.tag)) continue;
@@ -285,11 +298,15 @@ function layers(ctx: Ctx, parent: XNode, path: string, width: number, height: nu
     const base = {
       name: node.attrs.name ?? '',
       visible: node.attrs.visible !== '0',
+      offsetX: num(ctx, element, 'offsetx', node.attrs.offsetx, 0),
+      offsetY: num(ctx, element, 'offsety', node.attrs.offsety, 0),
       properties: properties(ctx, element, kid(node, 'properties')),
       element,
     };
-    if (node.tag === 'group') out.push({ kind: 'group', ...base, layers: layers(ctx, node, element + ' > ', width, height, infinite, limits) });
-    else if (node.tag === 'objectgroup') out.push({ kind: 'object', ...base, objects: objects(ctx, element, node) });
+    if (node.tag === 'group') {
+      if (depth >= MAX_NESTING) fail(ctx, element, `group layers nest more than ${MAX_NESTING} deep`);
+      out.push({ kind: 'group', ...base, layers: layers(ctx, node, element + ' > ', width, height, infinite, limits, depth + 1) });
+    } else if (node.tag === 'objectgroup') out.push({ kind: 'object', ...base, objects: objects(ctx, element, node) });
     else if (node.tag === 'imagelayer') out.push({ kind: 'image', ...base });
     else out.push({ kind: 'tile', ...base, ...tileData(ctx, element, node, width, height, infinite, limits) });
   }
@@ -307,7 +324,7 @@ function tileData(ctx: Ctx, element: string, node: XNode, mapW: number, mapH: nu
   const decode = (n: XNode, w: number, h: number, at: string): Uint32Array => {
     const count = checkSize(ctx, at, w, h, limits);
     if (encoding === 'csv') {
-      if (compression !== '') fail(ctx, at, `CSV data cannot be compressed (compression ${JSON.stringify(compression)})`);
+      if (compression !== '') fail(ctx, at, `CSV data cannot be compressed (compression ${quote(compression, 40)})`);
       return decodeCsv(ctx, at, n.text, count);
     }
     if (encoding === 'base64') return decodeBase64Gids(ctx, at, n.text, compression, count, limits);
@@ -318,7 +335,7 @@ function tileData(ctx: Ctx, element: string, node: XNode, mapW: number, mapH: nu
       for (let i = 0; i < count; i++) out[i] = int(ctx, `${at} <tile> ${i + 1}`, 'gid', tiles[i].attrs.gid, 0, 0);
       return out;
     }
-    fail(ctx, at, `unknown encoding ${JSON.stringify(encoding)}; expected csv or base64 (or none, for <tile> elements)`);
+    fail(ctx, at, `unknown encoding ${quote(encoding, 40)}; expected csv or base64 (or none, for <tile> elements)`);
   };
   if (!infinite) {
     if (width !== mapW || height !== mapH) fail(ctx, element, `layer size ${width} x ${height} differs from the map's ${mapW} x ${mapH}`);
@@ -336,38 +353,60 @@ function tileData(ctx: Ctx, element: string, node: XNode, mapW: number, mapH: nu
 }
 
 function objects(ctx: Ctx, element: string, group: XNode): RawObject[] {
-  return kids(group, 'object').map((o, k) => {
-    const a = o.attrs;
-    const where = `${element} <object${a.id !== undefined ? ` id="${a.id}"` : ` ${k + 1}`}>`;
-    const poly = kid(o, 'polygon') ?? kid(o, 'polyline');
-    let shape: RawObject['shape'] = 'rectangle';
-    if (kid(o, 'ellipse')) shape = 'ellipse';
-    else if (kid(o, 'point')) shape = 'point';
-    else if (kid(o, 'text')) shape = 'text';
-    else if (poly) shape = poly.tag as 'polygon' | 'polyline';
-    const points: number[] = [];
-    if (poly) {
-      for (const pair of (poly.attrs.points ?? '').trim().split(/\s+/)) {
-        if (pair === '') continue;
-        const [px, py] = pair.split(',');
-        points.push(num(ctx, where, 'points', px), num(ctx, where, 'points', py));
-      }
+  return kids(group, 'object').map((o, k) => object(ctx, `${element} <object${o.attrs.id !== undefined ? ` id="${quoteName(o.attrs.id, 20)}"` : ` ${k + 1}`}>`, o));
+}
+
+const OBJECT_ATTRS: Record<string, string> = { name: 'name', type: 'type', class: 'type', x: 'x', y: 'y', width: 'width', height: 'height', rotation: 'rotation', visible: 'visible', gid: 'gid' };
+
+function object(ctx: Ctx, where: string, o: XNode, isTemplate = false): RawObject {
+  const a = o.attrs;
+  const poly = kid(o, 'polygon') ?? kid(o, 'polyline');
+  let shape: RawObject['shape'] = 'rectangle';
+  if (kid(o, 'ellipse')) shape = 'ellipse';
+  else if (kid(o, 'point')) shape = 'point';
+  else if (kid(o, 'text')) shape = 'text';
+  else if (poly) shape = poly.tag as 'polygon' | 'polyline';
+  const points: number[] = [];
+  if (poly) {
+    for (const pair of (poly.attrs.points ?? '').trim().split(/\s+/)) {
+      if (pair === '') continue;
+      const [px, py] = pair.split(',');
+      points.push(num(ctx, where, 'points', px), num(ctx, where, 'points', py));
     }
-    return {
-      id: int(ctx, where, 'id', a.id, 0),
-      name: a.name ?? '',
-      type: a.type ?? a.class ?? '',
-      x: num(ctx, where, 'x', a.x, 0),
-      y: num(ctx, where, 'y', a.y, 0),
-      width: num(ctx, where, 'width', a.width, 0),
-      height: num(ctx, where, 'height', a.height, 0),
-      rotation: num(ctx, where, 'rotation', a.rotation, 0),
-      visible: a.visible !== '0',
-      gid: int(ctx, where, 'gid', a.gid, 0, 0),
-      shape,
-      points,
-      properties: properties(ctx, where, kid(o, 'properties')),
-      template: a.template ?? '',
-    };
-  });
+  }
+  const out: RawObject = {
+    id: int(ctx, where, 'id', a.id, 0),
+    name: a.name ?? '',
+    type: a.type ?? a.class ?? '',
+    x: num(ctx, where, 'x', a.x, 0),
+    y: num(ctx, where, 'y', a.y, 0),
+    width: num(ctx, where, 'width', a.width, 0),
+    height: num(ctx, where, 'height', a.height, 0),
+    rotation: num(ctx, where, 'rotation', a.rotation, 0),
+    visible: a.visible !== '0',
+    gid: int(ctx, where, 'gid', a.gid, 0, 0),
+    shape,
+    points,
+    properties: properties(ctx, where, kid(o, 'properties')),
+    template: a.template ?? '',
+  };
+  if (out.template !== '' || isTemplate) {
+    const given = new Set<string>();
+    for (const key of Object.keys(a)) if (Object.hasOwn(OBJECT_ATTRS, key)) given.add(OBJECT_ATTRS[key]);
+    if (o.children.some((c) => ['ellipse', 'point', 'text', 'polygon', 'polyline'].includes(c.tag))) given.add('shape');
+    givenFields.set(out, given);
+  }
+  return out;
+}
+
+/** Reads a TX document (an object template). */
+export function readTx(ctx: Ctx, text: string): RawTemplate {
+  const t = parseXml(ctx, text, 'template');
+  const o = kid(t, 'object');
+  if (o === undefined) fail(ctx, '<template>', 'the template has no <object>');
+  const ts = kid(t, 'tileset');
+  return {
+    object: object(ctx, '<template> <object>', o, true),
+    tileset: ts === undefined || ts.attrs.source === undefined ? null : { firstgid: int(ctx, '<template> <tileset>', 'firstgid', ts.attrs.firstgid, undefined, 1), source: ts.attrs.source },
+  };
 }
