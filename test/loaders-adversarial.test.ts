@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TilenavError } from '../src/index.js';
-import { loadTiled } from '../src/loaders/index.js';
+import { loadTiled, loadPolygonConfig, parseMovingAiMap, parseTextGrid } from '../src/loaders/index.js';
 
 /** Runs `fn`, asserting it returned or threw in less than `ms` milliseconds. */
 function within<T>(ms: number, fn: () => T): T {
@@ -71,4 +71,135 @@ test('CSV with a long run of spaces after a value reads in linear time', () => {
   const text = tmx(2, 1, `<layer id="1" name="a" width="2" height="1"><data encoding="csv">1${' '.repeat(1_000_000)},2</data></layer>`);
   const m = within(2000, () => loadTiled(text, { file: 'spaces.tmx' }));
   assert.equal(m.grid.width, 2);
+});
+
+// ---- rasterising work is bounded
+
+const collisionMap = (w: number, h: number, objects: string, attrs = 'orientation="orthogonal"') =>
+  `<map ${attrs} width="${w}" height="${h}" tilewidth="16" tileheight="16"><layer name="g" width="${w}" height="${h}"><data encoding="csv">${Array(w * h).fill(0).join(',')}</data></layer><objectgroup name="collision">${objects}</objectgroup></map>`;
+
+test('a polyline a trillion pixels long costs only its part on the map', () => {
+  for (const attrs of ['orientation="orthogonal"', 'orientation="isometric"', 'orientation="staggered" staggeraxis="y" staggerindex="odd"', 'orientation="hexagonal" staggeraxis="x" staggerindex="even" hexsidelength="8"']) {
+    const text = collisionMap(20, 10, '<object id="1" x="0" y="8"><properties><property name="lineWidth" type="float" value="4"/></properties><polyline points="0,0 1e12,0"/></object><object id="2" x="0" y="40"><polyline points="0,0 1e12,1e11"/></object>', attrs);
+    const m = within(2000, () => loadTiled(text, { file: 'long.tmx' }));
+    assert.ok(m.grid.stats()[0].blocked > 0, attrs);
+  }
+});
+
+test('an 8 KB zig-zag polyline across an 800 x 800 map loads in bounded time', () => {
+  const pts: string[] = [];
+  for (let k = 0; k < 700; k++) pts.push(`${k % 2 === 0 ? 0 : 12800},${(k * 18) % 12800}`);
+  const text = collisionMap(800, 800, `<object id="1" x="0" y="0"><polyline points="${pts.join(' ')}"/></object>`);
+  const m = within(8000, () => loadTiled(text, { file: 'zigzag.tmx' }));
+  assert.ok(m.grid.stats()[0].blocked > 800);
+});
+
+test('a large collision shape on every tile of a 200 x 200 map is rasterised once and stamped', () => {
+  const n = 200;
+  const text = `<map orientation="orthogonal" width="${n}" height="${n}" tilewidth="16" tileheight="16"><tileset firstgid="1" name="t" tilewidth="16" tileheight="16" tilecount="1"><tile id="0"><objectgroup><object id="1" x="2" y="2" width="3200" height="3200"/></objectgroup></tile></tileset><layer name="a" width="${n}" height="${n}"><data encoding="csv">${Array(n * n).fill(1).join(',')}</data></layer></map>`;
+  const m = within(4000, () => loadTiled(text, { file: 'stamps.tmx' }));
+  assert.equal(m.grid.stats()[0].blocked, n * n);
+  // A small shape: the stamp lands exactly where drawing it at each cell would.
+  const small = text.replace('width="3200" height="3200"', 'width="4" height="4"').replace(/<data encoding="csv">[^<]*/, `<data encoding="csv">${Array.from({ length: n * n }, (_, i) => (i % 7 === 0 ? 1 : 0)).join(',')}`);
+  const s = loadTiled(small, { file: 'small.tmx' });
+  for (let i = 0; i < n * n; i++) assert.equal(s.grid.isWalkable(i % n, Math.floor(i / n)), i % 7 !== 0);
+});
+
+test('past maxRasterWork the map is refused with an error naming the object; NaN limits are refused', () => {
+  const text = collisionMap(100, 100, '<object id="7" name="big wall" x="0" y="0" width="1600" height="1600"/>');
+  assert.equal(loadTiled(text, { file: 'w.tmx' }).grid.stats()[0].blocked, 10000);
+  refuses(() => loadTiled(text, { file: 'w.tmx', maxRasterWork: 5000 }), /w\.tmx: <objectgroup name="collision"> object 7 "big wall": drawing the collision shapes takes more than 5000 cell visits \(maxRasterWork\)/);
+  for (const name of ['maxCells', 'maxDecompressedBytes', 'maxRasterWork']) {
+    for (const bad of [NaN, 'x', -1]) refuses(() => loadTiled(text, { file: 'w.tmx', [name]: bad }), new RegExp(`^${name}: expected a number >= 0`));
+  }
+});
+
+// ---- polygon configs
+
+/** The polygon rules cell by cell, straight from their definition (even-odd inside, distance to edges). */
+function bruteForce(cfg: { cellSize: number; agentRadius: number; objectPadding: number; boundaryPadding: number; areas: { polygon: number[][] }[]; obstacles: { polygon: number[][] }[] }, minX: number, minZ: number, W: number, H: number): Uint8Array {
+  const inside = (poly: number[][], x: number, z: number) => {
+    let on = false;
+    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+      const [xi, zi] = poly[i];
+      const [xj, zj] = poly[j];
+      if (zi > z !== zj > z && x < xj + ((z - zj) * (xi - xj)) / (zi - zj)) on = !on;
+    }
+    return on;
+  };
+  const dist = (poly: number[][], x: number, z: number) => {
+    let best = Infinity;
+    for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+      const [ax, az] = poly[j];
+      const ex = poly[i][0] - ax;
+      const ez = poly[i][1] - az;
+      const l2 = ex * ex + ez * ez;
+      const t = l2 === 0 ? 0 : Math.max(0, Math.min(1, ((x - ax) * ex + (z - az) * ez) / l2));
+      best = Math.min(best, Math.hypot(ax + t * ex - x, az + t * ez - z));
+    }
+    return best;
+  };
+  const out = new Uint8Array(W * H);
+  const clearance = cfg.agentRadius + cfg.objectPadding;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const cx = minX + (x + 0.5) * cfg.cellSize;
+      const cz = minZ + (y + 0.5) * cfg.cellSize;
+      let v = cfg.areas.some((a) => inside(a.polygon, cx, cz) && !(cfg.boundaryPadding > 0 && dist(a.polygon, cx, cz) < cfg.boundaryPadding)) ? 1 : 0;
+      if (cfg.obstacles.some((o) => inside(o.polygon, cx, cz) || dist(o.polygon, cx, cz) < clearance)) v = 0;
+      out[y * W + x] = v;
+    }
+  }
+  return out;
+}
+
+test('polygon rasterising by runs and edge capsules matches the rules cell by cell (random configs)', () => {
+  let seed = 12345;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const poly = (cx: number, cz: number, r: number) => Array.from({ length: 3 + Math.floor(rnd() * 6) }, () => [cx + (rnd() - 0.5) * r, cz + (rnd() - 0.5) * r]);
+  for (let round = 0; round < 40; round++) {
+    const cfg = {
+      cellSize: 0.25 + rnd(),
+      agentRadius: rnd() * 1.5,
+      objectPadding: rnd() * 0.5,
+      boundaryPadding: rnd() < 0.5 ? 0 : rnd(),
+      areas: [{ name: 'a', polygon: poly(10, 10, 20) }, { name: 'b', polygon: poly(12, 8, 10) }],
+      obstacles: Array.from({ length: 3 }, () => ({ polygon: poly(5 + rnd() * 10, 5 + rnd() * 10, 6) })),
+    };
+    const nav = loadPolygonConfig(JSON.stringify(cfg), { file: `r${round}.json` });
+    const spec = nav.grid.projection.spec as { minX: number; minZ: number };
+    const want = bruteForce(cfg, spec.minX, spec.minZ, nav.grid.width, nav.grid.height);
+    const got = nav.grid.layers[0].walkable;
+    let diff = 0;
+    for (let i = 0; i < want.length; i++) if (want[i] !== got[i]) diff++;
+    assert.equal(diff, 0, `round ${round}: ${diff} cells differ`);
+  }
+});
+
+test('a 477-byte config of long obstacles at cellSize 0.1 loads in bounded time; past maxRasterWork it is refused', () => {
+  const config = (n: number) =>
+    JSON.stringify({
+      cellSize: 0.1,
+      areas: [{ name: 'a', polygon: [[0, 0], [800, 0], [800, 800], [0, 800]] }],
+      obstacles: Array.from({ length: n }, (_, k) => ({ polygon: [[k, 0], [800, 800 - k], [0, 800]] })),
+    });
+  assert.ok(config(10).length <= 480);
+  const nav = within(8000, () => loadPolygonConfig(config(40), { file: 'long.json' }));
+  assert.equal(nav.grid.width, 8018);
+  refuses(() => loadPolygonConfig(config(10), { file: 'long.json', maxRasterWork: 1_000_000 }), /long\.json: (areas|obstacles)\[\d\][^:]*: rasterising the polygons takes more than 1000000 units of work \(maxRasterWork\)/);
+});
+
+// ---- limits that would switch off
+
+test('every loader refuses a maxCells that is NaN, a string or negative, naming the option', () => {
+  const square = JSON.stringify({ areas: [{ name: 'a', polygon: [[0, 0], [1, 0], [1, 1]] }] });
+  const txt = 'cellSize 1\nminX 0\nminZ 0\ngridWidth 1\ngridDepth 1\n1\n';
+  const map = 'type octile\nheight 1\nwidth 1\nmap\n.\n';
+  const tmj = JSON.stringify({ type: 'map', width: 1, height: 1, tilewidth: 8, tileheight: 8, layers: [], tilesets: [] });
+  for (const bad of [NaN, 'x', -5] as unknown as number[]) {
+    refuses(() => loadPolygonConfig(square, { file: 'p.json', maxCells: bad }), /maxCells: expected a number >= 0/);
+    refuses(() => parseTextGrid(txt, { file: 'g.txt', maxCells: bad }), /maxCells: expected a number >= 0/);
+    refuses(() => parseMovingAiMap(map, { file: 'm.map', maxCells: bad }), /maxCells: expected a number >= 0/);
+    refuses(() => loadTiled(tmj, { file: 'm.tmj', maxCells: bad }), /maxCells: expected a number >= 0/);
+  }
 });

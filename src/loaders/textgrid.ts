@@ -1,6 +1,7 @@
 import { TilenavError } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS } from '../grid/navgrid.js';
 import { continuous } from '../grid/projection.js';
+import { checkLimit } from './limits.js';
 
 /**
  * The numbers in a text grid's header. The geometry keys are required on load; every other key
@@ -19,7 +20,7 @@ export interface TextGridParams {
 export interface TextGridOptions {
   /** The file name for error messages. @default '<txt>' */
   file?: string;
-  /** Refuse grids with more cells than this. @default DEFAULT_MAX_CELLS */
+  /** Refuse grids with more cells than this; NaN or a non-number is refused. @default DEFAULT_MAX_CELLS */
   maxCells?: number;
 }
 
@@ -74,7 +75,7 @@ export function parseTextGrid(text: string, options: TextGridOptions = {}): Text
   const width = need('gridWidth', (v) => Number.isInteger(v) && v >= 1, 'a whole number >= 1');
   const depth = need('gridDepth', (v) => Number.isInteger(v) && v >= 1, 'a whole number >= 1');
   const floorY = values.get('floorY') ?? 0;
-  const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
+  const maxCells = checkLimit(options.maxCells, 'maxCells', DEFAULT_MAX_CELLS);
   if (width * depth > maxCells) {
     throw new TilenavError(`grid of ${width} x ${depth} = ${width * depth} cells exceeds maxCells ${maxCells}; pass a larger maxCells to allow it`, { file, line: lineOf(lines, 'gridWidth') });
   }

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_DECOMPRESSED_BYTES } from './data.js';
 import { build, DEFAULT_TILED_MAPPING, type TiledLayerInfo, type TiledMapping } from './build.js';
 import { fail, oneLine, quote, quoteName, warn, type Ctx, type DecodeLimits, type RawMap, type RawTemplate, type RawTileset, type TiledProperties, type TilesetRef } from './model.js';
 import { checkLimit } from '../limits.js';
+import { looksLikePath, PATH_NOT_CONTENTS } from '../messages.js';
 import { applyTemplates, forEachTemplated } from './templates.js';
 import { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
 import { readTj, readTmj, readTsj } from './json.js';
@@ -97,11 +98,6 @@ function text(ctx: Ctx, source: string | Uint8Array, element: string): string {
   }
 }
 
-/** A one-line string ending in a map-ish extension: a path passed where the contents belong. */
-function looksLikePath(t: string): boolean {
-  return t.length < 4096 && !/[\n<{[]/.test(t) && /\.(tmx|tmj|tsx|tsj|tx|tj|json|xml)\s*$/i.test(t);
-}
-
 /** XML or JSON: by the file's extension when it has a known one, else by the first character. */
 function isXmlFile(path: string, t: string): boolean {
   const ext = /\.([a-z]+)$/i.exec(path)?.[1].toLowerCase();
@@ -114,9 +110,7 @@ function parseMap(source: string | Uint8Array, options: Omit<TiledOptions, 'read
   const ctx: Ctx = { file: options.file ?? '<map>', warnings: [] };
   const t = text(ctx, source, 'map');
   if (t.trim() === '') fail(ctx, 'map', 'the file is empty');
-  if (typeof source === 'string' && looksLikePath(t)) {
-    fail(ctx, 'map', `the text ${quote(t.trim(), 80)} looks like a file path; pass the file's contents, or use loadTiledAsync / loadTiledFile / the CLI`);
-  }
+  if (typeof source === 'string' && looksLikePath(t)) fail(ctx, 'map', `the text ${quote(t.trim(), 80)} ${PATH_NOT_CONTENTS} (in Node, loadTiledFile reads a map by its path)`);
   const format = options.format ?? (isXmlFile(ctx.file, t) ? 'tmx' : 'tmj');
   if (format !== 'tmx' && format !== 'tmj') fail(ctx, 'format', `expected "tmx" or "tmj", got ${quote(String(format), 40)}`);
   return { ctx, raw: format === 'tmx' ? readTmx(ctx, t, limits) : readTmj(ctx, t, limits) };

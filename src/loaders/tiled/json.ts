@@ -1,7 +1,7 @@
 /** TMJ maps and TSJ tilesets (JSON) into the neutral model. */
 import { checkSize, decodeArray, decodeBase64Gids } from './data.js';
 import { describe } from '../../errors.js';
-import { jsonError } from '../json-error.js';
+import { jsonError } from '../messages.js';
 import { checkPropertyName, fail, givenFields, int, MAX_NESTING, num, quote, quoteName, str, warn, type Ctx, type RawTemplate, type TiledPropertyValue, type DecodeLimits, type RawChunk, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type TiledProperties, type TiledProperty, type TilesetRef } from './model.js';
 
 type J = Record<string, unknown>;

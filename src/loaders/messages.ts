@@ -1,4 +1,4 @@
-/** JSON.parse's errors as one-line messages that quote nothing of the text. No Node imports. */
+/** Messages about what a loader was given: one line each, quoting nothing of a file's text. No Node imports. */
 
 /**
  * What went wrong in `text` and, when the engine says where, on which line and column. V8 quotes
@@ -24,3 +24,14 @@ export function jsonError(e: unknown, text: string, foreign: boolean): { message
   }
   return { message: `malformed JSON at line ${line}, column ${pos - lineStart + 1}: ${what}`, line };
 }
+
+/**
+ * True for a one-line string ending in a map file's extension: a path passed where the file's
+ * contents belong (`loadTiled('maps/a.tmx')`), which deserves better than "malformed JSON".
+ */
+export function looksLikePath(text: string): boolean {
+  return text.length < 4096 && !/[\n<{[]/.test(text) && /\.(tmx|tmj|tsx|tsj|tx|tj|json|xml|map|txt)\s*$/i.test(text);
+}
+
+/** The message for {@link looksLikePath}. */
+export const PATH_NOT_CONTENTS = "looks like a file path; pass the file's contents, or use loadTiledAsync / the CLI";
