@@ -203,3 +203,73 @@ test('every loader refuses a maxCells that is NaN, a string or negative, naming 
     refuses(() => loadTiled(tmj, { file: 'm.tmj', maxCells: bad }), /maxCells: expected a number >= 0/);
   }
 });
+
+// ---- deep nesting
+
+const tmj = (layers: unknown[], extra: Record<string, unknown> = {}) => JSON.stringify({ type: 'map', orientation: 'orthogonal', width: 2, height: 1, tilewidth: 8, tileheight: 8, tilesets: [], layers, ...extra });
+
+test('group layers and class values nested thousands deep are refused by name, not by a stack overflow', () => {
+  // Built as text: JSON.stringify itself would overflow the stack on these.
+  const groups = '{"type":"group","name":"g","layers":['.repeat(3000) + '{"type":"objectgroup","name":"leaf","objects":[]}' + ']}'.repeat(3000);
+  refuses(() => loadTiled(tmj([]).replace('"layers":[]', `"layers":[${groups}]`), { file: 'deep.tmj' }), /deep\.tmj: .*layer "g": group layers nest more than 64 deep/);
+  const withProps = (props: string) => tmj([]).replace('"tilesets":[]', `"tilesets":[],"properties":${props}`);
+  const value = '{"inner":'.repeat(10000) + '1' + '}'.repeat(10000);
+  refuses(() => loadTiled(withProps(`[{"name":"c","type":"class","value":${value}}]`), { file: 'deepclass.tmj' }), /deepclass\.tmj: map property "c".*: class values nest more than 64 deep/);
+  const list = '{"type":"list","value":['.repeat(5000) + '{"type":"int","value":1}' + ']}'.repeat(5000);
+  refuses(() => loadTiled(withProps(`[{"name":"l",${list.slice(1)}]`), { file: 'deeplist.tmj' }), /deeplist\.tmj: map property "l".*: list values nest more than 64 deep/);
+  const xmlGroups = '<group name="g">'.repeat(3000) + '</group>'.repeat(3000);
+  refuses(() => loadTiled(tmx(2, 1, xmlGroups), { file: 'deep.tmx' }), /deep\.tmx: XML line \d+: elements nest more than 256 deep/);
+  const xml70 = '<group name="g">'.repeat(70) + '</group>'.repeat(70);
+  refuses(() => loadTiled(tmx(2, 1, xml70), { file: 'deep70.tmx' }), /deep70\.tmx: (<group name="g"> > )+<group name="g">: group layers nest more than 64 deep/);
+  // 64 deep is fine.
+  let ok: unknown = { type: 'objectgroup', name: 'leaf', objects: [] };
+  for (let k = 0; k < 64; k++) ok = { type: 'group', name: `g${k}`, layers: [ok] };
+  assert.equal(loadTiled(tmj([ok]), { file: 'ok.tmj' }).properties.layers.length, 65);
+});
+
+// ---- costs a 32-bit float cannot hold
+
+test('a slowMultiplier outside the 32-bit float range is refused naming the tile and the property', () => {
+  const map = (v: string, terrain = '') =>
+    `<map orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8"><tileset firstgid="1" name="ts" tilewidth="8" tileheight="8" tilecount="1"><tile id="0"><properties>${terrain}<property name="slowMultiplier" type="float" value="${v}"/></properties></tile></tileset><layer name="ground" width="2" height="1"><properties><property name="isTilesetWalkable" type="bool" value="true"/></properties><data encoding="csv">1,1</data></layer></map>`;
+  for (const v of ['1e-50', '1e39', '0', '-2']) refuses(() => loadTiled(map(v), { file: 'cost.tmx' }), /cost\.tmx: tileset "ts" tile 0 property "slowMultiplier": .* is not a usable cost multiplier; expected a number from 1\.17549\d*e-38 to 3\.40282\d*e\+38/);
+  assert.equal(loadTiled(map('3'), { file: 'cost.tmx' }).grid.layers[0].cost[0], 3);
+  // In range alone, but times the terrain's cost past what a 32-bit float holds.
+  refuses(() => loadTiled(map('3e38', '<property name="terrainType" value="Water"/>'), { file: 'cost.tmx' }), /cost\.tmx: <layer name="ground">: cell \(0, 0\): its terrain cost times the slowMultipliers on it is Infinity/);
+});
+
+// ---- messages: one line, with the file
+
+test('JSON errors are one line; names with newlines and control characters are escaped', () => {
+  const e = refuses(() => loadTiled('{\n"type": "map",\n"width": 3,,\n}', { file: 'bad.tmj' }), /bad\.tmj: JSON: malformed JSON at line 3, column 12/);
+  assert.doesNotMatch(e.message, /"width"/);
+  refuses(() => loadTiled(tmj([{ type: 'tilelayer', name: 'two\nlines\u2028and\u0007bell', width: 2, height: 1, data: [1] }]), { file: 'n.tmj' }), /n\.tmj: layer "two\\nlines\\u2028and\\u0007bell" data: data has 1 values/);
+  refuses(() => loadTiled(tmx(2, 1, '<layer name="a&#10;b" width="2" height="1"><data encoding="csv">1</data></layer>'), { file: 'n.tmx' }), /n\.tmx: <layer name="a\\nb"> <data>: CSV has 1 values/);
+  refuses(() => loadTiled(tmx(2, 1, '', '<tileset firstgid="1" source="x&#10;y.tsx"/>'), { file: 'n.tmx' }), /n\.tmx: <tileset> 1 "x\\ny\.tsx": the external tileset "x\\ny\.tsx" needs options\.readFile/);
+});
+
+test('a path where contents belong, a corrupt .tmx, a huge Moving AI header: each says what it is', () => {
+  refuses(() => loadTiled('maps/a.tmx'), /looks like a file path; pass the file's contents, or use loadTiledAsync \/ the CLI/);
+  refuses(() => loadPolygonConfig('levels/room.json'), /looks like a file path/);
+  refuses(() => loadTiled(new Uint8Array([0x00, 0x13, 0x37, 0x3c, 0x6d]), { file: 'corrupt.tmx' }), /corrupt\.tmx: XML/);
+  refuses(() => loadTiled('garbage { not xml', { file: 'corrupt.tmx' }), /corrupt\.tmx: XML/);
+  refuses(() => parseMovingAiMap('type octile\nheight 1000000000\nwidth 1000\nmap\n', { file: 'huge.map' }), /huge\.map:2: map of 1000 x 1000000000 = \d+ cells exceeds maxCells/);
+});
+
+// ---- XML character references
+
+test('numeric character references in XML attributes and text are decoded', () => {
+  const text = tmx(2, 1, '<layer name="w&#x41;ll&#10;s &amp; co" width="2" height="1"><data encoding="csv">0,0</data></layer>', '<properties><property name="p" value="a&#65;&#x42;&lt;"/><property name="q">x&#38;y</property></properties>');
+  const m = loadTiled(text, { file: 'refs.tmx' });
+  assert.equal(m.properties.map.get('p')!.value, 'aAB<');
+  assert.equal(m.properties.map.get('q')!.value, 'x&y');
+  assert.equal(m.properties.layers[0].name, 'wAll\ns & co');
+});
+
+test('a Tiled hex map\'s staggered projection is named "hexagonal (staggered)" in messages', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { formatTextGrid } = await import('../src/loaders/index.js');
+  const path = new URL('./fixtures/tiled/hex-odd-q.tmj', import.meta.url);
+  const m = loadTiled(readFileSync(path), { file: 'hex-odd-q.tmj', readFile: (p) => readFileSync(new URL(`./fixtures/tiled/${p}`, import.meta.url)) });
+  refuses(() => formatTextGrid(m.grid), /projection: a hexagonal \(staggered\) projection has no text grid equivalent/);
+});

@@ -115,7 +115,7 @@ export function formatTextGrid(grid: NavGrid, options: { params?: Partial<TextGr
   if (spec.kind === 'continuous') base = { cellSize: spec.cellSize, minX: spec.minX ?? 0, minZ: spec.minZ ?? 0, floorY: spec.floorY ?? 0 };
   else if (spec.kind === 'orthogonal' && spec.tileWidth === spec.tileHeight) base = { cellSize: spec.tileWidth, minX: spec.originX ?? 0, minZ: spec.originY ?? 0, floorY: 0 };
   else if (options.params?.cellSize !== undefined) base = { cellSize: options.params.cellSize, minX: 0, minZ: 0, floorY: 0 };
-  else throw new TilenavError(`a ${spec.kind} projection has no text grid equivalent; pass params.cellSize`, { element: 'projection' });
+  else throw new TilenavError(`a ${projectionName(spec)} projection has no text grid equivalent; pass params.cellSize`, { element: 'projection' });
   const p = { ...base, extra: [] as [string, number][], ...options.params };
   const lines = [`cellSize ${num(p.cellSize)}`];
   // Seed 001's sample order: cellSize, agentRadius, floorY, the rest, then the geometry.
@@ -134,6 +134,11 @@ export function formatTextGrid(grid: NavGrid, options: { params?: Partial<TextGr
     lines.push(decoder.decode(row));
   }
   return lines.join('\n') + '\n';
+}
+
+/** A projection's name for messages: a staggered projection with hexagon sides is a Tiled hex map's. */
+function projectionName(spec: NavGrid['projection']['spec']): string {
+  return spec.kind === 'staggered' && (spec.hexSideLength ?? 0) > 0 ? 'hexagonal (staggered)' : spec.kind;
 }
 
 /** Shortest round-trip form; `String(-0)` is "0", which would lose the sign. */
