@@ -142,3 +142,18 @@ test('loadTiledAsync reads each referenced file once too', async () => {
   assert.equal(reads, 1);
   assert.equal(m.grid.isWalkable(0, 0), false);
 });
+
+test('the CLI names the file for errors found below the loaders (a .tnav with a layer name twice)', async () => {
+  const { NavGrid } = await import('../src/index.js');
+  const { saveGrid } = await import('../src/grid/binary.js');
+  const bytes = new Uint8Array(saveGrid(new NavGrid(2, 2, { layers: ['aa', 'bb'] })));
+  const text = Buffer.from(bytes).toString('latin1');
+  const at = text.indexOf('"bb"');
+  assert.ok(at > 0);
+  bytes.set(Buffer.from('"aa"', 'latin1'), at);
+  const d = dir();
+  writeFileSync(join(d, 'dup.tnav'), bytes);
+  const r = await run('info', join(d, 'dup.tnav'));
+  assert.notEqual(r.code, 0);
+  assert.match(r.err.join(' '), /dup\.tnav: layers: layer name "aa" appears twice/);
+});
