@@ -103,3 +103,11 @@ test('Sticker Knight: every templated object resolves (tiles from the template\'
   const r = await run('info', F + 'sticker-knight/sandbox.tmx');
   assert.equal(r.code, 0, r.err.join('\n'));
 });
+
+test("Tiled's first JSON format: properties as objects with propertytypes, tileproperties by tile id", () => {
+  const m = load('legacy-v1.json');
+  assert.equal(m.properties.map.get('navigationLayers')!.value, 1);
+  assert.equal(m.properties.layers[1].objects![0].properties.get('hp')!.value, 12);
+  assert.deepEqual(picture(m), ['.#.']);
+  assert.equal(m.properties.tiles.get(2)!.get('slowMultiplier')!.value, 2);
+});

@@ -106,7 +106,8 @@ function isTiledJson(root: unknown): boolean {
   if (root === null || typeof root !== 'object' || Array.isArray(root)) return false;
   const o = root as Record<string, unknown>;
   if (Object.hasOwn(o, 'areas')) return false;
-  return o.type === 'map' || ((Object.hasOwn(o, 'tilesets') || Object.hasOwn(o, 'orientation') || Object.hasOwn(o, 'tiledversion')) && Object.hasOwn(o, 'layers'));
+  // A tileset goes to the Tiled reader too, which says it is a tileset and not a map.
+  return o.type === 'map' || o.type === 'tileset' || ((Object.hasOwn(o, 'tilesets') || Object.hasOwn(o, 'orientation') || Object.hasOwn(o, 'tiledversion')) && Object.hasOwn(o, 'layers'));
 }
 
 /** A Tiled map from disk; its external tilesets and templates come through the same reader. */

@@ -27,13 +27,33 @@ const arr = (ctx: Ctx, element: string, v: unknown): unknown[] => {
   return v;
 };
 
-function properties(ctx: Ctx, element: string, list: unknown): TiledProperties {
+function properties(ctx: Ctx, element: string, list: unknown, types?: unknown): TiledProperties {
   const map = new Map<string, TiledProperty>();
+  if (list !== null && typeof list === 'object' && !Array.isArray(list)) return legacyProperties(ctx, element, list as J, types);
   for (const item of arr(ctx, `${element} properties`, list)) {
     const p = obj(ctx, `${element} properties`, item);
     const name = checkPropertyName(ctx, element, p.name);
     const v = propertyValue(ctx, `${element} property ${quote(name, 60)}`, p, 0);
     if (v !== null) map.set(name, v);
+  }
+  return map;
+}
+
+/**
+ * Tiled's first JSON format (before 1.2, and "JSON 1" export since): properties as an object of
+ * name to value, their types beside it in `propertytypes` (missing types from the JSON value).
+ */
+function legacyProperties(ctx: Ctx, element: string, values: J, types: unknown): TiledProperties {
+  const map = new Map<string, TiledProperty>();
+  const typeOf = types !== null && typeof types === 'object' && !Array.isArray(types) ? (types as J) : {};
+  for (const [name0, value] of Object.entries(values)) {
+    const name = checkPropertyName(ctx, element, name0);
+    const given = Object.hasOwn(typeOf, name) ? typeOf[name] : undefined;
+    const type = typeof given === 'string' ? given : typeof value === 'boolean' ? 'bool' : typeof value === 'number' ? (Number.isInteger(value) ? 'int' : 'float') : typeof value === 'object' && value !== null ? 'class' : 'string';
+    // Old files wrote every value as a string; read it as its declared type.
+    const v = typeof value === 'string' && type === 'bool' ? value === 'true' : typeof value === 'string' && (type === 'int' || type === 'float' || type === 'object') ? Number(value) : value;
+    const r = propertyValue(ctx, `${element} property ${quote(name, 60)}`, { type, value: v }, 0);
+    if (r !== null) map.set(name, r);
   }
   return map;
 }
@@ -131,7 +151,7 @@ export function readTmj(ctx: Ctx, text: string, limits: DecodeLimits): RawMap {
     staggerAxis: str(m.staggeraxis, 'y'),
     staggerIndex: str(m.staggerindex, 'odd'),
     infinite,
-    properties: properties(ctx, 'map', m.properties),
+    properties: properties(ctx, 'map', m.properties, m.propertytypes),
     tilesets,
     layers: layers(ctx, arr(ctx, 'map layers', m.layers), '', width, height, infinite, limits),
   };
@@ -142,16 +162,37 @@ export function readTsj(ctx: Ctx, text: string, firstgid: number): RawTileset {
   return tilesetFromJson(ctx, 'tileset', parseJson(ctx, text, 'tileset'), firstgid);
 }
 
+/**
+ * A tileset's tiles as a list. Tiled's first JSON format keyed them by id in an object, and kept
+ * their properties apart in `tileproperties` / `tilepropertytypes`, keyed by id too.
+ */
+function legacyTiles(ctx: Ctx, element: string, t: J): unknown[] {
+  const list = t.tiles !== null && typeof t.tiles === 'object' && !Array.isArray(t.tiles) ? Object.entries(t.tiles as J).map(([id, x]) => ({ id: Number(id), ...obj(ctx, `${element} tiles`, x) })) : arr(ctx, `${element} tiles`, t.tiles);
+  if (t.tileproperties === undefined) return list;
+  const props = obj(ctx, `${element} tileproperties`, t.tileproperties);
+  const types = t.tilepropertytypes !== null && typeof t.tilepropertytypes === 'object' ? (t.tilepropertytypes as J) : {};
+  const byId = new Map<number, J>();
+  for (const x of list) if (x !== null && typeof x === 'object' && typeof (x as J).id === 'number') byId.set((x as J).id as number, x as J);
+  const out = [...list];
+  for (const [id, p] of Object.entries(props)) {
+    const tile = byId.get(Number(id));
+    const merged = { ...(tile ?? { id: Number(id) }), properties: p, propertytypes: Object.hasOwn(types, id) ? types[id] : undefined };
+    if (tile !== undefined) out[out.indexOf(tile)] = merged;
+    else out.push(merged);
+  }
+  return out;
+}
+
 function tilesetFromJson(ctx: Ctx, element: string, t: J, firstgid: number): RawTileset {
   const offset = t.tileoffset === undefined ? {} : obj(ctx, `${element} tileoffset`, t.tileoffset);
-  const tiles: RawTile[] = arr(ctx, `${element} tiles`, t.tiles).map((x0) => {
+  const tiles: RawTile[] = legacyTiles(ctx, element, t).map((x0) => {
     const x = obj(ctx, `${element} tiles`, x0);
     const id = int(ctx, `${element} tiles`, 'id', x.id, undefined, 0);
     const where = `${element} tile ${id}`;
     const group = x.objectgroup === undefined ? undefined : obj(ctx, `${where} objectgroup`, x.objectgroup);
     return {
       id,
-      properties: properties(ctx, where, x.properties),
+      properties: properties(ctx, where, x.properties, x.propertytypes),
       shapes: group ? objects(ctx, `${where} objectgroup`, group.objects) : [],
       imageWidth: num(ctx, where, 'imagewidth', x.imagewidth ?? x.width, 0),
       imageHeight: num(ctx, where, 'imageheight', x.imageheight ?? x.height, 0),
@@ -166,7 +207,7 @@ function tilesetFromJson(ctx: Ctx, element: string, t: J, firstgid: number): Raw
     offsetX: num(ctx, element, 'tileoffset x', offset.x, 0),
     offsetY: num(ctx, element, 'tileoffset y', offset.y, 0),
     tiles,
-    properties: properties(ctx, element, t.properties),
+    properties: properties(ctx, element, t.properties, t.propertytypes),
     file: ctx.file,
   };
 }
@@ -181,7 +222,7 @@ function layers(ctx: Ctx, list: unknown[], path: string, width: number, height: 
       visible: l.visible !== false,
       offsetX: num(ctx, element, 'offsetx', l.offsetx, 0),
       offsetY: num(ctx, element, 'offsety', l.offsety, 0),
-      properties: properties(ctx, element, l.properties),
+      properties: properties(ctx, element, l.properties, l.propertytypes),
       element,
     };
     switch (l.type) {
@@ -275,7 +316,7 @@ function object(ctx: Ctx, where: string, o: J, isTemplate: boolean): RawObject {
     gid: int(ctx, where, 'gid', o.gid, 0, 0),
     shape,
     points,
-    properties: properties(ctx, where, o.properties),
+    properties: properties(ctx, where, o.properties, o.propertytypes),
     template: str(o.template),
   };
   if (out.template !== '' || isTemplate) {
