@@ -5,7 +5,7 @@ import type { TerrainTable } from '../../grid/terrain.js';
 import { movementModel, type MovementName } from '../../search/movement.js';
 import { RasterBudget } from '../limits.js';
 import { applyObjectConventions, applyTileConventions, boolProp, lineWidthOf, lower, markColliding, markNonEmpty, rowOf, type FlatLayer, type Surface, type TileNav, type TileTable } from './collide.js';
-import { fail, GID_MASK, type Ctx, type RawLayer, type RawMap, type RawObject, type RawTileset, type TiledProperties, type TiledProperty } from './model.js';
+import { fail, GID_MASK, quote, type Ctx, type RawLayer, type RawMap, type RawObject, type RawTileset, type TiledProperties, type TiledProperty } from './model.js';
 import { objectShapes } from './shapes.js';
 
 export { GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './model.js';
@@ -96,16 +96,16 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     fail(ctx, element, `drawing the collision shapes takes more than ${max} cell visits (maxRasterWork); the map's shapes are too many or too large for its grid (pass a larger maxRasterWork to allow it)`),
   );
   if (orientation !== 'orthogonal' && orientation !== 'isometric' && orientation !== 'staggered' && orientation !== 'hexagonal') {
-    fail(ctx, '<map> orientation', `unknown orientation ${JSON.stringify(orientation)}; expected orthogonal, isometric, staggered or hexagonal`);
+    fail(ctx, '<map> orientation', `unknown orientation ${quote(orientation, 60)}; expected orthogonal, isometric, staggered or hexagonal`);
   }
   if (!(map.tileWidth > 0) || !(map.tileHeight > 0)) fail(ctx, '<map>', `tile size ${map.tileWidth} x ${map.tileHeight} must be positive`);
   const staggerish = orientation === 'staggered' || orientation === 'hexagonal';
   if (staggerish) {
-    if (map.staggerAxis !== 'x' && map.staggerAxis !== 'y') fail(ctx, '<map> staggeraxis', `expected "x" or "y", got ${JSON.stringify(map.staggerAxis)}`);
-    if (map.staggerIndex !== 'odd' && map.staggerIndex !== 'even') fail(ctx, '<map> staggerindex', `expected "odd" or "even", got ${JSON.stringify(map.staggerIndex)}`);
+    if (map.staggerAxis !== 'x' && map.staggerAxis !== 'y') fail(ctx, '<map> staggeraxis', `expected "x" or "y", got ${quote(map.staggerAxis, 60)}`);
+    if (map.staggerIndex !== 'odd' && map.staggerIndex !== 'even') fail(ctx, '<map> staggerindex', `expected "odd" or "even", got ${quote(map.staggerIndex, 60)}`);
     if (orientation === 'hexagonal' && !(map.hexSideLength >= 0)) fail(ctx, '<map> hexsidelength', 'expected a length >= 0');
   }
-  if (!['right-down', 'right-up', 'left-down', 'left-up'].includes(map.renderOrder)) warn(`unknown renderorder ${JSON.stringify(map.renderOrder)} ignored (it only orders drawing)`);
+  if (!['right-down', 'right-up', 'left-down', 'left-up'].includes(map.renderOrder)) warn(`unknown renderorder ${quote(map.renderOrder, 60)} ignored (it only orders drawing)`);
 
   // ---- layers flattened, with inherited visibility and properties
   const flat: FlatLayer[] = [];
@@ -236,13 +236,13 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       const gid = ts.firstgid + t.id;
       if (t.properties.size > 0) tileProps.set(gid, t.properties);
       const nav: TileNav = { props: t.properties, terrain: -1, slow: 1, flags: 0, collides: false, shapes: [], imgW: t.imageWidth || ts.tileWidth || tw, imgH: t.imageHeight || ts.tileHeight || th, offX: ts.offsetX, offY: ts.offsetY };
-      const where = `tileset "${ts.name}" tile ${t.id}`;
+      const where = `tileset ${quote(ts.name, 60)} tile ${t.id}`;
       const tt = t.properties.get('terrainType');
       if (tt !== undefined && tt.type === 'string') {
         const name = tt.value as string;
         if (terrainTable.has(name)) nav.terrain = terrainTable.id(name);
         else {
-          warn(`${where}: unknown terrainType ${JSON.stringify(name)} treated as Ground (known: ${terrainTable.entries().map((e) => e.name).join(', ')})`);
+          warn(`${where}: unknown terrainType ${quote(name, 60)} treated as Ground (known: ${terrainTable.entries().map((e) => e.name).join(', ')})`);
           nav.terrain = 0;
         }
       }
