@@ -12,16 +12,9 @@ import { join } from 'node:path';
 import { TilenavError } from '../src/index.js';
 import { loadTiled, loadTiledAsync } from '../src/loaders/index.js';
 import { loadTiledFile, readFileBounded, readFileBoundedSync } from '../src/loaders/node.js';
-import { main } from '../src/cli/main.js';
-import type { CliIo } from '../src/cli/io.js';
+import { runCli } from './helpers-cli.js';
 
-async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(...l.split('\n')), columns: 100, errIsTty: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = runCli;
 
 const dir = () => mkdtempSync(join(tmpdir(), 'tilenav-files-'));
 

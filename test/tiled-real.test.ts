@@ -9,8 +9,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadTiled, loadTiledAsync, type TiledMap } from '../src/loaders/index.js';
 import { loadTiledFile } from '../src/loaders/node.js';
-import { main } from '../src/cli/main.js';
-import type { CliIo } from '../src/cli/io.js';
+import { runCli } from './helpers-cli.js';
 
 const F = fileURLToPath(new URL('./fixtures/loaders/', import.meta.url));
 const readFile = (p: string) => readFileSync(p);
@@ -26,12 +25,7 @@ function picture(m: TiledMap): string[] {
   return rows;
 }
 
-async function run(...argv: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(...l.split('\n')), columns: 100, errIsTty: false };
-  return { code: await main(argv, io), out, err };
-}
+const run = runCli;
 
 const TEMPLATED = [
   '........',
