@@ -33,10 +33,10 @@ test('the CLI refuses /dev/zero at once instead of reading it', async () => {
   assert.ok(performance.now() - t0 < 2000);
 });
 
-test('a FIFO is refused without blocking, as a map and as a tileset', async (t) => {
+test('a FIFO is refused without blocking, as a map and as a tileset', async () => {
   const d = dir();
   const fifo = join(d, 'pipe.tsx');
-  if (spawnSync('mkfifo', [fifo]).status !== 0) return t.skip('mkfifo is not available');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0, 'mkfifo');
   assert.throws(() => readFileBoundedSync(fifo), /pipe\.tsx: is a FIFO/);
   await assert.rejects(readFileBounded(fifo), /pipe\.tsx: is a FIFO/);
   writeFileSync(join(d, 'm.tmx'), mapWith('pipe.tsx'));
@@ -46,7 +46,7 @@ test('a FIFO is refused without blocking, as a map and as a tileset', async (t) 
   await assert.rejects(loadTiledFile(join(d, 'm.tmx')), /pipe\.tsx: is a FIFO/);
 });
 
-test('files over maxFileBytes are refused before they are read; NaN is no limit', async () => {
+test('files over maxFileBytes are refused before they are read; a NaN limit is refused', async () => {
   const d = dir();
   const p = join(d, 'big.map');
   writeFileSync(p, 'x'.repeat(1000));
