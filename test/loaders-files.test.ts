@@ -150,3 +150,14 @@ test('the CLI names the file for errors found below the loaders (a .tnav with a 
   assert.notEqual(r.code, 0);
   assert.match(r.err.join(' '), /dup\.tnav: layers: layer name "aa" appears twice/);
 });
+
+test('a map read from a URL resolves its tilesets within that URL', async () => {
+  const { resolveTiledPath } = await import('../src/loaders/index.js');
+  assert.equal(resolveTiledPath('https://host/maps/m.tmx', '../sets/t.tsx'), 'https://host/sets/t.tsx');
+  assert.equal(resolveTiledPath('https://host/m.tmx', '../../x.tsx'), 'https://host/x.tsx');
+  assert.equal(resolveTiledPath('https://host', 't.tsx'), 'https://host/t.tsx');
+  assert.equal(resolveTiledPath('maps/level1.tmx', '../tilesets/a.tsx'), 'tilesets/a.tsx');
+  const seen: string[] = [];
+  await loadTiledAsync(mapWith('t.tsx'), { file: 'https://host/maps/m.tmx', readFile: async (p) => (seen.push(p), TSX) });
+  assert.deepEqual(seen, ['https://host/maps/t.tsx']);
+});

@@ -119,8 +119,17 @@ function parseMap(source: string | Uint8Array, options: Omit<TiledOptions, 'read
 /** Joins a tileset's `source` to the map's folder, resolving `.` and `..`; absolute paths and URLs pass through. */
 export function resolveTiledPath(mapFile: string, source: string): string {
   if (ABSOLUTE.test(source)) return source;
-  const slash = Math.max(mapFile.lastIndexOf('/'), mapFile.lastIndexOf('\\'));
-  const joined = (slash >= 0 ? mapFile.slice(0, slash + 1) : '') + source;
+  // A map read from a URL keeps its scheme and host; `..` resolves within the URL's path.
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(mapFile)?.[0] ?? '';
+  const base = mapFile.slice(origin.length);
+  const slash = Math.max(base.lastIndexOf('/'), base.lastIndexOf('\\'));
+  const joined = (slash >= 0 ? base.slice(0, slash + 1) : origin !== '' ? '/' : '') + source;
+  if (origin !== '') return origin + '/' + normalise(joined).replace(/^\/(\.\.\/?)*/, '');
+  return normalise(joined);
+}
+
+/** `.` and `..` resolved; a leading slash kept; `..` that climbs above the start kept as written. */
+function normalise(joined: string): string {
   const abs = joined.startsWith('/');
   const out: string[] = [];
   for (const part of joined.split(/[\\/]/)) {
