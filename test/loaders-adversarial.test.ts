@@ -273,3 +273,19 @@ test('a Tiled hex map\'s staggered projection is named "hexagonal (staggered)" i
   const m = loadTiled(readFileSync(path), { file: 'hex-odd-q.tmj', readFile: (p) => readFileSync(new URL(`./fixtures/tiled/${p}`, import.meta.url)) });
   refuses(() => formatTextGrid(m.grid), /projection: a hexagonal \(staggered\) projection has no text grid equivalent/);
 });
+
+test('a terrain whose cost a 32-bit float stores as 0 or Infinity is refused where a tile uses it', async () => {
+  const { TerrainTable } = await import('../src/index.js');
+  const map = `<map orientation="orthogonal" width="1" height="1" tilewidth="8" tileheight="8"><tileset firstgid="1" name="ts" tilewidth="8" tileheight="8" tilecount="1"><tile id="0"><properties><property name="terrainType" value="Goo"/></properties></tile></tileset><layer name="ground" width="1" height="1"><properties><property name="isTilesetWalkable" type="bool" value="true"/></properties><data encoding="csv">1</data></layer></map>`;
+  for (const cost of [1e-50, 1e39]) {
+    const terrain = new TerrainTable();
+    try {
+      terrain.define('Goo', cost);
+    } catch (e) {
+      // A terrain table that refuses such a cost itself is as good.
+      assert.ok(e instanceof TilenavError);
+      continue;
+    }
+    refuses(() => loadTiled(map, { file: 'goo.tmx', terrain }), /goo\.tmx: tileset "ts" tile 0 property "terrainType": terrain "Goo" costs .*, which a 32-bit float cost stores as (0|Infinity)/);
+  }
+});

@@ -240,7 +240,12 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       const tt = t.properties.get('terrainType');
       if (tt !== undefined && tt.type === 'string') {
         const name = tt.value as string;
-        if (terrainTable.has(name)) nav.terrain = terrainTable.id(name);
+        if (terrainTable.has(name)) {
+          nav.terrain = terrainTable.id(name);
+          const { cost, walkable } = terrainTable.get(nav.terrain);
+          const stored = Math.fround(cost);
+          if (walkable && !(stored > 0 && stored < Infinity)) fail(ctx, `${where} property "terrainType"`, `terrain ${quote(name, 60)} costs ${cost}, which a 32-bit float cost stores as ${stored}; expected a cost from ${FLOAT32_MIN_NORMAL} to ${FLOAT32_MAX}`);
+        }
         else {
           warn(`${where}: unknown terrainType ${quote(name, 60)} treated as Ground (known: ${terrainTable.entries().map((e) => e.name).join(', ')})`);
           nav.terrain = 0;
