@@ -4,7 +4,7 @@ import { checkLimit, DEFAULT_MAX_RASTER_WORK, RasterBudget } from './limits.js';
 import { jsonError, looksLikePath, PATH_NOT_CONTENTS } from './messages.js';
 import { continuous } from '../grid/projection.js';
 
-/** Seed 001's defaults for the scalar fields of a polygon config (metres). */
+/** The defaults for the scalar fields of a polygon config (metres). */
 export const DEFAULT_POLYGON_CONFIG = Object.freeze({
   /** Width and depth of one cell. @default 0.4 */
   cellSize: 0.4,
@@ -71,7 +71,7 @@ interface Shape {
 }
 
 /**
- * A NavGrid built from seed 001's polygon config, with the areas toggleable at runtime.
+ * A NavGrid built from a polygon config (areas and obstacles in world units), with the areas toggleable at runtime.
  *
  * Rules, for each cell centre c (world x, z):
  * - walkable when c lies inside an available area and, if boundaryPadding > 0, at least
@@ -403,7 +403,7 @@ function clamp(v: number, lo: number, hi: number): number {
 }
 
 /**
- * Validates a polygon config (a JSON string or an already parsed value) and fills in seed 001's
+ * Validates a polygon config (a JSON string or an already parsed value) and fills in the
  * defaults. Errors name the file and the element path, e.g. `areas[2].polygon[5]`.
  */
 export function readPolygonConfig(input: string | unknown, options: PolygonOptions = {}): PolygonConfig {

@@ -34,7 +34,7 @@ export interface TextGrid {
 const GEOMETRY_KEYS = ['cellSize', 'floorY', 'minX', 'minZ', 'gridWidth', 'gridDepth'];
 
 /**
- * Parses seed 001's pre-computed grid: `key value` header lines (cellSize, floorY, minX, minZ,
+ * Parses a pre-computed text grid: `key value` header lines (cellSize, floorY, minX, minZ,
  * gridWidth, gridDepth required but floorY; agentRadius and any other numeric keys kept), then
  * gridDepth rows of gridWidth characters, `1` walkable and `0` blocked. Row z of the file is grid
  * row y = z. CRLF line ends and blank lines after the rows are accepted.
@@ -118,7 +118,7 @@ export function formatTextGrid(grid: NavGrid, options: { params?: Partial<TextGr
   else throw new TilenavError(`a ${projectionName(spec)} projection has no text grid equivalent; pass params.cellSize`, { element: 'projection' });
   const p = { ...base, extra: [] as [string, number][], ...options.params };
   const lines = [`cellSize ${num(p.cellSize)}`];
-  // Seed 001's sample order: cellSize, agentRadius, floorY, the rest, then the geometry.
+  // The order of the format's own sample files: cellSize, agentRadius, floorY, the rest, then the geometry.
   const extra = p.extra.filter(([key]) => !GEOMETRY_KEYS.includes(key));
   const radius = extra.findIndex(([key]) => key === 'agentRadius');
   if (radius >= 0) lines.push(`agentRadius ${num(extra.splice(radius, 1)[0][1])}`);

@@ -1,4 +1,4 @@
-/** Navigation from a parsed Tiled map: seed 003's properties, then the common collision conventions. */
+/** Navigation from a parsed Tiled map: the navigation properties (isTilesetWalkable, useTilesetBorder and the tiles' own), then the common collision conventions. */
 import { DEFAULT_LAYER_NAMES, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_SAFE_ZONE, MAX_LAYERS, NavGrid } from '../../grid/navgrid.js';
 import { isometric, orthogonal, staggered, type Projection } from '../../grid/projection.js';
 import type { TerrainTable } from '../../grid/terrain.js';
@@ -11,7 +11,7 @@ import { objectShapes } from './shapes.js';
 export { GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './model.js';
 
 /**
- * The conventions, beside seed 003's properties, that mark cells blocked. Every list is matched
+ * The conventions, beside the navigation properties, that mark cells blocked. Every list is matched
  * case-insensitively.
  */
 export interface TiledMapping {
@@ -56,7 +56,7 @@ export interface TiledLayerInfo {
   properties: TiledProperties;
   /** Its properties over those of its groups (the layer's own win). */
   inherited: TiledProperties;
-  /** Seed 003's navigation settings, or null when the layer has none (and seed 003 ignores it). */
+  /** The layer's navigation settings (isTilesetWalkable, useTilesetBorder, collisionLayer), or null when it has none and navigation ignores it. */
   navigation: { layer: number; walkable: boolean; border: boolean } | null;
   /** Object layers: their objects, as read. */
   objects?: readonly RawObject[];
@@ -282,7 +282,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   }
   const table = tileTable(tileInfo, terrainTable);
 
-  // ---- seed 003: layers with isTilesetWalkable / useTilesetBorder
+  // ---- navigation layers: tile layers with isTilesetWalkable / useTilesetBorder
   interface SeedLayer {
     l: FlatLayer;
     walkable: boolean;
@@ -294,7 +294,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     const w = l.props.get('isTilesetWalkable');
     const b = l.props.get('useTilesetBorder');
     for (const [name, p] of [['isTilesetWalkable', w], ['useTilesetBorder', b]] as const) {
-      if (p !== undefined && p.type !== 'bool') warn(`${l.raw.element}: ${name} is a ${p.type}, not a bool; ignored as seed 003 does`);
+      if (p !== undefined && p.type !== 'bool') warn(`${l.raw.element}: ${name} is a ${p.type}, not a bool; ignored`);
     }
     const wb = w?.type === 'bool' ? (w.value as boolean) : undefined;
     const bb = b?.type === 'bool' ? (b.value as boolean) : undefined;
@@ -365,7 +365,7 @@ function borderNeighbours(movement: MovementName): [number[][], number[][]] & { 
   return out;
 }
 
-/** Seed 003's useTilesetBorder: empty cells next to a non-empty one are blocked. */
+/** useTilesetBorder: empty cells next to a non-empty one are blocked. */
 function markBorders(d: Uint32Array, W: number, H: number, nb: ReturnType<typeof borderNeighbours>, blocked: Uint8Array): void {
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {

@@ -45,9 +45,9 @@ export interface TiledOptions {
    * @default DEFAULT_MAX_DECOMPRESSED_BYTES (256 MiB)
    */
   maxDecompressedBytes?: number;
-  /** Collision conventions beside seed 003's properties; fields left out keep their defaults. @default DEFAULT_TILED_MAPPING */
+  /** Collision conventions beside the navigation properties; fields left out keep their defaults. @default DEFAULT_TILED_MAPPING */
   mapping?: Partial<TiledMapping>;
-  /** Terrain names and costs for tiles' `terrainType`. @default new TerrainTable() (seed 003's costs) */
+  /** Terrain names and costs for tiles' `terrainType`. @default new TerrainTable() (the default terrain costs) */
   terrain?: TerrainTable;
   /**
    * Read tilesets and templates named by absolute paths or URLs (`/x.tsx`, `file:///x.tsx`,
@@ -246,7 +246,7 @@ function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits & { max
 /**
  * Loads a Tiled map (`.tmx` XML or `.tmj` JSON, given as text or UTF-8 bytes) into a NavGrid.
  *
- * Navigation follows seed 003: tile layers with a bool `isTilesetWalkable` or `useTilesetBorder`
+ * Navigation: tile layers with a bool `isTilesetWalkable` or `useTilesetBorder`
  * are the navigation layers (others are ignored by it). On each navigation layer (chosen by the
  * tile layer's `collisionLayer`, default 0; the map's int `navigationLayers` says how many, 1-8):
  * when some layer has `isTilesetWalkable: true`, only cells one of those covers are walkable, else
@@ -254,16 +254,23 @@ function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits & { max
  * `useTilesetBorder: true` the empty cells around a layer's tiles are blocked too (the 8 around a
  * square cell, the model's neighbours on staggered and hexagonal maps). Tiles of those layers bring
  * `terrainType` (terrain id and cost from the grid's terrain table; impassable terrain blocks),
- * `slowMultiplier` (multiplies the cost), `isSafeZone` (flag bit 0), `customFlags` (int, OR-ed into
+ * `slowMultiplier` (multiplies the cost; it and the cost it makes must fit a 32-bit float, from
+ * about 1.18e-38 to 3.4e38), `isSafeZone` (flag bit 0), `customFlags` (int, OR-ed into
  * the flags) and the one-way bools `oneWayNorth|East|South|West` (flag bits 1-4).
  *
  * Then the {@link TiledMapping} conventions block cells on top: tiles or tile layers with a true
  * `collides` / `collision` / `solid`, tiles' own collision shapes, and object layers of collision
- * shapes. A map where no layer has seed 003's properties starts all walkable, with a warning.
+ * shapes. A map where no layer has the navigation properties starts all walkable, with a warning.
  *
  * Infinite maps become the bounding box of their chunks (`offset` says where it starts). Tile flip
  * and rotation bits are ignored for navigation. Throws a TilenavError naming the file and element
  * for anything malformed; see {@link TiledOptions} for the limits.
+ *
+ * External tilesets and object templates (`.tx` / `.tj`) come through `readFile`, each file once,
+ * named relative to the map (absolute paths and URLs only with `allowAbsolutePaths`); an object
+ * naming a template takes every field it leaves out from the template's object. Object layers'
+ * `offsetx` / `offsety` (theirs plus their groups') shift their shapes. Property types this
+ * loader does not know are skipped with a warning; `list` properties read as arrays.
  */
 export function loadTiled(source: string | Uint8Array, options: TiledOptions = {}): TiledMap {
   const limits = limitsOf(options);

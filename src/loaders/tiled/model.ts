@@ -218,7 +218,7 @@ export interface DecodeLimits {
   used: number;
 }
 
-/** Property names that must never become object keys (issue 3, item 6). */
+/** Property names that must never become object keys: code that copies properties into plain objects would reach a prototype. */
 export function checkPropertyName(ctx: Ctx, element: string, name: unknown): string {
   if (typeof name !== 'string') fail(ctx, element, 'expected a property name (a string)');
   if (name === '__proto__' || name === 'constructor' || name === 'prototype') {
