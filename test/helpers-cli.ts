@@ -6,6 +6,5 @@ export async function runCli(...argv: string[]): Promise<{ code: number; out: st
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = { out: (l) => out.push(...l.split('\n')), err: (l) => err.push(...l.split('\n')), columns: 100, errIsTty: false };
-  const code = await main(argv, io);
-  return { code, out, err };
+  return { code: await main(argv, io), out, err };
 }

@@ -535,7 +535,8 @@ test('bad input: data length, base64, compression, encoding, orientation', () =>
   expectError(mapJson([{ type: 'tilelayer', name: 'L', width: 6, height: 4, data: [1, 2] }]), /layer "L" data: data has 2 values; the layer size needs 24/);
   expectError(mapJson([{ type: 'tilelayer', name: 'L', width: 6, height: 4, data: new Array(24).fill(-1) }]), /data\[0\] must be a gid/);
   expectError(mapJson([{ type: 'weird', name: 'L' }]), /layer "L": unknown layer type "weird"/);
-  expectError(mapJson([], { properties: [{ name: 'p', type: 'vector', value: 1 }] }), /map property "p": unknown property type "vector"/);
+  // An unknown property type is skipped with a warning: a map from a newer Tiled still loads.
+  assert.ok(loadTiled(mapJson([], { properties: [{ name: 'p', type: 'vector', value: 1 }] }), { file: 'bad.map' }).warnings.some((w) => /map property "p": unknown property type "vector" skipped/.test(w)));
 });
 
 test('bad input: decompression bombs stop at the layer size and at maxDecompressedBytes', () => {

@@ -1,5 +1,4 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { readFileSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
@@ -8,6 +7,7 @@ import { parseTextGrid } from '../loaders/textgrid.js';
 import { loadPolygonConfig } from '../loaders/polygon.js';
 import { loadGrid, BINARY_EXTENSION } from '../grid/binary.js';
 import { loadTiled } from '../loaders/tiled/index.js';
+import { DEFAULT_MAX_FILE_BYTES, readFileBoundedSync } from '../loaders/node.js';
 
 /** Where a command writes; tests pass their own. */
 export interface CliIo {
@@ -70,7 +70,7 @@ export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: stri
     read: (path) => ({ grid: parseMovingAiMap(readText(path), { file: path }), format: 'movingai', warnings: [] }),
   },
   txt: { extensions: ['.txt'], read: readTextGridFile },
-  polygon: { extensions: ['.json'], read: readPolygonFile },
+  polygon: { extensions: ['.json'], read: readJsonMap },
   binary: { extensions: [BINARY_EXTENSION], read: (path) => ({ grid: loadGrid(readBytes(path), { file: path }), format: 'binary', warnings: [] }) },
   tiled: { extensions: ['.tmx', '.tmj'], read: readTiledMap },
 };
@@ -80,21 +80,43 @@ function readTextGridFile(path: string): LoadedMap {
   return { grid, format: 'txt', warnings: [], meta: params.extra };
 }
 
-/** A `.json` file is a polygon config unless it looks like a Tiled map, which the tiled reader takes. */
-function readPolygonFile(path: string): LoadedMap {
+/**
+ * A `.json` file is a Tiled map when its top-level object says so (`"type": "map"`, or Tiled's
+ * `tilesets` / `orientation` without a polygon config's `areas`), else a polygon config. Decided by
+ * parsing, not by looking at the first bytes: Tiled writes its keys in any order.
+ */
+function readJsonMap(path: string): LoadedMap {
   const text = readText(path);
-  if (/"(tiledversion|orientation|tilesets)"\s*:/.test(text.slice(0, 4096)) && !/"areas"\s*:/.test(text)) {
-    if (Object.hasOwn(MAP_FORMATS, 'tiled')) return MAP_FORMATS.tiled.read(path);
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch {
+    // Malformed: the polygon reader reports it with a line number.
+  }
+  if (isTiledJson(root)) {
+    if (Object.hasOwn(MAP_FORMATS, 'tiled')) return readTiledText(path, text);
     throw new TilenavError('looks like a Tiled map, not a polygon config (no "areas"); this build has no Tiled reader', { file: path });
   }
-  const nav = loadPolygonConfig(text, { file: path });
+  const nav = loadPolygonConfig(root === undefined ? text : (root as object), { file: path });
   const { agentRadius, objectPadding, boundaryPadding } = nav.config;
   return { grid: nav.grid, format: 'polygon', warnings: [], meta: [['agentRadius', agentRadius], ['objectPadding', objectPadding], ['boundaryPadding', boundaryPadding]] };
 }
 
-/** A Tiled map from disk, its external tilesets read relative to it. */
+function isTiledJson(root: unknown): boolean {
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) return false;
+  const o = root as Record<string, unknown>;
+  if (Object.hasOwn(o, 'areas')) return false;
+  // A tileset goes to the Tiled reader too, which says it is a tileset and not a map.
+  return o.type === 'map' || o.type === 'tileset' || ((Object.hasOwn(o, 'tilesets') || Object.hasOwn(o, 'orientation') || Object.hasOwn(o, 'tiledversion')) && Object.hasOwn(o, 'layers'));
+}
+
+/** A Tiled map from disk; its external tilesets and templates come through the same reader. */
 function readTiledMap(path: string): LoadedMap {
-  const m = loadTiled(readBytes(path), { file: path, readFile: (p) => readBytes(p) });
+  return readTiledText(path, readBytes(path));
+}
+
+function readTiledText(path: string, source: string | Uint8Array): LoadedMap {
+  const m = loadTiled(source, { file: path, readFile: (p) => readBytes(p) });
   return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement };
 }
 
@@ -104,36 +126,36 @@ export function loadMap(path: string | undefined, format?: string): LoadedMap {
   if (format !== undefined) {
     const f = MAP_FORMATS[format];
     if (f === undefined || !Object.hasOwn(MAP_FORMATS, format)) throw new TilenavError(`unknown format; expected one of ${Object.keys(MAP_FORMATS).join(', ')}`, { element: '--format' });
-    return f.read(path);
+    return withFile(path, () => f.read(path));
   }
   const ext = extname(path).toLowerCase();
-  for (const f of Object.values(MAP_FORMATS)) if (f.extensions.includes(ext)) return f.read(path);
+  for (const f of Object.values(MAP_FORMATS)) if (f.extensions.includes(ext)) return withFile(path, () => f.read(path));
   const known = Object.values(MAP_FORMATS).flatMap((f) => f.extensions);
   throw new TilenavError(`cannot tell the map format from the extension ${JSON.stringify(ext)}; expected ${known.join(', ')} or --format`, { file: path });
 }
 
-/** Reads a text file, with a TilenavError naming it when that fails. */
-export function readText(path: string): string {
-  return readBytes(path).toString('utf8');
+/** A TilenavError that names no file (one from deeper in, such as the grid's own checks) gets the map's. */
+function withFile<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof TilenavError && e.file === undefined) throw new TilenavError(e.element === undefined ? e.message : e.message.slice(e.element.length + 2), { file: path, element: e.element });
+    throw e;
+  }
 }
 
-/** Reads a file's bytes, refusing directories and files over `maxBytes`. */
-export function readBytes(path: string, maxBytes = 512 * 1024 * 1024): Buffer {
-  let size: number;
-  try {
-    const st = statSync(path);
-    if (st.isDirectory()) throw new TilenavError('is a directory, expected a file', { file: path });
-    size = st.size;
-  } catch (e) {
-    if (e instanceof TilenavError) throw e;
-    throw new TilenavError(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: path });
-  }
-  if (size > maxBytes) throw new TilenavError(`the file is ${size} bytes, over the ${maxBytes}-byte limit`, { file: path });
-  try {
-    return readFileSync(path);
-  } catch (e) {
-    throw new TilenavError(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: path });
-  }
+/** Reads a text file, with a TilenavError naming it when that fails. */
+export function readText(path: string): string {
+  const b = readBytes(path);
+  return Buffer.from(b.buffer, b.byteOffset, b.length).toString("utf8");
+}
+
+/**
+ * Reads a file's bytes through the loaders' one Node reader: regular files only (devices, FIFOs
+ * and directories are refused before anything is read), at most `maxBytes`.
+ */
+export function readBytes(path: string, maxBytes = DEFAULT_MAX_FILE_BYTES): Uint8Array {
+  return readFileBoundedSync(path, { maxFileBytes: maxBytes });
 }
 
 /** Median and 95th percentile of a list (sorted in place). */

@@ -1,12 +1,13 @@
 import { TilenavError } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS } from '../grid/navgrid.js';
 import { orthogonal } from '../grid/projection.js';
+import { checkLimit } from './limits.js';
 
 /** Options for the Moving AI parsers. */
 export interface MovingAiOptions {
   /** The file name to put in error messages. @default '<map>' / '<scen>' */
   file?: string;
-  /** Refuse maps with more cells than this. @default DEFAULT_MAX_CELLS */
+  /** Refuse maps with more cells than this; NaN or a non-number is refused. @default DEFAULT_MAX_CELLS */
   maxCells?: number;
 }
 
@@ -43,7 +44,11 @@ export function parseMovingAiMap(text: string, options: MovingAiOptions = {}): N
   }
   if (row >= lines.length) throw new TilenavError('no "map" line: expected the header to end with "map" before the rows', { file, line: lines.length });
   if (width < 0 || height < 0) throw new TilenavError(`the header lacks ${width < 0 ? '"width N"' : '"height N"'}`, { file, line: row + 1 });
-  const grid = new NavGrid(width, height, { projection: orthogonal(1, 1), maxCells: options.maxCells ?? DEFAULT_MAX_CELLS });
+  const maxCells = checkLimit(options.maxCells, 'maxCells', DEFAULT_MAX_CELLS);
+  if (width * height > maxCells) {
+    throw new TilenavError(`map of ${width} x ${height} = ${width * height} cells exceeds maxCells ${maxCells}; pass a larger maxCells to allow it`, { file, line: lineOf(lines, height >= width ? 'height' : 'width') });
+  }
+  const grid = new NavGrid(width, height, { projection: orthogonal(1, 1), maxCells });
   const walk = grid.layers[0].walkable;
   for (let y = 0; y < height; y++) {
     const lineNo = row + 2 + y;
@@ -120,4 +125,9 @@ export function formatMovingAiMap(grid: NavGrid, layer: number | string = 0): st
     rows.push(s);
   }
   return rows.join('\n') + '\n';
+}
+
+/** 1-based line of the header line starting with `key`. */
+function lineOf(lines: string[], key: string): number {
+  return lines.findIndex((l) => l.trim().startsWith(key)) + 1;
 }

@@ -1,8 +1,10 @@
 import { TilenavError, describe } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS, type CellRect } from '../grid/navgrid.js';
+import { checkLimit, DEFAULT_MAX_RASTER_WORK, RasterBudget } from './limits.js';
+import { jsonError, looksLikePath, PATH_NOT_CONTENTS } from './messages.js';
 import { continuous } from '../grid/projection.js';
 
-/** Seed 001's defaults for the scalar fields of a polygon config (metres). */
+/** The defaults for the scalar fields of a polygon config (metres). */
 export const DEFAULT_POLYGON_CONFIG = Object.freeze({
   /** Width and depth of one cell. @default 0.4 */
   cellSize: 0.4,
@@ -45,12 +47,20 @@ export interface PolygonConfig {
 export interface PolygonOptions {
   /** File name for error messages. @default '<polygon config>' */
   file?: string;
-  /** Refuse configs whose grid would have more cells than this. @default DEFAULT_MAX_CELLS */
+  /** Refuse configs whose grid would have more cells than this; NaN or a non-number is refused. @default DEFAULT_MAX_CELLS */
   maxCells?: number;
+  /**
+   * Refuse configs whose polygons need more than this much work to rasterise (about one unit per
+   * cell visited, all polygons together, each clipped to the grid first), so no config keeps the
+   * loader busy for long. Applies to the first build and to each setAreaAvailable. @default DEFAULT_MAX_RASTER_WORK (2^28)
+   */
+  maxRasterWork?: number;
 }
 
 /** A polygon prepared for rasterising: flat coordinates and its cell bounding box. */
 interface Shape {
+  /** For errors: `areas[0] "hall"`, `obstacles[3]`. */
+  element: string;
   xs: Float64Array;
   zs: Float64Array;
   /** Cells whose centre can be affected, clipped to the grid (x0..x1, y0..y1 inclusive). */
@@ -61,7 +71,7 @@ interface Shape {
 }
 
 /**
- * A NavGrid built from seed 001's polygon config, with the areas toggleable at runtime.
+ * A NavGrid built from a polygon config (areas and obstacles in world units), with the areas toggleable at runtime.
  *
  * Rules, for each cell centre c (world x, z):
  * - walkable when c lies inside an available area and, if boundaryPadding > 0, at least
@@ -84,11 +94,17 @@ export class PolygonNavigation {
   private scratch = new Uint8Array(0);
   /** Scratch "near an edge" marks of the shape being stamped. */
   private band = new Uint8Array(0);
+  private readonly maxRasterWork: number;
+  private readonly file: string;
+  private budget: RasterBudget | null = null;
 
   /** @param input the config as JSON text or a parsed value; validated as {@link readPolygonConfig} says. */
   constructor(input: string | object, options: PolygonOptions = {}) {
     const config = readPolygonConfig(input, options);
     this.config = config;
+    const file = options.file ?? '<polygon config>';
+    this.maxRasterWork = checkLimit(options.maxRasterWork, 'maxRasterWork', DEFAULT_MAX_RASTER_WORK);
+    this.file = file;
     const { cellSize, agentRadius, objectPadding } = config;
     const margin = cellSize * 2 + agentRadius + objectPadding;
     let ax = Infinity;
@@ -107,13 +123,13 @@ export class PolygonNavigation {
     this.minZ = az - margin;
     const width = Math.max(1, Math.ceil((bx + margin - this.minX) / cellSize));
     const depth = Math.max(1, Math.ceil((bz + margin - this.minZ) / cellSize));
-    const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
+    const maxCells = checkLimit(options.maxCells, 'maxCells', DEFAULT_MAX_CELLS);
     if (!Number.isFinite(width * depth) || width * depth > maxCells) {
       throw new TilenavError(`the areas span ${width} x ${depth} cells of ${cellSize}, over maxCells ${maxCells}; use a larger cellSize or maxCells`, { file: options.file, element: 'areas' });
     }
     this.grid = new NavGrid(width, depth, { projection: continuous(cellSize, this.minX, this.minZ, config.floorY), walkable: false, maxCells });
-    this.areaShapes = config.areas.map((a) => this.shape(a.polygon, 0));
-    this.obstacleShapes = config.obstacles.map((o) => this.shape(o.polygon, agentRadius + objectPadding));
+    this.areaShapes = config.areas.map((a, k) => this.shape(`areas[${k}] ${JSON.stringify(a.name)}`, a.polygon, 0));
+    this.obstacleShapes = config.obstacles.map((o, k) => this.shape(`obstacles[${k}]${o.name !== undefined ? ` ${JSON.stringify(o.name)}` : ''}`, o.polygon, agentRadius + objectPadding));
     this.recompute({ x: 0, y: 0, width, height: depth });
   }
 
@@ -144,6 +160,9 @@ export class PolygonNavigation {
   /** Recomputes every cell of `r` from the polygons; writes and reports only what changed. */
   private recompute(r: CellRect): CellRect | null {
     const { grid, config } = this;
+    this.budget = new RasterBudget(this.maxRasterWork, (element, max) => {
+      throw new TilenavError(`rasterising the polygons takes more than ${max} units of work (maxRasterWork): too many or too large polygons for cellSize ${config.cellSize}; use a larger cellSize or maxRasterWork`, { file: this.file, element });
+    });
     const w = r.width;
     if (this.scratch.length < w * r.height) this.scratch = new Uint8Array(w * r.height);
     const out = this.scratch;
@@ -181,7 +200,8 @@ export class PolygonNavigation {
   /**
    * Writes `value` into the scratch for every cell of `r` that the shape claims. Area mode
    * (`near` false): centre inside and, when `pad` > 0, at least `pad` from every edge. Obstacle
-   * mode (`near` true): centre inside, or closer than `pad` to an edge.
+   * mode (`near` true): centre inside, or closer than `pad` to an edge. Row by row, the inside
+   * runs between the edge crossings are filled whole; only cells near an edge are tested one by one.
    */
   private stamp(s: Shape, r: CellRect, value: number, pad: number, near: boolean): void {
     const x0 = Math.max(s.x0, r.x);
@@ -189,13 +209,18 @@ export class PolygonNavigation {
     const y0 = Math.max(s.y0, r.y);
     const y1 = Math.min(s.y1, r.y + r.height - 1);
     if (x0 > x1 || y0 > y1) return;
+    const budget = this.budget!;
+    budget.element = s.element;
     const { cellSize } = this.config;
     const { xs, zs } = s;
     const n = xs.length;
     const bw = x1 - x0 + 1;
-    const band = pad > 0 ? this.markBand(s, x0, y0, x1, y1, pad) : null;
     const out = this.scratch;
+    // Obstacles write their near-edge cells straight into the scratch; areas need them apart, to leave them out.
+    const band = pad > 0 ? this.markBand(s, x0, y0, x1, y1, pad, near ? value : -1, r) : null;
+    const cx = (x: number) => this.minX + (x + 0.5) * cellSize;
     for (let y = y0; y <= y1; y++) {
+      budget.spend(n);
       const cz = this.minZ + (y + 0.5) * cellSize;
       // Even-odd crossings of this row's centre line, sorted: a centre is inside when an odd
       // number of crossings lie to its right, the same half-open rule as a ray cast.
@@ -211,30 +236,41 @@ export class PolygonNavigation {
         }
       }
       const cr = this.crossings.subarray(0, m).sort();
-      let c = 0;
       const row = (y - r.y) * r.width - r.x;
       const brow = (y - y0) * bw - x0;
-      for (let x = x0; x <= x1; x++) {
-        const cx = this.minX + (x + 0.5) * cellSize;
-        while (c < m && cr[c] <= cx) c++;
-        const inside = ((m - c) & 1) === 1;
-        const close = band !== null && band[brow + x] === 1;
-        if (near ? inside || close : inside && !close) out[row + x] = value;
+      // Centres in [cr[j - 1], cr[j]) have m - j crossings to their right: inside when that is odd.
+      for (let j = (m & 1) === 1 ? 0 : 1; j <= m; j += 2) {
+        let from = j === 0 ? x0 : firstAtOrAfter(cr[j - 1], x0, x1 + 1, cx);
+        const to = j === m ? x1 : firstAtOrAfter(cr[j], x0, x1 + 1, cx) - 1;
+        if (from > to) continue;
+        if (band === null || near) {
+          budget.spend(Math.ceil((to - from + 1) / 16));
+          out.fill(value, row + from, row + to + 1);
+        } else {
+          budget.spend(to - from + 1);
+          for (; from <= to; from++) if (band[brow + from] !== 1) out[row + from] = value;
+        }
       }
     }
   }
 
   /**
    * Marks the cells of (x0..x1, y0..y1) whose centre is closer than `pad` to an edge of the
-   * shape. Edge by edge over each edge's own padded box, so the work follows the perimeter rather
-   * than the area times the edge count.
+   * shape: in the band scratch, or, with `write` >= 0, straight into the scratch of `r`. Edge by
+   * edge and row by row, only over the stretch of the row the edge's padded capsule crosses, so
+   * the work follows the perimeter rather than the area.
    */
-  private markBand(s: Shape, x0: number, y0: number, x1: number, y1: number, pad: number): Uint8Array {
+  private markBand(s: Shape, x0: number, y0: number, x1: number, y1: number, pad: number, write: number, r: CellRect): Uint8Array | null {
     const bw = x1 - x0 + 1;
     const size = bw * (y1 - y0 + 1);
-    if (this.band.length < size) this.band = new Uint8Array(size);
-    const band = this.band;
-    band.fill(0, 0, size);
+    let band: Uint8Array | null = null;
+    if (write < 0) {
+      if (this.band.length < size) this.band = new Uint8Array(size);
+      band = this.band;
+      band.fill(0, 0, size);
+    }
+    const out = this.scratch;
+    const budget = this.budget!;
     const { cellSize } = this.config;
     const { xs, zs } = s;
     const pad2 = pad * pad;
@@ -244,22 +280,32 @@ export class PolygonNavigation {
       const ex = xs[e] - ax;
       const ez = zs[e] - az;
       const len2 = ex * ex + ez * ez;
-      const ex0 = Math.max(x0, Math.floor((Math.min(ax, xs[e]) - pad - this.minX) / cellSize) - 1);
-      const ex1 = Math.min(x1, Math.ceil((Math.max(ax, xs[e]) + pad - this.minX) / cellSize) + 1);
       const ey0 = Math.max(y0, Math.floor((Math.min(az, zs[e]) - pad - this.minZ) / cellSize) - 1);
       const ey1 = Math.min(y1, Math.ceil((Math.max(az, zs[e]) + pad - this.minZ) / cellSize) + 1);
+      const bx0 = Math.max(x0, Math.floor((Math.min(ax, xs[e]) - pad - this.minX) / cellSize) - 1);
+      const bx1 = Math.min(x1, Math.ceil((Math.max(ax, xs[e]) + pad - this.minX) / cellSize) + 1);
       for (let y = ey0; y <= ey1; y++) {
         const pz = this.minZ + (y + 0.5) * cellSize;
+        const [lo, hi] = capsuleSpan(ax, az, ex, ez, len2, pad, pz);
+        if (!(hi >= lo)) continue;
+        // The exact test below decides; the span only has to cover, so one cell of slack each side.
+        const ex0 = Math.max(bx0, Math.floor((lo - this.minX) / cellSize - 0.5) - 1);
+        const ex1 = Math.min(bx1, Math.ceil((hi - this.minX) / cellSize - 0.5) + 1);
+        if (ex1 < ex0) continue;
+        budget.spend(ex1 - ex0 + 1);
         const brow = (y - y0) * bw - x0;
+        const orow = (y - r.y) * r.width - r.x;
         for (let x = ex0; x <= ex1; x++) {
-          if (band[brow + x] === 1) continue;
           const px = this.minX + (x + 0.5) * cellSize;
           let t = len2 === 0 ? 0 : ((px - ax) * ex + (pz - az) * ez) / len2;
           if (t < 0) t = 0;
           else if (t > 1) t = 1;
           const dx = ax + t * ex - px;
           const dz = az + t * ez - pz;
-          if (dx * dx + dz * dz < pad2) band[brow + x] = 1;
+          if (dx * dx + dz * dz < pad2) {
+            if (band !== null) band[brow + x] = 1;
+            else out[orow + x] = write;
+          }
         }
       }
     }
@@ -267,7 +313,7 @@ export class PolygonNavigation {
   }
 
   /** Flat coordinates and the cells within `reach` of the polygon's bounding box. */
-  private shape(polygon: Polygon, reach: number): Shape {
+  private shape(element: string, polygon: Polygon, reach: number): Shape {
     const n = polygon.length;
     const xs = new Float64Array(n);
     const zs = new Float64Array(n);
@@ -286,6 +332,7 @@ export class PolygonNavigation {
     const cs = this.config.cellSize;
     // One cell of slack each side: the stamp itself decides, the box only has to cover.
     return {
+      element,
       xs,
       zs,
       x0: clamp(Math.floor((ax - reach - this.minX) / cs) - 1, 0, this.grid.width - 1),
@@ -296,27 +343,82 @@ export class PolygonNavigation {
   }
 }
 
+/** The first x in [lo, hi) whose centre `cx(x)` is >= a (hi when none): a binary search on the very expression the cells use. */
+function firstAtOrAfter(a: number, lo: number, hi: number, cx: (x: number) => number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (cx(mid) >= a) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * The x range where the horizontal line z = pz meets the capsule of radius `pad` around the
+ * segment from (ax, az) along (ex, ez): the hull of its two end discs and its slab, an interval
+ * since the capsule is convex. [Infinity, -Infinity] when the line misses it.
+ */
+function capsuleSpan(ax: number, az: number, ex: number, ez: number, len2: number, pad: number, pz: number): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const [cx, cz] of [[ax, az], [ax + ex, az + ez]]) {
+    const h = pad * pad - (pz - cz) * (pz - cz);
+    if (h >= 0) {
+      const w = Math.sqrt(h);
+      lo = Math.min(lo, cx - w);
+      hi = Math.max(hi, cx + w);
+    }
+  }
+  if (len2 > 0) {
+    const dz = pz - az;
+    const len = Math.sqrt(len2);
+    // Perpendicular distance below pad, and the foot of the perpendicular within the segment.
+    let s0 = -Infinity;
+    let s1 = Infinity;
+    if (ez !== 0) {
+      const u = ax + (dz * ex - pad * len) / ez;
+      const v = ax + (dz * ex + pad * len) / ez;
+      s0 = Math.min(u, v);
+      s1 = Math.max(u, v);
+    } else if (Math.abs(dz) * Math.abs(ex) >= pad * len) return [lo, hi];
+    if (ex !== 0) {
+      const u = ax - (dz * ez) / ex;
+      const v = ax + (len2 - dz * ez) / ex;
+      s0 = Math.max(s0, Math.min(u, v));
+      s1 = Math.min(s1, Math.max(u, v));
+    } else {
+      const t = (dz * ez) / len2;
+      if (t < 0 || t > 1) return [lo, hi];
+    }
+    if (s1 >= s0) {
+      lo = Math.min(lo, s0);
+      hi = Math.max(hi, s1);
+    }
+  }
+  return [lo, hi];
+}
+
 function clamp(v: number, lo: number, hi: number): number {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
 /**
- * Validates a polygon config (a JSON string or an already parsed value) and fills in seed 001's
+ * Validates a polygon config (a JSON string or an already parsed value) and fills in the
  * defaults. Errors name the file and the element path, e.g. `areas[2].polygon[5]`.
  */
 export function readPolygonConfig(input: string | unknown, options: PolygonOptions = {}): PolygonConfig {
   const file = options.file ?? '<polygon config>';
   let root: unknown = input;
   if (typeof input === 'string') {
+    if (looksLikePath(input)) throw new TilenavError(`the text ${JSON.stringify(input.trim().slice(0, 80))} ${PATH_NOT_CONTENTS}`, { file });
     try {
       root = JSON.parse(input);
     } catch (e) {
-      const msg = (e as Error).message;
-      const pos = /position (\d+)/.exec(msg);
-      const line = pos ? input.slice(0, Number(pos[1])).split('\n').length : undefined;
-      throw new TilenavError(`malformed JSON: ${msg}`, { file, line });
+      const { message, line } = jsonError(e, input, false);
+      throw new TilenavError(message, { file, line });
     }
   }
+
   const fail = (element: string, message: string): never => {
     throw new TilenavError(message, { file, element });
   };

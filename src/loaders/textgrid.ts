@@ -1,6 +1,7 @@
 import { TilenavError } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS } from '../grid/navgrid.js';
 import { continuous } from '../grid/projection.js';
+import { checkLimit } from './limits.js';
 
 /**
  * The numbers in a text grid's header. The geometry keys are required on load; every other key
@@ -19,7 +20,7 @@ export interface TextGridParams {
 export interface TextGridOptions {
   /** The file name for error messages. @default '<txt>' */
   file?: string;
-  /** Refuse grids with more cells than this. @default DEFAULT_MAX_CELLS */
+  /** Refuse grids with more cells than this; NaN or a non-number is refused. @default DEFAULT_MAX_CELLS */
   maxCells?: number;
 }
 
@@ -33,7 +34,7 @@ export interface TextGrid {
 const GEOMETRY_KEYS = ['cellSize', 'floorY', 'minX', 'minZ', 'gridWidth', 'gridDepth'];
 
 /**
- * Parses seed 001's pre-computed grid: `key value` header lines (cellSize, floorY, minX, minZ,
+ * Parses a pre-computed text grid: `key value` header lines (cellSize, floorY, minX, minZ,
  * gridWidth, gridDepth required but floorY; agentRadius and any other numeric keys kept), then
  * gridDepth rows of gridWidth characters, `1` walkable and `0` blocked. Row z of the file is grid
  * row y = z. CRLF line ends and blank lines after the rows are accepted.
@@ -74,7 +75,7 @@ export function parseTextGrid(text: string, options: TextGridOptions = {}): Text
   const width = need('gridWidth', (v) => Number.isInteger(v) && v >= 1, 'a whole number >= 1');
   const depth = need('gridDepth', (v) => Number.isInteger(v) && v >= 1, 'a whole number >= 1');
   const floorY = values.get('floorY') ?? 0;
-  const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
+  const maxCells = checkLimit(options.maxCells, 'maxCells', DEFAULT_MAX_CELLS);
   if (width * depth > maxCells) {
     throw new TilenavError(`grid of ${width} x ${depth} = ${width * depth} cells exceeds maxCells ${maxCells}; pass a larger maxCells to allow it`, { file, line: lineOf(lines, 'gridWidth') });
   }
@@ -114,10 +115,10 @@ export function formatTextGrid(grid: NavGrid, options: { params?: Partial<TextGr
   if (spec.kind === 'continuous') base = { cellSize: spec.cellSize, minX: spec.minX ?? 0, minZ: spec.minZ ?? 0, floorY: spec.floorY ?? 0 };
   else if (spec.kind === 'orthogonal' && spec.tileWidth === spec.tileHeight) base = { cellSize: spec.tileWidth, minX: spec.originX ?? 0, minZ: spec.originY ?? 0, floorY: 0 };
   else if (options.params?.cellSize !== undefined) base = { cellSize: options.params.cellSize, minX: 0, minZ: 0, floorY: 0 };
-  else throw new TilenavError(`a ${spec.kind} projection has no text grid equivalent; pass params.cellSize`, { element: 'projection' });
+  else throw new TilenavError(`a ${projectionName(spec)} projection has no text grid equivalent; pass params.cellSize`, { element: 'projection' });
   const p = { ...base, extra: [] as [string, number][], ...options.params };
   const lines = [`cellSize ${num(p.cellSize)}`];
-  // Seed 001's sample order: cellSize, agentRadius, floorY, the rest, then the geometry.
+  // The order of the format's own sample files: cellSize, agentRadius, floorY, the rest, then the geometry.
   const extra = p.extra.filter(([key]) => !GEOMETRY_KEYS.includes(key));
   const radius = extra.findIndex(([key]) => key === 'agentRadius');
   if (radius >= 0) lines.push(`agentRadius ${num(extra.splice(radius, 1)[0][1])}`);
@@ -133,6 +134,11 @@ export function formatTextGrid(grid: NavGrid, options: { params?: Partial<TextGr
     lines.push(decoder.decode(row));
   }
   return lines.join('\n') + '\n';
+}
+
+/** A projection's name for messages: a staggered projection with hexagon sides is a Tiled hex map's. */
+function projectionName(spec: NavGrid['projection']['spec']): string {
+  return spec.kind === 'staggered' && (spec.hexSideLength ?? 0) > 0 ? 'hexagonal (staggered)' : spec.kind;
 }
 
 /** Shortest round-trip form; `String(-0)` is "0", which would lose the sign. */

@@ -1,21 +1,17 @@
-/** Navigation from a parsed Tiled map: seed 003's properties, then the common collision conventions. */
+/** Navigation from a parsed Tiled map: the navigation properties (isTilesetWalkable, useTilesetBorder and the tiles' own), then the common collision conventions. */
 import { DEFAULT_LAYER_NAMES, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_SAFE_ZONE, MAX_LAYERS, NavGrid } from '../../grid/navgrid.js';
 import { isometric, orthogonal, staggered, type Projection } from '../../grid/projection.js';
 import type { TerrainTable } from '../../grid/terrain.js';
 import { movementModel, type MovementName } from '../../search/movement.js';
-import { fail, type Ctx, type RawLayer, type RawMap, type RawObject, type RawTileset, type TiledProperties, type TiledProperty } from './model.js';
-import { objectShapes, rasterProjected, rasterScaled, type PixelShape } from './shapes.js';
+import { RasterBudget } from '../limits.js';
+import { applyObjectConventions, applyTileConventions, boolProp, lineWidthOf, lower, markColliding, markNonEmpty, rowOf, type FlatLayer, type Surface, type TileNav, type TileTable } from './collide.js';
+import { fail, GID_MASK, quote, type Ctx, type RawLayer, type RawMap, type RawObject, type RawTileset, type TiledProperties, type TiledProperty } from './model.js';
+import { objectShapes } from './shapes.js';
 
-/** Tiled's gid flag bits: flipped horizontally, vertically, diagonally, rotated 120 degrees (hex). */
-export const GID_FLIP_H = 0x80000000;
-export const GID_FLIP_V = 0x40000000;
-export const GID_FLIP_D = 0x20000000;
-export const GID_ROTATE_120 = 0x10000000;
-/** The gid without its flag bits. */
-export const GID_MASK = 0x0fffffff;
+export { GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './model.js';
 
 /**
- * The conventions, beside seed 003's properties, that mark cells blocked. Every list is matched
+ * The conventions, beside the navigation properties, that mark cells blocked. Every list is matched
  * case-insensitively.
  */
 export interface TiledMapping {
@@ -60,7 +56,7 @@ export interface TiledLayerInfo {
   properties: TiledProperties;
   /** Its properties over those of its groups (the layer's own win). */
   inherited: TiledProperties;
-  /** Seed 003's navigation settings, or null when the layer has none (and seed 003 ignores it). */
+  /** The layer's navigation settings (isTilesetWalkable, useTilesetBorder, collisionLayer), or null when it has none and navigation ignores it. */
   navigation: { layer: number; walkable: boolean; border: boolean } | null;
   /** Object layers: their objects, as read. */
   objects?: readonly RawObject[];
@@ -68,6 +64,8 @@ export interface TiledLayerInfo {
 
 export interface BuildOptions {
   maxCells: number;
+  /** See TiledOptions.maxRasterWork. */
+  maxRasterWork: number;
   mapping: TiledMapping;
   terrain: TerrainTable | undefined;
 }
@@ -85,35 +83,6 @@ export interface Built {
   properties: { map: TiledProperties; layers: TiledLayerInfo[]; tiles: Map<number, TiledProperties> };
 }
 
-interface TileNav {
-  props: TiledProperties;
-  terrain: number;
-  slow: number;
-  flags: number;
-  collides: boolean;
-  shapes: PixelShape[];
-  imgW: number;
-  imgH: number;
-  offX: number;
-  offY: number;
-}
-
-interface FlatLayer {
-  raw: RawLayer;
-  visible: boolean;
-  props: Map<string, TiledProperty>;
-  /** Full-grid gids (flags kept) for tile layers. */
-  data: Uint32Array | null;
-  info: TiledLayerInfo;
-}
-
-const lower = (list: readonly string[]) => new Set(list.map((s) => s.toLowerCase()));
-
-function boolProp(props: TiledProperties, names: Set<string>): boolean | undefined {
-  let out: boolean | undefined;
-  for (const [k, p] of props) if (p.type === 'bool' && names.has(k.toLowerCase())) out = out === true || (p.value as boolean);
-  return out;
-}
 
 /** Builds the NavGrid and everything beside it. */
 export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: BuildOptions): Built {
@@ -123,22 +92,25 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   };
   const mapping = options.mapping;
   const orientation = map.orientation;
+  const budget = new RasterBudget(options.maxRasterWork, (element, max) =>
+    fail(ctx, element, `drawing the collision shapes takes more than ${max} cell visits (maxRasterWork); the map's shapes are too many or too large for its grid (pass a larger maxRasterWork to allow it)`),
+  );
   if (orientation !== 'orthogonal' && orientation !== 'isometric' && orientation !== 'staggered' && orientation !== 'hexagonal') {
-    fail(ctx, '<map> orientation', `unknown orientation ${JSON.stringify(orientation)}; expected orthogonal, isometric, staggered or hexagonal`);
+    fail(ctx, '<map> orientation', `unknown orientation ${quote(orientation, 60)}; expected orthogonal, isometric, staggered or hexagonal`);
   }
   if (!(map.tileWidth > 0) || !(map.tileHeight > 0)) fail(ctx, '<map>', `tile size ${map.tileWidth} x ${map.tileHeight} must be positive`);
   const staggerish = orientation === 'staggered' || orientation === 'hexagonal';
   if (staggerish) {
-    if (map.staggerAxis !== 'x' && map.staggerAxis !== 'y') fail(ctx, '<map> staggeraxis', `expected "x" or "y", got ${JSON.stringify(map.staggerAxis)}`);
-    if (map.staggerIndex !== 'odd' && map.staggerIndex !== 'even') fail(ctx, '<map> staggerindex', `expected "odd" or "even", got ${JSON.stringify(map.staggerIndex)}`);
+    if (map.staggerAxis !== 'x' && map.staggerAxis !== 'y') fail(ctx, '<map> staggeraxis', `expected "x" or "y", got ${quote(map.staggerAxis, 60)}`);
+    if (map.staggerIndex !== 'odd' && map.staggerIndex !== 'even') fail(ctx, '<map> staggerindex', `expected "odd" or "even", got ${quote(map.staggerIndex, 60)}`);
     if (orientation === 'hexagonal' && !(map.hexSideLength >= 0)) fail(ctx, '<map> hexsidelength', 'expected a length >= 0');
   }
-  if (!['right-down', 'right-up', 'left-down', 'left-up'].includes(map.renderOrder)) warn(`unknown renderorder ${JSON.stringify(map.renderOrder)} ignored (it only orders drawing)`);
+  if (!['right-down', 'right-up', 'left-down', 'left-up'].includes(map.renderOrder)) warn(`unknown renderorder ${quote(map.renderOrder, 60)} ignored (it only orders drawing)`);
 
   // ---- layers flattened, with inherited visibility and properties
   const flat: FlatLayer[] = [];
   const infos: TiledLayerInfo[] = [];
-  const walk = (list: RawLayer[], visible: boolean, inherited: Map<string, TiledProperty>) => {
+  const walk = (list: RawLayer[], visible: boolean, inherited: Map<string, TiledProperty>, offX: number, offY: number) => {
     for (const raw of list) {
       const vis = visible && raw.visible;
       const props = new Map(inherited);
@@ -146,11 +118,11 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       const info: TiledLayerInfo = { name: raw.name, path: raw.element, type: raw.kind, visible: vis, properties: raw.properties, inherited: props, navigation: null };
       if (raw.kind === 'object') info.objects = raw.objects;
       infos.push(info);
-      if (raw.kind === 'group') walk(raw.layers, vis, props);
-      else flat.push({ raw, visible: vis, props, data: null, info });
+      if (raw.kind === 'group') walk(raw.layers, vis, props, offX + raw.offsetX, offY + raw.offsetY);
+      else flat.push({ raw, visible: vis, props, data: null, info, offX: offX + raw.offsetX, offY: offY + raw.offsetY });
     }
   };
-  walk(map.layers, true, new Map());
+  walk(map.layers, true, new Map(), 0, 0);
   const used = flat.filter((l) => l.visible || mapping.hiddenLayers);
 
   // ---- grid bounds: the map, or the chunks' bounding box for infinite maps
@@ -264,20 +236,30 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       const gid = ts.firstgid + t.id;
       if (t.properties.size > 0) tileProps.set(gid, t.properties);
       const nav: TileNav = { props: t.properties, terrain: -1, slow: 1, flags: 0, collides: false, shapes: [], imgW: t.imageWidth || ts.tileWidth || tw, imgH: t.imageHeight || ts.tileHeight || th, offX: ts.offsetX, offY: ts.offsetY };
-      const where = `tileset "${ts.name}" tile ${t.id}`;
+      const where = `tileset ${quote(ts.name, 60)} tile ${t.id}`;
       const tt = t.properties.get('terrainType');
       if (tt !== undefined && tt.type === 'string') {
         const name = tt.value as string;
-        if (terrainTable.has(name)) nav.terrain = terrainTable.id(name);
+        if (terrainTable.has(name)) {
+          nav.terrain = terrainTable.id(name);
+          const { cost, walkable } = terrainTable.get(nav.terrain);
+          const stored = Math.fround(cost);
+          if (walkable && !(stored > 0 && stored < Infinity)) fail(ctx, `${where} property "terrainType"`, `terrain ${quote(name, 60)} costs ${cost}, which a 32-bit float cost stores as ${stored}; expected a cost from ${FLOAT32_MIN_NORMAL} to ${FLOAT32_MAX}`);
+        }
         else {
-          warn(`${where}: unknown terrainType ${JSON.stringify(name)} treated as Ground (known: ${terrainTable.entries().map((e) => e.name).join(', ')})`);
+          warn(`${where}: unknown terrainType ${quote(name, 60)} treated as Ground (known: ${terrainTable.entries().map((e) => e.name).join(', ')})`);
           nav.terrain = 0;
         }
       }
       const slow = t.properties.get('slowMultiplier');
       if (slow !== undefined) {
-        if ((slow.type === 'float' || slow.type === 'int') && Number.isFinite(slow.value) && (slow.value as number) > 0) nav.slow = slow.value as number;
-        else warn(`${where}: slowMultiplier ${JSON.stringify(slow.value)} ignored; expected a float > 0`);
+        if (slow.type !== 'float' && slow.type !== 'int') warn(`${where}: slowMultiplier is a ${slow.type} ignored; expected a float > 0`);
+        else {
+          const v = slow.value as number;
+          // Costs are stored as 32-bit floats: outside this range a multiplier would store 0 or Infinity.
+          if (!(v >= FLOAT32_MIN_NORMAL && v <= FLOAT32_MAX)) fail(ctx, `${where} property "slowMultiplier"`, `${v} is not a usable cost multiplier; expected a number from ${FLOAT32_MIN_NORMAL} to ${FLOAT32_MAX} (costs are 32-bit floats)`);
+          nav.slow = v;
+        }
       }
       const b = (name: string) => t.properties.get(name)?.type === 'bool' && t.properties.get(name)?.value === true;
       if (b('isSafeZone')) nav.flags |= FLAG_SAFE_ZONE;
@@ -291,7 +273,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
         else warn(`${where}: customFlags ${JSON.stringify(cf.value)} ignored; expected an int 0-255`);
       }
       nav.collides = boolProp(t.properties, collideNames) === true;
-      if (mapping.tileShapes) for (const o of t.shapes) nav.shapes.push(...objectShapes(o, lineWidthOf(o, mapping)));
+      if (mapping.tileShapes) for (const o of t.shapes) for (const sh of objectShapes(o, lineWidthOf(o, mapping))) nav.shapes.push(sh);
       if (nav.terrain >= 0 || nav.slow !== 1 || nav.flags !== 0 || nav.collides || nav.shapes.length > 0) {
         if (gid > MAX_INFO_GID) warn(`${where}: gid ${gid} is beyond ${MAX_INFO_GID}; its navigation properties are ignored`);
         else tileInfo.set(gid, nav);
@@ -300,7 +282,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   }
   const table = tileTable(tileInfo, terrainTable);
 
-  // ---- seed 003: layers with isTilesetWalkable / useTilesetBorder
+  // ---- navigation layers: tile layers with isTilesetWalkable / useTilesetBorder
   interface SeedLayer {
     l: FlatLayer;
     walkable: boolean;
@@ -312,7 +294,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     const w = l.props.get('isTilesetWalkable');
     const b = l.props.get('useTilesetBorder');
     for (const [name, p] of [['isTilesetWalkable', w], ['useTilesetBorder', b]] as const) {
-      if (p !== undefined && p.type !== 'bool') warn(`${l.raw.element}: ${name} is a ${p.type}, not a bool; ignored as seed 003 does`);
+      if (p !== undefined && p.type !== 'bool') warn(`${l.raw.element}: ${name} is a ${p.type}, not a bool; ignored`);
     }
     const wb = w?.type === 'bool' ? (w.value as boolean) : undefined;
     const bb = b?.type === 'bool' ? (b.value as boolean) : undefined;
@@ -325,6 +307,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
 
   const neighbours = borderNeighbours(movement);
   const blocked = new Uint8Array(N);
+  const surface: Surface = { W, H, ox, oy, tw, th, orientation, projection, blocked, budget, stamps: new Map(), runs: null, bounds: null };
   const layerName = (i: number) => grid.layers[i].name;
   let mappingCells = 0;
   for (let li = 0; li < navCount; li++) {
@@ -341,7 +324,8 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     for (const s of floors) markNonEmpty(s.l.data!, walkable);
     for (const s of layers) {
       const d = s.l.data!;
-      if (table.navs.length > 0) applyTiles(d, table, terrain, cost, flags, blocked);
+      const bad = table.navs.length > 0 ? applyTiles(d, table, terrain, cost, flags, blocked) : -1;
+      if (bad >= 0) fail(ctx, s.l.raw.element, `cell (${bad % W}, ${(bad / W) | 0}): its terrain cost times the slowMultipliers on it is ${cost[bad]}, outside what a 32-bit float cost can hold`);
       if (!s.walkable) markNonEmpty(d, blocked);
       if (s.border) markBorders(d, W, H, neighbours, blocked);
     }
@@ -351,8 +335,8 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     const before = count(blocked);
     for (const l of used) {
       if (navIndex(l, mapping.layer) !== li) continue;
-      if (l.raw.kind === 'tile') applyTileConventions(l, table, collideNames, blocked, W, H, ox, oy, tw, th, orientation);
-      else if (l.raw.kind === 'object') applyObjectConventions(l, mapping, collideNames, blocked, W, H, ox, oy, tw, th, orientation, projection, warn);
+      if (l.raw.kind === 'tile') applyTileConventions(l, table, collideNames, surface);
+      else if (l.raw.kind === 'object') applyObjectConventions(l, mapping, collideNames, surface);
     }
     mappingCells += count(blocked) - before;
     clearBlocked(walkable, blocked);
@@ -365,11 +349,6 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   }
   grid.refresh();
   return { grid, projection, orientation, movement, tileWidth: tw, tileHeight: th, offset: { x: ox, y: oy }, warnings, properties: { map: map.properties, layers: infos, tiles: tileProps } };
-}
-
-function lineWidthOf(o: RawObject, mapping: TiledMapping): number {
-  const p = o.properties.get(mapping.lineWidthProperty);
-  return p !== undefined && (p.type === 'float' || p.type === 'int') ? (p.value as number) : mapping.lineWidth;
 }
 
 function count(a: Uint8Array): number {
@@ -386,7 +365,7 @@ function borderNeighbours(movement: MovementName): [number[][], number[][]] & { 
   return out;
 }
 
-/** Seed 003's useTilesetBorder: empty cells next to a non-empty one are blocked. */
+/** useTilesetBorder: empty cells next to a non-empty one are blocked. */
 function markBorders(d: Uint32Array, W: number, H: number, nb: ReturnType<typeof borderNeighbours>, blocked: Uint8Array): void {
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
@@ -404,61 +383,12 @@ function markBorders(d: Uint32Array, W: number, H: number, nb: ReturnType<typeof
   }
 }
 
-function applyTileConventions(l: FlatLayer, table: TileTable, collideNames: Set<string>, blocked: Uint8Array, W: number, H: number, ox: number, oy: number, tw: number, th: number, orientation: string): void {
-  const d = l.data!;
-  const layerCollides = boolProp(l.props, collideNames);
-  if (layerCollides === true) {
-    markNonEmpty(d, blocked);
-    return;
-  }
-  // An explicit `collides: false` on the layer opts its tiles out of the tile conventions too.
-  if (layerCollides === false || table.navs.length === 0) return;
-  markColliding(d, table, blocked);
-  if (!table.anyShapes) return;
-  const mark = (i: number) => {
-    blocked[i] = 1;
-  };
-  for (let i = 0; i < d.length; i++) {
-    const raw = d[i];
-    const k = rowOf(table.index, raw);
-    if (k < 0) continue;
-    const t = table.navs[k];
-    if (t.collides || t.shapes.length === 0) continue;
-    if (orientation !== 'orthogonal') {
-      // Tile shapes are drawn in the tile image's own pixels; off the square lattice the cell is the best place to put them.
-      blocked[i] = 1;
-      continue;
-    }
-    const cx = (i % W) + ox;
-    const cy = ((i / W) | 0) + oy;
-    const left = cx * tw + t.offX;
-    const top = (cy + 1) * th + t.offY - t.imgH;
-    for (const s of t.shapes) {
-      const pts = flipShape(s.pts, raw, t.imgW, t.imgH);
-      for (let k = 0; k < pts.length; k += 2) {
-        pts[k] += left;
-        pts[k + 1] += top;
-      }
-      rasterScaled({ closed: s.closed, pts }, 1 / tw, 1 / th, ox, oy, W, H, mark);
-    }
-  }
-}
+/** The smallest normal and the largest finite 32-bit float: the range a cost can be stored in. */
+const FLOAT32_MIN_NORMAL = 2 ** -126;
+const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
 
 /** Tiles with navigation data get a gid index above which nothing is looked up. */
 const MAX_INFO_GID = 1 << 22;
-
-/** Per-tile navigation data as flat arrays indexed through `index[gid]` (-1: a plain tile). */
-interface TileTable {
-  index: Int32Array;
-  navs: TileNav[];
-  terrain: Int16Array;
-  terrainCost: Float32Array;
-  terrainWalkable: Uint8Array;
-  slow: Float64Array;
-  flags: Uint8Array;
-  collides: Uint8Array;
-  anyShapes: boolean;
-}
 
 function tileTable(info: Map<number, TileNav>, terrains: TerrainTable): TileTable {
   let max = 0;
@@ -484,22 +414,13 @@ function tileTable(info: Map<number, TileNav>, terrains: TerrainTable): TileTabl
 
 // The loops over every cell live in small functions of typed arrays, which V8 optimises well.
 
-function markNonEmpty(d: Uint32Array, out: Uint8Array): void {
-  for (let i = 0; i < d.length; i++) if ((d[i] & GID_MASK) !== 0) out[i] = 1;
-}
-
 function clearBlocked(walkable: Uint8Array, blocked: Uint8Array): void {
   for (let i = 0; i < walkable.length; i++) if (blocked[i] === 1) walkable[i] = 0;
 }
 
-/** Terrain, cost, flags of seed 003's tile properties. */
-/** The tile table row of a raw gid, or -1 for an empty or plain tile. */
-function rowOf(index: Int32Array, raw: number): number {
-  const gid = raw & GID_MASK;
-  return gid === 0 || gid >= index.length ? -1 : index[gid];
-}
-
-function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Float32Array, flags: Uint8Array, blocked: Uint8Array): void {
+/** Terrain, cost and flags from the tiles' properties; returns the first cell whose cost overflowed or vanished, else -1. */
+function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Float32Array, flags: Uint8Array, blocked: Uint8Array): number {
+  let bad = -1;
   for (let i = 0; i < d.length; i++) {
     const k = rowOf(t.index, d[i]);
     if (k < 0) continue;
@@ -510,54 +431,11 @@ function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Flo
       if (t.terrainWalkable[k] === 0) blocked[i] = 1;
     }
     const slow = t.slow[k];
-    if (slow !== 1) cost[i] *= slow;
+    if (slow !== 1) {
+      cost[i] *= slow;
+      if (bad < 0 && (cost[i] === Infinity || cost[i] === 0)) bad = i;
+    }
     flags[i] |= t.flags[k];
   }
-}
-
-function markColliding(d: Uint32Array, t: TileTable, blocked: Uint8Array): void {
-  for (let i = 0; i < d.length; i++) {
-    const k = rowOf(t.index, d[i]);
-    if (k >= 0 && t.collides[k] === 1) blocked[i] = 1;
-  }
-}
-
-/** A tile shape's points under the gid's flip bits (diagonal first, then horizontal, then vertical, as Tiled applies them). */
-function flipShape(pts: number[], raw: number, w: number, h: number): number[] {
-  const out = pts.slice();
-  let ww = w;
-  let hh = h;
-  if ((raw & GID_FLIP_D) !== 0) {
-    for (let k = 0; k < out.length; k += 2) [out[k], out[k + 1]] = [out[k + 1], out[k]];
-    [ww, hh] = [hh, ww];
-  }
-  if ((raw & GID_FLIP_H) !== 0) for (let k = 0; k < out.length; k += 2) out[k] = ww - out[k];
-  if ((raw & GID_FLIP_V) !== 0) for (let k = 1; k < out.length; k += 2) out[k] = hh - out[k];
-  return out;
-}
-
-function applyObjectConventions(l: FlatLayer, mapping: TiledMapping, collideNames: Set<string>, blocked: Uint8Array, W: number, H: number, ox: number, oy: number, tw: number, th: number, orientation: string, projection: Projection, warn: (w: string) => void): void {
-  if (l.raw.kind !== 'object') return;
-  const layerFlag = boolProp(l.props, collideNames);
-  const wholeLayer = layerFlag === true || (layerFlag === undefined && lower(mapping.collisionLayerNames).has(l.raw.name.toLowerCase()));
-  const types = lower(mapping.collisionTypes);
-  const mark = (i: number) => {
-    blocked[i] = 1;
-  };
-  for (const o of l.raw.objects) {
-    if (!o.visible && !mapping.hiddenLayers) continue;
-    const own = boolProp(o.properties, collideNames);
-    const collides = own ?? (wholeLayer || types.has(o.type.toLowerCase()));
-    if (!collides) continue;
-    if (o.template !== '' && o.shape === 'rectangle' && !(o.width > 0 && o.height > 0)) {
-      warn(`${l.raw.element} object ${o.id}: its shape comes from the template ${JSON.stringify(o.template)}, which is not read; the object is skipped`);
-      continue;
-    }
-    for (const s of objectShapes(o, lineWidthOf(o, mapping))) {
-      if (orientation === 'orthogonal') rasterScaled(s, 1 / tw, 1 / th, ox, oy, W, H, mark);
-      // Tiled stores isometric objects in a space where a tile is tileHeight x tileHeight.
-      else if (orientation === 'isometric') rasterScaled(s, 1 / th, 1 / th, ox, oy, W, H, mark);
-      else rasterProjected(s, projection, Math.min(tw, th) / 4, W, H, mark);
-    }
-  }
+  return bad;
 }

@@ -201,8 +201,10 @@ export function decodeCsv(ctx: Ctx, element: string, text: string, count: number
       if (digits > 0) {
         // Whitespace ends a number only before a comma or the end.
         let j = i + 1;
-        while (j < n && /\s/.test(text[j])) j++;
+        while (j < n && isSpace(text.charCodeAt(j))) j++;
         if (j < n && text.charCodeAt(j) !== 44) fail(ctx, element, `CSV value ${k + 1}: expected a comma after ${v}`);
+        // The run is all whitespace: skip it, so a long run is read once, not once per character.
+        i = j - 1;
       }
       continue;
     }
@@ -211,6 +213,8 @@ export function decodeCsv(ctx: Ctx, element: string, text: string, count: number
   if (k !== count) fail(ctx, element, `CSV has ${k} values; the layer size needs ${count}`);
   return out;
 }
+
+const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
 /** A JSON array of gids, exactly `count` of them. */
 export function decodeArray(ctx: Ctx, element: string, data: unknown[], count: number): Uint32Array {

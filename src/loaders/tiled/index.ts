@@ -9,14 +9,19 @@ import type { TerrainTable } from '../../grid/terrain.js';
 import type { MovementName } from '../../search/movement.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES } from './data.js';
 import { build, DEFAULT_TILED_MAPPING, type TiledLayerInfo, type TiledMapping } from './build.js';
-import { fail, type Ctx, type DecodeLimits, type RawMap, type RawTileset, type TiledProperties } from './model.js';
-import { readTmj, readTsj } from './json.js';
-import { readTmx, readTsx } from './xml.js';
+import { fail, oneLine, quote, quoteName, warn, type Ctx, type DecodeLimits, type RawMap, type RawTemplate, type RawTileset, type TiledProperties, type TilesetRef } from './model.js';
+import { checkLimit } from '../limits.js';
+import { looksLikePath, PATH_NOT_CONTENTS } from '../messages.js';
+import { applyTemplates, forEachTemplated } from './templates.js';
+import { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
+import { readTj, readTmj, readTsj } from './json.js';
+import { readTmx, readTsx, readTx } from './xml.js';
 
 export { DEFAULT_TILED_MAPPING, GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './build.js';
 export type { TiledLayerInfo, TiledMapping } from './build.js';
-export type { TiledProperties, TiledProperty, TiledPropertyType, RawObject as TiledObject } from './model.js';
+export type { TiledProperties, TiledProperty, TiledPropertyType, TiledPropertyValue, RawObject as TiledObject } from './model.js';
 export { DEFAULT_MAX_DECOMPRESSED_BYTES } from './data.js';
+export { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
 
 /** Reads a file named relative to nothing (the loader has already joined it to the map's folder). */
 export type TiledReadFile = (path: string) => string | Uint8Array;
@@ -25,13 +30,14 @@ export interface TiledOptions {
   /** The map's path: named in errors, and external tilesets resolve relative to its folder. @default '<map>' */
   file?: string;
   /**
-   * Returns an external tileset's contents (text, or UTF-8 bytes). Called with the map's folder
-   * joined to the tileset's `source`. Without it a map with external tilesets is refused.
+   * Returns an external tileset's or object template's contents (text, or UTF-8 bytes). Called
+   * once per file with the map's folder joined to the `source` (see `allowAbsolutePaths`). Without
+   * it a map with external tilesets or templates is refused.
    */
   readFile?: TiledReadFile;
-  /** `tmx` (XML) or `tmj` (JSON). @default sniffed from the first character ('<' is XML) */
+  /** `tmx` (XML) or `tmj` (JSON). @default by `file`'s extension (.tmx XML; .tmj, .json JSON), else the first character ('<' is XML) */
   format?: 'tmx' | 'tmj';
-  /** Refuse maps (and any layer or chunk) with more cells than this. @default DEFAULT_MAX_CELLS (2^26) */
+  /** Refuse maps (and any layer or chunk) with more cells than this; NaN or a non-number is refused. @default DEFAULT_MAX_CELLS (2^26) */
   maxCells?: number;
   /**
    * Refuse compressed data that would decompress to more bytes than this, all layers together; a
@@ -39,10 +45,22 @@ export interface TiledOptions {
    * @default DEFAULT_MAX_DECOMPRESSED_BYTES (256 MiB)
    */
   maxDecompressedBytes?: number;
-  /** Collision conventions beside seed 003's properties; fields left out keep their defaults. @default DEFAULT_TILED_MAPPING */
+  /** Collision conventions beside the navigation properties; fields left out keep their defaults. @default DEFAULT_TILED_MAPPING */
   mapping?: Partial<TiledMapping>;
-  /** Terrain names and costs for tiles' `terrainType`. @default new TerrainTable() (seed 003's costs) */
+  /** Terrain names and costs for tiles' `terrainType`. @default new TerrainTable() (the default terrain costs) */
   terrain?: TerrainTable;
+  /**
+   * Read tilesets and templates named by absolute paths or URLs (`/x.tsx`, `file:///x.tsx`,
+   * `https://...`). Off by default: a map from elsewhere could otherwise name any file the reader
+   * can open. Relative paths are always read, relative to the map. @default false
+   */
+  allowAbsolutePaths?: boolean;
+  /**
+   * Refuse maps whose collision shapes need more than this many cell visits to rasterise, all
+   * shapes together (a shape is clipped to the map first, so only its part on the map counts).
+   * @default DEFAULT_MAX_RASTER_WORK (2^28)
+   */
+  maxRasterWork?: number;
 }
 
 /** A loaded Tiled map. */
@@ -70,31 +88,48 @@ export interface TiledMap {
 }
 
 function text(ctx: Ctx, source: string | Uint8Array, element: string): string {
-  if (typeof source === 'string') return source;
+  if (typeof source === 'string') return source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   if (!(source instanceof Uint8Array)) fail(ctx, element, 'expected the file contents as a string or a Uint8Array');
   try {
+    // TextDecoder drops a leading byte order mark itself.
     return new TextDecoder('utf-8', { fatal: true }).decode(source);
   } catch {
     fail(ctx, element, 'the file is not valid UTF-8 text');
   }
 }
 
-const isXml = (s: string) => s.trimStart().startsWith('<');
+/** XML or JSON: by the file's extension when it has a known one, else by the first character. */
+function isXmlFile(path: string, t: string): boolean {
+  const ext = /\.([a-z]+)$/i.exec(path)?.[1].toLowerCase();
+  if (ext === 'tmx' || ext === 'tsx' || ext === 'tx' || ext === 'xml') return true;
+  if (ext === 'tmj' || ext === 'tsj' || ext === 'tj' || ext === 'json') return false;
+  return t.trimStart().startsWith('<');
+}
 
 function parseMap(source: string | Uint8Array, options: Omit<TiledOptions, 'readFile'>, limits: DecodeLimits): { ctx: Ctx; raw: RawMap } {
-  const ctx: Ctx = { file: options.file ?? '<map>' };
+  const ctx: Ctx = { file: options.file ?? '<map>', warnings: [] };
   const t = text(ctx, source, 'map');
   if (t.trim() === '') fail(ctx, 'map', 'the file is empty');
-  const format = options.format ?? (isXml(t) ? 'tmx' : 'tmj');
-  if (format !== 'tmx' && format !== 'tmj') fail(ctx, 'format', `expected "tmx" or "tmj", got ${JSON.stringify(format)}`);
+  if (typeof source === 'string' && looksLikePath(t)) fail(ctx, 'map', `the text ${quote(t.trim(), 80)} ${PATH_NOT_CONTENTS} (in Node, loadTiledFile reads a map by its path)`);
+  const format = options.format ?? (isXmlFile(ctx.file, t) ? 'tmx' : 'tmj');
+  if (format !== 'tmx' && format !== 'tmj') fail(ctx, 'format', `expected "tmx" or "tmj", got ${quote(String(format), 40)}`);
   return { ctx, raw: format === 'tmx' ? readTmx(ctx, t, limits) : readTmj(ctx, t, limits) };
 }
 
 /** Joins a tileset's `source` to the map's folder, resolving `.` and `..`; absolute paths and URLs pass through. */
 export function resolveTiledPath(mapFile: string, source: string): string {
-  if (/^([a-z][a-z0-9+.-]*:|\/)/i.test(source)) return source;
-  const slash = Math.max(mapFile.lastIndexOf('/'), mapFile.lastIndexOf('\\'));
-  const joined = (slash >= 0 ? mapFile.slice(0, slash + 1) : '') + source;
+  if (ABSOLUTE.test(source)) return source;
+  // A map read from a URL keeps its scheme and host; `..` resolves within the URL's path.
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(mapFile)?.[0] ?? '';
+  const base = mapFile.slice(origin.length);
+  const slash = Math.max(base.lastIndexOf('/'), base.lastIndexOf('\\'));
+  const joined = (slash >= 0 ? base.slice(0, slash + 1) : origin !== '' ? '/' : '') + source;
+  if (origin !== '') return origin + '/' + normalise(joined).replace(/^\/(\.\.\/?)*/, '');
+  return normalise(joined);
+}
+
+/** `.` and `..` resolved; a leading slash kept; `..` that climbs above the start kept as written. */
+function normalise(joined: string): string {
   const abs = joined.startsWith('/');
   const out: string[] = [];
   for (const part of joined.split(/[\\/]/)) {
@@ -105,45 +140,113 @@ export function resolveTiledPath(mapFile: string, source: string): string {
   return (abs ? '/' : '') + out.join('/');
 }
 
-function tilesets(ctx: Ctx, raw: RawMap, read: (path: string, element: string) => string | Uint8Array): RawTileset[] {
-  return raw.tilesets.map((ref) => {
-    if (ref.embedded !== null) return ref.embedded;
-    const path = resolveTiledPath(ctx.file, ref.source!);
-    const content = read(path, ref.element);
-    const tctx: Ctx = { file: path };
-    const t = text(tctx, content, 'tileset');
-    if (t.trim() === '') fail(tctx, 'tileset', 'the tileset file is empty');
-    return isXml(t) ? readTsx(tctx, t, ref.firstgid) : readTsj(tctx, t, ref.firstgid);
-  });
+/** A URL scheme (`file:`, `https:`, a drive letter `C:`) or a leading slash or backslash. */
+const ABSOLUTE = /^([a-z][a-z0-9+.-]*:|[\\/])/i;
+
+/**
+ * The path a map's reference (a tileset's or a template's `source`) names, relative to the file
+ * that holds it. Absolute paths and URLs are refused unless `allowAbsolutePaths`, and so is a
+ * path that climbs above the filesystem root: a map may only reach what lies beside it.
+ */
+function resolveRef(ctx: Ctx, element: string, from: string, source: string, what: string, allowAbsolute: boolean): string {
+  if (ABSOLUTE.test(source)) {
+    if (!allowAbsolute) fail(ctx, element, `the ${what} path ${quote(source, 80)} is absolute or a URL; only paths relative to the map are read (set allowAbsolutePaths to allow it)`);
+    return source;
+  }
+  const path = resolveTiledPath(from, source);
+  if (path.startsWith('/..')) fail(ctx, element, `the ${what} path ${quote(source, 80)} climbs above the filesystem root`);
+  return path;
 }
 
-function readFailure(ctx: Ctx, element: string, path: string, e: unknown): never {
+/**
+ * Reads a referenced file once per load, whatever the number of references to it; null when no
+ * reader was given and the file is a template (its objects then keep only their own fields).
+ */
+type Read = (path: string, element: string, what: string) => string | Uint8Array | null;
+
+/** External tilesets and templates of one load, each file read and parsed once. */
+class References {
+  private readonly tilesets = new Map<string, RawTileset>();
+  private readonly templates = new Map<string, RawTemplate>();
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly read: Read,
+    private readonly allowAbsolute: boolean,
+  ) {}
+
+  /** The path a reference resolves to (exposed so the async loader can fetch every file first). */
+  resolve(element: string, from: string, source: string, what: string): string {
+    return resolveRef(this.ctx, element, from, source, what, this.allowAbsolute);
+  }
+
+  private open(path: string, element: string, what: string): { tctx: Ctx; t: string } | null {
+    const content = this.read(path, element, what);
+    if (content === null) return null;
+    const tctx: Ctx = { file: quoteName(path, 200), foreign: true, warnings: this.ctx.warnings };
+    const t = text(tctx, content, what);
+    if (t.trim() === '') fail(tctx, what, `the ${what} file is empty`);
+    return { tctx, t };
+  }
+
+  tileset(ref: TilesetRef): RawTileset {
+    const path = this.resolve(ref.element, this.ctx.file, ref.source!, 'tileset');
+    let ts = this.tilesets.get(path);
+    if (ts === undefined) {
+      const { tctx, t } = this.open(path, ref.element, 'tileset')!;
+      ts = isXmlFile(path, t) ? readTsx(tctx, t, 0) : readTsj(tctx, t, 0);
+      this.tilesets.set(path, ts);
+    }
+    return { ...ts, firstgid: ref.firstgid };
+  }
+
+  template(element: string, source: string): { path: string; template: RawTemplate } | null {
+    const path = this.resolve(element, this.ctx.file, source, 'template');
+    let tpl = this.templates.get(path);
+    if (tpl === undefined) {
+      const opened = this.open(path, element, 'template');
+      if (opened === null) {
+        warn(this.ctx, `${element}: its fields come from the template ${quote(source, 80)}, which needs options.readFile to be read; the object keeps only its own`);
+        return null;
+      }
+      tpl = isXmlFile(path, opened.t) ? readTx(opened.tctx, opened.t) : readTj(opened.tctx, opened.t);
+      this.templates.set(path, tpl);
+    }
+    return { path, template: tpl };
+  }
+}
+
+function readFailure(ctx: Ctx, element: string, path: string, what: string, e: unknown): never {
   if (e instanceof TilenavError) throw e;
-  fail(ctx, element, `cannot read the tileset ${JSON.stringify(path)} (${(e as Error)?.message ?? String(e)})`);
+  fail(ctx, element, `cannot read the ${what} ${quote(path, 200)} (${oneLine((e as Error)?.message ?? String(e))})`);
 }
 
-function finish(ctx: Ctx, raw: RawMap, sets: RawTileset[], options: Omit<TiledOptions, 'readFile'>): TiledMap {
+function finish(ctx: Ctx, raw: RawMap, refs: References, options: Omit<TiledOptions, "readFile">, limits: DecodeLimits & { maxRasterWork: number }): TiledMap {
+  const sets = raw.tilesets.map((ref) => ref.embedded ?? refs.tileset(ref));
+  applyTemplates(ctx, raw, sets, refs);
   const built = build(ctx, raw, sets, {
-    maxCells: options.maxCells ?? DEFAULT_MAX_CELLS,
+    maxCells: limits.maxCells,
+    maxRasterWork: limits.maxRasterWork,
     mapping: { ...DEFAULT_TILED_MAPPING, ...options.mapping },
     terrain: options.terrain,
   });
+  for (const w of ctx.warnings ?? []) if (!built.warnings.includes(w)) built.warnings.push(w);
   return built;
 }
 
-function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits {
-  const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
-  const maxDecompressedBytes = options.maxDecompressedBytes ?? DEFAULT_MAX_DECOMPRESSED_BYTES;
-  for (const [v, n] of [[maxCells, 'maxCells'], [maxDecompressedBytes, 'maxDecompressedBytes']] as const) {
-    if (typeof v !== 'number' || !(v >= 0)) throw new TilenavError(`expected a number >= 0, got ${String(v)}`, { element: n });
-  }
-  return { maxCells, maxDecompressedBytes, used: 0 };
+function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits & { maxRasterWork: number } {
+  return {
+    maxCells: checkLimit(options.maxCells, 'maxCells', DEFAULT_MAX_CELLS),
+    maxDecompressedBytes: checkLimit(options.maxDecompressedBytes, 'maxDecompressedBytes', DEFAULT_MAX_DECOMPRESSED_BYTES),
+    maxRasterWork: checkLimit(options.maxRasterWork, 'maxRasterWork', DEFAULT_MAX_RASTER_WORK),
+    used: 0,
+  };
 }
 
 /**
  * Loads a Tiled map (`.tmx` XML or `.tmj` JSON, given as text or UTF-8 bytes) into a NavGrid.
  *
- * Navigation follows seed 003: tile layers with a bool `isTilesetWalkable` or `useTilesetBorder`
+ * Navigation: tile layers with a bool `isTilesetWalkable` or `useTilesetBorder`
  * are the navigation layers (others are ignored by it). On each navigation layer (chosen by the
  * tile layer's `collisionLayer`, default 0; the map's int `navigationLayers` says how many, 1-8):
  * when some layer has `isTilesetWalkable: true`, only cells one of those covers are walkable, else
@@ -151,47 +254,69 @@ function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits {
  * `useTilesetBorder: true` the empty cells around a layer's tiles are blocked too (the 8 around a
  * square cell, the model's neighbours on staggered and hexagonal maps). Tiles of those layers bring
  * `terrainType` (terrain id and cost from the grid's terrain table; impassable terrain blocks),
- * `slowMultiplier` (multiplies the cost), `isSafeZone` (flag bit 0), `customFlags` (int, OR-ed into
+ * `slowMultiplier` (multiplies the cost; it and the cost it makes must fit a 32-bit float, from
+ * about 1.18e-38 to 3.4e38), `isSafeZone` (flag bit 0), `customFlags` (int, OR-ed into
  * the flags) and the one-way bools `oneWayNorth|East|South|West` (flag bits 1-4).
  *
  * Then the {@link TiledMapping} conventions block cells on top: tiles or tile layers with a true
  * `collides` / `collision` / `solid`, tiles' own collision shapes, and object layers of collision
- * shapes. A map where no layer has seed 003's properties starts all walkable, with a warning.
+ * shapes. A map where no layer has the navigation properties starts all walkable, with a warning.
  *
  * Infinite maps become the bounding box of their chunks (`offset` says where it starts). Tile flip
  * and rotation bits are ignored for navigation. Throws a TilenavError naming the file and element
  * for anything malformed; see {@link TiledOptions} for the limits.
+ *
+ * External tilesets and object templates (`.tx` / `.tj`) come through `readFile`, each file once,
+ * named relative to the map (absolute paths and URLs only with `allowAbsolutePaths`); an object
+ * naming a template takes every field it leaves out from the template's object. Object layers'
+ * `offsetx` / `offsety` (theirs plus their groups') shift their shapes. Property types this
+ * loader does not know are skipped with a warning; `list` properties read as arrays.
  */
 export function loadTiled(source: string | Uint8Array, options: TiledOptions = {}): TiledMap {
   const limits = limitsOf(options);
   const { ctx, raw } = parseMap(source, options, limits);
-  const sets = tilesets(ctx, raw, (path, element) => {
-    if (options.readFile === undefined) fail(ctx, element, `the external tileset ${JSON.stringify(path)} needs options.readFile to read it`);
-    try {
-      return options.readFile(path);
-    } catch (e) {
-      readFailure(ctx, element, path, e);
+  const cache = new Map<string, string | Uint8Array>();
+  const refs = new References(ctx, (path, element, what) => {
+    const hit = cache.get(path);
+    if (hit !== undefined) return hit;
+    if (options.readFile === undefined) {
+      if (what === 'template') return null;
+      fail(ctx, element, `the external ${what} ${quote(path, 200)} needs options.readFile to read it`);
     }
-  });
-  return finish(ctx, raw, sets, options);
+    let content: string | Uint8Array;
+    try {
+      content = options.readFile(path);
+    } catch (e) {
+      readFailure(ctx, element, path, what, e);
+    }
+    cache.set(path, content);
+    return content;
+  }, options.allowAbsolutePaths === true);
+  return finish(ctx, raw, refs, options, limits);
 }
 
-/** {@link loadTiled} with an asynchronous `readFile` (fetch in a browser, fs/promises in Node). */
+/**
+ * {@link loadTiled} with an asynchronous `readFile` (fetch in a browser, fs/promises in Node; in
+ * Node, {@link loadTiledFile} of `tilenav/loaders/node` passes the bounded file reader). Every
+ * referenced file is read once, before the map is built.
+ */
 export async function loadTiledAsync(source: string | Uint8Array, options: Omit<TiledOptions, 'readFile'> & { readFile?: (path: string) => Promise<string | Uint8Array> | string | Uint8Array } = {}): Promise<TiledMap> {
   const limits = limitsOf(options);
   const { ctx, raw } = parseMap(source, options, limits);
+  const allow = options.allowAbsolutePaths === true;
   const files = new Map<string, string | Uint8Array>();
-  for (const ref of raw.tilesets) {
-    if (ref.source === null) continue;
-    const path = resolveTiledPath(ctx.file, ref.source);
+  const wanted: [path: string, element: string, what: string][] = [];
+  for (const ref of raw.tilesets) if (ref.source !== null) wanted.push([resolveRef(ctx, ref.element, ctx.file, ref.source, 'tileset', allow), ref.element, 'tileset']);
+  forEachTemplated(raw.layers, (o, element) => wanted.push([resolveRef(ctx, element, ctx.file, o.template, 'template', allow), element, 'template']));
+  for (const [path, element, what] of wanted) {
     if (files.has(path)) continue;
-    if (options.readFile === undefined) fail(ctx, ref.element, `the external tileset ${JSON.stringify(path)} needs options.readFile to read it`);
+    if (options.readFile === undefined && what === 'template') continue;
+    if (options.readFile === undefined) fail(ctx, element, `the external ${what} ${quote(path, 200)} needs options.readFile to read it`);
     try {
       files.set(path, await options.readFile(path));
     } catch (e) {
-      readFailure(ctx, ref.element, path, e);
+      readFailure(ctx, element, path, what, e);
     }
   }
-  const sets = tilesets(ctx, raw, (path) => files.get(path)!);
-  return finish(ctx, raw, sets, options);
+  return finish(ctx, raw, new References(ctx, (path) => files.get(path) ?? null, allow), options, limits);
 }

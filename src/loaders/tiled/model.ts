@@ -4,14 +4,24 @@
  */
 import { TilenavError } from '../../errors.js';
 
-/** Tiled property types. `class` values hold their members as a nested property map. */
-export type TiledPropertyType = 'bool' | 'int' | 'float' | 'string' | 'color' | 'file' | 'object' | 'class';
+/**
+ * Tiled property types. `class` values hold their members as a nested property map; `list`
+ * (Tiled 1.11) values are an array of their items' values.
+ */
+export type TiledPropertyType = 'bool' | 'int' | 'float' | 'string' | 'color' | 'file' | 'object' | 'class' | 'list';
+
+/** A property's value: see {@link TiledProperty.value}. */
+export type TiledPropertyValue = boolean | number | string | TiledProperties | readonly TiledPropertyValue[];
 
 /** One custom property as Tiled stores it. */
 export interface TiledProperty {
   readonly type: TiledPropertyType;
-  /** bool: boolean; int, float, object (an object id): number; string, color (`#aarrggbb`), file: string; class: its members. */
-  readonly value: boolean | number | string | TiledProperties;
+  /**
+   * bool: boolean; int, float, object (an object id): number; string, color (`#aarrggbb`), file:
+   * string; class: its members; list: its items' values, in order (a list item of type class is a
+   * property map, a nested list an array).
+   */
+  readonly value: TiledPropertyValue;
   /** The custom type's name for `class` (and enum) properties, when given. */
   readonly propertyType?: string;
 }
@@ -19,9 +29,53 @@ export interface TiledProperty {
 /** Custom properties by name. A Map, so names such as `__proto__` can never reach a prototype. */
 export type TiledProperties = ReadonlyMap<string, TiledProperty>;
 
+/** Tiled's gid flag bits: flipped horizontally, vertically, diagonally, rotated 120 degrees (hex). */
+export const GID_FLIP_H = 0x80000000;
+export const GID_FLIP_V = 0x40000000;
+export const GID_FLIP_D = 0x20000000;
+export const GID_ROTATE_120 = 0x10000000;
+/** The gid without its flag bits. */
+export const GID_MASK = 0x0fffffff;
+
 /** Where in which file: every error names both. */
 export interface Ctx {
   file: string;
+  /**
+   * True for files the map names (tilesets, templates) rather than the one the caller named: their
+   * errors say what was wrong and where, never a byte of the content, since a map can name any
+   * file the reader can open.
+   */
+  foreign?: boolean;
+  /** Where readers put what they skipped (unknown property types, ...); the loader returns them. */
+  warnings?: string[];
+}
+
+/** Records a warning once. */
+export function warn(ctx: Ctx, message: string): void {
+  if (ctx.warnings !== undefined && !ctx.warnings.includes(message)) ctx.warnings.push(message);
+}
+
+/** Deepest group layers and class / list values read; deeper ones are refused, naming the element. */
+export const MAX_NESTING = 64;
+
+/**
+ * A name or path from a file, quoted for a one-line message: control characters, line and
+ * paragraph separators escaped, and cut at `max` characters.
+ */
+export function quote(s: string, max = 120): string {
+  return `"${quoteName(s, max)}"`;
+}
+
+/** `quote` without the quotes, for names already inside a quoted context such as `<group name="...">`. */
+export function quoteName(s: string, max = 120): string {
+  const cut = s.length > max ? s.slice(0, max) : s;
+  const escaped = JSON.stringify(cut).slice(1, -1).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped + (cut.length < s.length ? '...' : '');
+}
+
+/** A message from a parser, on one line (runs of whitespace, newlines included, become one space). */
+export function oneLine(message: string): string {
+  return message.replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '?').trim();
 }
 
 export function fail(ctx: Ctx, element: string, message: string): never {
@@ -43,8 +97,22 @@ export interface RawObject {
   /** Polygon / polyline points relative to (x, y), flat [x0, y0, x1, y1, ...]. */
   points: number[];
   properties: TiledProperties;
-  /** The object template file it instantiates ('' for none); templates are not read. */
+  /** The object template file it instantiates, as written ('' for none); the loader has merged the template's fields in. */
   template: string;
+}
+
+/**
+ * For objects that take part in templates (instances and the templates' own objects), the fields
+ * the file actually gave, by RawObject key ('shape' covers the shape and its points); what an
+ * instance leaves out comes from its template. Kept beside the object, not on it, so the public
+ * object type stays as it was.
+ */
+export const givenFields = new WeakMap<RawObject, ReadonlySet<string>>();
+
+/** An object template (`.tx` / `.tj`): its object and, for tile objects, the tileset its gid counts in. */
+export interface RawTemplate {
+  object: RawObject;
+  tileset: { firstgid: number; source: string } | null;
 }
 
 export interface RawChunk {
@@ -58,6 +126,9 @@ export interface RawChunk {
 interface RawLayerBase {
   name: string;
   visible: boolean;
+  /** `offsetx` / `offsety` in pixels (the layer's own, not its groups'). */
+  offsetX: number;
+  offsetY: number;
   properties: TiledProperties;
   /** For messages: `layer "Walls"` inside its groups. */
   element: string;
@@ -147,7 +218,7 @@ export interface DecodeLimits {
   used: number;
 }
 
-/** Property names that must never become object keys (issue 3, item 6). */
+/** Property names that must never become object keys: code that copies properties into plain objects would reach a prototype. */
 export function checkPropertyName(ctx: Ctx, element: string, name: unknown): string {
   if (typeof name !== 'string') fail(ctx, element, 'expected a property name (a string)');
   if (name === '__proto__' || name === 'constructor' || name === 'prototype') {

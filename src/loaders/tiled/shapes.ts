@@ -7,7 +7,10 @@
  * the shape or the shape's outline passes through it (sampled every quarter tile).
  */
 import type { Projection } from '../../grid/projection.js';
+import type { RasterBudget } from '../limits.js';
 import type { RawObject } from './model.js';
+
+export { DEFAULT_MAX_RASTER_WORK } from '../limits.js';
 
 /** A shape in map pixels: a closed polygon, or an open polyline of zero width. */
 export interface PixelShape {
@@ -74,15 +77,20 @@ export function objectShapes(o: RawObject, lineWidth: number): PixelShape[] {
   return out;
 }
 
-/** Marks every cell of a W x H grid a shape covers, for maps whose cells are scaled pixels. */
-export function rasterScaled(shape: PixelShape, sx: number, sy: number, ox: number, oy: number, W: number, H: number, mark: (i: number) => void): void {
+/**
+ * Marks every cell of a W x H grid a shape covers, for maps whose cells are scaled pixels. Only the
+ * part of the shape on the grid costs work, so a shape a million maps wide costs what its part on
+ * this one does; the work is counted against `budget`.
+ */
+export function rasterScaled(shape: PixelShape, sx: number, sy: number, ox: number, oy: number, W: number, H: number, mark: (i: number) => void, budget: RasterBudget): void {
   const p = shape.pts.map((v, i) => (i & 1 ? v * sy - oy : v * sx - ox));
   const n = p.length / 2;
   const segs = shape.closed ? n : n - 1;
+  budget.spend(segs);
   for (let e = 0; e < segs; e++) {
     const a = 2 * e;
     const b = 2 * ((e + 1) % n);
-    markSegment(p[a], p[a + 1], p[b], p[b + 1], W, H, mark);
+    markSegment(p[a], p[a + 1], p[b], p[b + 1], W, H, mark, budget);
   }
   if (!shape.closed) return;
   let minY = Infinity;
@@ -95,6 +103,7 @@ export function rasterScaled(shape: PixelShape, sx: number, sy: number, ox: numb
   for (let cy = Math.max(0, Math.floor(minY)); cy <= Math.min(H - 1, Math.floor(maxY)); cy++) {
     const yc = cy + 0.5;
     xs.length = 0;
+    budget.spend(n);
     for (let e = 0; e < n; e++) {
       const x0 = p[2 * e];
       const y0 = p[2 * e + 1];
@@ -106,18 +115,63 @@ export function rasterScaled(shape: PixelShape, sx: number, sy: number, ox: numb
     for (let k = 0; k + 1 < xs.length; k += 2) {
       const from = Math.max(0, Math.ceil(xs[k] - 0.5));
       const to = Math.min(W - 1, Math.floor(xs[k + 1] - 0.5));
+      if (to >= from) budget.spend(to - from + 1);
       for (let cx = from; cx <= to; cx++) mark(cy * W + cx);
     }
   }
 }
 
-/** Cells whose open interior the segment passes through. */
-function markSegment(x0: number, y0: number, x1: number, y1: number, W: number, H: number, mark: (i: number) => void): void {
-  const fx = Math.max(0, Math.floor(Math.min(x0, x1)));
-  const tx = Math.min(W - 1, Math.floor(Math.max(x0, x1)));
-  const fy = Math.max(0, Math.floor(Math.min(y0, y1)));
-  const ty = Math.min(H - 1, Math.floor(Math.max(y0, y1)));
+/** The parameter range [t0, t1] of the segment inside the box [x0, x1] x [y0, y1], or null when it misses it. */
+function clipRange(ax: number, ay: number, bx: number, by: number, x0: number, y0: number, x1: number, y1: number): [number, number] | null {
+  let t0 = 0;
+  let t1 = 1;
+  const dx = bx - ax;
+  const dy = by - ay;
+  const ps = [-dx, dx, -dy, dy];
+  const qs = [ax - x0, x1 - ax, ay - y0, y1 - ay];
+  for (let k = 0; k < 4; k++) {
+    if (ps[k] === 0) {
+      if (qs[k] < 0) return null;
+      continue;
+    }
+    const r = qs[k] / ps[k];
+    if (ps[k] < 0) t0 = Math.max(t0, r);
+    else t1 = Math.min(t1, r);
+    if (t0 > t1) return null;
+  }
+  return [t0, t1];
+}
+
+/**
+ * Cells whose open interior the segment passes through. The segment is clipped to the grid, then
+ * walked row by row: in each row only the cells its span there reaches (one either side for
+ * rounding) are tested, so the work follows the cells it crosses, not its bounding box.
+ */
+function markSegment(x0: number, y0: number, x1: number, y1: number, W: number, H: number, mark: (i: number) => void, budget: RasterBudget): void {
+  const clip = clipRange(x0, y0, x1, y1, -1, -1, W + 1, H + 1);
+  if (clip === null) return;
+  const dx = x1 - x0;
+  const dy = y1 - y0;
+  const [c0, c1] = clip;
+  const ya = y0 + c0 * dy;
+  const yb = y0 + c1 * dy;
+  const fy = Math.max(0, Math.floor(Math.min(ya, yb)));
+  const ty = Math.min(H - 1, Math.floor(Math.max(ya, yb)));
   for (let cy = fy; cy <= ty; cy++) {
+    let ta = c0;
+    let tb = c1;
+    if (dy !== 0) {
+      const r0 = (cy - y0) / dy;
+      const r1 = (cy + 1 - y0) / dy;
+      ta = Math.max(c0, Math.min(r0, r1));
+      tb = Math.min(c1, Math.max(r0, r1));
+    }
+    const xa = x0 + ta * dx;
+    const xb = x0 + tb * dx;
+    const fx = Math.max(0, Math.floor(Math.min(xa, xb)) - 1);
+    const tx = Math.min(W - 1, Math.floor(Math.max(xa, xb)) + 1);
+    if (tx < fx) continue;
+    budget.spend(tx - fx + 1);
     for (let cx = fx; cx <= tx; cx++) if (entersOpenSquare(x0, y0, x1, y1, cx, cy)) mark(cy * W + cx);
   }
 }
@@ -145,9 +199,14 @@ function entersOpenSquare(x0: number, y0: number, x1: number, y1: number, cx: nu
   return t1 - t0 > 1e-12;
 }
 
-/** Marks the cells a shape covers on a staggered / hexagonal map (see the module comment). */
-export function rasterProjected(shape: PixelShape, projection: Projection, sample: number, W: number, H: number, mark: (i: number) => void): void {
+/**
+ * Marks the cells a shape covers on a staggered / hexagonal map (see the module comment). Outlines
+ * are clipped to the map's pixel bounds (`bounds`: x0, y0, x1, y1, with a tile's margin) before
+ * they are sampled, and the interior test runs only over cells under the clipped bounding box.
+ */
+export function rasterProjected(shape: PixelShape, projection: Projection, sample: number, bounds: readonly [number, number, number, number], W: number, H: number, mark: (i: number) => void, budget: RasterBudget): void {
   const p = shape.pts;
+  const [bx0, by0, bx1, by1] = bounds;
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;
@@ -158,6 +217,7 @@ export function rasterProjected(shape: PixelShape, projection: Projection, sampl
     minY = Math.min(minY, p[i + 1]);
     maxY = Math.max(maxY, p[i + 1]);
   }
+  if (maxX < bx0 || maxY < by0 || minX > bx1 || minY > by1) return;
   const at = { x: 0, y: 0 };
   const markPx = (x: number, y: number) => {
     projection.worldToCell(x, y, at);
@@ -165,12 +225,20 @@ export function rasterProjected(shape: PixelShape, projection: Projection, sampl
   };
   const n = p.length / 2;
   const segs = shape.closed ? n : n - 1;
+  budget.spend(segs);
   for (let e = 0; e < segs; e++) {
-    const x0 = p[2 * e];
-    const y0 = p[2 * e + 1];
-    const x1 = p[2 * ((e + 1) % n)];
-    const y1 = p[2 * ((e + 1) % n) + 1];
+    const ax = p[2 * e];
+    const ay = p[2 * e + 1];
+    const bx = p[2 * ((e + 1) % n)];
+    const by = p[2 * ((e + 1) % n) + 1];
+    const clip = clipRange(ax, ay, bx, by, bx0, by0, bx1, by1);
+    if (clip === null) continue;
+    const x0 = ax + (bx - ax) * clip[0];
+    const y0 = ay + (by - ay) * clip[0];
+    const x1 = ax + (bx - ax) * clip[1];
+    const y1 = ay + (by - ay) * clip[1];
     const steps = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) / sample));
+    budget.spend(steps);
     for (let k = 0; k <= steps; k++) markPx(x0 + ((x1 - x0) * k) / steps, y0 + ((y1 - y0) * k) / steps);
   }
   if (!shape.closed) return;
@@ -178,7 +246,7 @@ export function rasterProjected(shape: PixelShape, projection: Projection, sampl
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  for (const [x, y] of [[minX, minY], [maxX, minY], [minX, maxY], [maxX, maxY]]) {
+  for (const [x, y] of [[Math.max(minX, bx0), Math.max(minY, by0)], [Math.min(maxX, bx1), Math.max(minY, by0)], [Math.max(minX, bx0), Math.min(maxY, by1)], [Math.min(maxX, bx1), Math.min(maxY, by1)]]) {
     projection.worldToCell(x, y, at);
     x0 = Math.min(x0, at.x);
     x1 = Math.max(x1, at.x);
@@ -186,12 +254,36 @@ export function rasterProjected(shape: PixelShape, projection: Projection, sampl
     y1 = Math.max(y1, at.y);
   }
   const c = { x: 0, y: 0, z: 0 };
+  const cx0 = Math.max(0, x0 - 2);
+  const cx1 = Math.min(W - 1, x1 + 2);
   for (let cy = Math.max(0, y0 - 2); cy <= Math.min(H - 1, y1 + 2); cy++) {
-    for (let cx = Math.max(0, x0 - 2); cx <= Math.min(W - 1, x1 + 2); cx++) {
+    if (cx1 >= cx0) budget.spend((cx1 - cx0 + 1) * n);
+    for (let cx = cx0; cx <= cx1; cx++) {
       projection.cellToWorld(cx, cy, c);
       if (inside(p, c.x, c.y)) mark(cy * W + cx);
     }
   }
+}
+
+/** The pixel box a staggered / hexagonal map's cells lie in, with `margin` pixels around it. */
+export function projectedBounds(projection: Projection, W: number, H: number, margin: number): [number, number, number, number] {
+  const c = { x: 0, y: 0, z: 0 };
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  // The corner cells and their neighbours along each edge cover both stagger parities.
+  for (const cx of [0, 1, W - 2, W - 1]) {
+    for (const cy of [0, 1, H - 2, H - 1]) {
+      if (cx < 0 || cy < 0 || cx >= W || cy >= H) continue;
+      projection.cellToWorld(cx, cy, c);
+      x0 = Math.min(x0, c.x);
+      y0 = Math.min(y0, c.y);
+      x1 = Math.max(x1, c.x);
+      y1 = Math.max(y1, c.y);
+    }
+  }
+  return [x0 - margin, y0 - margin, x1 + margin, y1 + margin];
 }
 
 /** Even-odd point in polygon. */
