@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { NavGrid, orthogonal } from '../src/index.js';
 import { parseMovingAiMap } from '../src/loaders/movingai.js';
 import { NavigationSystem, planFormation, FlowField, GridPlanner, segmentDistance, AGENT_BLOCKED, AGENT_NUDGED, AGENT_UNREACHABLE, DEFAULT_NAVIGATION_OPTIONS, type AgentPlanner } from '../src/agents/index.js';
-import { Pathfinder } from '../src/search/astar.js';
+import { Pathfinder } from '../src/search/pathfinder.js';
 
 /** `.` open, `@` wall; rows top to bottom. */
 function ascii(rows: string[]): NavGrid {

@@ -1,5 +1,5 @@
 import type { NavGrid } from '../grid/navgrid.js';
-import type { Pathfinder } from '../search/astar.js';
+import type { Pathfinder } from '../search/pathfinder.js';
 import type { MovementName } from '../search/movement.js';
 
 const DX = [0, 1, 0, -1, 1, 1, -1, -1];

@@ -1,6 +1,6 @@
 import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid } from '../grid/navgrid.js';
-import { Pathfinder } from '../search/astar.js';
+import { Pathfinder } from '../search/pathfinder.js';
 import type { MovementName } from '../search/movement.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';

@@ -1,6 +1,7 @@
 import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
-import { pathfinderFor, type FindPathOptions, type SearchResult } from '../search/astar.js';
+import { pathfinderFor } from '../search/pathfinder.js';
+import type { FindPathOptions, SearchResult } from '../search/result.js';
 import { cellStep } from '../path/smooth.js';
 import type { NearestHooks } from './navigate.js';
 

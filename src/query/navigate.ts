@@ -1,7 +1,8 @@
 import { TilenavError } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
-import { pathfinderFor, type FindPathOptions, type SearchResult } from '../search/astar.js';
+import { pathfinderFor } from '../search/pathfinder.js';
+import type { FindPathOptions, SearchResult } from '../search/result.js';
 import { cellsToPoints, smoothPath, toWorldWaypoints, planeOf, worldToCellPoint } from '../path/smooth.js';
 import { nearestWalkable, DEFAULT_NEAREST_RADIUS } from './nearest.js';
 import { overlayFor, type DynamicObstacle, type DynamicObstacleOptions } from './obstacles.js';

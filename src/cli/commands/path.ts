@@ -1,5 +1,6 @@
 import { TilenavError } from '../../errors.js';
-import { Pathfinder, type PathResult } from '../../search/astar.js';
+import { Pathfinder } from '../../search/pathfinder.js';
+import type { PathResult } from '../../search/result.js';
 import { ClearanceMap } from '../../query/clearance.js';
 import { findAnyAnglePath } from '../../path/anyangle.js';
 import { movementModel, type MovementName } from '../../search/movement.js';

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import cliProgress from 'cli-progress';
 import { TilenavError } from '../../errors.js';
-import { Pathfinder, type SearchAlgorithm } from '../../search/astar.js';
+import { Pathfinder } from '../../search/pathfinder.js';
+import type { SearchAlgorithm } from '../../search/result.js';
 import { movementModel, type MovementName } from '../../search/movement.js';
 import { checkPath } from '../../search/validate.js';
 import { parseScenario } from '../../loaders/movingai.js';
