@@ -6,7 +6,7 @@
 import type { SearchView } from '../grid/navgrid.js';
 import { report, type SearchOutcome, type SearchScratch } from './kernel.js';
 import { axialDistance, type MovementModel, type MovementName } from './movement.js';
-import { DX as DX_, DY as DY_, OCTILE_K, SQRT2 as SQRT2_, exitMask, octileDeltas, strideOf } from './padded.js';
+import { DX as DX_, DY as DY_, OCTILE_K, SQRT2 as SQRT2_, exitMask, octileDeltas, paddedX, paddedY, strideOf } from './padded.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
@@ -117,8 +117,8 @@ export class GridAStar {
     const scratch = this.scratch;
     const { g, parent, stamp, heap } = scratch;
     const t = this.table(model);
-    const gy = goal >= 0 ? ((goal / W) | 0) - 1 : 0;
-    const gx = goal >= 0 ? goal - (gy + 1) * W - 1 : 0;
+    const gy = goal >= 0 ? paddedY(W, goal) : 0;
+    const gx = goal >= 0 ? paddedX(W, goal) : 0;
     const kind = model.heuristic;
     const axis = model.parityAxis;
     const corner = model.corner;
