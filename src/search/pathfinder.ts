@@ -24,8 +24,8 @@ const EMPTY = new Int32Array(0);
  */
 export class Pathfinder {
   readonly grid: NavGrid;
-  /** @internal the search state every algorithm of this Pathfinder runs on (padded grid size). */
-  readonly scratch: SearchScratch;
+  /** The search state every algorithm of this Pathfinder runs on (padded grid size). */
+  private readonly scratch: SearchScratch;
   private readonly stride: number;
   private readonly astar: GridAStar;
   /** The last search's outcome, filled in place. */
