@@ -6,7 +6,7 @@ import { parseMovingAiMap } from '../src/loaders/index.js';
 import { readFixture } from './fixtures.js';
 import { asciiGrid, gridArb } from './grids.js';
 import { NavigationSystem, planFormation, FlowField, GridPlanner, segmentDistance, AGENT_BLOCKED, AGENT_NUDGED, AGENT_UNREACHABLE, DEFAULT_NAVIGATION_OPTIONS, type AgentPlanner } from '../src/agents/index.js';
-import { Pathfinder } from '../src/search/astar.js';
+import { Pathfinder } from '../src/search/pathfinder.js';
 
 function runUntil(sys: NavigationSystem, done: () => boolean, budget: number, each?: () => void): number {
   for (let s = 0; s < budget; s++) {

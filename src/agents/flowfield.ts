@@ -1,13 +1,15 @@
 import type { NavGrid } from '../grid/navgrid.js';
-import type { Pathfinder } from '../search/astar.js';
+import type { Pathfinder } from '../search/pathfinder.js';
 import type { MovementName } from '../search/movement.js';
+import { DX as DX_, DY as DY_ } from '../search/padded.js';
 
-const DX = [0, 1, 0, -1, 1, 1, -1, -1];
-const DY = [-1, 0, 1, 0, -1, 1, 1, -1];
+// Module-local copies: some loaders (tsx) turn imported bindings into getter calls in loops.
+const DX = DX_;
+const DY = DY_;
 
 /**
- * One Dijkstra from a goal cell that every unit of a big group follows (a group move
- * without one A* per unit): `dist` is the path cost to the goal, and `next(i)` the neighbour to
+ * One Dijkstra from a goal cell that every unit of a big group follows (a group move without one
+ * A* per unit): `dist` is the path cost to the goal, and `next(i)` the neighbour to
  * step to, chosen lazily the first time a unit stands in cell i, so building the field costs one
  * distance map and nothing per cell.
  *

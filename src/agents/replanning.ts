@@ -1,5 +1,5 @@
 import type { GridChange, NavGrid } from '../grid/navgrid.js';
-import { Pathfinder } from '../search/astar.js';
+import { Pathfinder } from '../search/pathfinder.js';
 import type { MovementName } from '../search/movement.js';
 import { FlowField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';

@@ -1,6 +1,7 @@
 import { TilenavError, assertInteger, describe } from '../errors.js';
 import { TerrainTable } from './terrain.js';
 import { orthogonal, type Projection } from './projection.js';
+import { padXY, paddedSize, strideOf } from '../search/padded.js';
 
 /** Seed 000's layer names, used when a grid is created with a layer count instead of names. */
 export const DEFAULT_LAYER_NAMES = Object.freeze(['Ground', 'Sky', 'Underground', 'Volume', 'Custom1', 'Custom2', 'Custom3', 'Custom4']);
@@ -400,10 +401,10 @@ export class NavGrid {
     if (this.deferred.size > 0) this.applyDeferred();
     let view = this.views[layer];
     if (view === null) {
-      const stride = this.width + 2;
+      const stride = strideOf(this.width);
       view = {
         stride,
-        pass: new Float32Array(stride * (this.height + 2)),
+        pass: new Float32Array(paddedSize(this.width, this.height)),
         exits: null,
         minCost: 1,
         maxCost: 1,
@@ -452,7 +453,7 @@ export class NavGrid {
     let max = view.maxCost;
     for (let yy = y; yy < y + h; yy++) {
       let i = yy * this.width + x;
-      let p = (yy + 1) * view.stride + x + 1;
+      let p = padXY(view.stride, x, yy);
       for (let xx = 0; xx < w; xx++, i++, p++) {
         if (walkable[i] === 1) {
           const c = cost[i];
@@ -501,7 +502,7 @@ export class NavGrid {
     } else {
       const exits = view.exits ?? new Uint8Array(view.pass.length);
       for (let y = 0; y < this.height; y++) {
-        for (let x = 0; x < this.width; x++) exits[(y + 1) * view.stride + x + 1] = flags[y * this.width + x] & FLAG_ONE_WAY_MASK;
+        for (let x = 0; x < this.width; x++) exits[padXY(view.stride, x, y)] = flags[y * this.width + x] & FLAG_ONE_WAY_MASK;
       }
       view.exits = exits;
     }

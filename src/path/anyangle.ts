@@ -1,7 +1,8 @@
 import { TilenavError } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
-import { NodeHeap } from '../search/heap.js';
-import { exitMask, type SearchStatus } from '../search/astar.js';
+import { SearchScratch } from '../search/kernel.js';
+import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, exitMask, padXY, paddedSize, paddedX, paddedY, strideOf } from '../search/padded.js';
+import type { SearchStatus } from '../search/result.js';
 import { segmentCost } from './los.js';
 
 export interface AnyAngleOptions {
@@ -22,8 +23,10 @@ export interface AnyAngleResult {
   expanded: number;
 }
 
-const DX = Int32Array.of(0, 1, 0, -1, 1, 1, -1, -1);
-const DY = Int32Array.of(-1, 0, 1, 0, -1, 1, 1, -1);
+// Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
+const DX = DX_;
+const DY = DY_;
+const SQRT2 = SQRT2_;
 
 /**
  * Theta* (Nash et al. 2007): A* over the octile graph (no corner cutting) whose nodes may take
@@ -36,19 +39,12 @@ const DY = Int32Array.of(-1, 0, 1, 0, -1, 1, 1, -1);
  */
 export class AnyAngleFinder {
   readonly grid: NavGrid;
-  private readonly g: Float64Array;
-  private readonly parent: Int32Array;
-  private readonly stamp: Uint32Array;
-  private readonly heap: NodeHeap;
-  private gen = 0;
+  /** Search state over padded cell indices; a node's parent is itself at the start. */
+  private readonly scratch: SearchScratch;
 
   constructor(grid: NavGrid) {
     this.grid = grid;
-    const n = (grid.width + 2) * (grid.height + 2);
-    this.g = new Float64Array(n);
-    this.parent = new Int32Array(n);
-    this.stamp = new Uint32Array(n);
-    this.heap = new NodeHeap(n);
+    this.scratch = new SearchScratch(paddedSize(grid.width, grid.height));
   }
 
   /** An any-angle path from cell (sx, sy) to cell (gx, gy). */
@@ -60,36 +56,25 @@ export class AnyAngleFinder {
     const layer = grid.layerIndex(options.layer ?? 0);
     const view = options.view ?? grid.searchView(layer);
     const maxIterations = options.maxIterations ?? Infinity;
-    const W = grid.width + 2;
-    const start = (sy + 1) * W + sx + 1;
-    const goal = (gy + 1) * W + gx + 1;
+    const W = strideOf(grid.width);
+    const start = padXY(W, sx, sy);
+    const goal = padXY(W, gx, gy);
     const none = (status: SearchStatus, expanded = 0): AnyAngleResult => ({ status, points: new Float64Array(0), cost: Infinity, expanded });
     if (!grid.inBounds(sx, sy) || view.pass[start] <= 0) return none('invalid-start');
     if (!grid.inBounds(gx, gy) || view.pass[goal] <= 0) return none('invalid-goal');
     const pass = view.pass;
     const exits = view.exits;
-    const g = this.g;
-    const parent = this.parent;
-    const stamp = this.stamp;
-    const heap = this.heap;
-    this.gen += 2;
-    if (this.gen >= 0xfffffff0) {
-      stamp.fill(0);
-      this.gen = 2;
-    }
-    const open = this.gen;
-    const closed = open + 1;
+    const scratch = this.scratch;
+    const { g, parent, stamp, heap } = scratch;
     const hs = view.minCost;
     const h = (p: number) => {
       const y = ((p / W) | 0) - 1;
       const x = p - (y + 1) * W - 1;
       return Math.hypot(x - gx, y - gy) * hs;
     };
-    heap.clear();
-    g[start] = 0;
+    const open = scratch.start(start, h(start));
+    const closed = open + 1;
     parent[start] = start;
-    stamp[start] = open;
-    heap.push(start, h(start), 0);
     // Lazy Theta* on uniform cost: a shortcut's cost is its length, so relaxations assume sight
     // and each expansion checks it once; dearer terrain needs the exact cost per relaxation.
     const lazy = view.uniform;
@@ -150,10 +135,9 @@ export class AnyAngleFinder {
     const points = new Float64Array(2 * len);
     let k = len;
     for (let p = goal; ; p = parent[p]) {
-      const y = ((p / W) | 0) - 1;
       k--;
-      points[2 * k] = p - (y + 1) * W - 1;
-      points[2 * k + 1] = y;
+      points[2 * k] = paddedX(W, p);
+      points[2 * k + 1] = paddedY(W, p);
       if (parent[p] === p) break;
     }
     return { status: 'found', points, cost: g[goal], expanded };
@@ -164,11 +148,12 @@ export class AnyAngleFinder {
    * closed neighbour that may step into `cur` instead.
    */
   private setVertex(view: SearchView, cur: number, W: number, closed: number): void {
-    const par = this.parent[cur];
-    const cy = ((cur / W) | 0) - 1;
-    const cx = cur - (cy + 1) * W - 1;
-    const py = ((par / W) | 0) - 1;
-    const px = par - (py + 1) * W - 1;
+    const { g, parent, stamp } = this.scratch;
+    const par = parent[cur];
+    const cy = paddedY(W, cur);
+    const cx = paddedX(W, cur);
+    const py = paddedY(W, par);
+    const px = paddedX(W, par);
     if (segmentCost(view, px, py, cx, cy, 0) >= 0) return;
     const pass = view.pass;
     const exits = view.exits;
@@ -177,17 +162,17 @@ export class AnyAngleFinder {
     let bestP = par;
     for (let k = 0; k < 8; k++) {
       const m = cur + DY[k] * W + DX[k];
-      if (pass[m] <= 0 || this.stamp[m] !== closed) continue;
+      if (pass[m] <= 0 || stamp[m] !== closed) continue;
       if (k >= 4 && (pass[cur + DX[k]] <= 0 || pass[cur + DY[k] * W] <= 0)) continue;
       if (exits !== null && (exits[m] & exitMask(-DX[k], -DY[k])) !== 0) continue;
-      const gm = this.g[m] + (k >= 4 ? Math.SQRT2 : 1) * c;
+      const gm = g[m] + (k >= 4 ? SQRT2 : 1) * c;
       if (gm < bestG) {
         bestG = gm;
         bestP = m;
       }
     }
-    this.g[cur] = bestG;
-    this.parent[cur] = bestP;
+    g[cur] = bestG;
+    parent[cur] = bestP;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { SearchView } from '../grid/navgrid.js';
 import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST } from '../grid/navgrid.js';
 import type { CornerRule } from '../search/movement.js';
+import { padXY } from '../search/padded.js';
 
 /** Ties closer than this (in units of the segment's parameter t) count as passing exactly through a corner. */
 const CORNER_EPS = 1e-9;
@@ -37,8 +38,8 @@ export function segmentCost(view: SearchView, x0: number, y0: number, x1: number
   // On a boundary line: the neighbouring column (row) is touched all along.
   const alongX = du === 0 && u0 === cx ? 1 : 0;
   const alongY = dv === 0 && v0 === cy ? 1 : 0;
-  let p = (cy + 1) * W + cx + 1;
-  if (!(cx >= -1 && cy >= -1 && (cy + 1) * W + cx + 1 < pass.length)) return -1;
+  let p = padXY(W, cx, cy);
+  if (!(cx >= -1 && cy >= -1 && p < pass.length)) return -1;
   let c = pass[p];
   if (c <= 0) return -1;
   if (alongX && pass[p - 1] <= 0) return -1;

@@ -1,6 +1,8 @@
 import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
-import { pathfinderFor, type FindPathOptions, type SearchResult } from '../search/astar.js';
+import { pathfinderFor } from '../search/pathfinder.js';
+import type { FindPathOptions, SearchResult } from '../search/result.js';
+import { padXY, strideOf } from '../search/padded.js';
 import { cellStep } from '../path/smooth.js';
 import type { NearestHooks } from './navigate.js';
 
@@ -169,11 +171,11 @@ export class ClearanceMap {
     const base = this.grid.searchView(this.layer).pass;
     const pass = view.pass;
     const gw = this.grid.width;
-    const W = gw + 2;
+    const W = strideOf(gw);
     const values = this.values;
     for (let y = y0; y < y0 + h; y++) {
       for (let x = x0; x < x0 + w; x++) {
-        const p = (y + 1) * W + x + 1;
+        const p = padXY(W, x, y);
         pass[p] = values[y * gw + x] >= need ? base[p] : 0;
       }
     }

@@ -1,7 +1,9 @@
 import { TilenavError } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
-import { pathfinderFor, type FindPathOptions, type SearchResult } from '../search/astar.js';
+import { pathfinderFor } from '../search/pathfinder.js';
+import type { FindPathOptions, SearchResult } from '../search/result.js';
+import { padXY, strideOf } from '../search/padded.js';
 import { cellsToPoints, smoothPath, toWorldWaypoints, planeOf, worldToCellPoint } from '../path/smooth.js';
 import { nearestWalkable, DEFAULT_NEAREST_RADIUS } from './nearest.js';
 import { overlayFor, type DynamicObstacle, type DynamicObstacleOptions } from './obstacles.js';
@@ -120,7 +122,7 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
   if (s < 0) return empty('invalid-start');
   const ec = worldToCellPoint(proj, ea, eb);
   const eCell = proj.worldToCell(ea, eb);
-  const fits = grid.inBounds(eCell.x, eCell.y) && (base ?? grid.searchView(layer)).pass[(eCell.y + 1) * (grid.width + 2) + eCell.x + 1] > 0;
+  const fits = grid.inBounds(eCell.x, eCell.y) && (base ?? grid.searchView(layer)).pass[padXY(strideOf(grid.width), eCell.x, eCell.y)] > 0;
   const g = fits ? eCell.y * grid.width + eCell.x : nearestWalkable(grid, ec.x, ec.y, { layer, radius, view: base });
   let gx: number;
   let gy: number;

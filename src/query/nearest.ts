@@ -1,6 +1,7 @@
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { cellStep } from '../path/smooth.js';
+import { padXY } from '../search/padded.js';
 
 export interface NearestWalkableOptions {
   /** Layer index or name. @default 0 */
@@ -42,7 +43,7 @@ export function nearestWalkable(grid: NavGrid, x: number, y: number, options: Ne
   let bestD = Infinity;
   const consider = (px: number, py: number) => {
     if (px < 0 || py < 0 || px >= w || py >= h) return;
-    if (pass[(py + 1) * W + px + 1] <= 0) return;
+    if (pass[padXY(W, px, py)] <= 0) return;
     const d = (px - x) * (px - x) + (py - y) * (py - y);
     if (d > maxD) return;
     const i = py * w + px;

@@ -2,6 +2,7 @@ import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { cellStep, planeOf, worldToCellPoint } from '../path/smooth.js';
+import { padXY, strideOf } from '../search/padded.js';
 
 /**
  * Something standing in the way for one query (seed 001 §6): a circle at a world position with a
@@ -89,7 +90,7 @@ export class ObstacleOverlay {
     const b = proj.cellToWorld(gx, gy);
     const [ax, az] = planeOf(proj, a);
     const [bx, bz] = planeOf(proj, b);
-    const startP = (sy + 1) * W + sx + 1;
+    const startP = padXY(W, sx, sy);
     const cp = { x: 0, y: 0 };
     for (const o of obstacles) {
       if (o === null || typeof o !== 'object' || !Number.isFinite(o.x) || !Number.isFinite(o.y) || !(o.radius >= 0)) {
@@ -119,7 +120,7 @@ export class ObstacleOverlay {
 
   private block(x: number, y: number, startP: number): void {
     if (!this.grid.inBounds(x, y)) return;
-    const p = (y + 1) * (this.grid.width + 2) + x + 1;
+    const p = padXY(strideOf(this.grid.width), x, y);
     const pass = this.pass as Float32Array;
     if (p === startP || pass[p] === 0) return;
     pass[p] = 0;

@@ -1,6 +1,8 @@
 import { TilenavError } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
+import { Stamps } from '../search/kernel.js';
 import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
+import { padXY, paddedSize, paddedX, paddedY, strideOf } from '../search/padded.js';
 import { nearestWalkable } from './nearest.js';
 import type { NearestHooks } from './navigate.js';
 
@@ -64,9 +66,9 @@ export class ReachabilityIndex {
   private nextLabel = 0;
   private readonly steps: StepDeltas;
   private readonly W: number;
-  private vis: Uint32Array;
+  /** Marks the cells the current update's floods have visited. */
+  private readonly vis: Stamps;
   private owner: Int32Array;
-  private gen = 0;
   private readonly unsubscribe: () => void;
   /** Floods run by the last update (for tests and the benchmark). */
   lastUpdateVisited = 0;
@@ -75,11 +77,11 @@ export class ReachabilityIndex {
     this.grid = grid;
     this.layer = grid.layerIndex(options.layer ?? 0);
     this.model = movementModel(options.movement ?? 'octile');
-    this.W = grid.width + 2;
-    const n = this.W * (grid.height + 2);
+    this.W = strideOf(grid.width);
+    const n = paddedSize(grid.width, grid.height);
     this.label = new Int32Array(n);
     this.parent = new Int32Array(1024);
-    this.vis = new Uint32Array(n);
+    this.vis = new Stamps(n);
     this.owner = new Int32Array(n);
     this.steps = stepDeltas(this.model, this.W);
     this.rebuild();
@@ -124,7 +126,7 @@ export class ReachabilityIndex {
   /** The component id of (x, y), -1 when blocked or outside. Equal ids: connected. */
   componentOf(x: number, y: number): number {
     if (!this.grid.inBounds(x, y)) return -1;
-    const l = this.label[(y + 1) * this.W + x + 1];
+    const l = this.label[padXY(this.W, x, y)];
     return l < 0 ? -1 : this.find(l);
   }
 
@@ -195,8 +197,7 @@ export class ReachabilityIndex {
   private parity(p: number): number {
     const axis = this.steps.parityAxis;
     if (axis === null) return 0;
-    const y = ((p / this.W) | 0) - 1;
-    return axis === 'y' ? y & 1 : (p - (y + 1) * this.W - 1) & 1;
+    return (axis === 'y' ? paddedY(this.W, p) : paddedX(this.W, p)) & 1;
   }
 
   /** The k-th neighbour of padded cell c when that move is allowed, else -1. */
@@ -230,13 +231,8 @@ export class ReachabilityIndex {
     const y0 = Math.max(0, ry - 1);
     const x1 = Math.min(grid.width - 1, rx + rw);
     const y1 = Math.min(grid.height - 1, ry + rh);
-    this.gen += 1;
-    if (this.gen === 0xffffffff) {
-      this.vis.fill(0);
-      this.gen = 1;
-    }
-    const gen = this.gen;
-    const vis = this.vis;
+    const gen = this.vis.next();
+    const vis = this.vis.stamp;
     const owner = this.owner;
     // Group g: one flood. queues[g] lists the cells it visited; heads[g] its next to expand.
     const queues: number[][] = [];
@@ -251,7 +247,7 @@ export class ReachabilityIndex {
     };
     for (let y = y0; y <= y1; y++) {
       for (let x = x0; x <= x1; x++) {
-        const p = (y + 1) * W + x + 1;
+        const p = padXY(W, x, y);
         if (pass[p] <= 0) {
           label[p] = -1;
           continue;

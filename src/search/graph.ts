@@ -1,8 +1,8 @@
 import { TilenavError, describe } from '../errors.js';
-import { NodeHeap } from './heap.js';
+import { SearchScratch } from './kernel.js';
 
 /**
- * Any graph, for seed 002's pluggable A*: nodes are the integers 0..nodeCount-1 (map your own ids
+ * Any graph, for a pluggable A*: nodes are the integers 0..nodeCount-1 (map your own ids
  * onto them), edges come from a callback so no neighbour array is allocated per node.
  */
 export interface Graph {
@@ -31,22 +31,9 @@ export interface GraphPathResult {
   expanded: number;
 }
 
-class Scratch {
-  readonly g: Float64Array;
-  readonly parent: Int32Array;
-  readonly stamp: Uint32Array;
-  readonly heap: NodeHeap;
-  gen = 0;
-  constructor(n: number) {
-    this.g = new Float64Array(n);
-    this.parent = new Int32Array(n);
-    this.stamp = new Uint32Array(n);
-    this.heap = new NodeHeap(n);
-  }
-}
-
-const scratches = new WeakMap<Graph, Scratch>();
+const scratches = new WeakMap<Graph, SearchScratch>();
 const EMPTY = new Int32Array(0);
+const identity = (node: number): number => node;
 
 /**
  * A* over a caller's graph. Search scratch is kept per graph object and reused across queries.
@@ -64,24 +51,14 @@ export function aStarGraph(graph: Graph, start: number, goal: number, options: G
   if (start === goal) return { status: 'found', nodes: Int32Array.of(start), cost: 0, expanded: 0 };
 
   let s = scratches.get(graph);
-  if (s === undefined || s.g.length !== n) {
-    s = new Scratch(n);
+  if (s === undefined || s.size !== n) {
+    s = new SearchScratch(n);
     scratches.set(graph, s);
   }
-  s.gen += 2;
-  if (s.gen >= 0xfffffff0) {
-    s.stamp.fill(0);
-    s.gen = 2;
-  }
-  const open = s.gen;
-  const closed = open + 1;
   const { g, parent, stamp, heap } = s;
   const h = graph.estimate === undefined || weight === 0 ? () => 0 : (node: number) => weight * graph.estimate!(node, goal);
-  heap.clear();
-  g[start] = 0;
-  parent[start] = -1;
-  stamp[start] = open;
-  heap.push(start, h(start), 0);
+  const open = s.start(start, h(start));
+  const closed = open + 1;
   let cur = -1;
   const visit = (next: number, cost: number): void => {
     if (!Number.isInteger(next) || next < 0 || next >= n) throw new TilenavError(`neighbour ${describe(next)} of node ${cur} is not a node id 0..${n - 1}`, { element: 'graph.neighbours' });
@@ -111,9 +88,5 @@ export function aStarGraph(graph: Graph, start: number, goal: number, options: G
     graph.neighbours(cur, visit);
   }
   if (stamp[goal] !== closed) return { status: 'no-path', nodes: EMPTY, cost: Infinity, expanded };
-  let len = 0;
-  for (let p = goal; p !== -1; p = parent[p]) len++;
-  const nodes = new Int32Array(len);
-  for (let p = goal, k = len; p !== -1; p = parent[p]) nodes[--k] = p;
-  return { status: 'found', nodes, cost: g[goal], expanded };
+  return { status: 'found', nodes: s.path(goal, identity), cost: g[goal], expanded };
 }

@@ -2,7 +2,9 @@ import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { MonotoneQueue, NodeHeap } from './heap.js';
 import { ClusterStore, EdgeScratch, GROUP as GROUP_, GroupGraph, NODES as NODES_, PACK as PACK_, Scratch, pruneEdges, type Edges, type Links } from './hpa-data.js';
-import { DX as DX_, DY as DY_, K as K_, SQRT2 as SQRT2_, seedSearch, type JumpPointSearch, type SearchScratch } from './jps.js';
+import type { JumpPointSearch } from './jps/jps.js';
+import { outcome, type SearchScratch } from './kernel.js';
+import { DX as DX_, DY as DY_, OCTILE_K as K_, SQRT2 as SQRT2_ } from './padded.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
@@ -210,6 +212,7 @@ export class Hierarchy {
   private readonly jps: (() => JumpPointSearch) | null;
   /** Cells of the last jump point segment. */
   private jpsCells = new Int32Array(256);
+  private readonly jpsOutcome = outcome();
 
   /**
    * `jps`: the owner's jump point search, for refinement on uniform-cost layers (null: box-bounded
@@ -620,7 +623,7 @@ export class Hierarchy {
     const gk = to === goal ? this.clusterOf(goal) : -1;
     this.goalY = ((to / W) | 0) - 1;
     this.goalX = to - (this.goalY + 1) * W - 1;
-    const open = seedSearch(scratch, from);
+    const open = scratch.start(from);
     const closed = open + 1;
     let expanded = 0;
     while (heap.size > 0) {
@@ -1762,9 +1765,8 @@ export class Hierarchy {
    */
   private jumpSegment(jps: JumpPointSearch, a: number, b: number, out: number[]): number {
     if (a === b) return 0;
-    jps.search(this.view, this.layer, a, b, this.cardinal, Infinity);
-    if (this.scratch.stamp[b] !== this.scratch.generation + 1) return -1;
-    const cells = jps.reconstruct(b, this.W, this.cardinal, this.jpsCells);
+    if (!jps.search(this.view, this.layer, a, b, this.cardinal, Infinity, false, this.jpsOutcome).reached) return -1;
+    const cells = jps.reconstruct(b, this.cardinal, this.jpsCells);
     for (let i = 1; i < cells.length; i++) out.push(cells[i]);
     if (cells.buffer !== this.jpsCells.buffer) this.jpsCells = new Int32Array(cells.length * 2);
     return this.scratch.g[b];

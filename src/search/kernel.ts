@@ -128,3 +128,11 @@ export interface SearchOutcome {
 export function outcome(reached = false, expanded = 0, limited = false): SearchOutcome {
   return { reached, expanded, limited };
 }
+
+/** Writes how a search ended into `out` and returns it. */
+export function report(out: SearchOutcome, reached: boolean, expanded: number, limited: boolean): SearchOutcome {
+  out.reached = reached;
+  out.expanded = expanded;
+  out.limited = limited;
+  return out;
+}

@@ -1,6 +1,6 @@
 import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid } from '../grid/navgrid.js';
-import type { SearchStatus } from '../search/astar.js';
+import type { SearchStatus } from '../search/result.js';
 import { MOVEMENT_NAMES, movementModel, type MovementName } from '../search/movement.js';
 import { DONE_FIELDS, RUN_FIELDS, WIRE_STATUS, canShareMemory, gridFromMeta, gridMeta, packRect, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
 import { epochNow } from './worker-core.js';

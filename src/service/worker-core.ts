@@ -3,7 +3,7 @@
  * (node-worker.ts) and the browser entry (web-worker.ts) only connect it to their message port.
  */
 import type { NavGrid } from '../grid/navgrid.js';
-import { Pathfinder } from '../search/astar.js';
+import { Pathfinder } from '../search/pathfinder.js';
 import { MOVEMENT_NAMES } from '../search/movement.js';
 import { DONE_FIELDS, RUN_FIELDS, WIRE_STATUS, gridFromMeta, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
 

@@ -1,5 +1,5 @@
 import type { NavGrid } from '../../grid/navgrid.js';
-import type { PathResult } from '../../search/astar.js';
+import type { PathResult } from '../../search/result.js';
 import type { MovementName } from '../../search/movement.js';
 import type { ScenarioQuery } from '../../loaders/movingai.js';
 import { createPathService } from '../../service/node.js';

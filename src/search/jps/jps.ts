@@ -1,150 +1,15 @@
-import type { NavGrid, SearchView } from '../grid/navgrid.js';
-import type { NodeHeap } from './heap.js';
+import type { NavGrid, SearchView } from '../../grid/navgrid.js';
+import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
+import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../padded.js';
+import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
+import { buildJumpTable, type JumpTable } from './jps-plus.js';
 
-/**
- * Walkability of one layer packed 32 cells per Int32, twice: by rows (for east/west scans) and by
- * columns (a transposed copy, so north/south scans are row scans too). Coordinates are the search
- * view's padded ones (one blocked cell on every side), bit 31 of a word is its first cell, so
- * `Math.clz32` finds the first stop ahead of a scan and `x & -x` the last one behind it.
- *
- * Memory: 2 bits per cell (0.25 bytes).
- */
-export class WalkBits {
-  /** Words per padded row / per padded column. */
-  readonly rowWords: number;
-  readonly colWords: number;
-  readonly rows: Int32Array;
-  readonly cols: Int32Array;
-  private readonly grid: NavGrid;
-  private readonly layer: number;
-
-  constructor(grid: NavGrid, layer: number) {
-    this.grid = grid;
-    this.layer = layer;
-    const W = grid.width + 2;
-    const H = grid.height + 2;
-    this.rowWords = (W + 31) >>> 5;
-    this.colWords = (H + 31) >>> 5;
-    // One spare word at each end, so a scan may read the word before its first or after its last
-    // without a bounds test (what it reads there only ever meets masked-off or blocked cells).
-    this.rows = new Int32Array(this.rowWords * H + 2);
-    this.cols = new Int32Array(this.colWords * W + 2);
-    this.update(0, 0, grid.width, grid.height);
-  }
-
-  /** Re-reads the rectangle (unpadded cell coordinates) from the layer's walkable array. */
-  update(x: number, y: number, width: number, height: number): void {
-    const walkable = this.grid.layers[this.layer].walkable;
-    const gw = this.grid.width;
-    const rows = this.rows;
-    const cols = this.cols;
-    const rw = this.rowWords;
-    const cw = this.colWords;
-    for (let yy = y; yy < y + height; yy++) {
-      const py = yy + 1;
-      for (let xx = x; xx < x + width; xx++) {
-        const px = xx + 1;
-        const rb = 1 << (31 - (px & 31));
-        const cb = 1 << (31 - (py & 31));
-        const ri = py * rw + (px >>> 5) + 1;
-        const ci = px * cw + (py >>> 5) + 1;
-        if (walkable[yy * gw + xx] === 1) {
-          rows[ri] |= rb;
-          cols[ci] |= cb;
-        } else {
-          rows[ri] &= ~rb;
-          cols[ci] &= ~cb;
-        }
-      }
-    }
-  }
-}
-
-/**
- * Scans line `line` of a bit plane from `pos` (exclusive) towards higher positions and returns
- * the first jump point: a walkable cell whose neighbour on line - 1 or line + 1 is walkable while
- * the one before it is not (a forced neighbour, no-corner-cutting rule), or `goal`. Returns -1
- * when a blocked cell comes first. `goal` is -1 when the goal is not on this line.
- */
-function scanForward(bits: Int32Array, words: number, line: number, pos: number, goal: number): number {
-  const b1 = line * words + 1;
-  const b0 = b1 - words;
-  const b2 = b1 + words;
-  let k = pos >>> 5;
-  const o = pos & 31;
-  let mask = o === 31 ? 0 : -1 >>> (o + 1);
-  const goalWord = goal > pos ? goal >>> 5 : -1;
-  for (;;) {
-    const a = bits[b0 + k];
-    const b = bits[b1 + k];
-    const c = bits[b2 + k];
-    // The bit of each cell's predecessor (the cell one position back) lands on the cell's own bit.
-    const pa = (a >>> 1) | (bits[b0 + k - 1] << 31);
-    const pc = (c >>> 1) | (bits[b2 + k - 1] << 31);
-    let stop = ((a & ~pa) | (c & ~pc) | ~b) & mask;
-    if (k === goalWord) stop |= (1 << (31 - (goal & 31))) & mask;
-    if (stop !== 0) {
-      const bit = Math.clz32(stop);
-      return (b << bit) < 0 ? (k << 5) + bit : -1;
-    }
-    k++;
-    mask = -1;
-  }
-}
-
-/** {@link scanForward} towards lower positions. */
-function scanBackward(bits: Int32Array, words: number, line: number, pos: number, goal: number): number {
-  const b1 = line * words + 1;
-  const b0 = b1 - words;
-  const b2 = b1 + words;
-  let k = pos >>> 5;
-  let mask = ~(-1 >>> (pos & 31));
-  const goalWord = goal >= 0 && goal < pos ? goal >>> 5 : -1;
-  for (;;) {
-    const a = bits[b0 + k];
-    const b = bits[b1 + k];
-    const c = bits[b2 + k];
-    const pa = (a << 1) | (bits[b0 + k + 1] >>> 31);
-    const pc = (c << 1) | (bits[b2 + k + 1] >>> 31);
-    let stop = ((a & ~pa) | (c & ~pc) | ~b) & mask;
-    if (k === goalWord) stop |= (1 << (31 - (goal & 31))) & mask;
-    if (stop !== 0) {
-      const bit = Math.clz32(stop & -stop);
-      return (b << bit) < 0 ? (k << 5) + bit : -1;
-    }
-    k--;
-    mask = -1;
-  }
-}
-
-export const SQRT2 = Math.SQRT2;
-/** sqrt 2 - 1: octile distance is max + K * min. */
-export const K = SQRT2 - 1;
-/** Directions in the order N E S W NE SE SW NW (as the A* loop's). */
-export const DX = Int32Array.of(0, 1, 0, -1, 1, 1, -1, -1);
-export const DY = Int32Array.of(-1, 0, 1, 0, -1, 1, 1, -1);
-
-/** Scratch JPS shares with the Pathfinder that owns it (one set of per-cell arrays per grid). */
-export interface SearchScratch {
-  readonly g: Float64Array;
-  readonly parent: Int32Array;
-  readonly stamp: Uint32Array;
-  readonly heap: NodeHeap;
-  nextGen(): number;
-  /** The current generation's open stamp (the last nextGen's); its closed stamp is one more. */
-  readonly generation: number;
-}
-
-/** Starts a search of a new generation from `start` alone; returns the generation's open stamp. */
-export function seedSearch(s: SearchScratch, start: number): number {
-  const open = s.nextGen();
-  s.heap.clear();
-  s.g[start] = 0;
-  s.parent[start] = -1;
-  s.stamp[start] = open;
-  s.heap.push(start, 0, 0);
-  return open;
-}
+// Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
+const DX = DX_;
+const DY = DY_;
+const K = OCTILE_K;
+const scanForward = scanForward_;
+const scanBackward = scanBackward_;
 
 /**
  * Jump point search (Harabor & Grastien 2011) with block-based row scans (ICAPS 2014) for layers
@@ -155,7 +20,8 @@ export function seedSearch(s: SearchScratch, start: number): number {
  * - cardinal (a vertical step stops where a horizontal scan from it finds a jump point).
  * Exact: the same cost as A*. The walkability bit planes follow the grid through `onChange`.
  *
- * Memory: 0.25 bytes per cell per layer searched, on top of the Pathfinder's scratch it shares.
+ * Memory: 0.25 bytes per cell per layer searched, on top of the search scratch it is given (shared
+ * with the Pathfinder that owns it, and the hierarchy).
  * @internal used through `findPath(..., { algorithm: 'jps' })`
  */
 export class JumpPointSearch {
@@ -214,11 +80,14 @@ export class JumpPointSearch {
   }
 
   /**
-   * Searches from padded cell `start` to padded cell `goal` (start != goal, both walkable).
-   * Returns the number of jump points expanded, or -(expanded + 1) when `maxIterations` stopped
-   * it; the goal's stamp is `gen + 1` when it was reached (the Pathfinder's convention).
+   * Searches from padded cell `start` to padded cell `goal` (start != goal, both walkable on
+   * `view`, whose pass array must match `layer`'s walkability) on the scratch given at
+   * construction. Fills and returns `out`: `reached` when the goal was settled (its cost is then
+   * `scratch.g[goal]`, its path {@link reconstruct}'s), `expanded` the jump points expanded,
+   * `limited` when `maxIterations` stopped it first. `plus` reads JPS+'s jump table (octile only;
+   * ignored with `cardinal`), built on first use.
    */
-  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus = false): number {
+  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome): SearchOutcome {
     const jumps = plus && !cardinal ? this.table(view, layer).jumps : null;
     const wb = this.bits(layer);
     const rows = wb.rows;
@@ -228,8 +97,9 @@ export class JumpPointSearch {
     const pass = view.pass;
     const cost = view.minCost;
     const W = view.stride;
-    const { g, parent, stamp, heap } = this.scratch;
-    const open = seedSearch(this.scratch, start);
+    const scratch = this.scratch;
+    const { g, parent, stamp, heap } = scratch;
+    const open = scratch.start(start);
     const closed = open + 1;
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
@@ -274,7 +144,7 @@ export class JumpPointSearch {
       const cur = heap.pop();
       stamp[cur] = closed;
       if (cur === goal) break;
-      if (expanded >= maxIterations) return -expanded - 1;
+      if (expanded >= maxIterations) return report(out, false, expanded, true);
       expanded++;
       const cy = (cur / W) | 0;
       const cx = cur - cy * W;
@@ -424,7 +294,7 @@ export class JumpPointSearch {
         }
       }
     }
-    return expanded;
+    return report(out, stamp[goal] === closed, expanded, false);
   }
 
   /**
@@ -432,23 +302,24 @@ export class JumpPointSearch {
    * between successive nodes: diagonal first, then straight (octile), or vertical first, then
    * horizontal (cardinal), the order `search` found them in. Fills `out` when it is long enough.
    */
-  reconstruct(goal: number, stride: number, cardinal: boolean, out?: Int32Array): Int32Array {
+  reconstruct(goal: number, cardinal: boolean, out?: Int32Array): Int32Array {
     const parent = this.scratch.parent;
     const width = this.grid.width;
+    const stride = strideOf(width);
     let len = 1;
     for (let p = goal; parent[p] !== -1; p = parent[p]) len += runLength(p, parent[p], stride, cardinal);
     const cells = out !== undefined && out.length >= len ? out.subarray(0, len) : new Int32Array(len);
     let k = len;
     for (let p = goal; ; ) {
       const q = parent[p];
-      let y = ((p / stride) | 0) - 1;
-      let x = p - (y + 1) * stride - 1;
+      let y = paddedY(stride, p);
+      let x = paddedX(stride, p);
       if (q === -1) {
         cells[--k] = y * width + x;
         break;
       }
-      const qy = ((q / stride) | 0) - 1;
-      const qx = q - (qy + 1) * stride - 1;
+      const qy = paddedY(stride, q);
+      const qx = paddedX(stride, q);
       // Walking back from p, q excluded: the straight part first, then the diagonal one.
       while (x !== qx || y !== qy) {
         cells[--k] = y * width + x;
@@ -483,68 +354,4 @@ function diagonals(m: number): number {
 
 function diagonalBit(dx: number, dy: number): number {
   return dx > 0 ? (dy < 0 ? 16 : 32) : dy > 0 ? 64 : 128;
-}
-
-/**
- * JPS+ (precomputed jump distances) for octile without corner cutting: for every padded cell and
- * each direction N E S W NE SE SW NW, d > 0 is the number of steps to the next jump point that
- * way (for a diagonal: to the next cell with a straight jump point), and d <= 0 is minus the
- * number of free steps before a wall. The same forced-neighbour rules as the row scans.
- */
-export interface JumpTable {
-  /** 8 entries per padded cell, `jumps[p * 8 + k]`. Int16 when both sides fit, else Int32. */
-  readonly jumps: Int16Array | Int32Array;
-  /** Build time in milliseconds. */
-  readonly buildMs: number;
-  /** 16 (Int16) or 32 bytes per padded cell. */
-  readonly bytes: number;
-}
-
-/** Builds the jump table in eight sweeps over the padded view (O(cells)). */
-export function buildJumpTable(view: SearchView): JumpTable {
-  const t0 = performance.now();
-  const pass = view.pass;
-  const W = view.stride;
-  const H = pass.length / W;
-  const jumps = Math.max(W, H) < 32000 ? new Int16Array(pass.length * 8) : new Int32Array(pass.length * 8);
-  const open = (p: number): boolean => pass[p] > 0;
-  // Straight directions: a cell's value follows from the next cell's, so sweep against the motion.
-  for (let k = 0; k < 4; k++) {
-    const dx = DX[k];
-    const dy = DY[k];
-    const step = dy * W + dx;
-    const side = dx !== 0 ? W : 1;
-    for (let yi = 1; yi < H - 1; yi++) {
-      const y = dy > 0 ? H - 1 - yi : yi;
-      for (let xi = 1; xi < W - 1; xi++) {
-        const x = dx > 0 ? W - 1 - xi : xi;
-        const p = y * W + x;
-        if (!open(p)) continue;
-        const c = p + step;
-        if (!open(c)) continue;
-        const forced = (open(c - side) && !open(c - side - step)) || (open(c + side) && !open(c + side - step));
-        const t = jumps[c * 8 + k];
-        jumps[p * 8 + k] = forced ? 1 : t > 0 ? t + 1 : t - 1;
-      }
-    }
-  }
-  for (let k = 4; k < 8; k++) {
-    const dx = DX[k];
-    const dy = DY[k];
-    const kh = dx > 0 ? 1 : 3;
-    const kv = dy > 0 ? 2 : 0;
-    const step = dy * W + dx;
-    for (let yi = 1; yi < H - 1; yi++) {
-      const y = dy > 0 ? H - 1 - yi : yi;
-      for (let xi = 1; xi < W - 1; xi++) {
-        const x = dx > 0 ? W - 1 - xi : xi;
-        const p = y * W + x;
-        const c = p + step;
-        if (!open(p) || !open(p + dx) || !open(p + dy * W) || !open(c)) continue;
-        const t = jumps[c * 8 + k];
-        jumps[p * 8 + k] = jumps[c * 8 + kh] > 0 || jumps[c * 8 + kv] > 0 ? 1 : t > 0 ? t + 1 : t - 1;
-      }
-    }
-  }
-  return { jumps, buildMs: performance.now() - t0, bytes: jumps.byteLength };
 }

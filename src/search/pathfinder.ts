@@ -1,0 +1,277 @@
+/**
+ * The grid search facade: checks a query's arguments, picks the algorithm (A*, jump point search,
+ * JPS+, the cluster hierarchy), runs it on the one search scratch it owns and wraps the outcome.
+ */
+import { TilenavError, describe } from '../errors.js';
+import type { NavGrid, SearchView } from '../grid/navgrid.js';
+import { GridAStar } from './astar.js';
+import { dijkstra } from './dijkstra.js';
+import { Hierarchy, type HierarchyOptions } from './hierarchy/index.js';
+import { JumpPointSearch } from './jps/jps.js';
+import { SearchScratch, outcome } from './kernel.js';
+import { movementModel, type MovementModel, type MovementName } from './movement.js';
+import { padXY, paddedSize, strideOf, unpad } from './padded.js';
+import type { DistanceMapOptions, FindPathOptions, PathResult, SearchAlgorithm, SearchOptions, SearchResult, SearchStatus } from './result.js';
+
+const EMPTY = new Int32Array(0);
+
+/**
+ * Searches one grid. Holds the search scratch (g, parent, generation stamps, heap) for the grid's
+ * size and reuses it across queries: nothing is cleared between queries and nothing is allocated
+ * per node. The grid is only read, so several Pathfinders (one per worker) may share one grid.
+ *
+ * Scratch: 24 bytes per cell, plus up to 12 per cell of heap as the open list grows.
+ */
+export class Pathfinder {
+  readonly grid: NavGrid;
+  /** The search state every algorithm of this Pathfinder runs on (padded grid size). */
+  private readonly scratch: SearchScratch;
+  private readonly stride: number;
+  private readonly astar: GridAStar;
+  /** The last search's outcome, filled in place. */
+  private readonly last = outcome();
+  /** The generation of the last search whose stamps {@link expandedInto} reports; -1 when none. */
+  private traced = -1;
+  private jps: JumpPointSearch | undefined;
+  private readonly hierarchies = new Map<string, Hierarchy>();
+
+  constructor(grid: NavGrid) {
+    this.grid = grid;
+    this.stride = strideOf(grid.width);
+    this.scratch = new SearchScratch(paddedSize(grid.width, grid.height));
+    this.astar = new GridAStar(this.scratch, grid.width);
+  }
+
+  /**
+   * The cheapest path from (sx, sy) to (gx, gy). Coordinates outside the grid or on a blocked cell
+   * give status `invalid-start` / `invalid-goal`; coordinates that are not integers throw.
+   */
+  findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathResult {
+    const r = this.search(sx, sy, gx, gy, options);
+    return result(r.status, r.cells, r.cost, r.expanded);
+  }
+
+  /**
+   * findPath with two extensions: `nearest` (the path to the reachable cell nearest the goal when
+   * the goal is out of reach) and an overlay `view`. Nearest mode runs the generic A* loop, which
+   * tracks the closed cell nearest the goal.
+   */
+  search(sx: number, sy: number, gx: number, gy: number, options: SearchOptions = {}): SearchResult {
+    const grid = this.grid;
+    checkInt(sx, 'start x');
+    checkInt(sy, 'start y');
+    checkInt(gx, 'goal x');
+    checkInt(gy, 'goal y');
+    const layer = grid.layerIndex(options.layer ?? 0);
+    const model = movementModel(options.movement ?? 'octile');
+    const maxIterations = options.maxIterations ?? Infinity;
+    if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
+    const weight = options.weight ?? 1;
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
+    this.traced = -1;
+    const nearest = options.nearest === true;
+
+    const base = grid.searchView(layer);
+    const view = options.view ?? base;
+    if (view.pass.length !== base.pass.length) throw new TilenavError(`expected a view of ${base.pass.length} padded cells, got ${view.pass.length}`, { element: 'view' });
+    const start = padXY(this.stride, sx, sy);
+    const goal = padXY(this.stride, gx, gy);
+    if (!grid.inBounds(sx, sy) || view.pass[start] <= 0) return searchResult('invalid-start', EMPTY, Infinity, 0, -1);
+    if (!grid.inBounds(gx, gy) || (!nearest && view.pass[goal] <= 0)) return searchResult('invalid-goal', EMPTY, Infinity, 0, -1);
+    const goalCell = gy * grid.width + gx;
+    if (start === goal) return searchResult('found', Int32Array.of(goalCell), 0, 0, goalCell);
+
+    const algorithm = options.algorithm ?? 'auto';
+    // Nearest mode and overlay views are A*'s: 'auto' keeps them there, the others refuse them.
+    const plain = !nearest && options.view === undefined;
+    if (algorithm === 'hpa') {
+      if (!plain) throw new TilenavError("the hierarchy does not support nearest or an overlay view; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
+      const r = this.hierarchical(layer, model, start, goal);
+      return searchResult(r.status, r.cells, r.cost, r.expanded, r.status === 'found' ? goalCell : -1);
+    }
+    const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight, plain) ? this.jumpPointSearch() : null;
+    const cardinal = model.name === 'cardinal';
+    const hs = view.minCost * weight;
+    const out = this.last;
+    if (jps !== null) jps.search(view, layer, start, goal, cardinal, maxIterations, algorithm === 'jps+', out);
+    else if (!nearest && model.name === 'octile' && view.exits === null) this.astar.octile(view, start, goal, hs, maxIterations, out);
+    else this.astar.generic(view, model, start, goal, hs, maxIterations, Infinity, false, nearest, out);
+    this.traced = this.scratch.generation;
+    if (out.reached) {
+      const cells = jps !== null ? jps.reconstruct(goal, cardinal, options.out) : this.cellPath(goal, options.out);
+      return searchResult('found', cells, this.scratch.g[goal], out.expanded, goalCell);
+    }
+    const best = this.astar.best;
+    if (nearest && best !== start) return searchResult('partial', this.cellPath(best), this.scratch.g[best], out.expanded, unpad(grid.width, best));
+    return searchResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+  }
+
+  /**
+   * Builds what `algorithm` needs on `layer` before the first query (the padded search view; for
+   * JPS its walkability bit planes), so that query costs no more than the others.
+   */
+  prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName } = {}): void {
+    const layer = this.grid.layerIndex(options.layer ?? 0);
+    this.grid.searchView(layer);
+    const algorithm = options.algorithm ?? 'auto';
+    if (algorithm === 'astar') return;
+    if (algorithm === 'hpa') {
+      this.hierarchy(layer, options.movement);
+      return;
+    }
+    const jps = this.jumpPointSearch();
+    jps.bits(layer);
+    if (algorithm === 'jps+') jps.table(this.grid.searchView(layer), layer);
+  }
+
+  /**
+   * The cluster hierarchy `algorithm: 'hpa'` searches on `layer` with `movement` (`octile` or
+   * `cardinal`): built on first use (its `buildMs`, `nodeCount` and `bytes` report the cost), then
+   * kept in step with the grid, rebuilding only the clusters a change touches.
+   */
+  hierarchy(layer: number | string = 0, movement: MovementName = 'octile', options?: HierarchyOptions): Hierarchy {
+    const l = this.grid.layerIndex(layer);
+    const model = movementModel(movement);
+    if (model.name !== 'octile' && model.name !== 'cardinal') throw new TilenavError(`the hierarchy needs 'octile' or 'cardinal' movement, got '${model.name}'`, { element: 'movement' });
+    const key = `${l}:${model.name}`;
+    let h = this.hierarchies.get(key);
+    if (h === undefined || (options?.clusterSize !== undefined && options.clusterSize !== h.clusterSize)) {
+      h?.dispose();
+      const grid = this.grid;
+      h = new Hierarchy(grid, grid.searchView(l), this.scratch, l, model.name === 'cardinal', options, () => (this.jps ??= new JumpPointSearch(grid, this.scratch)));
+      this.hierarchies.set(key, h);
+    }
+    return h;
+  }
+
+  private jumpPointSearch(): JumpPointSearch {
+    return (this.jps ??= new JumpPointSearch(this.grid, this.scratch));
+  }
+
+  private hierarchical(layer: number, model: MovementModel, start: number, goal: number): PathResult {
+    const view = this.grid.searchView(layer);
+    if (view.exits !== null) throw new TilenavError('the hierarchy cannot search a layer with one-way flags; use algorithm \'auto\' or \'astar\'', { element: 'algorithm' });
+    const h = this.hierarchy(layer, model.name);
+    const stats = { expanded: 0 };
+    const refined = h.findPath(start, goal, stats);
+    if (refined === null) return result('no-path', EMPTY, Infinity, stats.expanded);
+    return result('found', refined.cells, refined.cost, stats.expanded);
+  }
+
+  /** Whether the query goes to jump point search; throws when `jps` was asked for and cannot run. */
+  private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number, plain: boolean): boolean {
+    if (algorithm !== 'jps' && algorithm !== 'jps+' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
+    const why =
+      algorithm === 'jps+' && model.name !== 'octile'
+        ? `movement '${model.name}' (it needs 'octile')`
+        : model.name !== 'octile' && model.name !== 'cardinal'
+        ? `movement '${model.name}' (it needs 'octile' or 'cardinal')`
+        : !view.uniform
+          ? 'a layer whose costs differ from cell to cell'
+          : view.exits !== null
+            ? 'a layer with one-way flags'
+            : weight !== 1
+              ? `weight ${weight} (it needs 1)`
+              : !plain
+                ? 'nearest mode or an overlay view'
+                : null;
+    if (why === null) return true;
+    if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+    return false;
+  }
+
+  /**
+   * Dijkstra from one or more source cells (indices `y * width + x`; blocked ones are ignored):
+   * the cost of the cheapest path from the nearest source to every cell, Infinity where none.
+   * The base of flow fields and nearest-point queries.
+   */
+  distanceMap(sources: ArrayLike<number>, options: DistanceMapOptions = {}, out?: Float64Array): Float64Array {
+    const grid = this.grid;
+    const layer = grid.layerIndex(options.layer ?? 0);
+    const model = movementModel(options.movement ?? 'octile');
+    const maxCost = options.maxCost ?? Infinity;
+    if (typeof maxCost !== 'number' || Number.isNaN(maxCost)) throw new TilenavError(`expected a number, got ${describe(maxCost)}`, { element: 'maxCost' });
+    const dist = out ?? new Float64Array(grid.size);
+    if (dist.length !== grid.size) throw new TilenavError(`expected a Float64Array of ${grid.size} cells, got ${dist.length}`, { element: 'out' });
+    dist.fill(Infinity);
+    for (let k = 0; k < sources.length; k++) {
+      const i = sources[k];
+      if (!Number.isInteger(i) || i < 0 || i >= grid.size) throw new TilenavError(`source ${describe(i)} is not a cell index 0..${grid.size - 1}`, { element: 'sources' });
+    }
+    dijkstra(this.astar, grid.searchView(layer), model, grid.width, grid.height, sources, maxCost, dist, this.last);
+    this.traced = this.scratch.generation;
+    return dist;
+  }
+
+  /**
+   * What the last `findPath` or `distanceMap` of this Pathfinder touched, for debug views: writes 1
+   * into `out[i]` for every cell it expanded (closed), 2 for every cell left on the open list, 0
+   * elsewhere, and returns the number of 1s. Reads the search's generation stamps, so it costs one
+   * pass over the grid and nothing during the search. After a query that ran no search (start ==
+   * goal, invalid start or goal) it writes all zeros.
+   * @param out one byte per cell (`grid.size`), reused across calls.
+   */
+  expandedInto(out: Uint8Array): number {
+    const grid = this.grid;
+    if (!(out instanceof Uint8Array) || out.length !== grid.size) throw new TilenavError(`expected a Uint8Array of ${grid.size} cells`, { element: 'out' });
+    if (this.traced < 0) {
+      out.fill(0);
+      return 0;
+    }
+    const open = this.traced;
+    const closed = open + 1;
+    const stamp = this.scratch.stamp;
+    let count = 0;
+    for (let y = 0, i = 0; y < grid.height; y++) {
+      let p = padXY(this.stride, 0, y);
+      for (let x = 0; x < grid.width; x++, p++, i++) {
+        const s = stamp[p];
+        if (s === closed) {
+          out[i] = 1;
+          count++;
+        } else out[i] = s === open ? 2 : 0;
+      }
+    }
+    return count;
+  }
+
+  /** The A* path ending at padded cell `last` as cell indices, start first. */
+  private cellPath(last: number, out?: Int32Array): Int32Array {
+    const width = this.grid.width;
+    return this.scratch.path(last, (p) => unpad(width, p), out);
+  }
+}
+
+function result(status: SearchStatus, cells: Int32Array, cost: number, expanded: number): PathResult {
+  return { status, cells, cost, expanded };
+}
+
+function searchResult(status: SearchStatus, cells: Int32Array, cost: number, expanded: number, reached: number): SearchResult {
+  return { status, cells, cost, expanded, reached };
+}
+
+function checkInt(v: unknown, name: string): void {
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw new TilenavError(`expected an integer cell coordinate, got ${describe(v)}`, { element: name });
+}
+
+const finders = new WeakMap<NavGrid, Pathfinder>();
+
+/** The Pathfinder this module keeps for `grid` (one per grid, created on first use). */
+export function pathfinderFor(grid: NavGrid): Pathfinder {
+  let f = finders.get(grid);
+  if (f === undefined) {
+    f = new Pathfinder(grid);
+    finders.set(grid, f);
+  }
+  return f;
+}
+
+/** `pathfinderFor(grid).findPath(...)`: the cheapest path between two cells. */
+export function findPath(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options?: FindPathOptions): PathResult {
+  return pathfinderFor(grid).findPath(sx, sy, gx, gy, options);
+}
+
+/** `pathfinderFor(grid).distanceMap(...)`. */
+export function distanceMap(grid: NavGrid, sources: ArrayLike<number>, options?: DistanceMapOptions, out?: Float64Array): Float64Array {
+  return pathfinderFor(grid).distanceMap(sources, options, out);
+}

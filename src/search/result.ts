@@ -1,0 +1,101 @@
+/**
+ * What a grid search returns and the options it takes: the types shared by the Pathfinder facade
+ * and its callers (queries, agents, the path service).
+ */
+import type { SearchView } from '../grid/navgrid.js';
+import type { MovementName } from './movement.js';
+
+/**
+ * - `found`: `cells` runs from start to goal, `cost` is its cost.
+ * - `no-path`: the goal cannot be reached; `cells` is empty, `cost` Infinity.
+ * - `limit-reached`: `maxIterations` expansions ran out before the search ended.
+ * - `invalid-start` / `invalid-goal`: that cell is outside the grid or blocked on the layer.
+ * - `partial` (only from {@link Pathfinder.search} with `nearest`): the goal is out of reach and
+ *   `cells` ends at the reached cell nearest to it.
+ */
+export type SearchStatus = 'found' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal' | 'partial';
+
+export interface PathResult {
+  status: SearchStatus;
+  /** Cell indices (`y * width + x`) from start to goal inclusive; one cell when start == goal. */
+  cells: Int32Array;
+  /** Sum over steps of step length x traversal cost of the cell entered; Infinity without a path. */
+  cost: number;
+  /** Nodes expanded (taken off the open list and their neighbours generated). */
+  expanded: number;
+}
+
+export interface FindPathOptions {
+  /** Layer index or name. @default 0 */
+  layer?: number | string;
+  /** @default 'octile' */
+  movement?: MovementName;
+  /**
+   * Stop after this many expansions with status `limit-reached`. The default, Infinity, lets the
+   * search run to the end; on a finite grid it always ends, at most once per walkable cell.
+   * @default Infinity
+   */
+  maxIterations?: number;
+  /**
+   * Heuristic weight w. 1 is A* (optimal). w > 1 is weighted A*: usually fewer expansions, and a
+   * path that costs at most w times the optimum (not optimal). 0 is Dijkstra.
+   * @default 1
+   */
+  weight?: number;
+  /**
+   * A buffer to write the path into, so a game loop can search without allocating: when it is long
+   * enough, `cells` is a view of its first cells; otherwise a new array is allocated.
+   */
+  out?: Int32Array;
+  /**
+   * - `astar`: A* on every cell (any layer, model, weight).
+   * - `jps`: jump point search; exact, for layers whose walkable cells all cost the same and carry
+   *   no one-way flags, with `octile` or `cardinal` movement and weight 1. Throws otherwise.
+   * - `jps+`: jump point search reading precomputed jump distances (JPS+), `octile` only, same
+   *   conditions as `jps`. The table (16 bytes per cell) is built by the first such query or by
+   *   `prepare`, and any change to the layer drops it until the next `jps+` query rebuilds it:
+   *   for maps that rarely change.
+   * - `hpa`: a cluster hierarchy for big maps (see {@link Pathfinder.hierarchy}); not exact (a few
+   *   percent above optimal on the Moving AI maps), `octile` or `cardinal`, any costs, no one-way
+   *   flags. Built on the first such query per layer and movement. `maxIterations`, `weight` and
+   *   `out` do not apply to it; `expanded` counts abstract nodes.
+   * - `auto`: `jps` where it applies, `astar` elsewhere.
+   * @default 'auto'
+   */
+  algorithm?: SearchAlgorithm;
+}
+
+/** Search algorithms of {@link FindPathOptions.algorithm}. */
+export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'hpa' | 'auto';
+
+/** Options of {@link Pathfinder.search}: findPath's, plus nearest-reachable and an overlay view. */
+export interface SearchOptions extends FindPathOptions {
+  /**
+   * When the goal cannot be reached, return the path to the reached cell closest to the goal
+   * (Euclidean in cells, ties to the lower index) with status `partial`, or `no-path` with no
+   * cells when that cell is the start. The goal may then be a blocked cell. @default false
+   */
+  nearest?: boolean;
+  /**
+   * Search this padded view instead of the layer's own: a copy of `grid.searchView(layer)` with
+   * extra cells blocked (dynamic obstacles, unit clearance). Start and goal are tested against it.
+   * @internal
+   */
+  view?: SearchView;
+}
+
+/** A {@link Pathfinder.search} result: `reached` is the cell the path ends at, -1 without one. */
+export interface SearchResult extends PathResult {
+  reached: number;
+}
+
+/** The defaults of {@link FindPathOptions}. */
+export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm });
+
+export interface DistanceMapOptions {
+  layer?: number | string;
+  /** @default 'octile' */
+  movement?: MovementName;
+  /** Cells costlier than this to reach are left at Infinity (the search stops there). @default Infinity */
+  maxCost?: number;
+}
