@@ -1,6 +1,6 @@
 import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
-import { EXPANDED_ALPHA, OVERLAY_COLORS, blend, cellColor, cellOutline, gridBounds, type Rgb } from './overlay.js';
+import { EXPANDED_ALPHA, OVERLAY_COLORS, blend, cellColor, cellOutline, gridBounds, insideConvex, type Rgb } from './overlay.js';
 
 export interface OverlayImageOptions {
   /** Layer index or name. @default 0 */
@@ -124,20 +124,4 @@ export function renderOverlayImage(grid: NavGrid, options: OverlayImageOptions =
   if (options.start !== undefined) fill(options.start, OVERLAY_COLORS.start, small ? 1 - 9 / cellPx : 0.15);
   if (options.goal !== undefined) fill(options.goal, OVERLAY_COLORS.goal, small ? 1 - 9 / cellPx : 0.15);
   return { width, height, data, scale, originX: b.minX, originY: b.minY };
-}
-
-/** Point in a convex polygon of either winding, edges included. */
-function insideConvex(poly: Float64Array, n: number, x: number, y: number): boolean {
-  let sign = 0;
-  for (let k = 0; k < n; k++) {
-    const ax = poly[2 * k];
-    const ay = poly[2 * k + 1];
-    const j = k + 1 === n ? 0 : k + 1;
-    const cross = (poly[2 * j] - ax) * (y - ay) - (poly[2 * j + 1] - ay) * (x - ax);
-    if (cross === 0) continue;
-    const s = cross > 0 ? 1 : -1;
-    if (sign === 0) sign = s;
-    else if (s !== sign) return false;
-  }
-  return true;
 }

@@ -71,10 +71,12 @@ export function renderCommand(args: string[], io: CliIo): number {
   const movement = values.movement as MovementName | undefined;
   // Pictures are redrawn often: an existing PNG is replaced, but never the map itself.
   checkOutput(out, [positionals[0]], true, '--out');
-  const { grid } = loadMap(positionals[0], values.format);
+  const loaded = loadMap(positionals[0], values.format);
+  const { grid } = loaded;
   assertFiniteProjection(grid, { file: positionals[0] });
   const layer = layerArg(values.layer);
-  const r = renderPng(grid, { layer, from, to, movement, scale });
+  // The same model `path` walks: the map's own (hexagonal, staggered, isometric Tiled maps).
+  const r = renderPng(grid, { layer, from, to, movement: movement ?? (loaded.movement as MovementName | undefined), scale });
   try {
     writeFileSync(out, r.png);
   } catch (e) {
