@@ -1,9 +1,10 @@
-import { MOVEMENT_NAMES, Pathfinder, TilenavError, findAnyAnglePath, polylineLength, smoothPath, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
+import { Pathfinder, TilenavError, findAnyAnglePath, polylineLength, smoothPath, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
 import { AGENT_UNREACHABLE } from 'tilenav/agents';
-import { OVERLAY_COLORS, OVERLAY_COST_BANDS, movementFor } from 'tilenav/render';
-import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, type DemoMap } from './maps.js';
+import { OVERLAY_COLORS, OVERLAY_COST_BANDS, gridBounds, movementFor } from 'tilenav/render';
+import { drawArt } from './art.js';
+import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, movementsFor, pickedPath, type DemoMap } from './maps.js';
 import { Units } from './units.js';
-import { GridView } from './view.js';
+import { GridView, ORDER_COLOR, SMOOTHED_COLOR } from './view.js';
 
 /**
  * Search algorithms the page offers, one line per FindPathOptions.algorithm (Dijkstra is A* with
@@ -37,7 +38,13 @@ const ctx = screen.getContext('2d')!;
 const ui = {
   map: $<HTMLSelectElement>('map'),
   file: $<HTMLInputElement>('file'),
+  folder: $<HTMLInputElement>('folder'),
   error: $<HTMLDivElement>('error'),
+  missing: $<HTMLDivElement>('missing'),
+  notice: $<HTMLDivElement>('notice'),
+  hint: $<HTMLDivElement>('hint'),
+  overlay: $<HTMLInputElement>('overlay'),
+  opacity: $<HTMLInputElement>('opacity'),
   tool: $<HTMLSelectElement>('tool'),
   brush: $<HTMLSelectElement>('brush'),
   algorithm: $<HTMLSelectElement>('algorithm'),
@@ -69,6 +76,8 @@ interface State {
   lastInputToFrameMs: number;
   /** The units on this map and layer (created with the first one). */
   units: Units | null;
+  /** The map's tiles are drawn (or it has none to draw). */
+  artReady: boolean;
   unsubscribe: () => void;
 }
 let state: State;
@@ -91,30 +100,52 @@ function option(sel: HTMLSelectElement, value: string, label: string): void {
   sel.append(o);
 }
 
-for (const m of BUNDLED_MAPS) option(ui.map, m.id, m.label);
+const bundledGroup = document.createElement('optgroup');
+bundledGroup.label = 'Bundled';
+const diskGroup = document.createElement('optgroup');
+diskGroup.label = 'From disk';
+ui.map.append(bundledGroup, diskGroup);
+for (const m of BUNDLED_MAPS) option(bundledGroup as unknown as HTMLSelectElement, m.id, m.label);
 for (const [id, a] of Object.entries(ALGORITHMS)) option(ui.algorithm, id, a.label);
 // The library's default search (auto: JPS where it applies, A* elsewhere), as in the CLI.
 ui.algorithm.value = 'jps';
-for (const m of MOVEMENT_NAMES) option(ui.movement, m, m);
 for (const [id, label] of Object.entries(SMOOTHING)) if (id !== 'none') option(ui.smoothing, id, label);
 $('smoothing-row').hidden = Object.keys(SMOOTHING).length <= 1;
 ui.file.accept = [...FILE_LOADERS.flatMap((l) => l.extensions), ...COMPANION_EXTENSIONS].join(',');
 ui.file.multiple = true;
+ui.folder.webkitdirectory = true;
+const rgb = (c: readonly number[]) => `rgb(${c.join(',')})`;
+/** Every colour the view draws, named. */
 $('legend').innerHTML = [
-  [OVERLAY_COLORS.normal, `cost <= ${OVERLAY_COST_BANDS.normal}`],
-  [OVERLAY_COLORS.slow, `cost <= ${OVERLAY_COST_BANDS.slow}`],
-  [OVERLAY_COLORS.verySlow, `cost > ${OVERLAY_COST_BANDS.slow}`],
-  [OVERLAY_COLORS.blocked, 'blocked'],
-  [OVERLAY_COLORS.expanded, 'expanded'],
-  [OVERLAY_COLORS.path, 'path'],
-  [OVERLAY_COLORS.start, 'start'],
-  [OVERLAY_COLORS.goal, 'goal'],
-  [[255, 167, 38], 'smoothed path'],
-  [[232, 232, 240], 'unit'],
-  [[68, 204, 255], 'selected unit'],
+  [rgb(OVERLAY_COLORS.normal), `walkable, cost <= ${OVERLAY_COST_BANDS.normal}`],
+  [rgb(OVERLAY_COLORS.slow), `slow, cost <= ${OVERLAY_COST_BANDS.slow}`],
+  [rgb(OVERLAY_COLORS.verySlow), `very slow, cost > ${OVERLAY_COST_BANDS.slow}`],
+  [rgb(OVERLAY_COLORS.blocked), 'blocked'],
+  [rgb(OVERLAY_COLORS.expanded), 'expanded (searched)'],
+  [rgb(OVERLAY_COLORS.open), 'open list (frontier)'],
+  [rgb(OVERLAY_COLORS.path), 'path'],
+  [rgb(OVERLAY_COLORS.start), 'start'],
+  [rgb(OVERLAY_COLORS.goal), 'goal'],
+  [SMOOTHED_COLOR, 'smoothed path'],
+  ['#e8e8f0', 'unit'],
+  ['#4cf', 'selected unit'],
+  ['rgba(255,255,255,0.35)', "unit's route"],
+  [ORDER_COLOR, 'units sent here (ring)'],
+  [rgb(OVERLAY_COLORS.background), 'outside the map'],
 ]
-  .map(([c, t]) => `<div><span style="background:rgb(${c})"></span>${t}</div>`)
+  .map(([c, t]) => `<div><span style="background:${c}"></span>${t}</div>`)
   .join('');
+
+/** What a left click does with each tool, shown under the tool picker. */
+function showHint(): void {
+  const tool = ui.tool.value;
+  ui.hint.textContent =
+    tool === 'route' ? 'Click a walkable cell: the first click sets the start, the next the goal. Drag a marker to move it. Right-drag pans, the wheel zooms.'
+    : tool === 'units' ? 'Click or drag a box to select units; right-click a cell to send them there (a ring marks it); shift-click adds one unit.'
+    : tool === 'wall' ? 'Click or drag to paint walls with the brush; the path updates as you paint.'
+    : tool === 'erase' ? 'Click or drag to paint plain ground (cost 1) over walls and terrain.'
+    : `Click or drag to paint ${tool.slice(8)} with the brush; its cost counts for the path.`;
+}
 
 /** Shows a map: a new view, finder and scratch; the old grid's listener is dropped. */
 function show(name: string, m: DemoMap): void {
@@ -138,6 +169,7 @@ function show(name: string, m: DemoMap): void {
     lastFrameMs: 0,
     lastInputToFrameMs: 0,
     units: null,
+    artReady: m.art === undefined,
     unsubscribe: grid.onChange((c) => {
       if (c.layer === state.view.layer) state.view.redrawCells(c);
       // A brush stroke changes the grid many times between two frames: search once per frame.
@@ -146,6 +178,10 @@ function show(name: string, m: DemoMap): void {
     }),
   };
   nextIsStart = true;
+  // Only the models that fit the map's cells: square ones on square and isometric maps, the map's
+  // own on hexagonal and staggered ones.
+  ui.movement.replaceChildren();
+  for (const mv of movementsFor(grid.projection, m.movement)) option(ui.movement, mv, mv);
   ui.movement.value = m.movement;
   ui.layer.replaceChildren();
   grid.layers.forEach((l, i) => option(ui.layer, String(i), l.name));
@@ -155,17 +191,54 @@ function show(name: string, m: DemoMap): void {
   option(ui.tool, 'wall', 'Wall');
   option(ui.tool, 'erase', 'Erase (Ground)');
   for (const t of grid.terrain.entries()) if (t.walkable && t.name !== 'Ground') option(ui.tool, `terrain:${t.name}`, `${t.name} (cost ${t.cost})`);
+  showHint();
   ui.error.textContent = '';
+  ui.notice.textContent = '';
+  ui.missing.textContent = '';
+  $('overlay-row').hidden = m.art === undefined;
   resize();
   view.fit(screen.width, screen.height);
   query();
   updateStats();
   showUnits();
+  const shown = state;
+  m.art
+    ?.then((a) => {
+      if (state !== shown) return;
+      view.setArt(drawArt(a, gridBounds(grid)));
+      view.overlayVisible = ui.overlay.checked;
+      view.overlayOpacity = Number(ui.opacity.value) / 100;
+      if (a.missing.length > 0) ui.missing.textContent = `Not picked, so not drawn: ${a.missing.join(', ')}. Pick them with the map (or pick its folder).`;
+      view.fit(screen.width, screen.height);
+    })
+    .catch((e: unknown) => {
+      if (state === shown) ui.missing.textContent = `The map's tiles cannot be drawn: ${e instanceof Error ? e.message : String(e)}`;
+    })
+    .finally(() => {
+      shown.artReady = true;
+      dirty = true;
+    });
 }
 
+/** The heuristic weight the search runs with: the field's value once it passed {@link checkWeight}. */
+let weight = 1;
+
 function options(): FindPathOptions {
-  const weight = Number(ui.weight.value);
-  return { layer: Number(ui.layer.value), movement: ui.movement.value as MovementName, weight: Number.isFinite(weight) && weight >= 0 ? weight : 1 };
+  return { layer: Number(ui.layer.value), movement: ui.movement.value as MovementName, weight };
+}
+
+/** Takes the weight field's value when the search can use it (0 to 10), else says why and restores the last one. */
+function checkWeight(): void {
+  const text = ui.weight.value.trim();
+  const w = Number(text);
+  if (text === '' || !Number.isFinite(w) || w < 0 || w > 10) {
+    ui.notice.textContent = `Weight ${JSON.stringify(ui.weight.value)} cannot be used: give a number from 0 (Dijkstra) to 10 (1 keeps paths optimal). Kept ${weight}.`;
+    ui.weight.value = String(weight);
+    return;
+  }
+  ui.notice.textContent = '';
+  weight = w;
+  query();
 }
 
 /** Runs the current query and records its time; the next frame draws it. */
@@ -311,16 +384,17 @@ function rebuildUnits(): void {
   showUnits();
 }
 
-/** The cell units are added around: the route's start if set, else the cell at the view centre. */
+/** The cell units are added around: the one at the view centre (the map's middle when off the map). */
 function spawnCell(): [number, number] {
   const s = state;
-  if (s.start !== null) return [s.start % s.grid.width, (s.start / s.grid.width) | 0];
   return s.view.cellAt(screen.width / 2, screen.height / 2) ?? [s.grid.width >> 1, s.grid.height >> 1];
 }
 
 function addUnits(n: number, x?: number, y?: number): number[] {
   const [cx, cy] = x === undefined || y === undefined ? spawnCell() : [x, y];
-  const ids = units().add(n, cx, cy);
+  // Never on the route's markers, so both stay visible and clickable.
+  const markers = [state.start, state.goal].filter((c): c is number => c !== null);
+  const ids = units().add(n, cx, cy, markers);
   if (ids.length < n) ui.error.textContent = ids.length === 0 ? `no free walkable cell near (${cx}, ${cy}) for a unit` : `only ${ids.length} of ${n} units fit near (${cx}, ${cy})`;
   dirty = true;
   showUnits();
@@ -330,6 +404,7 @@ function addUnits(n: number, x?: number, y?: number): number[] {
 function orderUnits(x: number, y: number): string | null {
   const u = state.units;
   const o = u?.order(x, y) ?? null;
+  state.view.orderTarget = o === null ? state.view.orderTarget : [x, y];
   dirty = true;
   showUnits();
   return o === null ? null : o.mode;
@@ -408,10 +483,18 @@ function pointer(e: PointerEvent): [number, number] {
   return [e.clientX - r.left, e.clientY - r.top];
 }
 
-function setPoint(which: 'start' | 'goal', x: number, y: number): void {
-  if (!state.grid.isWalkable(x, y, Number(ui.layer.value))) return;
+/** Moves the start or goal to (x, y); a blocked cell is refused with a message. Returns whether it moved. */
+function setPoint(which: 'start' | 'goal', x: number, y: number): boolean {
+  const layer = Number(ui.layer.value);
+  if (!state.grid.isWalkable(x, y, layer)) {
+    ui.notice.textContent = `(${x}, ${y}) is blocked on layer ${state.grid.layers[layer].name}: pick a walkable cell for the ${which}.`;
+    dirty = true;
+    return false;
+  }
+  ui.notice.textContent = '';
   state[which] = y * state.grid.width + x;
   query();
+  return true;
 }
 
 screen.addEventListener('contextmenu', (e) => e.preventDefault());
@@ -448,8 +531,8 @@ screen.addEventListener('pointerdown', (e) => {
     drag = i === state.start ? 'start' : 'goal';
     return;
   }
-  setPoint(nextIsStart ? 'start' : 'goal', c[0], c[1]);
-  nextIsStart = !nextIsStart;
+  // A refused (blocked) cell leaves the turn: the next click still sets the same marker.
+  if (setPoint(nextIsStart ? 'start' : 'goal', c[0], c[1])) nextIsStart = !nextIsStart;
 });
 screen.addEventListener('pointermove', (e) => {
   if (drag === null) return;
@@ -510,30 +593,73 @@ function loadBundled(id: string): void {
   show(m.id, m.load());
 }
 
+/** The files picked last (a folder, or a map with its tilesets and images); their maps are listed. */
+let picked: File[] = [];
+/** The value the map list showed before the last pick, to return to when the pick fails. */
+let shownValue = '';
+
 /**
- * Reads the picked map with the loader its extension names (the other picked files serve as its
- * tilesets); errors go to the page, naming the file, never to the console.
+ * Reads one picked map with the loader its extension names (the other picked files serve as its
+ * tilesets and images); errors go to the page, naming the file, never to the console.
  */
-async function loadFiles(files: readonly File[]): Promise<void> {
-  const file = files.find((f) => loaderFor(f.name) !== undefined) ?? files[0];
+async function loadPicked(file: File): Promise<void> {
   const loader = loaderFor(file.name);
+  const name = pickedPath(file);
   try {
-    if (loader === undefined) throw new TilenavError(`no loader for this file; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')} (with ${COMPANION_EXTENSIONS.join(', ')} tilesets beside a Tiled map)`, { file: file.name });
-    const m = await loader.read(file, files.filter((f) => f !== file));
-    show(file.name, { grid: m.grid, movement: m.movement ?? movementFor(m.grid.projection) });
+    if (loader === undefined) throw new TilenavError(`no loader for this file; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')} (with ${COMPANION_EXTENSIONS.join(', ')} files beside a Tiled map)`, { file: name });
+    const m = await loader.read(file, picked.filter((f) => f !== file));
+    show(name, { grid: m.grid, movement: m.movement ?? movementFor(m.grid.projection), art: m.art });
+    ui.map.value = `disk:${name}`;
   } catch (e) {
-    ui.error.textContent = e instanceof TilenavError ? e.message : `${file.name}: ${e instanceof Error ? e.message : String(e)}`;
+    ui.map.value = shownValue;
+    ui.error.textContent = e instanceof TilenavError ? e.message : `${name}: ${e instanceof Error ? e.message : String(e)}`;
   }
+  shownValue = ui.map.value;
 }
 
-ui.map.addEventListener('change', () => loadBundled(ui.map.value));
-ui.file.addEventListener('change', () => {
-  const files = [...(ui.file.files ?? [])];
-  // Cleared so picking the same file again (after fixing it) loads it again.
-  ui.file.value = '';
-  if (files.length > 0) void loadFiles(files);
+/** Lists the picked maps under "From disk" and opens the first (a Tiled map before a tileset). */
+function pick(files: File[]): void {
+  shownValue = ui.map.value;
+  const maps = files.filter((f) => loaderFor(f.name) !== undefined).sort((a, b) => pickedPath(a).localeCompare(pickedPath(b)));
+  if (maps.length === 0) {
+    ui.error.textContent = `${files.map(pickedPath).join(', ')}: no loader for ${files.length === 1 ? 'this file' : 'these files'}; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')} (with ${COMPANION_EXTENSIONS.join(', ')} files beside a Tiled map)`;
+    return;
+  }
+  picked = files;
+  diskGroup.replaceChildren();
+  for (const f of maps) option(diskGroup as unknown as HTMLSelectElement, `disk:${pickedPath(f)}`, pickedPath(f));
+  void loadPicked(maps[0]);
+}
+
+ui.map.addEventListener('change', () => {
+  const v = ui.map.value;
+  if (!v.startsWith('disk:')) {
+    loadBundled(v);
+    shownValue = v;
+    return;
+  }
+  const f = picked.find((p) => `disk:${pickedPath(p)}` === v);
+  if (f !== undefined) void loadPicked(f);
 });
-for (const el of [ui.algorithm, ui.movement, ui.weight, ui.expanded, ui.smoothing]) el.addEventListener('change', query);
+for (const input of [ui.file, ui.folder]) {
+  input.addEventListener('change', () => {
+    const files = [...(input.files ?? [])];
+    // Cleared so picking the same file again (after fixing it) loads it again.
+    input.value = '';
+    if (files.length > 0) pick(files);
+  });
+}
+ui.tool.addEventListener('change', showHint);
+ui.overlay.addEventListener('change', () => {
+  state.view.overlayVisible = ui.overlay.checked;
+  dirty = true;
+});
+ui.opacity.addEventListener('input', () => {
+  state.view.overlayOpacity = Number(ui.opacity.value) / 100;
+  dirty = true;
+});
+for (const el of [ui.algorithm, ui.movement, ui.expanded, ui.smoothing]) el.addEventListener('change', query);
+ui.weight.addEventListener('change', checkWeight);
 ui.movement.addEventListener('change', rebuildUnits);
 $('add-units').addEventListener('click', () => addUnits(12));
 $('clear-units').addEventListener('click', () => {
@@ -560,6 +686,7 @@ $('clear').addEventListener('click', () => {
 window.addEventListener('resize', resize);
 
 loadBundled(new URLSearchParams(location.search).get('map') ?? BUNDLED_MAPS[0].id);
+shownValue = ui.map.value;
 requestAnimationFrame(frame);
 
 /** The page's state for tests and the console. Cells are [x, y]. */
@@ -609,9 +736,32 @@ const api = {
     return state.lastInputToFrameMs;
   },
   frameLog,
-  /** True once the last change has been searched and drawn. */
+  /** True once the last change has been searched and drawn (and the map's tiles, when it has some). */
   get drawn() {
-    return !dirty && !queryPending;
+    return !dirty && !queryPending && state.artReady;
+  },
+  /** Whether the map's own tiles are drawn under the overlay. */
+  get hasArt() {
+    return state.view.hasArt;
+  },
+  /** The map's box on screen, relative to the canvas: [x0, y0, x1, y1]. */
+  get screenExtent() {
+    return state.view.screenExtent();
+  },
+  /** Zooms by `f` about the canvas centre (as the wheel does about the pointer). */
+  zoomBy(f: number) {
+    const v = state.view;
+    v.panX = screen.width / 2 - (screen.width / 2 - v.panX) * f;
+    v.panY = screen.height / 2 - (screen.height / 2 - v.panY) * f;
+    v.zoom *= f;
+    dirty = true;
+  },
+  /** Centres the view on a cell. */
+  centreOn(x: number, y: number) {
+    const [sx, sy] = state.view.cellToScreen(x, y);
+    state.view.panX += screen.width / 2 - sx;
+    state.view.panY += screen.height / 2 - sy;
+    dirty = true;
   },
   /**
    * Redraws every frame for `ms` milliseconds (as while panning) and resolves with the frame
