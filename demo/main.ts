@@ -195,7 +195,7 @@ function show(name: string, m: DemoMap): void {
   ui.error.textContent = '';
   ui.notice.textContent = '';
   ui.missing.textContent = '';
-  $('overlay-row').hidden = m.art === undefined;
+  $('overlay-row').hidden = true;
   resize();
   view.fit(screen.width, screen.height);
   query();
@@ -205,7 +205,10 @@ function show(name: string, m: DemoMap): void {
   m.art
     ?.then((a) => {
       if (state !== shown) return;
-      view.setArt(drawArt(a, gridBounds(grid)));
+      const drawnArt = drawArt(a, gridBounds(grid));
+      // Without a single tile (every image missing) the overlay stays opaque, as on other maps.
+      if (drawnArt.tiles > 0) view.setArt(drawnArt);
+      $('overlay-row').hidden = drawnArt.tiles === 0;
       view.overlayVisible = ui.overlay.checked;
       view.overlayOpacity = Number(ui.opacity.value) / 100;
       if (a.missing.length > 0) ui.missing.textContent = `Not picked, so not drawn: ${a.missing.join(', ')}. Pick them with the map (or pick its folder).`;
@@ -617,17 +620,25 @@ async function loadPicked(file: File): Promise<void> {
   shownValue = ui.map.value;
 }
 
-/** Lists the picked maps under "From disk" and opens the first (a Tiled map before a tileset). */
+/** Lists the picked maps under "From disk" and opens the first (Tiled maps first). */
 function pick(files: File[]): void {
   shownValue = ui.map.value;
-  const maps = files.filter((f) => loaderFor(f.name) !== undefined).sort((a, b) => pickedPath(a).localeCompare(pickedPath(b)));
+  // Tiled maps first: a folder's other files may carry a map extension (a LICENSE.map text).
+  const tiled = (f: File) => (/\.tm[xj]$/i.test(f.name) ? 0 : 1);
+  const maps = files.filter((f) => loaderFor(f.name) !== undefined).sort((a, b) => tiled(a) - tiled(b) || pickedPath(a).localeCompare(pickedPath(b)));
   if (maps.length === 0) {
     ui.error.textContent = `${files.map(pickedPath).join(', ')}: no loader for ${files.length === 1 ? 'this file' : 'these files'}; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')} (with ${COMPANION_EXTENSIONS.join(', ')} files beside a Tiled map)`;
     return;
   }
   picked = files;
   diskGroup.replaceChildren();
-  for (const f of maps) option(diskGroup as unknown as HTMLSelectElement, `disk:${pickedPath(f)}`, pickedPath(f));
+  // Paths inside a picked folder start with the folder's name: it goes to the group's title, so
+  // the options stay short enough to read whole.
+  const paths = maps.map(pickedPath);
+  const folder = paths.every((p) => p.includes('/')) ? paths[0].slice(0, paths[0].indexOf('/') + 1) : '';
+  const common = folder !== '' && paths.every((p) => p.startsWith(folder)) ? folder : '';
+  diskGroup.label = common === '' ? 'From disk' : `From disk: ${common}`;
+  for (const f of maps) option(diskGroup as unknown as HTMLSelectElement, `disk:${pickedPath(f)}`, pickedPath(f).slice(common.length));
   void loadPicked(maps[0]);
 }
 

@@ -89,12 +89,12 @@ async function readTiled(f: File, others: readonly File[]): Promise<LoadedMap> {
 
 /** The bundled maps of the map picker, in menu order; the first one opens. */
 export const BUNDLED_MAPS: { id: string; label: string; load(): DemoMap }[] = [
-  { id: 'frontier', label: 'Frontier 64 x 40 (Tiled: terrain, Ground + Sky)', load: frontierMap },
-  { id: 'arena', label: 'Arena 60 x 21 (Moving AI)', load: () => ({ grid: parseMovingAiMap(arenaText, { file: 'arena.map' }), movement: 'octile', start: [2, 2], goal: [57, 18] }) },
-  { id: 'terrain', label: 'Terrain and layers 96 x 64', load: terrainMap },
-  { id: 'iso', label: 'Isometric 48 x 48', load: isoMap },
-  { id: 'hex', label: 'Hexagonal 40 x 30 (axial)', load: hexMap },
-  { id: 'big', label: 'Generated 1024 x 1024', load: bigMap },
+  { id: 'frontier', label: 'Frontier (Tiled, 64 x 40, 2 layers)', load: frontierMap },
+  { id: 'arena', label: 'Arena (Moving AI, 60 x 21)', load: () => ({ grid: parseMovingAiMap(arenaText, { file: 'arena.map' }), movement: 'octile', start: [2, 2], goal: [57, 18] }) },
+  { id: 'terrain', label: 'Terrain and layers (96 x 64)', load: terrainMap },
+  { id: 'iso', label: 'Isometric (48 x 48)', load: isoMap },
+  { id: 'hex', label: 'Hexagonal, axial (40 x 30)', load: hexMap },
+  { id: 'big', label: 'Generated (1024 x 1024)', load: bigMap },
 ];
 
 /** Finds a reader for a file by its extension. */
