@@ -114,12 +114,19 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   await open(page);
   // The page opens on the bundled Tiled map: two navigation layers, terrain costs, a route.
   assert.equal(await page.evaluate(() => window.__tilenav.map), 'frontier');
+  // README's screenshot is the first screen: the map's tile art under the overlay, a route on it.
+  // Refreshed on request so a test run leaves the checkout clean.
+  assert.equal(await page.evaluate(() => window.__tilenav.hasArt), true, 'the opening map is drawn with its tiles');
+  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
+    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
+    writeFileSync(new URL('../docs/demo.png', import.meta.url), await page.screenshot());
+  }
   assert.deepEqual(await page.$$eval('#layer option', (os) => os.map((o) => (o as any).textContent)), ['Ground', 'Sky']);
   const tiled = await state(page);
   assert.equal(tiled.status, 'found');
   assert.ok(tiled.cost > tiled.path.length - 1, `terrain costs count (${tiled.cost} over ${tiled.path.length - 1} steps)`);
   assert.match((await page.$$eval('#tool option', (os) => os.map((o) => (o as any).textContent).join('|'))), /Water \(cost 2\)/);
-  // Twelve units on their way across it, for README's screenshot (test-output/demo-frontier.png).
+  // Twelve units on their way across it (test-output/demo-frontier.png).
   await page.selectOption('#tool', 'units');
   await page.click('#add-units');
   await page.evaluate(() => {
@@ -133,11 +140,6 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   const png = await page.screenshot();
   mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
   writeFileSync(new URL('../test-output/demo-frontier.png', import.meta.url), png);
-  // README's screenshot is this one; refresh it on request so a test run leaves the checkout clean.
-  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
-    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
-    writeFileSync(new URL('../docs/demo.png', import.meta.url), png);
-  }
   const ids = await page.$$eval('#map option', (os) => os.map((o) => (o as any).value));
   assert.ok(ids.includes('iso') && ids.includes('hex'), `bundled maps: ${ids}`);
   for (const id of ids) {
