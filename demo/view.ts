@@ -293,8 +293,9 @@ export class GridView {
       ctx.globalAlpha = alpha * (key === 'expanded' ? EXPANDED_ALPHA : key === 'open' ? EXPANDED_ALPHA / 2 : 1);
       ctx.fillStyle = mark ? css(key === 'expanded' ? OVERLAY_COLORS.expanded : OVERLAY_COLORS.open) : key;
       ctx.fill(p);
-      if (!mark) {
-        // Same-colour hairlines close the antialiasing seams between neighbours.
+      if (!mark && alpha === 1) {
+        // Same-colour hairlines close the antialiasing seams between neighbours (translucent,
+        // they would draw the seams twice as strong instead).
         ctx.strokeStyle = key;
         ctx.lineWidth = 0.75 / this.zoom;
         ctx.stroke(p);
