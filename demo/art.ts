@@ -1,5 +1,5 @@
 import type { Projection } from 'tilenav';
-import { forEachTile, type TileArt, type TileDraw, type WorldBounds } from 'tilenav/render';
+import { drawsBounds, keyOut, layerDraws, type TileArt, type WorldBounds } from 'tilenav/render';
 
 /** A Tiled map's look: its art, the images read so far (by resolved path) and what is missing. */
 export interface DemoArt {
@@ -32,67 +32,58 @@ const MAX_ART_SIDE = 8192;
  * (tall tiles reach above their cell).
  */
 export function drawArt(a: DemoArt, gridBox: WorldBounds): ArtCanvas {
-  const b = { ...gridBox };
-  const draws: { layer: number; opacity: number; d: TileDraw }[] = [];
-  a.art.layers.forEach((layer, li) => {
-    if (!layer.visible || layer.opacity <= 0) return;
-    forEachTile(a.art, layer, a.projection, a.offset, (d) => {
-      if (!a.images.has(d.image.path)) return;
-      draws.push({ layer: li, opacity: layer.opacity, d });
-      const [ma, mb, mc, md, me, mf] = d.matrix;
-      for (const [u, v] of [[0, 0], [d.w, 0], [0, d.h], [d.w, d.h]]) {
-        const x = ma * u + mc * v + me;
-        const y = mb * u + md * v + mf;
-        if (x < b.minX) b.minX = x;
-        if (x > b.maxX) b.maxX = x;
-        if (y < b.minY) b.minY = y;
-        if (y > b.maxY) b.maxY = y;
-      }
-    });
-  });
+  const list = layerDraws(a.art, a.projection, a.offset, (d) => a.images.has(d.image.path));
+  const b = drawsBounds(list, gridBox);
   const scale = Math.min(1, MAX_ART_SIDE / Math.max(1, b.maxX - b.minX, b.maxY - b.minY));
   const canvas = document.createElement('canvas');
   canvas.width = Math.max(1, Math.ceil((b.maxX - b.minX) * scale));
   canvas.height = Math.max(1, Math.ceil((b.maxY - b.minY) * scale));
   const ctx = canvas.getContext('2d')!;
-  ctx.imageSmoothingEnabled = false;
   // A translucent layer is drawn whole onto a scratch canvas first, so its own overlapping tiles
   // do not show through each other (Tiled applies opacity to the layer, not to each tile).
   let scratch: HTMLCanvasElement | null = null;
-  let target = ctx;
-  let k = 0;
-  while (k < draws.length) {
-    const layer = draws[k].layer;
-    const opacity = draws[k].opacity;
-    if (opacity < 1) {
+  let tiles = 0;
+  for (const { layer, draws } of list) {
+    let target = ctx;
+    if (layer.opacity < 1) {
       scratch ??= Object.assign(document.createElement('canvas'), { width: canvas.width, height: canvas.height });
       target = scratch.getContext('2d')!;
       target.setTransform(1, 0, 0, 1, 0, 0);
       target.clearRect(0, 0, canvas.width, canvas.height);
-      target.imageSmoothingEnabled = false;
-    } else target = ctx;
-    for (; k < draws.length && draws[k].layer === layer; k++) {
-      const d = draws[k].d;
-      const [ma, mb, mc, md, me, mf] = d.matrix;
+    }
+    target.imageSmoothingEnabled = false;
+    for (const d of draws) {
       target.setTransform(scale, 0, 0, scale, -b.minX * scale, -b.minY * scale);
-      target.transform(ma, mb, mc, md, me, mf);
+      target.transform(...d.matrix);
       target.drawImage(a.images.get(d.image.path)!, d.sx, d.sy, d.sw, d.sh, 0, 0, d.w, d.h);
+      tiles++;
     }
     if (target !== ctx) {
       ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.globalAlpha = opacity;
+      ctx.globalAlpha = layer.opacity;
       ctx.drawImage(scratch!, 0, 0);
       ctx.globalAlpha = 1;
     }
   }
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  return { canvas, minX: b.minX, minY: b.minY, scale, tiles: draws.length };
+  return { canvas, minX: b.minX, minY: b.minY, scale, tiles };
 }
 
-/** Decodes picked or fetched image bytes; null (and the caller names it missing) when it cannot. */
-export async function decodeImage(blob: Blob): Promise<ImageBitmap | null> {
+/**
+ * Decodes picked or fetched image bytes, the colour `transparent` (`rrggbb`, a tileset's `trans`)
+ * made transparent; null (and the caller names it missing) when it cannot.
+ */
+export async function decodeImage(blob: Blob, transparent = ''): Promise<ImageBitmap | null> {
   try {
-    return await createImageBitmap(blob);
+    const bitmap = await createImageBitmap(blob);
+    if (transparent === '') return bitmap;
+    const c = Object.assign(document.createElement('canvas'), { width: bitmap.width, height: bitmap.height });
+    const g = c.getContext('2d')!;
+    g.drawImage(bitmap, 0, 0);
+    const img = g.getImageData(0, 0, c.width, c.height);
+    keyOut({ width: img.width, height: img.height, data: new Uint8Array(img.data.buffer) }, transparent);
+    g.putImageData(img, 0, 0);
+    return await createImageBitmap(c);
   } catch {
     return null;
   }

@@ -1,36 +1,11 @@
-import { Pathfinder, TilenavError, findAnyAnglePath, polylineLength, smoothPath, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
-import { AGENT_UNREACHABLE } from 'tilenav/agents';
-import { OVERLAY_COLORS, OVERLAY_COST_BANDS, gridBounds, movementFor } from 'tilenav/render';
+import { Pathfinder, TilenavError, findAnyAnglePath, polylineLength, smoothPath, type FindPathOptions, type MovementName } from 'tilenav';
+import { gridBounds, movementFor } from 'tilenav/render';
 import { drawArt } from './art.js';
 import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, movementsFor, pickedPath, type DemoMap } from './maps.js';
 import { Units } from './units.js';
-import { GridView, ORDER_COLOR, SMOOTHED_COLOR } from './view.js';
-
-/**
- * Search algorithms the page offers, one line per FindPathOptions.algorithm (Dijkstra is A* with
- * weight 0). The strict ones (jps, jps+, hpa) refuse layers and models they do not support: the
- * page shows their message as the query's status.
- */
-const ALGORITHMS: Record<string, { label: string; run(f: Pathfinder, sx: number, sy: number, gx: number, gy: number, o: FindPathOptions): PathResult }> = {
-  astar: { label: 'A*', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'astar' }) },
-  dijkstra: { label: 'Dijkstra', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, weight: 0, algorithm: 'astar' }) },
-  // 'auto' rather than 'jps': a layer with terrain costs (or hex movement) falls back to A*.
-  jps: { label: 'Jump point search (auto)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'auto' }) },
-  jpsStrict: { label: 'JPS (uniform cost only)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'jps' }) },
-  jpsPlus: { label: 'JPS+ (octile, uniform cost)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'jps+' }) },
-  hpa: { label: 'Hierarchy (HPA*, near-optimal)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'hpa' }) },
-};
-
-/** Path smoothing modes: the grid path as is, string pulled (smoothPath), or any-angle (Theta*, octile only). */
-const SMOOTHING: Record<string, string> = { none: 'none', string: 'string pulling', anyangle: 'any-angle (octile)' };
-
-interface Smoothed {
-  /** Waypoints [x0, y0, ...] in cell coordinates, or null when the mode does not apply. */
-  points: Float64Array | null;
-  length: number;
-  /** Why there is no polyline (e.g. any-angle on a non-octile model). */
-  note: string;
-}
+import { ALGORITHMS, LEGEND_HTML, SMOOTHING, hintFor, option, type Smoothed } from './panel.js';
+import { GridView } from './view.js';
+import { pageApi, type PageApi, type State } from './api.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const screen = $<HTMLCanvasElement>('screen');
@@ -58,28 +33,6 @@ const ui = {
   units: $<HTMLDivElement>('units'),
 };
 
-interface State {
-  mapName: string;
-  grid: NavGrid;
-  finder: Pathfinder;
-  view: GridView;
-  marks: Uint8Array;
-  start: number | null;
-  goal: number | null;
-  result: PathResult | null;
-  smoothed: Smoothed;
-  /** Why the last query was refused (an algorithm that does not apply), or ''. */
-  queryError: string;
-  lastQueryMs: number;
-  lastFrameMs: number;
-  /** From an input event (paint, drag, control) to the end of the frame that shows its result. */
-  lastInputToFrameMs: number;
-  /** The units on this map and layer (created with the first one). */
-  units: Units | null;
-  /** The map's tiles are drawn (or it has none to draw). */
-  artReady: boolean;
-  unsubscribe: () => void;
-}
 let state: State;
 let drag: 'start' | 'goal' | 'paint' | 'pan' | 'box' | null = null;
 /** The Units tool's selection rectangle (screen pixels: x0, y0, x1, y1) while dragging. */
@@ -93,19 +46,12 @@ let queryPending = false;
 let inputAt = -1;
 const frameLog: { queryMs: number; frameMs: number; inputToFrameMs: number }[] = [];
 
-function option(sel: HTMLSelectElement, value: string, label: string): void {
-  const o = document.createElement('option');
-  o.value = value;
-  o.textContent = label;
-  sel.append(o);
-}
-
 const bundledGroup = document.createElement('optgroup');
 bundledGroup.label = 'Bundled';
 const diskGroup = document.createElement('optgroup');
 diskGroup.label = 'From disk';
 ui.map.append(bundledGroup, diskGroup);
-for (const m of BUNDLED_MAPS) option(bundledGroup as unknown as HTMLSelectElement, m.id, m.label);
+for (const m of BUNDLED_MAPS) option(bundledGroup, m.id, m.label);
 for (const [id, a] of Object.entries(ALGORITHMS)) option(ui.algorithm, id, a.label);
 // The library's default search (auto: JPS where it applies, A* elsewhere), as in the CLI.
 ui.algorithm.value = 'jps';
@@ -114,37 +60,11 @@ $('smoothing-row').hidden = Object.keys(SMOOTHING).length <= 1;
 ui.file.accept = [...FILE_LOADERS.flatMap((l) => l.extensions), ...COMPANION_EXTENSIONS].join(',');
 ui.file.multiple = true;
 ui.folder.webkitdirectory = true;
-const rgb = (c: readonly number[]) => `rgb(${c.join(',')})`;
-/** Every colour the view draws, named. */
-$('legend').innerHTML = [
-  [rgb(OVERLAY_COLORS.normal), `walkable, cost <= ${OVERLAY_COST_BANDS.normal}`],
-  [rgb(OVERLAY_COLORS.slow), `slow, cost <= ${OVERLAY_COST_BANDS.slow}`],
-  [rgb(OVERLAY_COLORS.verySlow), `very slow, cost > ${OVERLAY_COST_BANDS.slow}`],
-  [rgb(OVERLAY_COLORS.blocked), 'blocked'],
-  [rgb(OVERLAY_COLORS.expanded), 'expanded (searched)'],
-  [rgb(OVERLAY_COLORS.open), 'open list (frontier)'],
-  [rgb(OVERLAY_COLORS.path), 'path'],
-  [rgb(OVERLAY_COLORS.start), 'start'],
-  [rgb(OVERLAY_COLORS.goal), 'goal'],
-  [SMOOTHED_COLOR, 'smoothed path'],
-  ['#e8e8f0', 'unit'],
-  ['#4cf', 'selected unit'],
-  ['rgba(255,255,255,0.35)', "unit's route"],
-  [ORDER_COLOR, 'units sent here (ring)'],
-  [rgb(OVERLAY_COLORS.background), 'outside the map'],
-]
-  .map(([c, t]) => `<div><span style="background:${c}"></span>${t}</div>`)
-  .join('');
+$('legend').innerHTML = LEGEND_HTML;
 
-/** What a left click does with each tool, shown under the tool picker. */
+/** What a left click does with the chosen tool, shown under the tool picker. */
 function showHint(): void {
-  const tool = ui.tool.value;
-  ui.hint.textContent =
-    tool === 'route' ? 'Click a walkable cell: the first click sets the start, the next the goal. Drag a marker to move it. Right-drag pans, the wheel zooms.'
-    : tool === 'units' ? 'Click or drag a box to select units; right-click a cell to send them there (a ring marks it); shift-click adds one unit.'
-    : tool === 'wall' ? 'Click or drag to paint walls with the brush; the path updates as you paint.'
-    : tool === 'erase' ? 'Click or drag to paint plain ground (cost 1) over walls and terrain.'
-    : `Click or drag to paint ${tool.slice(8)} with the brush; its cost counts for the path.`;
+  ui.hint.textContent = hintFor(ui.tool.value);
 }
 
 /** Shows a map: a new view, finder and scratch; the old grid's listener is dropped. */
@@ -638,7 +558,7 @@ function pick(files: File[]): void {
   const folder = paths.every((p) => p.includes('/')) ? paths[0].slice(0, paths[0].indexOf('/') + 1) : '';
   const common = folder !== '' && paths.every((p) => p.startsWith(folder)) ? folder : '';
   diskGroup.label = common === '' ? 'From disk' : `From disk: ${common}`;
-  for (const f of maps) option(diskGroup as unknown as HTMLSelectElement, `disk:${pickedPath(f)}`, pickedPath(f).slice(common.length));
+  for (const f of maps) option(diskGroup, `disk:${pickedPath(f)}`, pickedPath(f).slice(common.length));
   void loadPicked(maps[0]);
 }
 
@@ -700,177 +620,29 @@ loadBundled(new URLSearchParams(location.search).get('map') ?? BUNDLED_MAPS[0].i
 shownValue = ui.map.value;
 requestAnimationFrame(frame);
 
-/** The page's state for tests and the console. Cells are [x, y]. */
-const api = {
-  get map() {
-    return state.mapName;
+(window as unknown as { __tilenav: PageApi }).__tilenav = pageApi({
+  get state() {
+    return state;
   },
-  get size() {
-    return [state.grid.width, state.grid.height];
-  },
-  get start() {
-    return state.start === null ? null : [state.start % state.grid.width, (state.start / state.grid.width) | 0];
-  },
-  get goal() {
-    return state.goal === null ? null : [state.goal % state.grid.width, (state.goal / state.grid.width) | 0];
-  },
-  get status() {
-    return state.result?.status ?? null;
-  },
-  get cost() {
-    return state.result?.cost ?? null;
-  },
-  get expanded() {
-    return state.result?.expanded ?? null;
-  },
-  /** The smoothed polyline ([x, y] in cell coordinates) and its length, or the reason there is none. */
-  get smoothed() {
-    const p = state.smoothed.points;
-    const points: [number, number][] = [];
-    if (p !== null) for (let k = 0; k < p.length; k += 2) points.push([p[k], p[k + 1]]);
-    return { points, length: state.smoothed.length, note: state.smoothed.note };
-  },
-  get path() {
-    const r = state.result;
-    return r ? Array.from(r.cells, (i) => [i % state.grid.width, (i / state.grid.width) | 0]) : [];
-  },
-  get stats() {
-    return state.grid.stats();
-  },
-  get lastQueryMs() {
-    return state.lastQueryMs;
-  },
-  get lastFrameMs() {
-    return state.lastFrameMs;
-  },
-  get lastInputToFrameMs() {
-    return state.lastInputToFrameMs;
-  },
-  frameLog,
-  /** True once the last change has been searched and drawn (and the map's tiles, when it has some). */
   get drawn() {
     return !dirty && !queryPending && state.artReady;
   },
-  /** Whether the map's own tiles are drawn under the overlay. */
-  get hasArt() {
-    return state.view.hasArt;
+  get layer() {
+    return Number(ui.layer.value);
   },
-  /** The map's box on screen, relative to the canvas: [x0, y0, x1, y1]. */
-  get screenExtent() {
-    return state.view.screenExtent();
-  },
-  /** Zooms by `f` about the canvas centre (as the wheel does about the pointer). */
-  zoomBy(f: number) {
-    const v = state.view;
-    v.panX = screen.width / 2 - (screen.width / 2 - v.panX) * f;
-    v.panY = screen.height / 2 - (screen.height / 2 - v.panY) * f;
-    v.zoom *= f;
+  screen,
+  frameLog,
+  markDirty: () => {
     dirty = true;
   },
-  /** Centres the view on a cell. */
-  centreOn(x: number, y: number) {
-    const [sx, sy] = state.view.cellToScreen(x, y);
-    state.view.panX += screen.width / 2 - sx;
-    state.view.panY += screen.height / 2 - sy;
-    dirty = true;
-  },
-  /**
-   * Redraws every frame for `ms` milliseconds (as while panning) and resolves with the frame
-   * intervals, the draw times and the units' simulation time per frame, to measure the frame
-   * rate on big maps and with many units.
-   */
-  measureFrames(ms: number): Promise<{ intervals: number[]; draws: number[]; unitSteps: number[] }> {
-    return new Promise((resolve) => {
-      const intervals: number[] = [];
-      const draws: number[] = [];
-      const unitSteps: number[] = [];
-      const end = performance.now() + ms;
-      let last = -1;
-      const tick = (t: number) => {
-        if (last >= 0) {
-          intervals.push(t - last);
-          draws.push(state.lastFrameMs);
-          unitSteps.push(state.units?.lastStepMs ?? 0);
-        }
-        last = t;
-        state.view.panX += 0.25;
-        dirty = true;
-        if (t < end) requestAnimationFrame(tick);
-        else resolve({ intervals, draws, unitSteps });
-      };
-      requestAnimationFrame(tick);
-    });
-  },
-  isWalkable: (x: number, y: number) => state.grid.isWalkable(x, y, Number(ui.layer.value)),
-  /** Page coordinates of a cell's centre, for a real mouse click. */
-  cellToClient(x: number, y: number) {
-    const [sx, sy] = state.view.cellToScreen(x, y);
-    const r = screen.getBoundingClientRect();
-    return { x: r.left + sx, y: r.top + sy };
-  },
-  /** Paints as the mouse would (tool: wall, erase, terrain:NAME) and times it like a mouse paint. */
-  paint(x: number, y: number, tool?: string) {
+  markInput: () => {
     inputAt = performance.now();
-    paint(x, y, tool);
   },
-  /** Sets start and goal (cells) and runs the query. */
-  route(sx: number, sy: number, gx: number, gy: number) {
-    inputAt = performance.now();
-    state.start = sy * state.grid.width + sx;
-    state.goal = gy * state.grid.width + gx;
-    query();
-  },
+  paint,
+  query,
   load: loadBundled,
-  /** Units: [id, x, y, moving, unreachable] per active unit (cell coordinates). */
-  get units() {
-    const u = state.units;
-    return u === null ? [] : u.ids().map((i) => ({ id: i, x: u.sys.x[i], y: u.sys.y[i], moving: u.busy(i), unreachable: (u.sys.flags[i] & AGENT_UNREACHABLE) !== 0 }));
-  },
-  get selected() {
-    return state.units === null ? [] : [...state.units.selected].sort((a, b) => a - b);
-  },
-  /** The navigation system's counters (plans, replans, steps, planMs, ...). */
-  get unitStats() {
-    return state.units === null ? null : { ...state.units.sys.stats };
-  },
-  get lastUnitsStepMs() {
-    return state.units?.lastStepMs ?? 0;
-  },
-  /** Adds n units around (x, y) (default: the start, else the view centre); returns their ids. */
   addUnits,
-  selectUnits(ids: number[]) {
-    const u = units();
-    u.selected.clear();
-    for (const i of ids) if (u.sys.has(i)) u.selected.add(i);
-    dirty = true;
-    showUnits();
-  },
-  /** Orders the selection to cell (x, y) as one group; returns the group mode, null without a selection. */
+  units,
   orderUnits,
-  /** Remaining waypoints of a unit ([x, y] cells), empty without a path. */
-  unitPath(id: number) {
-    const p = state.units?.sys.path(id) ?? null;
-    const k = state.units?.sys.waypointIndex[id] ?? 0;
-    const out: [number, number][] = [];
-    if (p !== null) for (let j = k * 2; j < p.length; j += 2) out.push([p[j], p[j + 1]]);
-    return out;
-  },
-  /** Stops (or resumes) real-time stepping, so only stepUnits advances the units: runs repeat exactly. */
-  pauseUnits(paused: boolean) {
-    units().paused = paused;
-  },
-  /** Runs n fixed simulation steps at once (faster than real time, for tests). */
-  stepUnits(n: number) {
-    state.units?.step(n);
-    dirty = true;
-    showUnits();
-  },
-  /** Screen position of a unit (for a real mouse drag box around units). */
-  unitToClient(id: number) {
-    const u = state.units!;
-    const [sx, sy] = state.view.cellToScreen(u.sys.x[id], u.sys.y[id]);
-    const r = screen.getBoundingClientRect();
-    return { x: r.left + sx, y: r.top + sy };
-  },
-};
-(window as unknown as { __tilenav: typeof api }).__tilenav = api;
+  showUnits,
+});

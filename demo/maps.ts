@@ -78,7 +78,7 @@ async function readTiled(f: File, others: readonly File[]): Promise<LoadedMap> {
     const images = new Map<string, ImageBitmap>();
     for (const img of artImages(art)) {
       const hit = findPicked(others, img.path);
-      const bitmap = hit === undefined ? null : await decodeImage(hit);
+      const bitmap = hit === undefined ? null : await decodeImage(hit, img.transparent);
       if (bitmap === null) missing.push(img.path);
       else images.set(img.path, bitmap);
     }

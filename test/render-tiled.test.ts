@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTiled } from '../src/loaders/index.js';
-import { cellOutline, movementFor, pickCell } from '../src/render/index.js';
+import { PNG } from 'pngjs';
+import { OVERLAY_COLORS, cellOutline, movementFor, pickCell } from '../src/render/index.js';
 import { runCli } from './helpers-cli.js';
 
 const fixture = (f: string) => fileURLToPath(new URL(`./fixtures/tiled/${f}`, import.meta.url));
@@ -74,4 +75,40 @@ test('staggered cells are outlined as Tiled draws them: diamonds on staggered ma
       assert.notDeepEqual([outside.x, outside.y], [2, 1], `${name}: just outside corner ${k} is another cell`);
     }
   }
+});
+
+test("render draws a Tiled map's own tiles under the overlay (its opacity by --opacity, none with --overlay-only) and names images it cannot read", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tilenav-render-tiles-'));
+  // A 2-tile sheet: red on the left, blue on the right (each 8 x 8), one row.
+  const png = new PNG({ width: 16, height: 8 });
+  for (let y = 0; y < 8; y++) for (let x = 0; x < 16; x++) png.data.set(x < 8 ? [255, 0, 0, 255] : [0, 0, 255, 255], (y * 16 + x) * 4);
+  writeFileSync(join(dir, 'sheet.png'), PNG.sync.write(png));
+  const tmx = (image: string) => `<map orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8">
+ <tileset firstgid="1" name="s" tilewidth="8" tileheight="8" tilecount="2" columns="2"><image source="${image}" width="16" height="8"/></tileset>
+ <layer name="g" width="2" height="1"><data encoding="csv">2,1</data></layer>
+</map>`;
+  writeFileSync(join(dir, 'm.tmx'), tmx('sheet.png'));
+  const pixel = (file: string, x: number, y: number) => {
+    const p = PNG.sync.read(readFileSync(file));
+    const o = (Math.floor(y * p.height) * p.width + Math.floor(x * p.width)) * 4;
+    return [p.data[o], p.data[o + 1], p.data[o + 2]];
+  };
+  const green = OVERLAY_COLORS.normal;
+  const out = join(dir, 'm.png');
+  let r = await runCli('render', join(dir, 'm.tmx'), '--out', out);
+  assert.equal(r.code, 0, r.err.join('\n'));
+  assert.match(r.out.join('\n'), /, 2 tiles/);
+  // Cell (0, 0) holds tile 2 (blue), cell (1, 0) tile 1 (red), each under the green overlay at 0.4.
+  const mix = (c: readonly number[], t: number) => c.map((v, k) => Math.round(v + (green[k] - v) * t));
+  assert.deepEqual(pixel(out, 0.25, 0.5), mix([0, 0, 255], 0.4));
+  assert.deepEqual(pixel(out, 0.75, 0.5), mix([255, 0, 0], 0.4));
+  r = await runCli('render', join(dir, 'm.tmx'), '--out', out, '--opacity', '0');
+  assert.deepEqual([pixel(out, 0.25, 0.5), pixel(out, 0.75, 0.5)], [[0, 0, 255], [255, 0, 0]], 'opacity 0: the tiles alone');
+  r = await runCli('render', join(dir, 'm.tmx'), '--out', out, '--overlay-only');
+  assert.deepEqual(pixel(out, 0.25, 0.5), [...green], 'the overlay alone');
+  writeFileSync(join(dir, 'gone.tmx'), tmx('gone.png'));
+  r = await runCli('render', join(dir, 'gone.tmx'), '--out', out);
+  assert.equal(r.code, 0);
+  assert.match(r.err.join('\n'), /cannot read .*gone\.png; the tiles drawn from it are left out/);
+  assert.deepEqual(pixel(out, 0.25, 0.5), [...green], 'no tiles: the overlay stays opaque');
 });

@@ -61,6 +61,8 @@ export interface LoadedMap {
   meta?: [string, number][];
   /** The movement model the map implies (Tiled hexagonal / staggered maps), when it implies one. */
   movement?: string;
+  /** Tiled maps: the Tiled tile of grid cell (0, 0) (non-zero on infinite maps), to place their tiles. */
+  tileOffset?: { x: number; y: number };
 }
 
 /** Map readers by format name; loaders for more formats add themselves here. */
@@ -95,7 +97,7 @@ function readPolygonFile(path: string): LoadedMap {
 /** A Tiled map from disk, its external tilesets read relative to it. */
 function readTiledMap(path: string): LoadedMap {
   const m = loadTiled(readBytes(path), { file: path, readFile: (p) => readBytes(p) });
-  return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement };
+  return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement, tileOffset: m.offset };
 }
 
 /** Reads a map file, choosing the reader by `format` or by the file's extension. */

@@ -10,3 +10,5 @@ export { parseTileArt, externalTilesets, artImages } from './tiled-art.js';
 export type { TileArt, ArtImage, ArtLayer, ArtTile, ArtTileset } from './tiled-art.js';
 export { forEachTile, tileMatrix, tileSource, tilesetOf } from './tiles.js';
 export type { TileDraw, TileSource } from './tiles.js';
+export { layerDraws, drawsBounds, paintTiles, keyOut } from './composite.js';
+export type { RgbaImage, LayerDraws } from './composite.js';
