@@ -36,7 +36,7 @@ export class GridView {
   panY = 0;
   /** Whether the cost overlay is drawn over the map's art, and how opaque (0..1). */
   overlayVisible = true;
-  overlayOpacity = 0.3;
+  overlayOpacity = 0.25;
   /** Where the last right-click order sent the units (cell), drawn as a ring; null for none. */
   orderTarget: [number, number] | null = null;
 
