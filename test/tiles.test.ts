@@ -120,3 +120,27 @@ test('the JSON form of a map gives the same tiles, external tilesets named and r
   // tile of the missing tileset is left out. Drawn row by row on screen: raised columns first.
   assert.deepEqual(out.map((t) => [t.tx, t.ty, t.sx, t.sy, ...apply(t.matrix, 0, 0)]), [[1, 0, 32, 0, 16, 0], [0, 0, 0, 0, 0, 8], [0, 1, 0, 16, 0, 24]]);
 });
+
+test('tile objects stand on their point (bottom-left; bottom-centre on isometric maps), sized, flipped and turned about it, top-down unless drawn by index', () => {
+  const sheet = `<tileset firstgid="1" name="o" tilewidth="16" tileheight="16" tilecount="1" columns="1"><image source="o.png" width="16" height="16"/></tileset>`;
+  const ortho = `<map orientation="orthogonal" width="4" height="4" tilewidth="16" tileheight="16">${sheet}
+ <objectgroup name="things">
+  <object id="1" gid="1" x="10" y="40" width="16" height="16" rotation="90"/>
+  <object id="2" gid="${1 + FLIP_H}" x="0" y="20" width="32" height="8"/>
+  <object id="3" x="0" y="0" width="5" height="5"/>
+ </objectgroup>
+</map>`;
+  const d = draws(ortho, 'o.tmx');
+  assert.equal(d.length, 2, 'shapes without a gid are not tiles');
+  // Top-down: the object at y 20 first. Flipped horizontally, its image's top-left is the box's top-right.
+  assert.deepEqual([apply(d[0].matrix, 0, 0), apply(d[0].matrix, 32, 8), d[0].w, d[0].h], [[32, 12], [0, 20], 32, 8]);
+  // Turned a quarter clockwise about (10, 40): the image's top-left goes to (26, 40).
+  assert.deepEqual([apply(d[1].matrix, 0, 0), apply(d[1].matrix, 0, 16)], [[26, 40], [10, 40]]);
+  const iso = `<map orientation="isometric" width="4" height="4" tilewidth="64" tileheight="32">
+ <tileset firstgid="1" name="t" tilewidth="64" tileheight="64" tilecount="1" columns="1"><image source="t.png" width="64" height="64"/></tileset>
+ <objectgroup name="things" draworder="index"><object id="1" gid="1" x="32" y="32"/><object id="2" gid="1" x="0" y="0"/></objectgroup>
+</map>`;
+  // (32, 32) is one tile along each axis: the diamond corner (4 * 32, 32); the image's bottom middle stands there.
+  const i = draws(iso, 'i.tmx');
+  assert.deepEqual(i.map((t) => apply(t.matrix, 0, 0)), [[96, -32], [96, -64]], 'index order, bottom-centre');
+});

@@ -54,7 +54,23 @@ export interface ArtTileset {
   renderSize: 'tile' | 'grid';
 }
 
-/** A visible-or-not tile layer, flattened out of its groups (opacity, visibility, offset composed). */
+/** A tile placed in an object layer: Tiled pixels, its image's bottom-left (isometric: bottom-centre) at (x, y). */
+export interface ArtObject {
+  /** With the flip bits. */
+  gid: number;
+  x: number;
+  y: number;
+  /** Drawn size (0: the tile's own). */
+  width: number;
+  height: number;
+  /** Degrees clockwise about (x, y). */
+  rotation: number;
+}
+
+/**
+ * A tile layer or an object layer's tiles, flattened out of its groups (opacity, visibility,
+ * offset composed), in the map's drawing order.
+ */
 export interface ArtLayer {
   name: string;
   visible: boolean;
@@ -65,12 +81,17 @@ export interface ArtLayer {
   offsetY: number;
   /** Tiled tile coordinates of `gids[0]` and the block's size (one block per chunk of an infinite map). */
   blocks: { x: number; y: number; width: number; height: number; gids: Uint32Array }[];
+  /** Tile objects (an object layer), drawn in this order. */
+  objects: ArtObject[];
 }
 
 export interface TileArt {
   orientation: 'orthogonal' | 'isometric' | 'staggered' | 'hexagonal';
   /** right-down (Tiled's default), right-up, left-down, left-up. */
   renderOrder: string;
+  /** Map size in tiles (of a finite map; infinite maps give their nominal size). */
+  width: number;
+  height: number;
   tileWidth: number;
   tileHeight: number;
   hexSideLength: number;
@@ -162,6 +183,11 @@ function child(parent: Group, visible: unknown, opacity: unknown, offsetX: unkno
 
 const ROOT: Group = { visible: true, opacity: 1, offsetX: 0, offsetY: 0 };
 
+/** Tiled draws an object layer top-down (by y) unless its draw order is `index` (as listed). */
+function ordered(objects: ArtObject[], drawOrder: unknown): ArtObject[] {
+  return drawOrder === 'index' ? objects : objects.map((o, i) => [o, i] as const).sort((a, b) => a[0].y - b[0].y || a[1] - b[1]).map(([o]) => o);
+}
+
 function externalText(ctx: Ctx, source: string, tilesets: ReadonlyMap<string, string>, missing: string[]): { path: string; text: string } | null {
   const path = resolveTiledPath(ctx.file, source);
   const text = tilesets.get(path);
@@ -228,10 +254,17 @@ function fromXml(ctx: Ctx, map: XNode, tilesets: ReadonlyMap<string, string>, mi
   const layers: ArtLayer[] = [];
   const walk = (node: XNode, g: Group) => {
     for (const l of node.children) {
-      if (l.tag !== 'layer' && l.tag !== 'group') continue;
+      if (l.tag !== 'layer' && l.tag !== 'group' && l.tag !== 'objectgroup') continue;
       const own = child(g, l.attrs.visible, l.attrs.opacity, l.attrs.offsetx, l.attrs.offsety);
       if (l.tag === 'group') {
         walk(l, own);
+        continue;
+      }
+      if (l.tag === 'objectgroup') {
+        const objects = children(l, 'object')
+          .filter((o) => o.attrs.gid !== undefined && o.attrs.visible !== '0')
+          .map((o) => ({ gid: number(o.attrs.gid) >>> 0, x: number(o.attrs.x), y: number(o.attrs.y), width: number(o.attrs.width), height: number(o.attrs.height), rotation: number(o.attrs.rotation) }));
+        if (objects.length > 0) layers.push({ name: l.attrs.name ?? '', ...own, blocks: [], objects: ordered(objects, l.attrs.draworder) });
         continue;
       }
       const element = `layer ${JSON.stringify(l.attrs.name ?? '')}`;
@@ -248,13 +281,15 @@ function fromXml(ctx: Ctx, map: XNode, tilesets: ReadonlyMap<string, string>, mi
           blocks.push({ x: isChunk ? number(p.attrs.x) : 0, y: isChunk ? number(p.attrs.y) : 0, width, height, gids: xmlGids(ctx, element, data.attrs, p, count, limits) });
         }
       }
-      layers.push({ name: l.attrs.name ?? '', ...own, blocks });
+      layers.push({ name: l.attrs.name ?? '', ...own, blocks, objects: [] });
     }
   };
   walk(map, ROOT);
   return {
     orientation: orientationOf(a.orientation),
     renderOrder: a.renderorder ?? 'right-down',
+    width: number(a.width),
+    height: number(a.height),
     tileWidth: number(a.tilewidth),
     tileHeight: number(a.tileheight),
     hexSideLength: number(a.hexsidelength),
@@ -322,6 +357,12 @@ function fromJson(ctx: Ctx, map: J, tilesets: ReadonlyMap<string, string>, missi
     for (const l of list) {
       const own = child(g, l.visible, l.opacity, l.offsetx, l.offsety);
       if (l.type === 'group') walk((l.layers as J[]) ?? [], own);
+      if (l.type === 'objectgroup') {
+        const objects = ((l.objects as J[] | undefined) ?? [])
+          .filter((o) => typeof o.gid === 'number' && o.visible !== false)
+          .map((o) => ({ gid: number(o.gid) >>> 0, x: number(o.x), y: number(o.y), width: number(o.width), height: number(o.height), rotation: number(o.rotation) }));
+        if (objects.length > 0) layers.push({ name: String(l.name ?? ''), ...own, blocks: [], objects: ordered(objects, l.draworder) });
+      }
       if (l.type !== 'tilelayer') continue;
       const element = `layer ${JSON.stringify(l.name ?? '')}`;
       const blocks: ArtLayer['blocks'] = [];
@@ -335,13 +376,15 @@ function fromJson(ctx: Ctx, map: J, tilesets: ReadonlyMap<string, string>, missi
         const gids = typeof data === 'string' ? decodeBase64Gids(ctx, element, data, String(l.compression ?? ''), count, limits) : Array.isArray(data) ? decodeArray(ctx, element, data, count) : new Uint32Array(count);
         blocks.push({ x: isChunk ? number(p.x) : 0, y: isChunk ? number(p.y) : 0, width, height, gids });
       }
-      layers.push({ name: String(l.name ?? ''), ...own, blocks });
+      layers.push({ name: String(l.name ?? ''), ...own, blocks, objects: [] });
     }
   };
   walk((map.layers as J[]) ?? [], ROOT);
   return {
     orientation: orientationOf(map.orientation),
     renderOrder: typeof map.renderorder === 'string' ? map.renderorder : 'right-down',
+    width: number(map.width),
+    height: number(map.height),
     tileWidth: number(map.tilewidth),
     tileHeight: number(map.tileheight),
     hexSideLength: number(map.hexsidelength),

@@ -101,10 +101,11 @@ export function tileMatrix(raw: number, hexagonal: boolean, x: number, y: number
  * tile size centred on the projection's cell centre), shifted by the tileset's and the layer's
  * offsets. Orthogonal maps follow the render order; isometric, staggered and hexagonal maps draw
  * back to front (row by row on screen, left to right), as Tiled does. `offset` is the Tiled tile
- * of grid cell (0, 0) (the loader's `offset`, non-zero on infinite maps). Tiles without a source
- * are skipped.
+ * of grid cell (0, 0) (the loader's `offset`, non-zero on infinite maps). An object layer's tile
+ * objects come in its own order (see forEachObjectTile). Tiles without a source are skipped.
  */
 export function forEachTile(art: TileArt, layer: ArtLayer, projection: Projection, offset: { x: number; y: number }, draw: (t: TileDraw) => void): void {
+  if (layer.objects.length > 0) forEachObjectTile(art, layer, draw);
   const spec = projection.spec;
   // Staggered and hexagonal maps lay out on the even sizes the projection holds.
   const tw = spec.kind === 'staggered' ? spec.tileWidth : art.tileWidth;
@@ -141,5 +142,53 @@ export function forEachTile(art: TileArt, layer: ArtLayer, projection: Projectio
     const x = cx[i] - tw / 2 + ts.offsetX + layer.offsetX;
     const y = cy[i] + th / 2 + ts.offsetY + layer.offsetY;
     draw({ ...src, w, h, matrix: tileMatrix(raw, hex, x, y, w, h), tx: cells[3 * i], ty: cells[3 * i + 1] });
+  }
+}
+
+/**
+ * The tile objects of an object layer, in its order: each image stands on its object's point
+ * (bottom-left; bottom-centre on isometric maps, whose object coordinates Tiled projects onto the
+ * diamonds), sized to the object, flipped in place and turned by the object's rotation about that
+ * point. World positions are Tiled's pixels, as the loader's projections use.
+ */
+function forEachObjectTile(art: TileArt, layer: ArtLayer, draw: (t: TileDraw) => void): void {
+  const iso = art.orientation === 'isometric';
+  for (const o of layer.objects) {
+    const gid = o.gid & GID_MASK;
+    const ts = tilesetOf(art, gid);
+    if (ts === null) continue;
+    const src = tileSource(ts, gid - ts.firstgid);
+    if (src === null || !(src.sw > 0) || !(src.sh > 0)) continue;
+    const w = o.width > 0 ? o.width : src.sw;
+    const h = o.height > 0 ? o.height : src.sh;
+    let x = o.x;
+    let y = o.y;
+    if (iso) {
+      // Isometric object coordinates run along the diamonds' axes, tileHeight pixels per tile.
+      const tx = o.x / art.tileHeight;
+      const ty = o.y / art.tileHeight;
+      x = (tx - ty) * (art.tileWidth / 2) + art.height * (art.tileWidth / 2);
+      y = (tx + ty) * (art.tileHeight / 2);
+    }
+    const left = iso ? -w / 2 : 0;
+    // Flips mirror the image within its box (the gid's H and V bits), then the box turns about the point.
+    const fx = (o.gid & GID_FLIP_H) !== 0 ? -1 : 1;
+    const fy = (o.gid & GID_FLIP_V) !== 0 ? -1 : 1;
+    const t = (o.rotation * Math.PI) / 180;
+    const cos = Math.cos(t);
+    const sin = Math.sin(t);
+    // Local box point (u, v) in [0, w] x [0, h] -> (left + (fx < 0 ? w - u : u), (fy < 0 ? -v : v - h)) -> rotated -> + (x, y) + offsets.
+    const la = fx;
+    const le = left + (fx < 0 ? w : 0);
+    const ld = fy;
+    const lf = fy < 0 ? 0 : -h;
+    draw({
+      ...src,
+      w,
+      h,
+      matrix: [cos * la, sin * la, -sin * ld, cos * ld, cos * le - sin * lf + x + ts.offsetX + layer.offsetX, sin * le + cos * lf + y + ts.offsetY + layer.offsetY],
+      tx: Math.floor(o.x / (art.tileWidth || 1)),
+      ty: Math.floor(o.y / (art.tileHeight || 1)),
+    });
   }
 }
