@@ -112,3 +112,19 @@ test("render draws a Tiled map's own tiles under the overlay (its opacity by --o
   assert.match(r.err.join('\n'), /cannot read .*gone\.png; the tiles drawn from it are left out/);
   assert.deepEqual(pixel(out, 0.25, 0.5), [...green], 'no tiles: the overlay stays opaque');
 });
+
+test("simulate walks units in the map's own model on hexagonal and staggered maps (another with --movement)", async () => {
+  for (const name of ['hex-odd-q.tmj', 'staggered-odd-r.tmj']) {
+    const map = fixture(name);
+    const m = loadTiled(read(map), { file: map, readFile: read });
+    const cells: string[] = [];
+    for (let y = 0; y < m.grid.height; y++) for (let x = 0; x < m.grid.width; x++) if (m.grid.isWalkable(x, y)) cells.push(`${x},${y}`);
+    const run = async (...extra: string[]) => {
+      const r = await runCli('simulate', map, '--units', '2', '--from', cells[0], '--to', cells[cells.length - 1], '--json', ...extra);
+      assert.equal(r.code, 0, r.err.join('\n'));
+      return JSON.parse(r.out.filter((l) => l.startsWith('{')).pop()!);
+    };
+    assert.equal((await run()).movement, m.movement, `${name}: the map's own model`);
+    assert.equal((await run('--movement', 'cardinal')).movement, 'cardinal', `${name}: --movement chooses another`);
+  }
+});

@@ -82,6 +82,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
     steps,
     seconds: round(steps * sys.options.fixedStep, 2),
     mode: order.mode,
+    movement,
     planMs: round(sys.stats.planMs, 2),
     plans: sys.stats.plans,
     replans: sys.stats.replans,
