@@ -175,6 +175,11 @@ test('demo: polish: blocked clicks, weight, hint, legend, labels at two sizes, u
     const page = await demo!.open('', viewport);
     const cut = await layoutProblems(page);
     assert.deepEqual(cut, [], `${viewport.width} x ${viewport.height}: nothing cut off or overlapping`);
+    // A long status (a search that does not apply to terrain costs) wraps beside its name.
+    await page.selectOption('#algorithm', 'jpsPlus');
+    await drawn(page);
+    assert.match(await text(page, '#result [data-k=status]'), /^JPS\+/);
+    assert.deepEqual(await layoutProblems(page), [], `${viewport.width} x ${viewport.height}: a long status stays apart from its name`);
     await shot(page, `demo-panel-${viewport.width}x${viewport.height}.png`);
     await page.close();
   }
