@@ -183,6 +183,24 @@ function child(parent: Group, visible: unknown, opacity: unknown, offsetX: unkno
 
 const ROOT: Group = { visible: true, opacity: 1, offsetX: 0, offsetY: 0 };
 
+/** The map's own settings, from TMX attributes or TMJ fields (the same names in both). */
+function header(a: Record<string, unknown>, tilesets: ArtTileset[], layers: ArtLayer[]): TileArt {
+  return {
+    orientation: orientationOf(a.orientation),
+    renderOrder: typeof a.renderorder === 'string' ? a.renderorder : 'right-down',
+    width: number(a.width),
+    height: number(a.height),
+    tileWidth: number(a.tilewidth),
+    tileHeight: number(a.tileheight),
+    hexSideLength: number(a.hexsidelength),
+    staggerAxis: a.staggeraxis === 'x' ? 'x' : 'y',
+    staggerIndex: a.staggerindex === 'even' ? 'even' : 'odd',
+    background: typeof a.backgroundcolor === 'string' ? a.backgroundcolor : '',
+    tilesets,
+    layers,
+  };
+}
+
 /** Tiled draws an object layer top-down (by y) unless its draw order is `index` (as listed). */
 function ordered(objects: ArtObject[], drawOrder: unknown): ArtObject[] {
   return drawOrder === 'index' ? objects : objects.map((o, i) => [o, i] as const).sort((a, b) => a[0].y - b[0].y || a[1] - b[1]).map(([o]) => o);
@@ -285,20 +303,7 @@ function fromXml(ctx: Ctx, map: XNode, tilesets: ReadonlyMap<string, string>, mi
     }
   };
   walk(map, ROOT);
-  return {
-    orientation: orientationOf(a.orientation),
-    renderOrder: a.renderorder ?? 'right-down',
-    width: number(a.width),
-    height: number(a.height),
-    tileWidth: number(a.tilewidth),
-    tileHeight: number(a.tileheight),
-    hexSideLength: number(a.hexsidelength),
-    staggerAxis: a.staggeraxis === 'x' ? 'x' : 'y',
-    staggerIndex: a.staggerindex === 'even' ? 'even' : 'odd',
-    background: a.backgroundcolor ?? '',
-    tilesets: sets,
-    layers,
-  };
+  return header(a, sets, layers);
 }
 
 function xmlGids(ctx: Ctx, element: string, enc: Record<string, string>, node: XNode, count: number, limits: DecodeLimits): Uint32Array {
@@ -380,20 +385,7 @@ function fromJson(ctx: Ctx, map: J, tilesets: ReadonlyMap<string, string>, missi
     }
   };
   walk((map.layers as J[]) ?? [], ROOT);
-  return {
-    orientation: orientationOf(map.orientation),
-    renderOrder: typeof map.renderorder === 'string' ? map.renderorder : 'right-down',
-    width: number(map.width),
-    height: number(map.height),
-    tileWidth: number(map.tilewidth),
-    tileHeight: number(map.tileheight),
-    hexSideLength: number(map.hexsidelength),
-    staggerAxis: map.staggeraxis === 'x' ? 'x' : 'y',
-    staggerIndex: map.staggerindex === 'even' ? 'even' : 'odd',
-    background: typeof map.backgroundcolor === 'string' ? map.backgroundcolor : '',
-    tilesets: sets,
-    layers,
-  };
+  return header(map, sets, layers);
 }
 
 function jsonTileset(file: string, t: J, firstgid: number): ArtTileset {
