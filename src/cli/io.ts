@@ -61,6 +61,8 @@ export interface LoadedMap {
   meta?: [string, number][];
   /** The movement model the map implies (Tiled hexagonal / staggered maps), when it implies one. */
   movement?: string;
+  /** Tiled maps: the Tiled tile of grid cell (0, 0) (non-zero on infinite maps), to place their tiles. */
+  tileOffset?: { x: number; y: number };
 }
 
 /** Map readers by format name; loaders for more formats add themselves here. */
@@ -117,7 +119,7 @@ function readTiledMap(path: string): LoadedMap {
 
 function readTiledText(path: string, source: string | Uint8Array): LoadedMap {
   const m = loadTiled(source, { file: path, readFile: (p) => readBytes(p) });
-  return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement };
+  return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement, tileOffset: m.offset };
 }
 
 /** Reads a map file, choosing the reader by `format` or by the file's extension. */
