@@ -24,8 +24,8 @@ export { movementModel, stepDistance, MOVEMENT_NAMES } from './search/movement.j
 export type { MovementName, MovementModel, Step, CornerRule } from './search/movement.js';
 export { Pathfinder, findPath, distanceMap, pathfinderFor, DEFAULT_FIND_PATH_OPTIONS } from './search/astar.js';
 export type { PathResult, SearchStatus, FindPathOptions, DistanceMapOptions, SearchAlgorithm } from './search/astar.js';
-export { Hierarchy, DEFAULT_CLUSTER_SIZE } from './search/hpa.js';
-export type { HierarchyOptions } from './search/hpa.js';
+export { Hierarchy, DEFAULT_CLUSTER_SIZE } from './search/hierarchy/index.js';
+export type { HierarchyOptions } from './search/hierarchy/index.js';
 export { checkPath } from './search/validate.js';
 export type { PathCheck } from './search/validate.js';
 export { aStarGraph } from './search/graph.js';

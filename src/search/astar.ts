@@ -4,7 +4,8 @@ import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT
 import { NodeHeap } from './heap.js';
 import { axialDistance, movementModel, type MovementModel, type MovementName } from './movement.js';
 import { JumpPointSearch } from './jps.js';
-import { Hierarchy, type HierarchyOptions } from './hpa.js';
+import { Hierarchy, type HierarchyOptions } from './hierarchy/index.js';
+import { adaptJumpPointSearch, sharedScratch } from './jps/jps.js';
 
 /**
  * - `found`: `cells` runs from start to goal, `cost` is its cost.
@@ -264,7 +265,7 @@ export class Pathfinder {
     let h = this.hierarchies.get(key);
     if (h === undefined || (options?.clusterSize !== undefined && options.clusterSize !== h.clusterSize)) {
       h?.dispose();
-      h = new Hierarchy(this.grid, this.grid.searchView(l), this, l, model.name === 'cardinal', options, () => (this.jps ??= new JumpPointSearch(this.grid, this)));
+      h = new Hierarchy(this.grid, this.grid.searchView(l), sharedScratch(this), l, model.name === 'cardinal', options, adaptJumpPointSearch(() => (this.jps ??= new JumpPointSearch(this.grid, this)), this, this.grid.width));
       this.hierarchies.set(key, h);
     }
     return h;
