@@ -10,7 +10,7 @@ import type { SearchView } from '../../grid/navgrid.js';
 import { DX as DX_, DY as DY_ } from '../padded.js';
 import type { Clusters } from './clusters.js';
 import { scanEntrances } from './clusters.js';
-import { GROUP_CLUSTERS, GROUP_SIDE as GROUP_SIDE_, SLOT_BITS as SLOT_BITS_, reach, type ClusterLayout, type CompactIds } from './ids.js';
+import { GROUP_CLUSTERS, GROUP_SIDE as GROUP_SIDE_, SLOT_BITS as SLOT_BITS_, type ClusterLayout, type CompactIds } from './ids.js';
 import { BLOCK_HEADER as BLOCK_HEADER_, crossTable, levelTwoIndices, outTable, pruneEdges, type ClusterStore, type Edges, type Links } from './store.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
@@ -269,7 +269,7 @@ export class Groups {
           if (sym) costs[u * m + i] = gp;
           if (--left === 0) break;
         }
-        for (let x = off[p]; x < off[p + 1]; x++) reach(S, Q, to[x], gp + cost[x], p);
+        for (let x = off[p]; x < off[p + 1]; x++) S.reach(Q, to[x], gp + cost[x], p);
       }
       // The paths to this row's targets, read off the search tree (goal first, then reversed).
       for (let u = sym ? i + 1 : 0; u < m; u++) {

@@ -100,18 +100,19 @@ export class ClusterLayout {
 }
 
 /**
- * Search arrays over one group's level-1 nodes (group-local compact ids), with the table that maps
- * a local cluster index back to its cluster. The Dijkstra searches over them bring their own
- * bucket queue (no heap).
+ * Search arrays over compact ids: one group's level-1 nodes (group-local ids, with the table that
+ * maps a local cluster index back to its cluster) or the level-2 nodes. One class for both, so the
+ * relaxations below see one shape in every search.
  */
-export class GroupScratch extends SearchScratch {
+export class CompactScratch extends SearchScratch {
   /** The group the cluster table describes (-1: none yet). */
   group = -1;
   /** Per local cluster index: the cluster, -1 off the map. */
   readonly clusterOfLocal = new Int32Array(GROUP_CLUSTERS);
 
-  constructor(size: number) {
-    super(size, false);
+  /** @param withHeap for the level-2 A*; the Dijkstra searches bring a bucket queue. */
+  constructor(size: number, withHeap: boolean) {
+    super(size, withHeap);
   }
 
   /** Points the cluster table at group G. */
@@ -127,16 +128,25 @@ export class GroupScratch extends SearchScratch {
       }
     }
   }
-}
 
-/**
- * The level-2 search arrays: level-2 ids, plus two for the query's start and goal. Its A* keeps a
- * queued node's heuristic when the node's cost drops (the landmark bound is read once per node).
- */
-export class LevelTwoScratch extends SearchScratch {
   /**
-   * Relaxes `node` to cost `ng` via `from`: a new node is queued with key `ng + h`; a queued one
-   * keeps the heuristic its key already holds; a closed one, or no improvement, is left alone.
+   * Dijkstra relaxation with a bucket queue: lowers `node` to cost `ng` via `from` and queues it
+   * again (the queue skips stale entries by their key).
+   */
+  reach(queue: MonotoneQueue, node: number, ng: number, from: number): void {
+    const open = this.generation;
+    const s = this.stamp[node];
+    if (s === open + 1 || (s === open && ng >= this.g[node])) return;
+    this.g[node] = ng;
+    this.parent[node] = from;
+    this.stamp[node] = open;
+    queue.push(node, ng);
+  }
+
+  /**
+   * A* relaxation that keeps a queued node's heuristic (the level-2 search reads the landmark
+   * bound once per node): a new node is queued with key `ng + h`; a queued one whose cost drops
+   * keeps the heuristic its key holds; a closed one, or no improvement, is left alone.
    */
   relaxKeepingHeuristic(node: number, ng: number, from: number, h: number): void {
     const open = this.generation;
@@ -156,20 +166,6 @@ export class LevelTwoScratch extends SearchScratch {
   }
 }
 
-/**
- * Dijkstra relaxation with a bucket queue: lowers `node` of `S` to cost `ng` via `from` and queues
- * it again (the queue skips stale entries by their key).
- */
-export function reach(S: SearchScratch, queue: MonotoneQueue, node: number, ng: number, from: number): void {
-  const open = S.generation;
-  const s = S.stamp[node];
-  if (s === open + 1 || (s === open && ng >= S.g[node])) return;
-  S.g[node] = ng;
-  S.parent[node] = from;
-  S.stamp[node] = open;
-  queue.push(node, ng);
-}
-
 /** The compact-id widths and the search arrays indexed by them, resized when a rebuild widens the ids. */
 export class CompactIds {
   /** Bits of a node's slot in a group-local level-1 id. */
@@ -177,13 +173,13 @@ export class CompactIds {
   /** Bits of a node's index in a level-2 id. */
   levelTwoShift = 0;
   /** Group-local arrays of the query's start side (forward search; keeps its paths for the query). */
-  startScratch = new GroupScratch(1);
+  startScratch = new CompactScratch(1, false);
   /** Group-local arrays of the query's goal side (reverse search). */
-  goalScratch = new GroupScratch(1);
+  goalScratch = new CompactScratch(1, false);
   /** Group-local arrays of every other group search (a group's rebuild, reading a stored path). */
-  groupScratch = new GroupScratch(1);
+  groupScratch = new CompactScratch(1, false);
   /** Level-2 arrays. */
-  levelTwoScratch = new LevelTwoScratch(1);
+  levelTwoScratch = new CompactScratch(1, true);
   /** The queue of every Dijkstra search over compact ids (one runs at a time). */
   readonly queue = new MonotoneQueue();
 
@@ -192,9 +188,9 @@ export class CompactIds {
     while (1 << this.nodeShift < most) this.nodeShift++;
     const size = GROUP_CLUSTERS << this.nodeShift;
     if (this.groupScratch.size < size) {
-      this.startScratch = new GroupScratch(size);
-      this.goalScratch = new GroupScratch(size);
-      this.groupScratch = new GroupScratch(size);
+      this.startScratch = new CompactScratch(size, false);
+      this.goalScratch = new CompactScratch(size, false);
+      this.groupScratch = new CompactScratch(size, false);
     }
   }
 
@@ -206,7 +202,7 @@ export class CompactIds {
     const before = this.levelTwoShift;
     while (1 << this.levelTwoShift < most) this.levelTwoShift++;
     const size = (groups << this.levelTwoShift) + 2;
-    if (this.levelTwoScratch.size < size) this.levelTwoScratch = new LevelTwoScratch(size);
+    if (this.levelTwoScratch.size < size) this.levelTwoScratch = new CompactScratch(size, true);
     return this.levelTwoShift !== before;
   }
 }

@@ -14,7 +14,7 @@
 import type { SearchView } from '../../grid/navgrid.js';
 import { DX as DX_, DY as DY_ } from '../padded.js';
 import type { Groups } from './groups.js';
-import { reach, type ClusterLayout, type CompactIds } from './ids.js';
+import type { ClusterLayout, CompactIds } from './ids.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
@@ -257,13 +257,13 @@ export class Landmarks {
       if (l >= 0) table[p * LANDMARK_COUNT + l] = gp;
       const e = edges[G];
       const base = G << sh;
-      for (let x = e.off[i]; x < e.off[i + 1]; x++) reach(S, Q, base | e.to[x], gp + e.cost[x], p);
+      for (let x = e.off[i]; x < e.off[i + 1]; x++) S.reach(Q, base | e.to[x], gp + e.cost[x], p);
       const c = groups.crossLinks[G];
       // Reverse: the edge from the facing node into p costs p's cell.
       const rc = pass[cells[p]];
       for (let x = c.off[i]; x < c.off[i + 1]; x++) {
         const t = c.to[x];
-        reach(S, Q, ((G + DY[t & 3] * cols2 + DX[t & 3]) << sh) | (t >> 2), gp + (reverse ? rc : c.cost[x]), p);
+        S.reach(Q, ((G + DY[t & 3] * cols2 + DX[t & 3]) << sh) | (t >> 2), gp + (reverse ? rc : c.cost[x]), p);
       }
     }
   }

@@ -11,7 +11,7 @@ import type { SearchScratch } from '../kernel.js';
 import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, paddedX, paddedY } from '../padded.js';
 import type { Clusters } from './clusters.js';
 import type { Groups } from './groups.js';
-import { GROUP_SIDE as GROUP_SIDE_, reach, type ClusterLayout, type CompactIds, type GroupScratch, type LevelTwoScratch } from './ids.js';
+import { GROUP_SIDE as GROUP_SIDE_, type ClusterLayout, type CompactIds, type CompactScratch } from './ids.js';
 import type { Landmarks } from './landmarks.js';
 import type { ClusterSearch } from './local-search.js';
 import { BLOCK_HEADER as BLOCK_HEADER_, crossTable, inTable, levelTwoIndices, outTable, type ClusterStore } from './store.js';
@@ -140,7 +140,7 @@ export class AbstractSearch {
    * cluster) holds for node cell p: `forward`, from the seeds to p (the start side); else from after
    * p to the seeds (the goal side, searched in reverse).
    */
-  private appendSearchPath(S: GroupScratch, p: number, path: number[], forward: boolean): void {
+  private appendSearchPath(S: CompactScratch, p: number, path: number[], forward: boolean): void {
     const sh = this.ids.nodeShift;
     const mask = (1 << sh) - 1;
     const from = path.length;
@@ -281,7 +281,7 @@ export class AbstractSearch {
   }
 
   /** Relaxes level-2 id q (of group G); a new node's key uses the landmark heuristic. */
-  private relaxLevelTwo(S: LevelTwoScratch, G: number, q: number, ng: number, from: number): void {
+  private relaxLevelTwo(S: CompactScratch, G: number, q: number, ng: number, from: number): void {
     const open = S.generation;
     const s = S.stamp[q];
     if (s === open + 1 || (s === open && ng >= S.g[q])) return;
@@ -358,7 +358,7 @@ export class AbstractSearch {
       }
       const o = reverse ? inTable(b, m) : outTable(b, m);
       const base = lc << sh;
-      for (let x = b + I[o + s]; x < b + I[o + s + 1]; x++) reach(S, Q, base | I[x], gp + F[x], p);
+      for (let x = b + I[o + s]; x < b + I[o + s + 1]; x++) S.reach(Q, base | I[x], gp + F[x], p);
       // Across cluster borders inside the group; in reverse, the step into p costs p's cell.
       const c = crossTable(b, m);
       const rc = reverse ? F[b + BLOCK_HEADER + s] : -1;
@@ -370,7 +370,7 @@ export class AbstractSearch {
         const nx = lx + DX[d];
         const ny = ly + DY[d];
         if (nx < 0 || ny < 0 || nx >= GROUP_SIDE || ny >= GROUP_SIDE) continue;
-        reach(S, Q, ((ny * GROUP_SIDE + nx) << sh) | (t >> 2), gp + (rc >= 0 ? rc : F[x]), p);
+        S.reach(Q, ((ny * GROUP_SIDE + nx) << sh) | (t >> 2), gp + (rc >= 0 ? rc : F[x]), p);
       }
     }
     if (!full) return false;
