@@ -7,7 +7,7 @@
  * @internal
  */
 import type { SearchView } from '../../grid/navgrid.js';
-import { DX as DX_, DY as DY_ } from '../padded.js';
+import { DX as DX_, DY as DY_, paddedX, paddedY } from '../padded.js';
 import type { Clusters } from './clusters.js';
 import { scanEntrances } from './clusters.js';
 import { GROUP_CLUSTERS, GROUP_SIDE as GROUP_SIDE_, SLOT_BITS as SLOT_BITS_, type ClusterLayout, type CompactIds } from './ids.js';
@@ -217,10 +217,9 @@ export class Groups {
       const nodes = this.nodes[G];
       for (let i = 0; i < nodes.length; i++) {
         const q = (G << sh) | i;
-        const y = ((nodes[i] / W) | 0) - 1;
         this.levelTwoCell[q] = nodes[i];
-        this.levelTwoX[q] = nodes[i] - (y + 1) * W - 1;
-        this.levelTwoY[q] = y;
+        this.levelTwoX[q] = paddedX(W, nodes[i]);
+        this.levelTwoY[q] = paddedY(W, nodes[i]);
       }
     }
   }

@@ -4,7 +4,7 @@
  * cluster builds use it for node pairs, refinement to skip searches between kept crossings.
  * @internal
  */
-import { SQRT2 } from '../padded.js';
+import { SQRT2, paddedX, paddedY } from '../padded.js';
 
 /**
  * The cost of the path from padded cell a to b that goes diagonally first, then straight (cardinal
@@ -42,17 +42,15 @@ export function clearLineCost(pass: Float32Array, stride: number, cardinal: bool
  */
 export function appendLineCells(width: number, cardinal: boolean, a: number, b: number, out: number[]): void {
   const W = width + 2;
-  const ay = (a / W) | 0;
-  const by = (b / W) | 0;
-  const dx = b - by * W - (a - ay * W);
-  const dy = by - ay;
+  let x = paddedX(W, a);
+  let y = paddedY(W, a);
+  const dx = paddedX(W, b) - x;
+  const dy = paddedY(W, b) - y;
   const sx = dx > 0 ? 1 : dx < 0 ? -1 : 0;
   const sy = dy > 0 ? 1 : dy < 0 ? -1 : 0;
   const nx = Math.abs(dx);
   const ny = Math.abs(dy);
   const diagonals = cardinal ? 0 : Math.min(nx, ny);
-  let x = a - ay * W - 1;
-  let y = ay - 1;
   for (let t = 0; t < diagonals; t++) out.push((y += sy) * width + (x += sx));
   for (let t = diagonals; t < nx; t++) out.push(y * width + (x += sx));
   for (let t = diagonals; t < ny; t++) out.push((y += sy) * width + x);

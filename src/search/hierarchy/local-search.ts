@@ -7,7 +7,7 @@
 import type { SearchView } from '../../grid/navgrid.js';
 import { NodeHeap } from '../heap.js';
 import { Stamps } from '../kernel.js';
-import { DX as DX_, DY as DY_, SQRT2 as SQRT2_ } from '../padded.js';
+import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, padXY } from '../padded.js';
 import type { ClusterLayout } from './ids.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
@@ -258,7 +258,7 @@ export class ClusterSearch {
     const w = Math.min(c, layout.width - x0);
     const h = Math.min(c, layout.height - y0);
     for (let y = 0; y < h; y++) {
-      const row = (y0 + y + 1) * W + x0 + 1;
+      const row = padXY(W, x0, y0 + y);
       lp.set(pass.subarray(row, row + w), (y + 1) * L + 1);
     }
   }
