@@ -183,6 +183,7 @@ export class AbstractSearch {
     this.goalX = paddedX(W, to);
     const open = scratch.start(from);
     const closed = open + 1;
+    // A closed cell is skipped before its heuristic is computed (relax would drop it anyway).
     let expanded = 0;
     while (heap.size > 0) {
       const p = heap.pop();
@@ -200,21 +201,21 @@ export class AbstractSearch {
         for (let j = 0; j < m; j++) {
           const q = I[b + BLOCK_HEADER + j];
           const d = fs[layout.localCell(sk, q)];
-          if (d < Infinity && q !== p) scratch.relax(q, gp + d, p, this.h(q));
+          if (d < Infinity && q !== p && stamp[q] !== closed) scratch.relax(q, gp + d, p, this.h(q));
         }
       } else if (i >= 0) {
         const o = outTable(b, m);
         const F = this.store.floats;
         for (let x = b + I[o + i]; x < b + I[o + i + 1]; x++) {
           const q = I[b + BLOCK_HEADER + I[x]];
-          scratch.relax(q, gp + F[x], p, this.h(q));
+          if (stamp[q] !== closed) scratch.relax(q, gp + F[x], p, this.h(q));
         }
       }
       if (i >= 0) {
         // Across a cluster border: the facing cell, when it is a node too.
         for (let dir = 0; dir < 4; dir++) {
           const q = p + DY[dir] * W + DX[dir];
-          if (slot[q] < 0 || pass[q] <= 0 || layout.clusterOf(q) === k) continue;
+          if (slot[q] < 0 || pass[q] <= 0 || stamp[q] === closed || layout.clusterOf(q) === k) continue;
           scratch.relax(q, gp + pass[q], p, this.h(q));
         }
       }
