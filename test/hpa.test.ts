@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/movingai.js';
+import { TargetStamps } from '../src/search/hierarchy/local-search.js';
 
 const SHARED = ['../../shared/', '../../../shared/'].map((p) => new URL(p, import.meta.url)).find((u) => existsSync(u)) ?? new URL('../../shared/', import.meta.url);
 const read = (name: string): string => readFileSync(new URL(`maps/${name}`, SHARED), 'utf8');
@@ -182,4 +183,16 @@ test('hpa: distance from optimal on the Moving AI scenarios is measured and boun
     const excess = sum / n - 1;
     assert.ok(excess <= bound, `${name}: mean excess ${(excess * 100).toFixed(3)} % over ${(bound * 100).toFixed(2)} %`);
   }
+});
+
+test('hpa: cluster-local target marks are cleared with the stamps when the generation counter wraps', () => {
+  const s = new TargetStamps(4);
+  const first = s.next();
+  s.mark[1] = first;
+  s.stamp[2] = first + 1;
+  // Run the counter up to its last generation: the next one starts over at the first.
+  s.generation = 0xfffffff0 - 2;
+  assert.equal(s.next(), first);
+  assert.equal(s.mark[1], 0, 'a mark from before the wrap would make cell 1 a target again');
+  assert.equal(s.stamp[2], 0);
 });

@@ -88,49 +88,49 @@ export class AbstractSearch {
     const layout = this.layout;
     const groups = this.groups;
     const W = layout.stride;
-    const sk = layout.clusterOf(start);
-    const gk = layout.clusterOf(goal);
-    const sg = layout.groupOfCluster[sk];
-    const gg = layout.groupOfCluster[gk];
+    const startCluster = layout.clusterOf(start);
+    const goalCluster = layout.clusterOf(goal);
+    const startGroup = layout.groupOfCluster[startCluster];
+    const goalGroup = layout.groupOfCluster[goalCluster];
     this.goalY = paddedY(W, goal);
     this.goalX = paddedX(W, goal);
     // Local costs: to the start cluster's nodes, and from the goal cluster's nodes (and the start).
-    this.clusterSearch.markTargets(sk, this.store.nodes(sk), -1);
-    this.clusterSearch.run(sk, start, false, this.fromStart);
-    this.clusterSearch.markTargets(gk, this.store.nodes(gk), sk === gk ? start : -1);
-    this.clusterSearch.run(gk, goal, true, this.toGoal);
+    this.clusterSearch.markTargets(startCluster, this.store.nodes(startCluster), -1);
+    this.clusterSearch.run(startCluster, start, false, this.fromStart);
+    this.clusterSearch.markTargets(goalCluster, this.store.nodes(goalCluster), startCluster === goalCluster ? start : -1);
+    this.clusterSearch.run(goalCluster, goal, true, this.toGoal);
     out.expanded = 0;
     this.queryStart = start;
     this.queryGoal = goal;
     const path = [start];
-    if (sg === gg) {
+    if (startGroup === goalGroup) {
       // One group: reachable inside it, or through the level-2 graph; then the level-1 graph, unbounded.
-      const inside = this.connect(start, sk, sg, false, true, gk);
+      const inside = this.connect(start, startCluster, startGroup, false, true, goalCluster);
       if (!inside) {
-        if (groups.nodes[sg].length === 0) return null;
-        this.connect(goal, gk, gg, true, false, -1);
-        if (!groups.connected(sg, gg, this.startCosts, this.goalCosts)) return null;
+        if (groups.nodes[startGroup].length === 0) return null;
+        this.connect(goal, goalCluster, goalGroup, true, false, -1);
+        if (!groups.connected(startGroup, goalGroup, this.startCosts, this.goalCosts)) return null;
       }
       return this.searchLevelOne(start, goal, out, path) ? path : null;
     }
-    this.connect(start, sk, sg, false, false, -1);
-    this.connect(goal, gk, gg, true, false, -1);
-    if (!groups.connected(sg, gg, this.startCosts, this.goalCosts)) return null;
-    const top = this.searchLevelTwo(sg, gg, out);
-    if (top === null) return null;
-    const sh2 = this.ids.levelTwoShift;
-    const mask2 = (1 << sh2) - 1;
+    this.connect(start, startCluster, startGroup, false, false, -1);
+    this.connect(goal, goalCluster, goalGroup, true, false, -1);
+    if (!groups.connected(startGroup, goalGroup, this.startCosts, this.goalCosts)) return null;
+    const levelTwoPath = this.searchLevelTwo(startGroup, goalGroup, out);
+    if (levelTwoPath === null) return null;
+    const shift = this.ids.levelTwoShift;
+    const mask = (1 << shift) - 1;
     // The start side from the start group's search, then each level-2 step: across a group border
     // (one cell) or a stored path inside its group, then the goal side from the goal group's search.
-    this.appendSearchPath(this.ids.startScratch, groups.nodes[sg][top[0] & mask2], path, true);
-    for (let k = 1; k < top.length; k++) {
-      const u = top[k - 1];
-      const v = top[k];
-      const G = u >> sh2;
-      if (v >> sh2 !== G) path.push(groups.nodes[v >> sh2][v & mask2]);
-      else groups.appendEdgePath(G, u & mask2, v & mask2, path);
+    this.appendSearchPath(this.ids.startScratch, groups.nodes[startGroup][levelTwoPath[0] & mask], path, true);
+    for (let k = 1; k < levelTwoPath.length; k++) {
+      const u = levelTwoPath[k - 1];
+      const v = levelTwoPath[k];
+      const G = u >> shift;
+      if (v >> shift !== G) path.push(groups.nodes[v >> shift][v & mask]);
+      else groups.appendEdgePath(G, u & mask, v & mask, path);
     }
-    this.appendSearchPath(this.ids.goalScratch, groups.nodes[gg][top[top.length - 1] & mask2], path, false);
+    this.appendSearchPath(this.ids.goalScratch, groups.nodes[goalGroup][levelTwoPath[levelTwoPath.length - 1] & mask], path, false);
     if (path[path.length - 1] !== goal) path.push(goal);
     return path;
   }
@@ -177,8 +177,8 @@ export class AbstractSearch {
     const slot = this.slotOfCell;
     const start = this.queryStart;
     const goal = this.queryGoal;
-    const sk = layout.clusterOf(start);
-    const gk = to === goal ? layout.clusterOf(goal) : -1;
+    const startCluster = layout.clusterOf(start);
+    const goalCluster = to === goal ? layout.clusterOf(goal) : -1;
     this.goalY = paddedY(W, to);
     this.goalX = paddedX(W, to);
     const open = scratch.start(from);
@@ -197,10 +197,10 @@ export class AbstractSearch {
       const m = I[b];
       const i = slot[p];
       if (p === start) {
-        const fs = this.fromStart;
+        const fromStart = this.fromStart;
         for (let j = 0; j < m; j++) {
           const q = I[b + BLOCK_HEADER + j];
-          const d = fs[layout.localCell(sk, q)];
+          const d = fromStart[layout.localCell(startCluster, q)];
           if (d < Infinity && q !== p && stamp[q] !== closed) scratch.relax(q, gp + d, p, this.h(q));
         }
       } else if (i >= 0) {
@@ -219,8 +219,8 @@ export class AbstractSearch {
           scratch.relax(q, gp + pass[q], p, this.h(q));
         }
       }
-      if (k === gk) {
-        const d = this.toGoal[layout.localCell(gk, p)];
+      if (k === goalCluster) {
+        const d = this.toGoal[layout.localCell(goalCluster, p)];
         if (d < Infinity) scratch.relax(goal, gp + d, p, this.h(goal));
       }
     }
@@ -233,10 +233,10 @@ export class AbstractSearch {
   }
 
   /**
-   * Level-2 A* from the start (linked to group sg's level-2 nodes by startCosts) to the goal (from
-   * group gg's, by goalCosts): the level-2 ids on the path, first to last, or null.
+   * Level-2 A* from the start (linked to its group's level-2 nodes by startCosts) to the goal (from
+   * the goal group's, by goalCosts): the level-2 ids on the path, first to last, or null.
    */
-  private searchLevelTwo(sg: number, gg: number, out: { expanded: number }): number[] | null {
+  private searchLevelTwo(startGroup: number, goalGroup: number, out: { expanded: number }): number[] | null {
     const S = this.ids.levelTwoScratch;
     const { g, parent, stamp, heap } = S;
     const groups = this.groups;
@@ -246,7 +246,7 @@ export class AbstractSearch {
     const start = groups.nodes.length << sh;
     const goal = start + 1;
     const goalCosts = this.goalCosts;
-    this.landmarks.prepare(sg, gg, this.startCosts, goalCosts);
+    this.landmarks.prepare(startGroup, goalGroup, this.startCosts, goalCosts);
     const open = S.start(start);
     const closed = open + 1;
     let expanded = 0;
@@ -258,7 +258,7 @@ export class AbstractSearch {
       const gp = g[p];
       if (p === start) {
         const sc = this.startCosts;
-        for (let j = 0; j < groups.nodes[sg].length; j++) if (sc[j] < Infinity) this.relaxLevelTwo(S, sg, (sg << sh) | j, sc[j], p);
+        for (let j = 0; j < groups.nodes[startGroup].length; j++) if (sc[j] < Infinity) this.relaxLevelTwo(S, startGroup, (startGroup << sh) | j, sc[j], p);
         continue;
       }
       const G = p >> sh;
@@ -272,7 +272,7 @@ export class AbstractSearch {
         const H = G + DY[t & 3] * cols2 + DX[t & 3];
         this.relaxLevelTwo(S, H, (H << sh) | (t >> 2), gp + c.cost[x], p);
       }
-      if (G === gg && goalCosts[i] < Infinity) S.relaxKeepingHeuristic(goal, gp + goalCosts[i], p, 0);
+      if (G === goalGroup && goalCosts[i] < Infinity) S.relaxKeepingHeuristic(goal, gp + goalCosts[i], p, 0);
     }
     out.expanded += expanded;
     if (stamp[goal] !== closed) return null;
@@ -302,11 +302,11 @@ export class AbstractSearch {
    * goal scratch (reverse) on group-local ids, which keep the paths for {@link appendSearchPath}.
    * Reads the clusters' own edge lists (loading the group graph would touch every cluster of the
    * group). Writes the costs to G's level-2 nodes into startCosts (forward) or goalCosts (reverse).
-   * With `full`, runs to the end and returns whether it reached the nodes of the goal's cluster
-   * `gk` that reach the goal (or the goal directly); else stops once every level-2 node is settled
-   * and returns false.
+   * With `full`, runs to the end and returns whether it reached the nodes of `goalCluster` that
+   * reach the goal (or the goal directly); else stops once every level-2 node is settled and
+   * returns false.
    */
-  private connect(src: number, k: number, G: number, reverse: boolean, full: boolean, gk: number): boolean {
+  private connect(src: number, k: number, G: number, reverse: boolean, full: boolean, goalCluster: number): boolean {
     const layout = this.layout;
     const S = reverse ? this.ids.goalScratch : this.ids.startScratch;
     S.enter(layout, G);
@@ -376,10 +376,10 @@ export class AbstractSearch {
     }
     if (!full) return false;
     // Does the start reach the goal without leaving the group?
-    if (k === gk && this.toGoal[layout.localCell(gk, src)] < Infinity) return true;
-    const gn = this.store.nodes(gk);
-    const lg = layout.localCluster(gk) << sh;
-    for (let j = 0; j < gn.length; j++) if (stamp[lg | j] === closed && this.toGoal[layout.localCell(gk, gn[j])] < Infinity) return true;
+    if (k === goalCluster && this.toGoal[layout.localCell(goalCluster, src)] < Infinity) return true;
+    const gn = this.store.nodes(goalCluster);
+    const lg = layout.localCluster(goalCluster) << sh;
+    for (let j = 0; j < gn.length; j++) if (stamp[lg | j] === closed && this.toGoal[layout.localCell(goalCluster, gn[j])] < Infinity) return true;
     return false;
   }
 }
