@@ -7,23 +7,8 @@
  * @internal
  */
 import type { NavGrid } from '../../grid/navgrid.js';
-import type { Clusters } from './clusters.js';
-import type { Groups } from './groups.js';
-import { GROUP_SIDE, type ClusterLayout, type CompactIds } from './ids.js';
-import type { Landmarks } from './landmarks.js';
-import type { ClusterSearch } from './local-search.js';
-import type { ClusterStore } from './store.js';
-
-/** The parts a rebuild writes. */
-export interface RebuildParts {
-  layout: ClusterLayout;
-  store: ClusterStore;
-  clusterSearch: ClusterSearch;
-  clusters: Clusters;
-  groups: Groups;
-  landmarks: Landmarks;
-  ids: CompactIds;
-}
+import { GROUP_SIDE } from './ids.js';
+import type { HierarchyParts } from './parts.js';
 
 /** Marks in `out` every cell of a cols x rows array that is marked in `marks` or next to one. */
 function markAround(marks: Uint8Array, out: Uint8Array, cols: number, rows: number): void {
@@ -47,10 +32,10 @@ export class ChangeTracker {
   rebuiltClusters = 0;
   rebuiltGroups = 0;
   private anyDirty = true;
-  private readonly parts: RebuildParts;
+  private readonly parts: HierarchyParts;
   private readonly unsubscribe: () => void;
 
-  constructor(grid: NavGrid, layer: number, parts: RebuildParts) {
+  constructor(grid: NavGrid, layer: number, parts: HierarchyParts) {
     this.parts = parts;
     const layout = parts.layout;
     this.dirtyClusters = new Uint8Array(layout.clusterCount).fill(1);

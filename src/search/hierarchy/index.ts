@@ -11,7 +11,8 @@
  * - query.ts: a query's abstract search over both levels;
  * - refine.ts: the abstract path turned into cells;
  * - lines.ts: clear straight lines on uniform-cost cells;
- * - dirty.ts: tile changes and the rebuild of what they touched.
+ * - dirty.ts: tile changes and the rebuild of what they touched;
+ * - parts.ts: the parts as the coordinator hands them on.
  */
 import { TilenavError, describe } from '../../errors.js';
 import type { NavGrid, SearchView } from '../../grid/navgrid.js';
@@ -23,6 +24,7 @@ import { Groups } from './groups.js';
 import { ClusterLayout, CompactIds } from './ids.js';
 import { Landmarks } from './landmarks.js';
 import { ClusterSearch } from './local-search.js';
+import type { HierarchyParts } from './parts.js';
 import { AbstractSearch } from './query.js';
 import { Refiner } from './refine.js';
 import { ClusterStore } from './store.js';
@@ -96,7 +98,7 @@ export class Hierarchy {
     this.clusters = new Clusters(layout, view, cardinal, this.store, clusterSearch);
     this.groups = new Groups(layout, view, this.store, this.clusters, ids);
     this.landmarks = new Landmarks(layout, view, this.groups, ids);
-    const parts = { layout, view, cardinal, scratch, store: this.store, clusterSearch, clusters: this.clusters, groups: this.groups, landmarks: this.landmarks, ids };
+    const parts: HierarchyParts = { layout, view, cardinal, scratch, store: this.store, clusterSearch, clusters: this.clusters, groups: this.groups, landmarks: this.landmarks, ids };
     this.changes = new ChangeTracker(grid, layer, parts);
     this.abstractSearch = new AbstractSearch(parts);
     this.refiner = new Refiner(layout, view, layer, cardinal, scratch, jps);

@@ -9,11 +9,11 @@
 import type { SearchView } from '../../grid/navgrid.js';
 import type { SearchScratch } from '../kernel.js';
 import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, paddedX, paddedY } from '../padded.js';
-import type { Clusters } from './clusters.js';
 import type { Groups } from './groups.js';
 import { GROUP_SIDE as GROUP_SIDE_, type ClusterLayout, type CompactIds, type CompactScratch } from './ids.js';
 import type { Landmarks } from './landmarks.js';
 import type { ClusterSearch } from './local-search.js';
+import type { HierarchyParts } from './parts.js';
 import { BLOCK_HEADER as BLOCK_HEADER_, crossTable, inTable, levelTwoIndices, outTable, type ClusterStore } from './store.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
@@ -25,21 +25,6 @@ const BLOCK_HEADER = BLOCK_HEADER_;
 
 /** The level-2 search's heuristic weight (weighted A*: within this factor of the best level-2 path). */
 const LEVEL_TWO_WEIGHT = 1.01;
-
-/** The parts of the hierarchy a query reads. */
-export interface QueryParts {
-  layout: ClusterLayout;
-  view: SearchView;
-  cardinal: boolean;
-  /** The padded-cell search arrays shared with the Pathfinder. */
-  scratch: SearchScratch;
-  store: ClusterStore;
-  clusterSearch: ClusterSearch;
-  clusters: Clusters;
-  groups: Groups;
-  landmarks: Landmarks;
-  ids: CompactIds;
-}
 
 /** Finds a query's level-1 path through the hierarchy. */
 export class AbstractSearch {
@@ -65,7 +50,7 @@ export class AbstractSearch {
   private goalX = 0;
   private goalY = 0;
 
-  constructor(parts: QueryParts) {
+  constructor(parts: HierarchyParts) {
     this.layout = parts.layout;
     this.view = parts.view;
     this.cardinal = parts.cardinal;

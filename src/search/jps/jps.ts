@@ -6,18 +6,8 @@
  */
 import type { SearchView } from '../../grid/navgrid.js';
 import type { NodeHeap } from '../heap.js';
-import type { JumpPointSearch as CurrentJumpPointSearch, WalkBits } from '../jps.js';
+import type { JumpPointSearch as CurrentJumpPointSearch, SearchScratch as PathfinderArrays, WalkBits } from '../jps.js';
 import { SearchScratch, type SearchOutcome } from '../kernel.js';
-
-/** What today's Pathfinder exposes of its search arrays. */
-interface PathfinderArrays {
-  readonly g: Float64Array;
-  readonly parent: Int32Array;
-  readonly stamp: Uint32Array;
-  readonly heap: NodeHeap;
-  nextGen(): number;
-  readonly generation: number;
-}
 
 /** A kernel SearchScratch over the Pathfinder's own arrays, taking its generations from the Pathfinder. */
 class SharedScratch extends SearchScratch {
