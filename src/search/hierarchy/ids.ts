@@ -94,8 +94,10 @@ export class ClusterLayout {
   localCell(k: number, p: number): number {
     const W = this.stride;
     const c = this.clusterSize;
+    const cols = this.clusterColumns;
     const y = ((p / W) | 0) - 1;
-    return (y - this.clusterY(k) + 1) * (c + 2) + (p - (y + 1) * W - this.clusterX(k));
+    // Written out (not through clusterX / clusterY): builds call this for every pair of nodes.
+    return (y - Math.floor(k / cols) * c + 1) * (c + 2) + (p - (y + 1) * W - (k % cols) * c);
   }
 }
 
