@@ -113,7 +113,7 @@ test('the JSON form of a map gives the same tiles, external tilesets named and r
   const { art, missing } = parseTileArt(tmj, 'maps/m.tmj', sets);
   assert.deepEqual(missing, ['maps/gone.tsx']);
   assert.equal(art.tilesets[0].image?.path, 'maps/img/s.png', "a tileset's image resolves against the tileset's folder");
-  const m = loadTiled(tmj, { file: 'maps/m.tmj', readFile: (p) => sets.get(p) ?? '{"name":"x","tilewidth":32,"tileheight":16,"tilecount":1,"columns":1}' });
+  const m = loadTiled(tmj, { file: 'maps/m.tmj', readFile: (p) => sets.get(p) ?? '<tileset name="x" tilewidth="32" tileheight="16" tilecount="1" columns="1"/>' });
   const out: TileDraw[] = [];
   forEachTile(art, art.layers[0], m.projection, m.offset, (t) => out.push(t));
   // Staggered along x, even columns shifted down half a row: (0, 0) lowered, (1, 0) raised; the
