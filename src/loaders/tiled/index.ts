@@ -16,12 +16,16 @@ import { applyTemplates, forEachTemplated } from './templates.js';
 import { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
 import { readTj, readTmj, readTsj } from './json.js';
 import { readTmx, readTsx, readTx } from './xml.js';
+import { checkTiledRules, type TiledRules } from './rules.js';
 
 export { DEFAULT_TILED_MAPPING, GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './build.js';
 export type { TiledLayerInfo, TiledMapping } from './build.js';
 export type { TiledProperties, TiledProperty, TiledPropertyType, TiledPropertyValue, RawObject as TiledObject } from './model.js';
 export { DEFAULT_MAX_DECOMPRESSED_BYTES } from './data.js';
 export { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
+export { checkTiledRules, formatTiledRules } from './rules.js';
+export type { TiledRule, TiledRules } from './rules.js';
+export { applyRulesToTileset, type ApplyRulesOptions } from './tileset-write.js';
 
 /** Reads a file named relative to nothing (the loader has already joined it to the map's folder). */
 export type TiledReadFile = (path: string) => string | Uint8Array;
@@ -61,6 +65,17 @@ export interface TiledOptions {
    * @default DEFAULT_MAX_RASTER_WORK (2^28)
    */
   maxRasterWork?: number;
+  /**
+   * Collision rules picked for this map, as an object or the JSON text of a rules file: tiles (by
+   * tileset name and local id) and layers (by name, a group's name covering its layers) that block
+   * (`walkable: false`), are bridges (`walkable: true`), or have a `terrain` / `cost`. They add to
+   * what the map's own properties say: a blocking rule wins; a rule's terrain or cost replaces the
+   * tile's own, a tile rule's a layer rule's. A tileset or layer name the map does not have is a
+   * warning; a malformed rule or an unknown terrain is a TilenavError naming `rulesFile` and the key.
+   */
+  rules?: TiledRules | string;
+  /** The rules' file name, for messages. @default '<rules>' */
+  rulesFile?: string;
 }
 
 /** A loaded Tiled map. */
@@ -222,6 +237,7 @@ function readFailure(ctx: Ctx, element: string, path: string, what: string, e: u
 }
 
 function finish(ctx: Ctx, raw: RawMap, refs: References, options: Omit<TiledOptions, "readFile">, limits: DecodeLimits & { maxRasterWork: number }): TiledMap {
+  const rules = options.rules === undefined ? undefined : checkTiledRules(options.rules, options.rulesFile);
   const sets = raw.tilesets.map((ref) => ref.embedded ?? refs.tileset(ref));
   applyTemplates(ctx, raw, sets, refs);
   const built = build(ctx, raw, sets, {
@@ -229,6 +245,7 @@ function finish(ctx: Ctx, raw: RawMap, refs: References, options: Omit<TiledOpti
     maxRasterWork: limits.maxRasterWork,
     mapping: { ...DEFAULT_TILED_MAPPING, ...options.mapping },
     terrain: options.terrain,
+    rules,
   });
   for (const w of ctx.warnings ?? []) if (!built.warnings.includes(w)) built.warnings.push(w);
   return built;
