@@ -18,7 +18,7 @@ export const spec = {
     layer: COMMON_FLAGS.layer,
     movement: { ...COMMON_FLAGS.movement, default: "the map's own (octile on square tiles)" },
     scale: { kind: 'number', value: 'S', above: 0, default: 'fits the map in 600..8192 px', description: 'pixels per world unit' },
-    format: COMMON_FLAGS.format,
+    format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules,
   },
 } as const satisfies CommandSpec;
 
@@ -71,7 +71,7 @@ export function renderCommand(args: string[], io: CliIo): number {
   const movement = values.movement as MovementName | undefined;
   // Pictures are redrawn often: an existing PNG is replaced, but never the map itself.
   checkOutput(out, [positionals[0]], true, '--out');
-  const { grid } = loadMap(positionals[0], values.format);
+  const { grid } = loadMap(positionals[0], values.format, values.rules);
   assertFiniteProjection(grid, { file: positionals[0] });
   const layer = layerArg(values.layer);
   const r = renderPng(grid, { layer, from, to, movement, scale });
