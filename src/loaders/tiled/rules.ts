@@ -37,8 +37,10 @@ export const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
 
 const RULE_KEYS = ['walkable', 'terrain', 'cost'];
 
-/** Where in a rules file, as the user would find it: `tilesets["beach"]["38"].walkable`. */
-const at = (...keys: string[]) => keys.map((k, i) => (i === 0 ? k : /^[A-Za-z_]\w*$/.test(k) && !/^\d/.test(k) ? `.${k}` : `[${JSON.stringify(k.length > 80 ? k.slice(0, 80) + '...' : k)}]`)).join('');
+/** Where in a rules file, as the user would find it: `tilesets["beach"]["38"].walkable` (names in brackets, a rule's field after a dot). */
+function at(section: string, names: string[], field?: string): string {
+  return section + names.map((k) => `[${JSON.stringify(k.length > 80 ? k.slice(0, 80) + '...' : k)}]`).join('') + (field === undefined ? '' : `.${JSON.stringify(field).slice(1, -1)}`);
+}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -52,15 +54,15 @@ function describe(v: unknown): string {
   return `${typeof v} ${String(v)}`;
 }
 
-function checkRule(file: string, v: unknown, ...where: string[]): TiledRule {
-  const element = at(...where);
+function checkRule(file: string, v: unknown, section: string, names: string[]): TiledRule {
+  const element = at(section, names);
   if (!isPlainObject(v)) throw new TilenavError(`expected a rule such as { "walkable": false }, { "terrain": "Water" } or { "cost": 2.5 }, got ${describe(v)}`, { file, element });
   const rule: TiledRule = {};
   const keys = Object.keys(v);
   if (keys.length === 0) throw new TilenavError('the rule is empty; give it "walkable", "terrain" or "cost"', { file, element });
   for (const k of keys) {
     const val = v[k];
-    const el = at(...where, k);
+    const el = at(section, names, k);
     if (k === 'walkable') {
       if (typeof val !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(val)}`, { file, element: el });
       rule.walkable = val;
@@ -107,24 +109,24 @@ export function checkTiledRules(input: TiledRules | string, file = '<rules>'): C
   if (!isPlainObject(root)) throw new TilenavError(`expected a JSON object with "tilesets" and / or "layers", got ${describe(root)}`, { file });
   const out: CheckedRules = { file, tilesets: new Map(), layers: new Map() };
   for (const k of Object.keys(root)) {
-    if (k !== 'version' && k !== 'tilesets' && k !== 'layers') throw new TilenavError(`unknown key ${quote(k, 40)}; expected "version", "tilesets" or "layers"`, { file, element: at(k) });
+    if (k !== 'version' && k !== 'tilesets' && k !== 'layers') throw new TilenavError(`unknown key ${quote(k, 40)}; expected "version", "tilesets" or "layers"`, { file, element: k.length > 40 ? k.slice(0, 40) + '...' : k });
   }
   if (root.version !== undefined && root.version !== 1) throw new TilenavError(`this reader knows rules version 1, got ${describe(root.version)}`, { file, element: 'version' });
   if (root.tilesets !== undefined) {
     if (!isPlainObject(root.tilesets)) throw new TilenavError(`expected an object of tilesets by name, got ${describe(root.tilesets)}`, { file, element: 'tilesets' });
     for (const [name, tiles] of Object.entries(root.tilesets)) {
-      if (!isPlainObject(tiles)) throw new TilenavError(`expected an object of tile rules by local tile id, got ${describe(tiles)}`, { file, element: at('tilesets', name) });
+      if (!isPlainObject(tiles)) throw new TilenavError(`expected an object of tile rules by local tile id, got ${describe(tiles)}`, { file, element: at('tilesets', [name]) });
       const byId = new Map<number, TiledRule>();
       for (const [id, rule] of Object.entries(tiles)) {
-        if (!/^(0|[1-9]\d{0,8})$/.test(id) || Number(id) > GID_MASK) throw new TilenavError(`a tile id is the tile's local id in its tileset, a whole number from 0 to ${GID_MASK}; got ${quote(id, 40)}`, { file, element: at('tilesets', name, id) });
-        byId.set(Number(id), checkRule(file, rule, 'tilesets', name, id));
+        if (!/^(0|[1-9]\d{0,8})$/.test(id) || Number(id) > GID_MASK) throw new TilenavError(`a tile id is the tile's local id in its tileset, a whole number from 0 to ${GID_MASK}; got ${quote(id, 40)}`, { file, element: at('tilesets', [name, id]) });
+        byId.set(Number(id), checkRule(file, rule, 'tilesets', [name, id]));
       }
       out.tilesets.set(name, byId);
     }
   }
   if (root.layers !== undefined) {
     if (!isPlainObject(root.layers)) throw new TilenavError(`expected an object of layer rules by layer name, got ${describe(root.layers)}`, { file, element: 'layers' });
-    for (const [name, rule] of Object.entries(root.layers)) out.layers.set(name, checkRule(file, rule, 'layers', name));
+    for (const [name, rule] of Object.entries(root.layers)) out.layers.set(name, checkRule(file, rule, 'layers', [name]));
   }
   return out;
 }
