@@ -363,12 +363,12 @@ test('navigationLayers is clamped with a warning, and collisionLayer picks the l
   const sky = tiles(['1.....', '......', '......', '......']);
   const m = loadTiled(mapJson([{ type: 'tilelayer', name: 'High', width: 6, height: 4, data: sky, properties: [bool('isTilesetWalkable', false), { name: 'collisionLayer', type: 'int', value: 1 }] }], { properties: [{ name: 'navigationLayers', type: 'int', value: 12 }] }), { file: 'layers' });
   assert.equal(m.grid.layers.length, 8);
-  assert.ok(m.warnings.some((w) => /navigationLayers 12.*clamped to 8/.test(w)));
+  assert.ok(m.warnings.some((w) => /navigationLayers 12 is not a whole number from 1 to 8; 8 navigation layers are used/.test(w)));
   assert.equal(m.grid.isWalkable(0, 0, 0), true);
   assert.equal(m.grid.isWalkable(0, 0, 1), false);
   const zero = loadTiled(mapJson([], { properties: [{ name: 'navigationLayers', type: 'int', value: 0 }] }), { file: 'zero' });
   assert.equal(zero.grid.layers.length, 1);
-  assert.ok(zero.warnings.some((w) => /clamped to 1/.test(w)));
+  assert.ok(zero.warnings.some((w) => /; 1 navigation layer is used/.test(w)));
 });
 
 test('group layers pass properties and visibility down; hidden layers can be left out', () => {

@@ -210,11 +210,11 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   let navCount = 1;
   const nl = map.properties.get('navigationLayers');
   if (nl !== undefined) {
-    if (nl.type !== 'int' && nl.type !== 'float') warn(`map property navigationLayers is a ${nl.type}, expected an int; using 1 layer`);
+    if (nl.type !== 'int' && nl.type !== 'float') warn(`map property navigationLayers is a ${nl.type}, so 1 navigation layer is used; make it an int from 1 to ${MAX_LAYERS}`);
     else {
       const v = Math.round(nl.value as number);
       navCount = Math.min(MAX_LAYERS, Math.max(1, v));
-      if (navCount !== v || v !== nl.value) warn(`map property navigationLayers ${nl.value} is outside 1-${MAX_LAYERS}; clamped to ${navCount}`);
+      if (navCount !== v || v !== nl.value) warn(`map property navigationLayers ${nl.value} is not a whole number from 1 to ${MAX_LAYERS}; ${navCount === 1 ? "1 navigation layer is" : `${navCount} navigation layers are`} used`);
     }
   }
   const grid = new NavGrid(W, H, { layers: navCount, projection, terrain: options.terrain, maxCells: options.maxCells });
@@ -226,7 +226,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     else if (p.type === 'string') i = grid.layers.findIndex((x) => x.name === p.value);
     if (!Number.isInteger(i) || i < 0 || i >= navCount) {
       const clamped = Math.min(navCount - 1, Math.max(0, Number.isInteger(i) ? i : 0));
-      warn(`${l.raw.element}: collisionLayer ${JSON.stringify(p.value)} is not one of this map's ${navCount} navigation layers (${DEFAULT_LAYER_NAMES.slice(0, navCount).join(', ')}); using ${clamped}`);
+      warn(`${l.raw.element}: collisionLayer ${JSON.stringify(p.value)} is not one of this map's ${navCount} navigation layers (${DEFAULT_LAYER_NAMES.slice(0, navCount).join(', ')}); layer ${clamped} is used instead: set collisionLayer to a number from 0 to ${navCount - 1} or raise the map's navigationLayers`);
       return clamped;
     }
     return i;
@@ -259,13 +259,13 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
           if (walkable && !(stored > 0 && stored < Infinity)) fail(ctx, `${where} property "terrainType"`, `terrain ${quote(name, 60)} costs ${cost}, which a 32-bit float cost stores as ${stored}; expected a cost from ${FLOAT32_MIN_NORMAL} to ${FLOAT32_MAX}`);
         }
         else {
-          warn(`${where}: unknown terrainType ${quote(name, 60)} treated as Ground (known: ${terrainTable.entries().map((e) => e.name).join(', ')})`);
+          warn(`${where}: unknown terrainType ${quote(name, 60)} treated as Ground; the terrain names are ${terrainTable.entries().map((e) => e.name).join(', ')} (or define it in the terrain option's table)`);
           nav.terrain = 0;
         }
       }
       const slow = t.properties.get('slowMultiplier');
       if (slow !== undefined) {
-        if (slow.type !== 'float' && slow.type !== 'int') warn(`${where}: slowMultiplier is a ${slow.type} ignored; expected a float > 0`);
+        if (slow.type !== 'float' && slow.type !== 'int') warn(`${where}: slowMultiplier is a ${slow.type}, ignored; make it a float > 0`);
         else {
           const v = slow.value as number;
           // Costs are stored as 32-bit floats: outside this range a multiplier would store 0 or Infinity.
@@ -291,7 +291,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       const cf = t.properties.get('customFlags');
       if (cf !== undefined) {
         if (cf.type === 'int' && (cf.value as number) >= 0 && (cf.value as number) <= 255) nav.flags |= cf.value as number;
-        else warn(`${where}: customFlags ${JSON.stringify(cf.value)} ignored; expected an int 0-255`);
+        else warn(`${where}: customFlags ${JSON.stringify(cf.value)} ignored; make it an int from 0 to 255`);
       }
       nav.collides = boolProp(t.properties, collideNames) === true;
       nav.bridge = b('walkable');
@@ -325,7 +325,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     const w = l.props.get('isTilesetWalkable');
     const b = l.props.get('useTilesetBorder');
     for (const [name, p] of [['isTilesetWalkable', w], ['useTilesetBorder', b]] as const) {
-      if (p !== undefined && p.type !== 'bool') warn(`${l.raw.element}: ${name} is a ${p.type}, not a bool; ignored`);
+      if (p !== undefined && p.type !== 'bool') warn(`${l.raw.element}: ${name} is a ${p.type}, ignored; make it a bool`);
     }
     const wb = w?.type === 'bool' ? (w.value as boolean) : undefined;
     const bb = b?.type === 'bool' ? (b.value as boolean) : undefined;
