@@ -275,9 +275,13 @@ function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits & { max
  * about 1.18e-38 to 3.4e38), `isSafeZone` (flag bit 0), `customFlags` (int, OR-ed into
  * the flags) and the one-way bools `oneWayNorth|East|South|West` (flag bits 1-4).
  *
- * Then the {@link TiledMapping} conventions block cells on top: tiles or tile layers with a true
- * `collides` / `collision` / `solid`, tiles' own collision shapes, and object layers of collision
- * shapes. A map where no layer has the navigation properties starts all walkable, with a warning.
+ * Then, layer by layer from the bottom up, the {@link TiledMapping} conventions block cells on top:
+ * tiles or tile layers with a true `collides` / `collision` / `solid`, tiles' own collision shapes,
+ * and object layers of collision shapes; a tile's float `cost` sets its cells' cost, and a tile
+ * with a true `walkable` is a bridge (its cells walkable whatever the layers below block). A map
+ * where no layer has the navigation properties starts all walkable and every tile layer brings its
+ * tiles' terrain and cost; when nothing in it blocks, a warning says how to pick blocking tiles.
+ * `rules` (see {@link TiledOptions.rules}) add tile and layer rules the user picked.
  *
  * Infinite maps become the bounding box of their chunks (`offset` says where it starts). Tile flip
  * and rotation bits are ignored for navigation. Throws a TilenavError naming the file and element
