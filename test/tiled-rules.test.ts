@@ -305,3 +305,17 @@ test('loadTiledAsync takes rules the same way', async () => {
   assert.deepEqual([...m.grid.layers[0].walkable], [...island({ rules: RULES }).grid.layers[0].walkable]);
   await assert.rejects(loadTiledAsync(readFileSync(ISLAND), { file: ISLAND, readFile: async (p) => readFileSync(p), rules: '{', rulesFile: 'x.json' }), /^TilenavError: x\.json:1: not valid JSON/);
 });
+
+test('map.tilesets: what a palette of rules needs: name, image, grid and the tiles the map uses', () => {
+  const m = island();
+  assert.equal(m.tilesets.length, 1);
+  const ts = m.tilesets[0];
+  assert.deepEqual({ ...ts, used: undefined }, { name: 'beach_tileset', firstgid: 1, tileCount: 936, columns: 36, tileWidth: 16, tileHeight: 16, margin: 0, spacing: 0, image: { source: TILESET.replace(/\.tsx$/, '.png'), width: 576, height: 416 }, file: TILESET, used: undefined });
+  // Counted independently from the decoded layers: every non-empty cell of the three tile layers.
+  const expect = new Map<number, number>();
+  for (const id of [...ground, ...fringe, ...layerIds('Over')]) if (id >= 0) expect.set(id, (expect.get(id) ?? 0) + 1);
+  assert.deepEqual(new Map([...ts.used].sort((a, b) => a[0] - b[0])), new Map([...expect].sort((a, b) => a[0] - b[0])));
+  assert.equal(ts.used.get(148), 1875);
+  const flipped = loadTiled(small([{ name: 'a', data: [(2 | GID_FLIP_H) >>> 0, 2, 0, 9] }]));
+  assert.deepEqual([...flipped.tilesets[0].used], [[1, 2]]);
+});

@@ -113,3 +113,63 @@ export function clearBridges(d: Uint32Array, t: TileTable, wholeLayer: boolean, 
     }
   }
 }
+
+/** One of a map's tilesets as a palette of rules needs it: how to draw its tiles, and which the map uses. */
+export interface TiledTilesetInfo {
+  /** The name rules use. */
+  name: string;
+  firstgid: number;
+  tileCount: number;
+  /** Tiles per row of the image (0 for a collection of images). */
+  columns: number;
+  tileWidth: number;
+  tileHeight: number;
+  /** Pixels around and between the tiles in the image. */
+  margin: number;
+  spacing: number;
+  /** The image, its `source` resolved against the tileset's file (as tilesets are against the map); null for a collection of images. */
+  image: { source: string; width: number; height: number } | null;
+  /** The file the tileset came from (the map's own for an embedded one). */
+  file: string;
+  /** Local tile id to the number of cells showing it, over the tile layers navigation reads. */
+  used: Map<number, number>;
+}
+
+/** Counts each tileset's tiles over the layers' gids (flip bits dropped); gids past `maxGid` are not counted. */
+export function tilesetInfos(tilesets: RawTileset[], layers: Uint32Array[], resolve: (from: string, source: string) => string, maxGid: number): TiledTilesetInfo[] {
+  // A tileset's tiles: its tile count, or past it the tiles it lists (a collection of images).
+  const sizes = tilesets.map((ts) => ts.tiles.reduce((n, t) => Math.max(n, t.id + 1), ts.tileCount));
+  let top = 0;
+  tilesets.forEach((ts, k) => (top = Math.max(top, ts.firstgid + sizes[k])));
+  const counts = new Uint32Array(Math.min(top, maxGid) + 1);
+  for (const d of layers) countGids(d, counts);
+  const sorted = tilesets.map((ts, k) => [ts.firstgid, k]).sort((a, b) => a[0] - b[0]);
+  const infos: TiledTilesetInfo[] = tilesets.map((ts) => ({
+    name: ts.name,
+    firstgid: ts.firstgid,
+    tileCount: ts.tileCount,
+    columns: ts.columns,
+    tileWidth: ts.tileWidth,
+    tileHeight: ts.tileHeight,
+    margin: ts.margin,
+    spacing: ts.spacing,
+    image: ts.image === null ? null : { ...ts.image, source: resolve(ts.file, ts.image.source) },
+    file: ts.file,
+    used: new Map(),
+  }));
+  let s = -1;
+  for (let gid = 1; gid < counts.length; gid++) {
+    while (s + 1 < sorted.length && sorted[s + 1][0] <= gid) s++;
+    if (s < 0 || counts[gid] === 0) continue;
+    const [first, k] = sorted[s];
+    if (gid - first < sizes[k]) infos[k].used.set(gid - first, counts[gid]);
+  }
+  return infos;
+}
+
+function countGids(d: Uint32Array, counts: Uint32Array): void {
+  for (let i = 0; i < d.length; i++) {
+    const gid = d[i] & GID_MASK;
+    if (gid !== 0 && gid < counts.length) counts[gid]++;
+  }
+}

@@ -7,7 +7,7 @@ import { RasterBudget } from '../limits.js';
 import { applyObjectConventions, applyTileConventions, boolProp, lineWidthOf, lower, markNonEmpty, rowOf, type FlatLayer, type Surface, type TileNav, type TileTable } from './collide.js';
 import { fail, GID_MASK, quote, type Ctx, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type TiledProperties, type TiledProperty } from './model.js';
 import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, type CheckedRules } from './rules.js';
-import { applyLayerTerrain, clearBridges, layerRuleOf, ruleTerrain, tileRulesOf, unmatchedLayerRules } from './apply-rules.js';
+import { applyLayerTerrain, clearBridges, layerRuleOf, ruleTerrain, tileRulesOf, tilesetInfos, unmatchedLayerRules, type TiledTilesetInfo } from './apply-rules.js';
 import { objectShapes } from './shapes.js';
 
 export { GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './model.js';
@@ -72,6 +72,8 @@ export interface BuildOptions {
   terrain: TerrainTable | undefined;
   /** Collision rules the user picked, checked for shape. */
   rules?: CheckedRules;
+  /** Resolves a tileset image's source against the tileset's file. */
+  resolve: (from: string, source: string) => string;
 }
 
 /** What {@link build} returns; the public result adds nothing but the doc comments. */
@@ -85,6 +87,7 @@ export interface Built {
   offset: { x: number; y: number };
   warnings: string[];
   properties: { map: TiledProperties; layers: TiledLayerInfo[]; tiles: Map<number, TiledProperties> };
+  tilesets: TiledTilesetInfo[];
 }
 
 
@@ -392,7 +395,8 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     );
   }
   grid.refresh();
-  return { grid, projection, orientation, movement, tileWidth: tw, tileHeight: th, offset: { x: ox, y: oy }, warnings, properties: { map: map.properties, layers: infos, tiles: tileProps } };
+  const tilesetList = tilesetInfos(tilesets, used.flatMap((l) => (l.data !== null ? [l.data] : [])), options.resolve, MAX_INFO_GID);
+  return { grid, projection, orientation, movement, tileWidth: tw, tileHeight: th, offset: { x: ox, y: oy }, warnings, properties: { map: map.properties, layers: infos, tiles: tileProps }, tilesets: tilesetList };
 }
 
 function count(a: Uint8Array): number {

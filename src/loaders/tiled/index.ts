@@ -20,6 +20,8 @@ import { checkTiledRules, type TiledRules } from './rules.js';
 
 export { DEFAULT_TILED_MAPPING, GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './build.js';
 export type { TiledLayerInfo, TiledMapping } from './build.js';
+export type { TiledTilesetInfo } from './apply-rules.js';
+import type { TiledTilesetInfo } from './apply-rules.js';
 export type { TiledProperties, TiledProperty, TiledPropertyType, TiledPropertyValue, RawObject as TiledObject } from './model.js';
 export { DEFAULT_MAX_DECOMPRESSED_BYTES } from './data.js';
 export { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
@@ -100,6 +102,11 @@ export interface TiledMap {
   warnings: string[];
   /** The raw custom properties, for the game's own use: the map's, each layer's, and each tile's by gid. */
   properties: { map: TiledProperties; layers: TiledLayerInfo[]; tiles: Map<number, TiledProperties> };
+  /**
+   * The map's tilesets in its order: the name and local ids rules use, the image and grid to draw
+   * each tile from, and `used`, how many cells show each tile (a palette of rules lists these).
+   */
+  tilesets: TiledTilesetInfo[];
 }
 
 function text(ctx: Ctx, source: string | Uint8Array, element: string): string {
@@ -246,6 +253,7 @@ function finish(ctx: Ctx, raw: RawMap, refs: References, options: Omit<TiledOpti
     mapping: { ...DEFAULT_TILED_MAPPING, ...options.mapping },
     terrain: options.terrain,
     rules,
+    resolve: resolveTiledPath,
   });
   for (const w of ctx.warnings ?? []) if (!built.warnings.includes(w)) built.warnings.push(w);
   return built;

@@ -115,6 +115,11 @@ function propertyXml(p: { name: string; type: string; value: boolean | string | 
   return `<property name="${p.name}" type="${p.type}" value="${escapeAttr(String(p.value))}"/>`;
 }
 
+/** A tile's `<properties>` element, indented as Tiled writes it. */
+function propertiesXml(props: { name: string; type: string; value: boolean | string | number }[]): string {
+  return `<properties>\n${props.map((p) => `   ${propertyXml(p)}\n`).join('')}  </properties>`;
+}
+
 /** Writes each tile's properties, one edit at a time from the end of the file back, so earlier offsets stay valid. */
 function writeXml(text: string, rules: Map<number, TiledRule>): string {
   const all = tags(text);
@@ -137,18 +142,18 @@ function writeXml(text: string, rules: Map<number, TiledRule>): string {
     const tag = all[k];
     if (tag.kind === 'empty') {
       const open = text.slice(tag.start, tag.end).replace(/\s*\/>$/, '>');
-      edits.push({ at: tag.start, cut: tag.end - tag.start, text: `${open}\n  <properties>\n${props.map((p) => `   ${propertyXml(p)}\n`).join('')}  </properties>\n </tile>` });
+      edits.push({ at: tag.start, cut: tag.end - tag.start, text: `${open}\n  ${propertiesXml(props)}\n </tile>` });
       continue;
     }
     const end = closing(all, k);
     let pk = -1;
     for (let j = k + 1; j < end; j = all[j].kind === 'open' ? closing(all, j) + 1 : j + 1) if (all[j].name === 'properties') pk = j;
     if (pk < 0) {
-      edits.push({ at: tag.end, cut: 0, text: `\n  <properties>\n${props.map((p) => `   ${propertyXml(p)}\n`).join('')}  </properties>` });
+      edits.push({ at: tag.end, cut: 0, text: `\n  ${propertiesXml(props)}` });
       continue;
     }
     if (all[pk].kind === 'empty') {
-      edits.push({ at: all[pk].start, cut: all[pk].end - all[pk].start, text: `<properties>\n${props.map((p) => `   ${propertyXml(p)}\n`).join('')}  </properties>` });
+      edits.push({ at: all[pk].start, cut: all[pk].end - all[pk].start, text: `${propertiesXml(props)}` });
       continue;
     }
     const pend = closing(all, pk);
@@ -173,7 +178,7 @@ function writeXml(text: string, rules: Map<number, TiledRule>): string {
     const wang = children.find((k) => all[k].name === 'wangsets' || all[k].name === 'transformations');
     const after = lastTile !== undefined ? all[all[lastTile].kind === 'open' ? closing(all, lastTile) : lastTile].end : undefined;
     const at = after ?? (wang !== undefined ? text.lastIndexOf('\n', all[wang].start) : text.lastIndexOf('\n', all[rootEnd].start));
-    const body = newTiles.map((id) => `\n <tile id="${id}">\n  <properties>\n${ruleProperties(rules.get(id)!).map((p) => `   ${propertyXml(p)}\n`).join('')}  </properties>\n </tile>`).join('');
+    const body = newTiles.map((id) => `\n <tile id="${id}">\n  ${propertiesXml(ruleProperties(rules.get(id)!))}\n </tile>`).join('');
     edits.push({ at: at < 0 ? all[rootEnd].start : at, cut: 0, text: body });
   }
   edits.sort((a, b) => b.at - a.at);
