@@ -20,7 +20,7 @@ export const spec = {
     scale: { kind: 'number', value: 'S', above: 0, default: 'fits the map in 600..8192 px', description: 'pixels per world unit' },
     opacity: { kind: 'number', value: 'O', min: 0, max: 1, default: '0.4 over tiles, else 1', description: "how opaque the cost colours are over a Tiled map's tiles" },
     'overlay-only': { kind: 'boolean', description: "draw the overlay alone, without a Tiled map's own tiles" },
-    format: COMMON_FLAGS.format,
+    format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules,
   },
 } as const satisfies CommandSpec;
 
@@ -109,7 +109,7 @@ export function renderCommand(args: string[], io: CliIo): number {
   const movement = values.movement as MovementName | undefined;
   // Pictures are redrawn often: an existing PNG is replaced, but never the map itself.
   checkOutput(out, [positionals[0]], true, '--out');
-  const loaded = loadMap(positionals[0], values.format);
+  const loaded = loadMap(positionals[0], values.format, values.rules);
   const { grid } = loaded;
   assertFiniteProjection(grid, { file: positionals[0] });
   const layer = layerArg(values.layer);

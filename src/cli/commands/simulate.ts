@@ -17,7 +17,7 @@ export const spec = {
     steps: { kind: 'number', value: 'S', integer: true, min: 0, max: 10_000_000, default: String(DEFAULT_SIMULATE_STEPS), description: 'step budget (60 steps per simulated second)' },
     mode: { kind: 'string', choices: ['auto', 'formation', 'flow'], default: 'auto', description: 'group movement: formation slots, a flow field, or chosen by size' },
     movement: { ...COMMON_FLAGS.movement, default: "octile, or the map's own (hex, staggered)" },
-    format: COMMON_FLAGS.format,
+    format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules,
     json: COMMON_FLAGS.json,
   },
 } as const satisfies CommandSpec;
@@ -34,7 +34,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
   const mode = (values.mode ?? 'auto') as 'auto' | 'formation' | 'flow';
   const from = values.from!;
   const to = values.to!;
-  const loaded = loadMap(positionals[0], values.format);
+  const loaded = loadMap(positionals[0], values.format, values.rules);
   const { grid } = loaded;
   for (const [p, flag] of [[from, '--from'], [to, '--to']] as const) {
     if (!grid.inBounds(p[0], p[1])) throw new TilenavError(`(${p[0]}, ${p[1]}) is outside the ${grid.width} x ${grid.height} map`, { element: flag });
