@@ -86,9 +86,12 @@ export class AgentStore {
   lastReplan = new Float64Array(0);
   /** 1 when the agent was pushed by another in the last step (crowded: waypoints count as reached sooner). */
   contact = new Uint8Array(0);
-  /** Where and when the agent last made real progress (stuck detection). */
-  anchorX = new Float64Array(0);
-  anchorY = new Float64Array(0);
+  /**
+   * Stuck detection: the least way left to the target seen on the current order (cells; along the
+   * path or the flow field, so circling round a taken spot is no progress), and when it last
+   * shrank by `stuckDist` (seconds).
+   */
+  bestRemaining = new Float64Array(0);
   anchorTime = new Float64Array(0);
   /** Stuck retries used on the current order. */
   retries = new Uint8Array(0);
@@ -194,8 +197,7 @@ export class AgentStore {
       this.paths[id] = null;
       this.replanCount[id] = 0;
     }
-    this.anchorX[id] = this.x[id];
-    this.anchorY[id] = this.y[id];
+    this.bestRemaining[id] = Infinity;
     this.anchorTime[id] = now;
   }
 
@@ -245,8 +247,7 @@ export class AgentStore {
     this.replanCount = grown(this.replanCount, capacity);
     this.lastReplan = grown(this.lastReplan, capacity);
     this.contact = grown(this.contact, capacity);
-    this.anchorX = grown(this.anchorX, capacity);
-    this.anchorY = grown(this.anchorY, capacity);
+    this.bestRemaining = grown(this.bestRemaining, capacity);
     this.anchorTime = grown(this.anchorTime, capacity);
     this.retries = grown(this.retries, capacity);
     this.homeX = grown(this.homeX, capacity);
