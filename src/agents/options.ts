@@ -34,6 +34,12 @@ export interface NavigationOptions {
   obstacleRadiusFraction: number;
   /** A group order of at least this many units follows one flow field instead of one A* per unit. @default 24 */
   flowFieldMinGroup: number;
+  /**
+   * An order to a target within this of the walker's current target keeps its path and moves only
+   * the path's end (when the last leg stays in line of sight), so a goal that drifts a little each
+   * frame (a unit following another) does not replan every order (cells). @default 0.5
+   */
+  retargetDist: number;
   /** Formation slot spacing, in collision diameters. @default 1.25 */
   formationSpacing: number;
   /**
@@ -82,6 +88,7 @@ export const DEFAULT_NAVIGATION_OPTIONS: Readonly<NavigationOptions> = Object.fr
   obstacleInfluenceDist: 15,
   obstacleRadiusFraction: 0.6,
   flowFieldMinGroup: 24,
+  retargetDist: 0.5,
   formationSpacing: 1.25,
   flowSlotHandoff: 6,
   stuckTime: 3,

@@ -106,6 +106,12 @@ export class AgentStore {
   readonly callbacks: (((id: number) => void) | undefined)[] = [];
   /** Agents that arrived (or gave up) during the step, in that order; the system calls back after the step. */
   arrived: number[] = [];
+  /**
+   * Whether agent `id` can walk straight from its path's second-to-last waypoint (or from where it
+   * stands, on its last leg) to (x, y): the system sets it to a line-of-sight test, so a target
+   * moved within `retargetDist` keeps the path only when its last leg stays clear.
+   */
+  canRetarget: (id: number, x: number, y: number) => boolean = () => false;
   /** Removed ids, highest first, so the lowest is reused first. */
   private readonly free: number[] = [];
   private readonly options: Readonly<NavigationOptions>;
@@ -174,7 +180,8 @@ export class AgentStore {
   /**
    * Gives agent `id` an order to (x, y) at simulated time `now`. `nudge`: a step aside (or back),
    * which keeps the home the last real order set. The same target as the current path keeps the
-   * path; anything else plans afresh at the next step.
+   * path, and so does one within `retargetDist` of it when {@link canRetarget} allows (the path's
+   * end moves to it); anything else plans afresh at the next step.
    */
   order(id: number, x: number, y: number, intent: MoveIntent, group: number, now: number, nudge = false): void {
     const f = this.flags[id];
@@ -185,7 +192,17 @@ export class AgentStore {
       this.homeY[id] = y;
     }
     const usePathfinding = intent.usePathfinding ?? true;
-    const same = (f & AGENT_HAS_PATH) !== 0 && this.targetX[id] === x && this.targetY[id] === y && (f & AGENT_PATHFINDING) !== 0 === usePathfinding;
+    const path = this.paths[id];
+    const moved = Math.hypot(x - this.targetX[id], y - this.targetY[id]);
+    const kept = (f & AGENT_HAS_PATH) !== 0 && path !== null && (f & AGENT_PATHFINDING) !== 0 === usePathfinding;
+    const same = kept && (moved === 0 || (moved <= this.options.retargetDist && this.canRetarget(id, x, y)));
+    if (same && moved > 0) {
+      // A target that moved a little keeps the path; only its end moves (a copy: callers may hold the old one).
+      const p = path.slice();
+      p[p.length - 2] = x;
+      p[p.length - 1] = y;
+      this.paths[id] = p;
+    }
     this.targetX[id] = x;
     this.targetY[id] = y;
     this.desiredSpeed[id] = positive(intent.desiredSpeed, 1, 'desiredSpeed');
@@ -197,6 +214,8 @@ export class AgentStore {
       this.paths[id] = null;
       this.replanCount[id] = 0;
     }
+    // Chasing a target that keeps moving a little is the same order: the stuck clock runs on.
+    if (same && moved > 0) return;
     this.bestRemaining[id] = Infinity;
     this.anchorTime[id] = now;
   }

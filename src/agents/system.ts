@@ -1,12 +1,12 @@
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
-import type { MovementName } from '../search/movement.js';
+import { lineOfSight, movementModel, type MovementName } from '../index.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Collision } from './collision.js';
 import type { FlowField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
-import { GridPlanner, cellIndexAt, type AgentPlanner } from './planner.js';
+import { GridPlanner, cellIndexAt, walkableAt, type AgentPlanner } from './planner.js';
 import { Replanner } from './replanning.js';
 import { SpatialHash, agentAt, agentsInRect } from './spatial.js';
 import { Steering } from './steering.js';
@@ -107,6 +107,7 @@ export class NavigationSystem {
     this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields);
     this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats);
     this.unsubscribe = grid.onChange((c) => this.replanner.gridChanged(c));
+    this.agents.canRetarget = (id, x, y) => this.lastLegClear(id, x, y);
   }
 
   // ---- the agents' arrays (replaced when addAgent grows them) ------------------------------
@@ -199,6 +200,20 @@ export class NavigationSystem {
    */
   prepare(): void {
     this.replanner.prepare();
+  }
+
+  /** Whether agent id's last leg, from the waypoint before its path's end (or from where it stands), still sees (x, y). */
+  private lastLegClear(id: number, x: number, y: number): boolean {
+    const model = movementModel(this.movement);
+    // Line of sight is a square grid's; elsewhere (hexagons) and off the grid the order replans.
+    if ((model.heuristic !== 'octile' && model.heuristic !== 'manhattan') || !walkableAt(this.grid, this.layer, x, y)) return false;
+    const a = this.agents;
+    const path = a.paths[id]!;
+    const k = path.length / 2 - 2;
+    const onLast = k < a.waypointIndex[id];
+    const sx = onLast ? a.x[id] : path[k * 2];
+    const sy = onLast ? a.y[id] : path[k * 2 + 1];
+    return lineOfSight(this.grid.searchView(this.layer), sx, sy, x, y, model.corner);
   }
 
   // ---- agents ------------------------------------------------------------------------------
