@@ -56,3 +56,32 @@ test('retargetDist: a small goal change behind a wall plans again; 0 plans every
   strict.step();
   assert.equal(strict.stats.plans, 2);
 });
+
+test('far positions are refused, naming the coordinate, instead of hanging step()', () => {
+  const sys = new NavigationSystem(new NavGrid(16, 16));
+  assert.throws(() => sys.addAgent({ x: 1e16, y: 0 }), (e: Error) => e.name === 'TilenavError' && /agent\.x/.test(e.message));
+  assert.throws(() => sys.addAgent({ x: 0, y: -1e9 }), /agent\.y/);
+  const a = sys.addAgent({ x: 2, y: 2 });
+  assert.throws(() => sys.moveTo(a, 1e16, 3), /target x/);
+  assert.throws(() => sys.moveGroup([a], 3, 1e300), /target y/);
+  // The documented range: the grid grown by its own size on every side.
+  const edge = sys.addAgent({ x: -16, y: 32 });
+  sys.moveTo(edge, 5, 5);
+  sys.moveTo(a, 31.5, -15.5);
+  for (let s = 0; s < 30; s++) sys.step();
+  assert.ok(sys.has(edge));
+});
+
+test('misuse of agents throws a TilenavError naming the argument', () => {
+  const sys = new NavigationSystem(new NavGrid(8, 8));
+  assert.throws(() => sys.addAgent({ x: 1, y: 1, heading: NaN }), (e: Error) => e.name === 'TilenavError' && /agent\.heading/.test(e.message));
+  assert.throws(() => sys.addAgent({ x: 1, y: 1, heading: Infinity }), /agent\.heading/);
+  const a = sys.addAgent({ x: 1, y: 1, heading: 7 * Math.PI });
+  assert.ok(Math.abs(Math.abs(sys.heading[a]) - Math.PI) < 1e-9, 'heading kept in -pi .. pi');
+  assert.throws(() => sys.moveGroup([a], 4, 4, { mode: 'swarm' as 'flow' }), (e: Error) => e.name === 'TilenavError' && /mode/.test(e.message));
+  assert.throws(() => sys.interpolated(5), /agent id/);
+  assert.throws(() => sys.toWorld(-1), /agent id/);
+  assert.throws(() => sys.toWorld(1.5), /agent id/);
+  sys.removeAgent(a);
+  assert.throws(() => sys.interpolated(a), /agent id/);
+});

@@ -128,12 +128,14 @@ export class AgentStore {
       if (typeof spec[k] !== 'number' || !Number.isFinite(spec[k])) throw new TilenavError(`expected a finite number, got ${describe(spec[k])}`, { element: `agent.${k}` });
     }
     const o = this.options;
+    if (spec.heading !== undefined && (typeof spec.heading !== 'number' || !Number.isFinite(spec.heading))) throw new TilenavError(`expected a finite angle in radians, got ${describe(spec.heading)}`, { element: 'agent.heading' });
+    if (spec.player !== undefined && typeof spec.player !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(spec.player)}`, { element: 'agent.player' });
     const radius = positive(spec.radius, o.collisionRadius, 'agent.radius');
     const id = this.free.length > 0 ? this.free.pop()! : this.count++;
     if (id >= this.x.length) this.grow(this.x.length * 2);
     this.x[id] = this.prevX[id] = spec.x;
     this.y[id] = this.prevY[id] = spec.y;
-    this.heading[id] = spec.heading ?? 0;
+    this.heading[id] = spec.heading === undefined ? 0 : Math.atan2(Math.sin(spec.heading), Math.cos(spec.heading));
     this.radius[id] = radius;
     this.walkSpeed[id] = positive(spec.walkSpeed, o.walkSpeed, 'agent.walkSpeed');
     this.rotationSpeed[id] = positive(spec.rotationSpeed, o.rotationSpeed, 'agent.rotationSpeed');

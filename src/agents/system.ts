@@ -202,6 +202,20 @@ export class NavigationSystem {
     this.replanner.prepare();
   }
 
+  /**
+   * Throws a TilenavError naming the coordinate unless (x, y) is a finite point within the
+   * grid's rectangle grown by the grid's own size on every side ({@link NavigationSystem.addAgent}).
+   * Farther points are refused: an agent 1e16 cells away has nothing to walk to, and the regions
+   * a step scans around it would be unbounded.
+   */
+  private checkPoint(x: number, y: number, nameX: string, nameY: string): void {
+    const { width: W, height: H } = this.grid;
+    for (const [v, extent, name] of [[x, W, nameX], [y, H, nameY]] as const) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new TilenavError(`expected a finite number, got ${describe(v)}`, { element: name });
+      if (v < -extent || v > 2 * extent) throw new TilenavError(`expected ${-extent} .. ${2 * extent} (the ${W} x ${H} grid grown by its size on each side), got ${v}`, { element: name });
+    }
+  }
+
   /** Whether agent id's last leg, from the waypoint before its path's end (or from where it stands), still sees (x, y). */
   private lastLegClear(id: number, x: number, y: number): boolean {
     const model = movementModel(this.movement);
@@ -218,8 +232,14 @@ export class NavigationSystem {
 
   // ---- agents ------------------------------------------------------------------------------
 
-  /** Adds a standing agent and returns its id (a removed agent's id may be reused, lowest first). */
+  /**
+   * Adds a standing agent and returns its id (a removed agent's id may be reused, lowest first).
+   * Positions (and order targets) must be finite and lie within the grid's rectangle grown by the
+   * grid's size on every side: -width .. 2 width, -height .. 2 height (cell coordinates); a
+   * TilenavError names the coordinate otherwise.
+   */
   addAgent(spec: AgentSpec): number {
+    if (spec !== null && typeof spec === 'object') this.checkPoint(spec.x, spec.y, 'agent.x', 'agent.y');
     const id = this.agents.add(spec);
     this.hash.fitRadius(this.agents.radius[id]);
     return id;
@@ -252,7 +272,7 @@ export class NavigationSystem {
    */
   moveTo(id: number, x: number, y: number, intent: MoveIntent = {}): void {
     this.agents.check(id);
-    if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) throw new TilenavError(`expected a finite target, got ${describe(x)}, ${describe(y)}`, { element: 'target' });
+    this.checkPoint(x, y, 'target x', 'target y');
     this.agents.order(id, x, y, intent, -1, this.time);
   }
 
@@ -263,10 +283,13 @@ export class NavigationSystem {
    */
   moveGroup(ids: ArrayLike<number>, x: number, y: number, intent: MoveIntent & { mode?: 'auto' | 'formation' | 'flow' } = {}): GroupOrder {
     const agents = this.agents;
+    if (ids === null || typeof ids !== 'object' || typeof ids.length !== 'number') throw new TilenavError(`expected an array of agent ids, got ${describe(ids)}`, { element: 'ids' });
     for (let k = 0; k < ids.length; k++) agents.check(ids[k]);
-    if (!Number.isFinite(x) || !Number.isFinite(y)) throw new TilenavError(`expected a finite target, got ${describe(x)}, ${describe(y)}`, { element: 'target' });
+    this.checkPoint(x, y, 'target x', 'target y');
+    const asked = intent.mode ?? 'auto';
+    if (asked !== 'auto' && asked !== 'formation' && asked !== 'flow') throw new TilenavError(`expected 'auto', 'formation' or 'flow', got ${describe(asked)}`, { element: 'mode' });
     const n = ids.length;
-    const mode = intent.mode === 'formation' || intent.mode === 'flow' ? intent.mode : n >= this.options.flowFieldMinGroup ? 'flow' : 'formation';
+    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup ? 'flow' : 'formation';
     const xs = new Float64Array(n);
     const ys = new Float64Array(n);
     let maxR = 0;
@@ -321,6 +344,7 @@ export class NavigationSystem {
 
   /** The interpolated position for rendering, at `alpha` between the last two steps. */
   interpolated(id: number, out: { x: number; y: number } = { x: 0, y: 0 }): { x: number; y: number } {
+    this.agents.check(id);
     const a = this.alpha;
     const agents = this.agents;
     out.x = agents.prevX[id] + (agents.x[id] - agents.prevX[id]) * a;
