@@ -210,26 +210,26 @@ export class Replanner {
 
   /**
    * A grid change marks dirty exactly the agents whose remaining path (from where they stand,
-   * through their waypoints) crosses the changed rectangle, corners included (a diagonal step
-   * beside a new wall would cut its corner); they replan once, at the next step. Flow fields on
-   * the layer are rebuilt once, at the next step.
+   * through their waypoints) crosses one of the changed rectangles (`c.rects`, corners included:
+   * a diagonal step beside a new wall would cut its corner); they replan once, at the next step.
+   * Three huts built in three corners replan the agents near them, not every agent in between.
+   * Flow fields on the layer are rebuilt once, at the next step.
    */
   gridChanged(c: GridChange): void {
     if (c.layer !== this.layer) return;
     const a = this.agents;
-    const x0 = c.x - 0.5;
-    const y0 = c.y - 0.5;
-    const x1 = c.x + c.width - 0.5;
-    const y1 = c.y + c.height - 0.5;
+    const rects = c.rects ?? [c];
     for (let i = 0; i < a.count; i++) {
       if ((a.flags[i] & (AGENT_ACTIVE | AGENT_HAS_PATH | AGENT_DIRTY)) !== (AGENT_ACTIVE | AGENT_HAS_PATH)) continue;
       const path = a.paths[i]!;
       let px = a.x[i];
       let py = a.y[i];
-      for (let k = a.waypointIndex[i] * 2; k < path.length; k += 2) {
-        if (segmentHitsRect(px, py, path[k], path[k + 1], x0, y0, x1, y1)) {
-          a.flags[i] |= AGENT_DIRTY;
-          break;
+      for (let k = a.waypointIndex[i] * 2; k < path.length && (a.flags[i] & AGENT_DIRTY) === 0; k += 2) {
+        for (const r of rects) {
+          if (segmentHitsRect(px, py, path[k], path[k + 1], r.x - 0.5, r.y - 0.5, r.x + r.width - 0.5, r.y + r.height - 0.5)) {
+            a.flags[i] |= AGENT_DIRTY;
+            break;
+          }
         }
         px = path[k];
         py = path[k + 1];
