@@ -85,3 +85,23 @@ test('misuse of agents throws a TilenavError naming the argument', () => {
   sys.removeAgent(a);
   assert.throws(() => sys.interpolated(a), /agent id/);
 });
+
+test('a small goal change toward an unreachable target plans again: a partial path does not end at the target', () => {
+  const grid = asciiGrid([
+    '..........', //
+    '......@@@.',
+    '......@.@.',
+    '......@@@.',
+  ]);
+  const sys = new NavigationSystem(grid);
+  const a = sys.addAgent({ x: 0, y: 0 });
+  sys.moveTo(a, 7, 2);
+  sys.step();
+  const before = sys.path(a)!;
+  assert.notDeepEqual([before[before.length - 2], before[before.length - 1]], [7, 2], 'walks to the nearest reachable cell');
+  sys.moveTo(a, 7.1, 2);
+  sys.step();
+  assert.equal(sys.stats.plans, 2);
+  const after = sys.path(a)!;
+  assert.notDeepEqual([after[after.length - 2], after[after.length - 1]], [7.1, 2]);
+});

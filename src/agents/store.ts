@@ -187,7 +187,6 @@ export class AgentStore {
    */
   order(id: number, x: number, y: number, intent: MoveIntent, group: number, now: number, nudge = false): void {
     const f = this.flags[id];
-    this.retries[id] = 0;
     this.returnAt[id] = 0;
     if (!nudge) {
       this.homeX[id] = x;
@@ -197,7 +196,8 @@ export class AgentStore {
     const path = this.paths[id];
     const moved = Math.hypot(x - this.targetX[id], y - this.targetY[id]);
     const kept = (f & AGENT_HAS_PATH) !== 0 && path !== null && (f & AGENT_PATHFINDING) !== 0 === usePathfinding;
-    const same = kept && (moved === 0 || (moved <= this.options.retargetDist && this.canRetarget(id, x, y)));
+    // A partial path (to the reachable cell nearest an unreachable target) does not end at the target: it cannot just move its end.
+    const same = kept && (moved === 0 || ((f & AGENT_UNREACHABLE) === 0 && moved <= this.options.retargetDist && this.canRetarget(id, x, y)));
     if (same && moved > 0) {
       // A target that moved a little keeps the path; only its end moves (a copy: callers may hold the old one).
       const p = path.slice();
@@ -218,6 +218,7 @@ export class AgentStore {
     }
     // Chasing a target that keeps moving a little is the same order: the stuck clock runs on.
     if (same && moved > 0) return;
+    this.retries[id] = 0;
     this.bestRemaining[id] = Infinity;
     this.anchorTime[id] = now;
   }
