@@ -58,9 +58,11 @@ export class FlowField {
    * gives the route, and a Dijkstra from the goal runs only over the walkable cells within
    * `CORRIDOR_MARGIN` cells (plus the group's spread) of it, so a route across a big map costs a
    * few thousand cells instead of the whole map. Null when the movement is not a square grid's
-   * (octile or cardinal), the route is not found, or a unit cannot reach the goal inside the
+   * (octile or cardinal), the route is not found, the band would cover a quarter of the map or
+   * more (a short route, a wide group), or a unit cannot reach the goal inside the
    * corridor (the caller then builds a field over the whole map). Cells outside the corridor are
-   * Infinity: a unit pushed out of it leaves the field and plans its own way.
+   * Infinity: a unit pushed just out of it steps back in (see next), one pushed farther leaves
+   * the field and plans its own way.
    */
   static corridor(grid: NavGrid, finder: Pathfinder, goal: number, cells: ArrayLike<number>, layer: number, movement: MovementName): FlowField | null {
     if (movement !== 'octile' && movement !== 'cardinal') return null;
@@ -70,8 +72,10 @@ export class FlowField {
     if (route.status !== 'found') return null;
     const W = grid.width;
     const H = grid.height;
-    const inside = new Uint8Array(grid.size);
     const R = CORRIDOR_MARGIN + Math.ceil(spread);
+    // A band that would cover much of the map saves nothing over the whole-map field.
+    if (route.cells.length * (2 * R + 1) > grid.size / 4) return null;
+    const inside = new Uint8Array(grid.size);
     const mark = (x: number, y: number) => {
       const x0 = Math.max(0, x - R);
       const x1 = Math.min(W - 1, x + R);
