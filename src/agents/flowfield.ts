@@ -1,6 +1,7 @@
 import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { Pathfinder } from '../search/astar.js';
+import { MonotoneQueue } from '../search/heap.js';
 import type { MovementName } from '../search/movement.js';
 
 /** Cells of margin either side of a corridor field's route (see FlowField.corridor). */
@@ -196,21 +197,23 @@ function groupCentre(grid: NavGrid, cells: ArrayLike<number>): { mid: number; sp
 /**
  * Path costs to `goal` over the walkable cells with `inside[i]` set (Infinity elsewhere), with the
  * search's step costs: the entered cell's cost times the step's length, diagonals only when both
- * side cells are walkable (no corner cutting). A binary heap with lazy deletion: a cell is pushed
- * again when its cost drops, and stale entries are skipped when popped.
+ * side cells are walkable (no corner cutting). The search's monotone queue: a cell is pushed again
+ * when its cost drops, and stale entries are skipped when popped.
  */
 function corridorDistances(grid: NavGrid, layer: number, goal: number, inside: Uint8Array, diagonal: boolean): Float64Array {
   const W = grid.width;
   const H = grid.height;
   const { walkable, cost } = grid.layers[layer];
   const dist = new Float64Array(grid.size).fill(Infinity);
-  const heap = new CellHeap();
+  const view = grid.searchView(layer);
+  const queue = new MonotoneQueue();
+  queue.reset(view.minCost, view.maxCost * Math.SQRT2);
   dist[goal] = 0;
-  heap.push(goal, 0);
+  queue.push(goal, 0);
   const dirs = diagonal ? 8 : 4;
-  while (heap.size > 0) {
-    const key = heap.topKey();
-    const c = heap.pop();
+  while (queue.size > 0) {
+    const c = queue.pop();
+    const key = queue.key;
     if (key > dist[c]) continue;
     const x = c % W;
     const y = (c - x) / W;
@@ -224,65 +227,10 @@ function corridorDistances(grid: NavGrid, layer: number, goal: number, inside: U
       const d = key + cost[j] * (k >= 4 ? Math.SQRT2 : 1);
       if (d < dist[j]) {
         dist[j] = d;
-        heap.push(j, d);
+        queue.push(j, d);
       }
     }
   }
   return dist;
 }
 
-/** A binary min-heap of cells by cost, without decrease-key (the caller skips stale entries). */
-class CellHeap {
-  size = 0;
-  private cells = new Int32Array(1024);
-  private keys = new Float64Array(1024);
-
-  topKey(): number {
-    return this.keys[0];
-  }
-
-  push(c: number, key: number): void {
-    if (this.size === this.cells.length) {
-      const nc = new Int32Array(this.size * 2);
-      nc.set(this.cells);
-      this.cells = nc;
-      const nk = new Float64Array(this.size * 2);
-      nk.set(this.keys);
-      this.keys = nk;
-    }
-    const cells = this.cells;
-    const keys = this.keys;
-    let i = this.size++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (keys[p] <= key) break;
-      cells[i] = cells[p];
-      keys[i] = keys[p];
-      i = p;
-    }
-    cells[i] = c;
-    keys[i] = key;
-  }
-
-  pop(): number {
-    const cells = this.cells;
-    const keys = this.keys;
-    const top = cells[0];
-    const size = --this.size;
-    const c = cells[size];
-    const key = keys[size];
-    let i = 0;
-    for (;;) {
-      let m = 2 * i + 1;
-      if (m >= size) break;
-      if (m + 1 < size && keys[m + 1] < keys[m]) m++;
-      if (keys[m] >= key) break;
-      cells[i] = cells[m];
-      keys[i] = keys[m];
-      i = m;
-    }
-    cells[i] = c;
-    keys[i] = key;
-    return top;
-  }
-}
