@@ -16,6 +16,7 @@ export {
   FLAG_ONE_WAY_MASK,
 } from './grid/navgrid.js';
 export type { NavGridOptions, NavLayer, CellRect, CellValues, GridChange, LayerStats } from './grid/navgrid.js';
+export { MAX_CHANGE_RECTS } from './grid/rects.js';
 export { TerrainTable, DEFAULT_TERRAINS } from './grid/terrain.js';
 export type { Terrain } from './grid/terrain.js';
 export { orthogonal, isometric, hexagonal, continuous, staggered, createProjection, offsetToAxial, axialToOffset } from './grid/projection.js';

@@ -109,3 +109,26 @@ test('planPath: snaps a start in a wall, smooths, world waypoints with floorY an
   const last = q.waypoints[q.waypoints.length - 1];
   assert.ok(last.x < 15 * 0.4 + 1e-9, `stops outside the room, x ${last.x}`);
 });
+
+test('nearestWalkable and planPath from far outside the grid with a huge radius: the grid cell nearest, at once', () => {
+  const g = new NavGrid(40, 30);
+  g.fillRect(35, 0, 5, 30, { walkable: false });
+  // Brute force over the grid's cells, as the rings must agree with it.
+  const brute = (x: number, y: number, radius: number) => {
+    let best = -1;
+    let bestD = Infinity;
+    for (let cy = 0; cy < 30; cy++) {
+      for (let cx = 0; cx < 40; cx++) {
+        const d = (cx - x) ** 2 + (cy - y) ** 2;
+        if (g.isWalkable(cx, cy) && d <= radius * radius && d < bestD) [best, bestD] = [cy * 40 + cx, d];
+      }
+    }
+    return best;
+  };
+  for (const [x, y, r] of [[1e6, 0, 1e5], [1e6, 3, 2e6], [-1e9, 1e9, 1e12], [60, 10, 30], [20, -50, 60.5], [-3.4, 12.6, 8]]) {
+    assert.equal(nearestWalkable(g, x, y, { radius: r }), brute(x, y, r), `(${x}, ${y}) radius ${r}`);
+  }
+  const far = planPath(g, { x: 1e6, y: 4, z: 0 }, { x: 5, y: 5, z: 0 }, { snapRadius: 1e7 });
+  assert.equal(far.status, 'found');
+  assert.equal(far.cells[0] % 40, 34, 'snapped to the column nearest the far start');
+});

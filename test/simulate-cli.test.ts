@@ -32,3 +32,18 @@ test('tilenav simulate: bad flags name the flag, exit 2', async () => {
   assert.equal(await main(['simulate', arena, '--units', '3', '--from', '3,3', '--to', '500,15'], io2), 2);
   assert.match(io2.errors[0], /--to/);
 });
+
+test('tilenav simulate: 50 units cross AcrosstheCape corner to corner and every one arrives', async () => {
+  // The whole map: a flow field along a corridor around the route, a crowd at the goal's corner.
+  const io = capture();
+  const map = fileURLToPath(new URL('./fixtures/movingai/AcrosstheCape.map', import.meta.url));
+  const code = await main(['simulate', map, '--units', '50', '--from', '666,737', '--to', '10,5', '--json'], io);
+  assert.equal(code, 0, io.errors.join('\n'));
+  const r = JSON.parse(io.lines[io.lines.length - 1]);
+  assert.equal(r.mode, 'flow');
+  assert.deepEqual({ arrived: r.arrived, blocked: r.blocked, unreachable: r.unreachable, stillMoving: r.stillMoving }, { arrived: 50, blocked: 0, unreachable: 0, stillMoving: 0 });
+  assert.ok(r.maxOverlap < 0.5, `deepest overlap ${r.maxOverlap}`);
+  // Timings are reported, never asserted: the machine may be shared.
+  assert.equal(typeof r.planMs, 'number');
+  assert.equal(typeof r.prepareMs, 'number');
+});

@@ -19,7 +19,7 @@ test('doors open and close at once; events carry the rectangle; version increase
   assert.equal(door.open, false);
   assert.equal(findPath(g, 0, 1, 8, 1).status, 'no-path');
   assert.ok(world.version > v);
-  assert.deepEqual({ ...events[events.length - 1], version: 0 }, { layer: 0, x: 4, y: 1, width: 1, height: 1, version: 0 });
+  assert.deepEqual({ ...events[events.length - 1], version: 0 }, { layer: 0, x: 4, y: 1, width: 1, height: 1, version: 0, rects: [{ x: 4, y: 1, width: 1, height: 1 }] });
   world.setDoor('gate', true);
   assert.equal(findPath(g, 0, 1, 8, 1).status, 'found');
   assert.throws(() => world.setDoor('nope', true), /no door named "nope"/);

@@ -1,7 +1,12 @@
+import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { Pathfinder } from '../search/pathfinder.js';
+import { MonotoneQueue } from '../search/heap.js';
 import type { MovementName } from '../search/movement.js';
 import { DX as DX_, DY as DY_ } from '../search/padded.js';
+
+/** Cells of margin either side of a corridor field's route (see FlowField.corridor). */
+const CORRIDOR_MARGIN = 12;
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in loops.
 const DX = DX_;
@@ -27,15 +32,81 @@ export class FlowField {
   readonly maxCost: number;
   private readonly nextCell: Int32Array;
 
-  constructor(grid: NavGrid, finder: Pathfinder, goal: number, layer: number, movement: MovementName, maxCost = Infinity) {
+  /**
+   * A field to `goal` over the whole map: one Dijkstra bounded by `maxCost` (Infinity: the goal's
+   * whole component), or over the distances given in `dist` when the caller computed them.
+   */
+  constructor(grid: NavGrid, finder: Pathfinder | null, goal: number, layer: number, movement: MovementName, maxCost = Infinity, dist?: Float64Array) {
     this.grid = grid;
     this.goal = goal;
     this.layer = layer;
     this.movement = movement;
     this.maxCost = maxCost;
-    this.dist = finder.distanceMap([goal], { layer, movement, maxCost });
+    if (dist === undefined && finder === null) throw new TilenavError('expected a Pathfinder or the distances', { element: 'finder' });
+    this.dist = dist ?? finder!.distanceMap([goal], { layer, movement, maxCost });
     // -2: not computed yet; -1: no way on (unreachable or the goal itself).
     this.nextCell = new Int32Array(grid.size).fill(-2);
+  }
+
+  /**
+   * The field a group order follows, built as cheaply as it can be: along a corridor around the
+   * route (see {@link corridor}) when every unit in `cells` lies in it, else {@link covering}.
+   */
+  static build(grid: NavGrid, finder: Pathfinder, goal: number, cells: ArrayLike<number>, layer: number, movement: MovementName): FlowField {
+    return FlowField.corridor(grid, finder, goal, cells, layer, movement) ?? FlowField.covering(grid, finder, goal, cells, layer, movement);
+  }
+
+  /**
+   * A field restricted to a corridor: one A* from the goal to the unit nearest the group's centre
+   * gives the route, and a Dijkstra from the goal runs only over the walkable cells within
+   * `CORRIDOR_MARGIN` cells (plus the group's spread) of it, so a route across a big map costs a
+   * few thousand cells instead of the whole map. Null when the movement is not a square grid's
+   * (octile or cardinal), the route is not found, the band would cover a quarter of the map or
+   * more (a short route, a wide group), or a unit cannot reach the goal inside the
+   * corridor (the caller then builds a field over the whole map). Cells outside the corridor are
+   * Infinity: a unit pushed just out of it steps back in (see next), one pushed farther leaves
+   * the field and plans its own way.
+   */
+  static corridor(grid: NavGrid, finder: Pathfinder, goal: number, cells: ArrayLike<number>, layer: number, movement: MovementName): FlowField | null {
+    if (movement !== 'octile' && movement !== 'cardinal') return null;
+    const { mid, spread } = groupCentre(grid, cells);
+    if (mid < 0 || grid.layers[layer].walkable[mid] === 0) return null;
+    const route = finder.findPath(grid.xOf(goal), grid.yOf(goal), grid.xOf(mid), grid.yOf(mid), { layer, movement });
+    if (route.status !== 'found') return null;
+    const W = grid.width;
+    const H = grid.height;
+    const R = CORRIDOR_MARGIN + Math.ceil(spread);
+    // A band that would cover much of the map saves nothing over the whole-map field.
+    if (route.cells.length * (2 * R + 1) > grid.size / 4) return null;
+    const inside = new Uint8Array(grid.size);
+    const mark = (x: number, y: number) => {
+      const x0 = Math.max(0, x - R);
+      const x1 = Math.min(W - 1, x + R);
+      for (let yy = Math.max(0, y - R); yy <= Math.min(H - 1, y + R); yy++) inside.fill(1, yy * W + x0, yy * W + x1 + 1);
+    };
+    const rc = route.cells;
+    for (let k = 0; k < rc.length; k++) mark(grid.xOf(rc[k]), grid.yOf(rc[k]));
+    // The group's bounding box too, with the margin: every unit starts inside the corridor.
+    let bx0 = W;
+    let by0 = H;
+    let bx1 = -1;
+    let by1 = -1;
+    for (let k = 0; k < cells.length; k++) {
+      if (cells[k] < 0) continue;
+      bx0 = Math.min(bx0, grid.xOf(cells[k]));
+      bx1 = Math.max(bx1, grid.xOf(cells[k]));
+      by0 = Math.min(by0, grid.yOf(cells[k]));
+      by1 = Math.max(by1, grid.yOf(cells[k]));
+    }
+    for (let yy = Math.max(0, by0 - CORRIDOR_MARGIN); yy <= Math.min(H - 1, by1 + CORRIDOR_MARGIN); yy++) {
+      inside.fill(1, yy * W + Math.max(0, bx0 - CORRIDOR_MARGIN), yy * W + Math.min(W - 1, bx1 + CORRIDOR_MARGIN) + 1);
+    }
+    const dist = corridorDistances(grid, layer, goal, inside, movement === 'octile');
+    for (let k = 0; k < cells.length; k++) {
+      const c = cells[k];
+      if (c >= 0 && dist[c] === Infinity && grid.layers[layer].walkable[c] === 1) return null;
+    }
+    return new FlowField(grid, null, goal, layer, movement, Infinity, dist);
   }
 
   /**
@@ -47,23 +118,7 @@ export class FlowField {
    */
   static covering(grid: NavGrid, finder: Pathfinder, goal: number, cells: ArrayLike<number>, layer: number, movement: MovementName): FlowField {
     const n = cells.length;
-    let mx = 0;
-    let my = 0;
-    for (let k = 0; k < n; k++) {
-      mx += grid.xOf(cells[k]) / n;
-      my += grid.yOf(cells[k]) / n;
-    }
-    let mid = -1;
-    let best = Infinity;
-    for (let k = 0; k < n; k++) {
-      const d = Math.hypot(grid.xOf(cells[k]) - mx, grid.yOf(cells[k]) - my);
-      if (cells[k] >= 0 && d < best) {
-        best = d;
-        mid = cells[k];
-      }
-    }
-    let spread = 0;
-    for (let k = 0; k < n; k++) if (cells[k] >= 0) spread = Math.max(spread, Math.hypot(grid.xOf(cells[k]) - grid.xOf(mid), grid.yOf(cells[k]) - grid.yOf(mid)));
+    const { mid, spread } = groupCentre(grid, cells);
     let bound = Infinity;
     if (mid >= 0 && grid.layers[layer].walkable[mid] === 1) {
       const r = finder.findPath(grid.xOf(goal), grid.yOf(goal), grid.xOf(mid), grid.yOf(mid), { layer, movement });
@@ -85,8 +140,9 @@ export class FlowField {
     n = -1;
     const grid = this.grid;
     const dist = this.dist;
+    // A cell outside a corridor field (a unit pushed out of it) steps back to the nearest cell in it.
     let best = dist[i];
-    if (best !== Infinity && i !== this.goal) {
+    if (i !== this.goal) {
       const x = grid.xOf(i);
       const y = grid.yOf(i);
       const walk = grid.layers[this.layer].walkable;
@@ -112,3 +168,71 @@ export class FlowField {
     this.nextCell.fill(-2);
   }
 }
+
+/** The unit cell nearest the group's mean position (-1 when none is on the grid) and the group's radius around it (cells). */
+function groupCentre(grid: NavGrid, cells: ArrayLike<number>): { mid: number; spread: number } {
+  let mx = 0;
+  let my = 0;
+  let n = 0;
+  for (let k = 0; k < cells.length; k++) {
+    if (cells[k] < 0) continue;
+    mx += grid.xOf(cells[k]);
+    my += grid.yOf(cells[k]);
+    n++;
+  }
+  mx /= n;
+  my /= n;
+  let mid = -1;
+  let best = Infinity;
+  for (let k = 0; k < cells.length; k++) {
+    const d = Math.hypot(grid.xOf(cells[k]) - mx, grid.yOf(cells[k]) - my);
+    if (cells[k] >= 0 && d < best) {
+      best = d;
+      mid = cells[k];
+    }
+  }
+  let spread = 0;
+  for (let k = 0; k < cells.length; k++) if (cells[k] >= 0) spread = Math.max(spread, Math.hypot(grid.xOf(cells[k]) - grid.xOf(mid), grid.yOf(cells[k]) - grid.yOf(mid)));
+  return { mid, spread };
+}
+
+/**
+ * Path costs to `goal` over the walkable cells with `inside[i]` set (Infinity elsewhere), with the
+ * search's step costs: the entered cell's cost times the step's length, diagonals only when both
+ * side cells are walkable (no corner cutting). The search's monotone queue: a cell is pushed again
+ * when its cost drops, and stale entries are skipped when popped.
+ */
+function corridorDistances(grid: NavGrid, layer: number, goal: number, inside: Uint8Array, diagonal: boolean): Float64Array {
+  const W = grid.width;
+  const H = grid.height;
+  const { walkable, cost } = grid.layers[layer];
+  const dist = new Float64Array(grid.size).fill(Infinity);
+  const view = grid.searchView(layer);
+  const queue = new MonotoneQueue();
+  queue.reset(view.minCost, view.maxCost * Math.SQRT2);
+  dist[goal] = 0;
+  queue.push(goal, 0);
+  const dirs = diagonal ? 8 : 4;
+  while (queue.size > 0) {
+    const c = queue.pop();
+    const key = queue.key;
+    if (key > dist[c]) continue;
+    const x = c % W;
+    const y = (c - x) / W;
+    for (let k = 0; k < dirs; k++) {
+      const nx = x + DX[k];
+      const ny = y + DY[k];
+      if (nx < 0 || ny < 0 || nx >= W || ny >= H) continue;
+      const j = ny * W + nx;
+      if (inside[j] === 0 || walkable[j] === 0) continue;
+      if (k >= 4 && (walkable[y * W + nx] === 0 || walkable[ny * W + x] === 0)) continue;
+      const d = key + cost[j] * (k >= 4 ? Math.SQRT2 : 1);
+      if (d < dist[j]) {
+        dist[j] = d;
+        queue.push(j, d);
+      }
+    }
+  }
+  return dist;
+}
+

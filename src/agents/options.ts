@@ -34,15 +34,29 @@ export interface NavigationOptions {
   obstacleRadiusFraction: number;
   /** A group order of at least this many units follows one flow field instead of one A* per unit. @default 24 */
   flowFieldMinGroup: number;
+  /**
+   * An order to a target within this of the walker's current target keeps its path and moves only
+   * the path's end (when the last leg stays in line of sight), so a goal that drifts a little each
+   * frame (a unit following another) does not replan every order (cells). @default 0.5
+   */
+  retargetDist: number;
   /** Formation slot spacing, in collision diameters. @default 1.25 */
   formationSpacing: number;
   /**
-   * A walker that has not got `stuckDist` away from where it stood this long plans again, on its
-   * own path (seconds); after `stuckRetries` such retries it gives up: it stops where it is, flagged
-   * AGENT_BLOCKED, and its arrival callback fires. Crowds at a bottleneck otherwise jostle forever.
+   * A walker whose way left to its target (along its path or its group's flow field) has not
+   * shrunk by `stuckDist` for this long is stuck (seconds): circling round a spot another unit
+   * holds counts as no progress. Within `crowdedArrivalDist` of its target it has arrived; else a
+   * flow-field walker keeps to the field for `stuckRetries` such periods and then plans its own
+   * way round the crowd, and a walker on its own path replans, up to `stuckRetries` times, and
+   * then gives up: it stops where it is, flagged AGENT_BLOCKED, and its arrival callback fires.
    * @default 3
    */
   stuckTime: number;
+  /**
+   * A walker stuck (see stuckTime) this close to its target has arrived: in a crowd the exact
+   * spot is held by others, and standing half a cell from it is what a player expects (cells). @default 0.5
+   */
+  crowdedArrivalDist: number;
   /** Replans a stuck walker tries before giving up (see stuckTime). @default 3 */
   stuckRetries: number;
   /**
@@ -51,7 +65,7 @@ export interface NavigationOptions {
    * formation once the walker has passed; 0: it stays at the new spot. @default 1
    */
   returnAfterNudge: number;
-  /** See stuckTime (cells). @default 0.5 */
+  /** The progress toward its target a walker must make every stuckTime (cells). @default 0.5 */
   stuckDist: number;
   /** A flow-field unit within this path distance of the goal leaves the field for its own formation slot (cells). @default 6 */
   flowSlotHandoff: number;
@@ -74,9 +88,11 @@ export const DEFAULT_NAVIGATION_OPTIONS: Readonly<NavigationOptions> = Object.fr
   obstacleInfluenceDist: 15,
   obstacleRadiusFraction: 0.6,
   flowFieldMinGroup: 24,
+  retargetDist: 0.5,
   formationSpacing: 1.25,
   flowSlotHandoff: 6,
   stuckTime: 3,
+  crowdedArrivalDist: 0.5,
   stuckRetries: 3,
   returnAfterNudge: 1,
   stuckDist: 0.5,

@@ -1,6 +1,7 @@
-import type { NavGrid } from '../grid/navgrid.js';
+import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from '../search/movement.js';
-import { findPathToNearest } from '../query/navigate.js';
+import { lineOfSight, pathfinderFor } from '../index.js';
+import { findPathToNearest, type NearestPathResult } from '../query/navigate.js';
 import { overlayFor, type DynamicObstacle } from '../query/obstacles.js';
 import { cellStep, cellsToPoints, smoothPath } from '../path/smooth.js';
 
@@ -40,7 +41,14 @@ export interface AgentPlanner {
    */
   plan(request: PlanRequest): Float64Array | null;
   readonly lastPartial?: boolean;
+  /** Builds what planning on `layer` reads before the first plan (optional; see NavigationSystem.prepare). */
+  prepare?(layer: number, movement: MovementName): void;
 }
+
+/** Expansions the search around standing agents may always use (see GridPlanner). */
+const AROUND_BUDGET_BASE = 1024;
+/** Further expansions per cell of the octile distance from start to goal. */
+const AROUND_BUDGET_PER_CELL = 64;
 
 /** Rounds a cell coordinate to the cell holding it (a cell spans its centre ± 0.5). */
 export function cellOf(v: number): number {
@@ -84,11 +92,20 @@ export class GridPlanner implements AgentPlanner {
   /** Straighten paths by string pulling; false keeps cell centres. @default true */
   readonly smooth: boolean;
   private readonly worldObstacles: DynamicObstacle[] = [];
+  /** The overlay the last search around standing agents read (valid until the next plan). */
+  private aroundView: SearchView | undefined;
+  /** Plans answered by a straight line without a search (see straight). */
+  straightPlans = 0;
 
   constructor(grid: NavGrid, options: { nearest?: boolean; smooth?: boolean } = {}) {
     this.grid = grid;
     this.nearest = options.nearest ?? true;
     this.smooth = options.smooth ?? true;
+  }
+
+  /** Builds the search view and jump point planes of `layer` that plans read. */
+  prepare(layer: number, movement: MovementName): void {
+    pathfinderFor(this.grid).prepare({ layer, movement });
   }
 
   plan(req: PlanRequest): Float64Array | null {
@@ -100,6 +117,11 @@ export class GridPlanner implements AgentPlanner {
     const gy = cellOf(req.toY);
     if (!grid.isWalkable(sx, sy, req.layer) || !grid.inBounds(gx, gy)) return null;
     if (!this.nearest && !grid.isWalkable(gx, gy, req.layer)) return null;
+    const hex = movementModel(req.movement).heuristic !== 'octile' && movementModel(req.movement).heuristic !== 'manhattan';
+    if (this.smooth && !hex && this.straight(req, gx, gy)) {
+      this.straightPlans++;
+      return Float64Array.of(req.toX, req.toY);
+    }
     const proj = grid.projection;
     const step = cellStep(proj);
     const obstacles = this.worldObstacles;
@@ -108,13 +130,12 @@ export class GridPlanner implements AgentPlanner {
       const w = proj.cellToWorld(o.x, o.y);
       obstacles.push({ x: w.x, y: w.y, z: w.z, radius: o.radius * step });
     }
-    const r = findPathToNearest(grid, sx, sy, gx, gy, { layer: req.layer, movement: req.movement, obstacles, radiusFraction: 1, influence: Infinity });
+    const r = this.search(sx, sy, gx, gy, req.layer, req.movement);
     if (r.status === 'partial' && !this.nearest) return null;
     if ((r.status !== 'found' && r.status !== 'partial') || r.cells.length === 0) return null;
     this.lastPartial = r.status === 'partial';
-    const hex = movementModel(req.movement).heuristic !== 'octile' && movementModel(req.movement).heuristic !== 'manhattan';
     // Smooth over what the search saw: through the obstacle overlay when the path went around them.
-    const view = r.avoided && obstacles.length > 0 ? overlayFor(grid, req.layer).stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }) : undefined;
+    const view = r.avoided && obstacles.length > 0 ? this.aroundView : undefined;
     const pts = this.smooth && !hex ? smoothPath(grid, r.cells, { layer: req.layer, movement: req.movement, view }) : cellsToPoints(grid, r.cells);
     // Drop the start cell: the agent stands in it already. The exact target replaces the goal centre.
     const n = pts.length / 2 - 1;
@@ -130,4 +151,57 @@ export class GridPlanner implements AgentPlanner {
     }
     return out;
   }
+
+  /**
+   * Whether the straight line from (req.fromX, req.fromY) to the target is the plan: the goal cell
+   * is walkable, every step costs the same (so the straight line is the shortest way), the
+   * line of sight is clear under the movement's corner rule, and it passes no standing agent
+   * (its stamped radius plus half a cell). What the search and string pulling would return, for
+   * the price of one line walk: most orders of a unit near its goal (a group's last stretch to its
+   * slot, a step aside and back) are such lines.
+   */
+  private straight(req: PlanRequest, gx: number, gy: number): boolean {
+    const grid = this.grid;
+    if (!grid.isWalkable(gx, gy, req.layer)) return false;
+    const view = grid.searchView(req.layer);
+    if (!view.uniform) return false;
+    if (!lineOfSight(view, req.fromX, req.fromY, req.toX, req.toY, movementModel(req.movement).corner)) return false;
+    for (const o of req.obstacles) {
+      if (segmentDistance(o.x, o.y, req.fromX, req.fromY, req.toX, req.toY) <= o.radius + 0.5) return false;
+    }
+    return true;
+  }
+
+  /**
+   * The cascade of findPathToNearest with a bounded first step: a path around the standing agents
+   * that may expand at most `AROUND_BUDGET_BASE` nodes plus `AROUND_BUDGET_PER_CELL` per cell of
+   * the octile distance, then the path through them (or to the nearest reachable cell). A goal
+   * walled in by standing units (a slot in a packed crowd) would otherwise make the search around
+   * them explore the start's whole component, hundreds of milliseconds on a big map, before
+   * settling for the path through them.
+   */
+  private search(sx: number, sy: number, gx: number, gy: number, layer: number, movement: MovementName): NearestPathResult {
+    const grid = this.grid;
+    const obstacles = this.worldObstacles;
+    if (obstacles.length > 0 && grid.isWalkable(gx, gy, layer)) {
+      const view = (this.aroundView = overlayFor(grid, layer).stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }));
+      const dx = Math.abs(gx - sx);
+      const dy = Math.abs(gy - sy);
+      const maxIterations = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
+      const around = pathfinderFor(grid).search(sx, sy, gx, gy, { layer, movement, view, maxIterations });
+      if (around.status === 'found') return { ...around, avoided: true };
+    }
+    return findPathToNearest(grid, sx, sy, gx, gy, { layer, movement });
+  }
+
+}
+
+/** Distance from point (px, py) to the segment (ax, ay)-(bx, by) (any units; a point segment is fine). */
+export function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const vx = bx - ax;
+  const vy = by - ay;
+  const len2 = vx * vx + vy * vy;
+  let t = len2 > 0 ? ((px - ax) * vx + (py - ay) * vy) / len2 : 0;
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return Math.hypot(px - (ax + t * vx), py - (ay + t * vy));
 }

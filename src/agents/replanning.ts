@@ -3,7 +3,7 @@ import { Pathfinder } from '../search/pathfinder.js';
 import type { MovementName } from '../search/movement.js';
 import { FlowField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
-import { cellIndexAt, type AgentObstacle, type AgentPlanner } from './planner.js';
+import { cellIndexAt, segmentDistance, type AgentObstacle, type AgentPlanner } from './planner.js';
 import type { SpatialHash } from './spatial.js';
 import { AGENT_ACTIVE, AGENT_BLOCKED, AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, AGENT_UNREACHABLE, type AgentStore } from './store.js';
 import type { NavigationStats } from './system.js';
@@ -44,12 +44,18 @@ export class Replanner {
     this.finder = new Pathfinder(grid);
   }
 
+  /** Builds the search structures planning reads (see NavigationSystem.prepare). */
+  prepare(): void {
+    this.finder.prepare({ layer: this.layer, movement: this.movement });
+    this.planner.prepare?.(this.layer, this.movement);
+  }
+
   /** A flow field to `goal` (a cell index) reaching every unit at (xs[k], ys[k]) that can reach it at all; counted in the stats. */
   buildField(goal: number, xs: Float64Array, ys: Float64Array): FlowField {
     const t0 = performance.now();
     const cells = new Int32Array(xs.length);
     for (let k = 0; k < xs.length; k++) cells[k] = cellIndexAt(this.grid, xs[k], ys[k]);
-    const field = FlowField.covering(this.grid, this.finder, goal, cells, this.layer, this.movement);
+    const field = FlowField.build(this.grid, this.finder, goal, cells, this.layer, this.movement);
     this.stats.planMs += performance.now() - t0;
     this.stats.flowFields++;
     return field;
@@ -134,55 +140,96 @@ export class Replanner {
   }
 
   /**
-   * A walker that has not got `stuckDist` from where it last made progress within `stuckTime`
-   * plans again on its own (leaving its flow field); after `stuckRetries` retries it gives up:
-   * its order ends (callbacks fire) and it is flagged AGENT_BLOCKED.
+   * A walker whose way left to its target (see {@link remaining}) has not shrunk by `stuckDist`
+   * within `stuckTime`:
+   * within `crowdedArrivalDist` of its target it has arrived (a crowd holds the exact spot; the
+   * spot where it stands becomes the one it returns to after a nudge). Farther, it tries again:
+   * a flow-field walker keeps following the field (its way is crowded, not wrong) for
+   * `stuckRetries` tries and then plans its own way; a walker on its own path replans. After
+   * `stuckRetries` replans it gives up: its order ends (callbacks fire), flagged AGENT_BLOCKED.
    */
   checkStuck(now: number): void {
     const o = this.options;
     const a = this.agents;
     for (let i = 0; i < a.count; i++) {
       if ((a.flags[i] & AGENT_INTENT) === 0) continue;
-      if (Math.hypot(a.x[i] - a.anchorX[i], a.y[i] - a.anchorY[i]) > o.stuckDist) {
-        a.anchorX[i] = a.x[i];
-        a.anchorY[i] = a.y[i];
+      const left = this.remaining(i);
+      if (left < a.bestRemaining[i] - o.stuckDist || a.bestRemaining[i] === Infinity) {
+        a.bestRemaining[i] = left;
         a.anchorTime[i] = now;
-      } else if (now - a.anchorTime[i] >= o.stuckTime) {
-        if (a.retries[i] < o.stuckRetries) {
-          // Try again on its own path: the crowd may have moved, or a way round may be free now.
-          a.retries[i]++;
-          a.anchorTime[i] = now;
-          a.flags[i] = (a.flags[i] & ~AGENT_FLOW) | AGENT_DIRTY;
-        } else {
-          a.arrive(i, now);
-          a.flags[i] |= AGENT_BLOCKED;
+        continue;
+      }
+      if (now - a.anchorTime[i] < o.stuckTime) continue;
+      a.anchorTime[i] = now;
+      if (Math.hypot(a.x[i] - a.targetX[i], a.y[i] - a.targetY[i]) <= o.crowdedArrivalDist) {
+        if (a.homeX[i] === a.targetX[i] && a.homeY[i] === a.targetY[i]) {
+          a.homeX[i] = a.x[i];
+          a.homeY[i] = a.y[i];
         }
+        a.arrive(i, now);
+      } else if ((a.flags[i] & AGENT_FLOW) !== 0) {
+        // The field still leads the right way; after stuckRetries tries, plan around the crowd.
+        if (++a.retries[i] >= o.stuckRetries) {
+          a.retries[i] = 0;
+          a.flags[i] = (a.flags[i] & ~AGENT_FLOW) | AGENT_DIRTY;
+        }
+      } else if (a.retries[i] < o.stuckRetries) {
+        // Try again on its own path: the crowd may have moved, or a way round may be free now.
+        a.retries[i]++;
+        a.flags[i] |= AGENT_DIRTY;
+      } else {
+        a.arrive(i, now);
+        a.flags[i] |= AGENT_BLOCKED;
       }
     }
   }
 
   /**
+   * Agent i's way left to its target (cells): down its group's flow field, along its waypoints
+   * from where it stands, or straight when it has neither.
+   */
+  private remaining(i: number): number {
+    const a = this.agents;
+    const x = a.x[i];
+    const y = a.y[i];
+    if ((a.flags[i] & AGENT_FLOW) !== 0) {
+      const field = this.fields[a.group[i]]!;
+      const c = cellIndexAt(this.grid, x, y);
+      if (c >= 0 && field.dist[c] !== Infinity) return field.dist[c];
+      // Pushed just out of a corridor field: the cell it steps back into, plus the step.
+      const back = c < 0 ? -1 : field.next(c);
+      if (back >= 0) return field.dist[back] + Math.SQRT2;
+    }
+    const path = a.paths[i];
+    if ((a.flags[i] & AGENT_HAS_PATH) === 0 || path === null) return Math.hypot(a.targetX[i] - x, a.targetY[i] - y);
+    let k = a.waypointIndex[i] * 2;
+    let sum = Math.hypot(path[k] - x, path[k + 1] - y);
+    for (k += 2; k + 1 < path.length; k += 2) sum += Math.hypot(path[k] - path[k - 2], path[k + 1] - path[k - 1]);
+    return sum;
+  }
+
+  /**
    * A grid change marks dirty exactly the agents whose remaining path (from where they stand,
-   * through their waypoints) crosses the changed rectangle, corners included (a diagonal step
-   * beside a new wall would cut its corner); they replan once, at the next step. Flow fields on
-   * the layer are rebuilt once, at the next step.
+   * through their waypoints) crosses one of the changed rectangles (`c.rects`, corners included:
+   * a diagonal step beside a new wall would cut its corner); they replan once, at the next step.
+   * Three huts built in three corners replan the agents near them, not every agent in between.
+   * Flow fields on the layer are rebuilt once, at the next step.
    */
   gridChanged(c: GridChange): void {
     if (c.layer !== this.layer) return;
     const a = this.agents;
-    const x0 = c.x - 0.5;
-    const y0 = c.y - 0.5;
-    const x1 = c.x + c.width - 0.5;
-    const y1 = c.y + c.height - 0.5;
+    const rects = c.rects ?? [c];
     for (let i = 0; i < a.count; i++) {
       if ((a.flags[i] & (AGENT_ACTIVE | AGENT_HAS_PATH | AGENT_DIRTY)) !== (AGENT_ACTIVE | AGENT_HAS_PATH)) continue;
       const path = a.paths[i]!;
       let px = a.x[i];
       let py = a.y[i];
-      for (let k = a.waypointIndex[i] * 2; k < path.length; k += 2) {
-        if (segmentHitsRect(px, py, path[k], path[k + 1], x0, y0, x1, y1)) {
-          a.flags[i] |= AGENT_DIRTY;
-          break;
+      for (let k = a.waypointIndex[i] * 2; k < path.length && (a.flags[i] & AGENT_DIRTY) === 0; k += 2) {
+        for (const r of rects) {
+          if (segmentHitsRect(px, py, path[k], path[k + 1], r.x - 0.5, r.y - 0.5, r.x + r.width - 0.5, r.y + r.height - 0.5)) {
+            a.flags[i] |= AGENT_DIRTY;
+            break;
+          }
         }
         px = path[k];
         py = path[k + 1];
@@ -198,14 +245,14 @@ export class Replanner {
       const old = this.fields[g];
       if (old === null || !this.fieldStale[g]) continue;
       this.fieldStale[g] = false;
-      let any = false;
-      for (let i = 0; i < a.count && !any; i++) any = a.group[i] === g && (a.flags[i] & AGENT_FLOW) !== 0;
-      if (!any) {
+      const cells: number[] = [];
+      for (let i = 0; i < a.count; i++) if (a.group[i] === g && (a.flags[i] & AGENT_FLOW) !== 0) cells.push(cellIndexAt(this.grid, a.x[i], a.y[i]));
+      if (cells.length === 0) {
         this.fields[g] = null;
         continue;
       }
       const t0 = performance.now();
-      this.fields[g] = new FlowField(this.grid, this.finder, old.goal, this.layer, this.movement);
+      this.fields[g] = FlowField.build(this.grid, this.finder, old.goal, cells, this.layer, this.movement);
       this.stats.planMs += performance.now() - t0;
       this.stats.flowFields++;
     }
@@ -254,17 +301,10 @@ export class Replanner {
     a.waypointIndex[i] = 0;
     const partial = this.planner.lastPartial === true ? AGENT_UNREACHABLE : 0;
     a.flags[i] = ((a.flags[i] | AGENT_HAS_PATH) & ~(AGENT_DIRTY | AGENT_UNREACHABLE)) | partial;
+    // Progress is measured along the new path from here on; the stuck clock keeps running, so
+    // replanning over and over in a crowd does not hide that the walker gets nowhere.
+    a.bestRemaining[i] = this.remaining(i);
   }
-}
-
-/** Distance from point (px, py) to the segment (ax, ay)-(bx, by) (any units; a point segment is fine). */
-export function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const vx = bx - ax;
-  const vy = by - ay;
-  const len2 = vx * vx + vy * vy;
-  let t = len2 > 0 ? ((px - ax) * vx + (py - ay) * vy) / len2 : 0;
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  return Math.hypot(px - (ax + t * vx), py - (ay + t * vy));
 }
 
 /** The part [t0, t1] of a segment still inside the rectangle while segmentHitsRect clips it. */

@@ -86,9 +86,12 @@ export class AgentStore {
   lastReplan = new Float64Array(0);
   /** 1 when the agent was pushed by another in the last step (crowded: waypoints count as reached sooner). */
   contact = new Uint8Array(0);
-  /** Where and when the agent last made real progress (stuck detection). */
-  anchorX = new Float64Array(0);
-  anchorY = new Float64Array(0);
+  /**
+   * Stuck detection: the least way left to the target seen on the current order (cells; along the
+   * path or the flow field, so circling round a taken spot is no progress), and when it last
+   * shrank by `stuckDist` (seconds).
+   */
+  bestRemaining = new Float64Array(0);
   anchorTime = new Float64Array(0);
   /** Stuck retries used on the current order. */
   retries = new Uint8Array(0);
@@ -103,6 +106,12 @@ export class AgentStore {
   readonly callbacks: (((id: number) => void) | undefined)[] = [];
   /** Agents that arrived (or gave up) during the step, in that order; the system calls back after the step. */
   arrived: number[] = [];
+  /**
+   * Whether agent `id` can walk straight from its path's second-to-last waypoint (or from where it
+   * stands, on its last leg) to (x, y): the system sets it to a line-of-sight test, so a target
+   * moved within `retargetDist` keeps the path only when its last leg stays clear.
+   */
+  canRetarget: (id: number, x: number, y: number) => boolean = () => false;
   /** Removed ids, highest first, so the lowest is reused first. */
   private readonly free: number[] = [];
   private readonly options: Readonly<NavigationOptions>;
@@ -119,12 +128,14 @@ export class AgentStore {
       if (typeof spec[k] !== 'number' || !Number.isFinite(spec[k])) throw new TilenavError(`expected a finite number, got ${describe(spec[k])}`, { element: `agent.${k}` });
     }
     const o = this.options;
+    if (spec.heading !== undefined && (typeof spec.heading !== 'number' || !Number.isFinite(spec.heading))) throw new TilenavError(`expected a finite angle in radians, got ${describe(spec.heading)}`, { element: 'agent.heading' });
+    if (spec.player !== undefined && typeof spec.player !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(spec.player)}`, { element: 'agent.player' });
     const radius = positive(spec.radius, o.collisionRadius, 'agent.radius');
     const id = this.free.length > 0 ? this.free.pop()! : this.count++;
     if (id >= this.x.length) this.grow(this.x.length * 2);
     this.x[id] = this.prevX[id] = spec.x;
     this.y[id] = this.prevY[id] = spec.y;
-    this.heading[id] = spec.heading ?? 0;
+    this.heading[id] = spec.heading === undefined ? 0 : Math.atan2(Math.sin(spec.heading), Math.cos(spec.heading));
     this.radius[id] = radius;
     this.walkSpeed[id] = positive(spec.walkSpeed, o.walkSpeed, 'agent.walkSpeed');
     this.rotationSpeed[id] = positive(spec.rotationSpeed, o.rotationSpeed, 'agent.rotationSpeed');
@@ -171,18 +182,29 @@ export class AgentStore {
   /**
    * Gives agent `id` an order to (x, y) at simulated time `now`. `nudge`: a step aside (or back),
    * which keeps the home the last real order set. The same target as the current path keeps the
-   * path; anything else plans afresh at the next step.
+   * path, and so does one within `retargetDist` of it when {@link canRetarget} allows (the path's
+   * end moves to it); anything else plans afresh at the next step.
    */
   order(id: number, x: number, y: number, intent: MoveIntent, group: number, now: number, nudge = false): void {
     const f = this.flags[id];
-    this.retries[id] = 0;
     this.returnAt[id] = 0;
     if (!nudge) {
       this.homeX[id] = x;
       this.homeY[id] = y;
     }
     const usePathfinding = intent.usePathfinding ?? true;
-    const same = (f & AGENT_HAS_PATH) !== 0 && this.targetX[id] === x && this.targetY[id] === y && (f & AGENT_PATHFINDING) !== 0 === usePathfinding;
+    const path = this.paths[id];
+    const moved = Math.hypot(x - this.targetX[id], y - this.targetY[id]);
+    const kept = (f & AGENT_HAS_PATH) !== 0 && path !== null && (f & AGENT_PATHFINDING) !== 0 === usePathfinding;
+    // A partial path (to the reachable cell nearest an unreachable target) does not end at the target: it cannot just move its end.
+    const same = kept && (moved === 0 || ((f & AGENT_UNREACHABLE) === 0 && moved <= this.options.retargetDist && this.canRetarget(id, x, y)));
+    if (same && moved > 0) {
+      // A target that moved a little keeps the path; only its end moves (a copy: callers may hold the old one).
+      const p = path.slice();
+      p[p.length - 2] = x;
+      p[p.length - 1] = y;
+      this.paths[id] = p;
+    }
     this.targetX[id] = x;
     this.targetY[id] = y;
     this.desiredSpeed[id] = positive(intent.desiredSpeed, 1, 'desiredSpeed');
@@ -194,8 +216,10 @@ export class AgentStore {
       this.paths[id] = null;
       this.replanCount[id] = 0;
     }
-    this.anchorX[id] = this.x[id];
-    this.anchorY[id] = this.y[id];
+    // Chasing a target that keeps moving a little is the same order: the stuck clock runs on.
+    if (same && moved > 0) return;
+    this.retries[id] = 0;
+    this.bestRemaining[id] = Infinity;
     this.anchorTime[id] = now;
   }
 
@@ -245,8 +269,7 @@ export class AgentStore {
     this.replanCount = grown(this.replanCount, capacity);
     this.lastReplan = grown(this.lastReplan, capacity);
     this.contact = grown(this.contact, capacity);
-    this.anchorX = grown(this.anchorX, capacity);
-    this.anchorY = grown(this.anchorY, capacity);
+    this.bestRemaining = grown(this.bestRemaining, capacity);
     this.anchorTime = grown(this.anchorTime, capacity);
     this.retries = grown(this.retries, capacity);
     this.homeX = grown(this.homeX, capacity);

@@ -1,12 +1,12 @@
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
-import type { MovementName } from '../search/movement.js';
+import { lineOfSight, movementModel, type MovementName } from '../index.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Collision } from './collision.js';
 import type { FlowField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
-import { GridPlanner, cellIndexAt, type AgentPlanner } from './planner.js';
+import { GridPlanner, cellIndexAt, walkableAt, type AgentPlanner } from './planner.js';
 import { Replanner } from './replanning.js';
 import { SpatialHash, agentAt, agentsInRect } from './spatial.js';
 import { Steering } from './steering.js';
@@ -107,6 +107,7 @@ export class NavigationSystem {
     this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields);
     this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats);
     this.unsubscribe = grid.onChange((c) => this.replanner.gridChanged(c));
+    this.agents.canRetarget = (id, x, y) => this.lastLegClear(id, x, y);
   }
 
   // ---- the agents' arrays (replaced when addAgent grows them) ------------------------------
@@ -192,10 +193,53 @@ export class NavigationSystem {
     return this.accumulator / this.options.fixedStep;
   }
 
+  /**
+   * Builds what planning reads (the layer's search view, the jump point planes of the system's
+   * and the planner's searches) now rather than in the first order: call it while a level loads.
+   * Optional; the time it takes is not counted in `stats.planMs`.
+   */
+  prepare(): void {
+    this.replanner.prepare();
+  }
+
+  /**
+   * Throws a TilenavError naming the coordinate unless (x, y) is a finite point within the
+   * grid's rectangle grown by the grid's own size on every side ({@link NavigationSystem.addAgent}).
+   * Farther points are refused: an agent 1e16 cells away has nothing to walk to, and the regions
+   * a step scans around it would be unbounded.
+   */
+  private checkPoint(x: number, y: number, nameX: string, nameY: string): void {
+    const { width: W, height: H } = this.grid;
+    for (const [v, extent, name] of [[x, W, nameX], [y, H, nameY]] as const) {
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new TilenavError(`expected a finite number, got ${describe(v)}`, { element: name });
+      if (v < -extent || v > 2 * extent) throw new TilenavError(`expected ${-extent} .. ${2 * extent} (the ${W} x ${H} grid grown by its size on each side), got ${v}`, { element: name });
+    }
+  }
+
+  /** Whether agent id's last leg, from the waypoint before its path's end (or from where it stands), still sees (x, y). */
+  private lastLegClear(id: number, x: number, y: number): boolean {
+    const model = movementModel(this.movement);
+    // Line of sight is a square grid's; elsewhere (hexagons) and off the grid the order replans.
+    if ((model.heuristic !== 'octile' && model.heuristic !== 'manhattan') || !walkableAt(this.grid, this.layer, x, y)) return false;
+    const a = this.agents;
+    const path = a.paths[id]!;
+    const k = path.length / 2 - 2;
+    const onLast = k < a.waypointIndex[id];
+    const sx = onLast ? a.x[id] : path[k * 2];
+    const sy = onLast ? a.y[id] : path[k * 2 + 1];
+    return lineOfSight(this.grid.searchView(this.layer), sx, sy, x, y, model.corner);
+  }
+
   // ---- agents ------------------------------------------------------------------------------
 
-  /** Adds a standing agent and returns its id (a removed agent's id may be reused, lowest first). */
+  /**
+   * Adds a standing agent and returns its id (a removed agent's id may be reused, lowest first).
+   * Positions (and order targets) must be finite and lie within the grid's rectangle grown by the
+   * grid's size on every side: -width .. 2 width, -height .. 2 height (cell coordinates); a
+   * TilenavError names the coordinate otherwise.
+   */
   addAgent(spec: AgentSpec): number {
+    if (spec !== null && typeof spec === 'object') this.checkPoint(spec.x, spec.y, 'agent.x', 'agent.y');
     const id = this.agents.add(spec);
     this.hash.fitRadius(this.agents.radius[id]);
     return id;
@@ -228,7 +272,7 @@ export class NavigationSystem {
    */
   moveTo(id: number, x: number, y: number, intent: MoveIntent = {}): void {
     this.agents.check(id);
-    if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) throw new TilenavError(`expected a finite target, got ${describe(x)}, ${describe(y)}`, { element: 'target' });
+    this.checkPoint(x, y, 'target x', 'target y');
     this.agents.order(id, x, y, intent, -1, this.time);
   }
 
@@ -239,10 +283,13 @@ export class NavigationSystem {
    */
   moveGroup(ids: ArrayLike<number>, x: number, y: number, intent: MoveIntent & { mode?: 'auto' | 'formation' | 'flow' } = {}): GroupOrder {
     const agents = this.agents;
+    if (ids === null || typeof ids !== 'object' || typeof ids.length !== 'number') throw new TilenavError(`expected an array of agent ids, got ${describe(ids)}`, { element: 'ids' });
     for (let k = 0; k < ids.length; k++) agents.check(ids[k]);
-    if (!Number.isFinite(x) || !Number.isFinite(y)) throw new TilenavError(`expected a finite target, got ${describe(x)}, ${describe(y)}`, { element: 'target' });
+    this.checkPoint(x, y, 'target x', 'target y');
+    const asked = intent.mode ?? 'auto';
+    if (asked !== 'auto' && asked !== 'formation' && asked !== 'flow') throw new TilenavError(`expected 'auto', 'formation' or 'flow', got ${describe(asked)}`, { element: 'mode' });
     const n = ids.length;
-    const mode = intent.mode === 'formation' || intent.mode === 'flow' ? intent.mode : n >= this.options.flowFieldMinGroup ? 'flow' : 'formation';
+    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup ? 'flow' : 'formation';
     const xs = new Float64Array(n);
     const ys = new Float64Array(n);
     let maxR = 0;
@@ -297,6 +344,7 @@ export class NavigationSystem {
 
   /** The interpolated position for rendering, at `alpha` between the last two steps. */
   interpolated(id: number, out: { x: number; y: number } = { x: 0, y: 0 }): { x: number; y: number } {
+    this.agents.check(id);
     const a = this.alpha;
     const agents = this.agents;
     out.x = agents.prevX[id] + (agents.x[id] - agents.prevX[id]) * a;

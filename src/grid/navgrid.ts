@@ -1,3 +1,4 @@
+import { addChangedRect, unionRect } from './rects.js';
 import { TilenavError, assertInteger, describe } from '../errors.js';
 import { TerrainTable } from './terrain.js';
 import { orthogonal, type Projection } from './projection.js';
@@ -54,10 +55,15 @@ export interface CellRect {
   height: number;
 }
 
-/** What changed: a rectangle on one layer, and the grid's version after the change. */
+/**
+ * What changed: on one layer, the bounding rectangle (x, y, width, height), the changed
+ * rectangles themselves in `rects` (one for a single write; a batch lists its blocks of changed
+ * cells, merged where they touch, at most MAX_CHANGE_RECTS), and the grid's version after it.
+ */
 export interface GridChange extends CellRect {
   layer: number;
   version: number;
+  rects: readonly CellRect[];
 }
 
 /** What to write into each cell of a rectangle; omitted fields are left as they are. */
@@ -140,7 +146,8 @@ export class NavGrid {
   private readonly listeners = new Set<(change: GridChange) => void>();
   private batchDepth = 0;
   private readonly deferred = new Set<() => void>();
-  private pending: (CellRect | null)[] = [];
+  private pending: (CellRect[] | null)[] = [];
+  private readonly walkWriters = new Set<(layer: number, rect: CellRect, walkable: boolean) => void>();
 
   constructor(width: number, height: number, options: NavGridOptions = {}) {
     assertInteger(width, 'width');
@@ -331,7 +338,20 @@ export class NavGrid {
         if (flags !== undefined) data.flags[i] = flags;
       }
     }
+    const wrote = walkable ?? (terrainId >= 0 ? terrainWalk : undefined);
+    if (wrote !== undefined) for (const fn of this.walkWriters) fn(l, { x, y, width, height }, wrote);
     this.changed(l, { x, y, width, height }, (flags ?? 0) & FLAG_ONE_WAY_MASK);
+  }
+
+  /**
+   * Calls `listener` after every write that sets walkability (setWalkable, setTerrain, fillRect
+   * with `walkable` or `terrain`), with the rectangle and the value written, at once, even inside
+   * a batch and even when the cells held that value already: what a blocker registry needs to
+   * tell a wall written under a closed door from the door itself. Returns the unsubscribe function.
+   */
+  onWalkableWrite(listener: (layer: number, rect: CellRect, walkable: boolean) => void): () => void {
+    this.walkWriters.add(listener);
+    return () => this.walkWriters.delete(listener);
   }
 
   /**
@@ -346,8 +366,8 @@ export class NavGrid {
       if (--this.batchDepth === 0) {
         const pending = this.pending;
         this.pending = [];
-        pending.forEach((rect, l) => {
-          if (rect) this.emit(l, rect);
+        pending.forEach((rects, l) => {
+          if (rects) this.emit(l, rects.reduce(unionRect), rects);
         });
       }
     }
@@ -427,17 +447,16 @@ export class NavGrid {
       if (oneWayBits !== 0 || view.exits !== null) view.exitsValid = false;
     }
     if (this.batchDepth > 0) {
-      const p = this.pending[layer];
-      this.pending[layer] = p ? union(p, rect) : { ...rect };
+      addChangedRect((this.pending[layer] ??= []), rect);
       return;
     }
-    this.emit(layer, rect);
+    this.emit(layer, rect, [{ ...rect }]);
   }
 
-  private emit(layer: number, rect: CellRect): void {
+  private emit(layer: number, rect: CellRect, rects: readonly CellRect[]): void {
     this.version++;
     if (this.listeners.size === 0) return;
-    const change: GridChange = { layer, x: rect.x, y: rect.y, width: rect.width, height: rect.height, version: this.version };
+    const change: GridChange = { layer, x: rect.x, y: rect.y, width: rect.width, height: rect.height, version: this.version, rects };
     for (const fn of this.listeners) fn(change);
   }
 
@@ -541,10 +560,4 @@ function layerNames(layers: number | readonly string[] | undefined): string[] {
     seen.add(name);
   }
   return [...layers];
-}
-
-function union(a: CellRect, b: CellRect): CellRect {
-  const x = Math.min(a.x, b.x);
-  const y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y };
 }

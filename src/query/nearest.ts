@@ -56,18 +56,21 @@ export function nearestWalkable(grid: NavGrid, x: number, y: number, options: Ne
   // The Chebyshev ring r holds no cell nearer than r - 0.5 (x, y may be off-centre by 0.5).
   const limit = Math.ceil(rc) + 1;
   const far = Math.max(cx, w - cx, cy, h - cy) + 1;
-  for (let r = 0; r <= Math.min(limit, far); r++) {
+  // Rings start at the first one that reaches the grid and are clipped to it, so a point far
+  // outside with a huge radius costs no more than the grid's own cells.
+  const first = Math.max(0, cx - (w - 1), -cx, cy - (h - 1), -cy);
+  for (let r = first; r <= Math.min(limit, far); r++) {
     const near = Math.max(0, r - 0.5);
     if (near * near > bestD || near * near > maxD) break;
     if (r === 0) {
       consider(cx, cy);
       continue;
     }
-    for (let k = -r; k <= r; k++) {
+    for (let k = Math.max(-r, -cx), e = Math.min(r, w - 1 - cx); k <= e; k++) {
       consider(cx + k, cy - r);
       consider(cx + k, cy + r);
     }
-    for (let k = -r + 1; k <= r - 1; k++) {
+    for (let k = Math.max(-r + 1, -cy), e = Math.min(r - 1, h - 1 - cy); k <= e; k++) {
       consider(cx - r, cy + k);
       consider(cx + r, cy + k);
     }

@@ -1,5 +1,5 @@
 import { TilenavError, describe } from '../errors.js';
-import type { CellRect, NavGrid } from '../grid/navgrid.js';
+import type { CellRect, GridChange, NavGrid } from '../grid/navgrid.js';
 import { forEachTouchedCell } from '../path/los.js';
 
 /** A named door: a rectangle of cells on one layer that blocks while closed. */
@@ -25,7 +25,7 @@ interface LayerState {
 }
 
 /**
- * Runtime changes on top of a NavGrid (seeds 000, 003, 004): doors that open and close, and a
+ * Runtime changes on top of a NavGrid: doors that open and close, and a
  * registry of building footprints (register / move / remove by id). Blockers are counted per
  * cell, so overlapping doors and buildings undo cleanly: a cell is walkable when the grid had it
  * walkable underneath and no blocker covers it.
@@ -33,10 +33,14 @@ interface LayerState {
  * Doors apply at once. Footprint changes are queued as dirty rectangles and applied lazily: the
  * next search of the grid runs {@link flush} first (through `grid.defer`), or call it yourself (before the next
  * search), so a burst of placements costs one update. Applying goes through the grid's setters
- * inside one `batch`, so the grid emits one change event with the changed rectangle and bumps its
- * version; reachability indexes and clearance maps listening to the grid follow.
+ * inside one `batch`, so the grid emits one change event listing the changed rectangles and bumps
+ * its version; reachability indexes and clearance maps listening to the grid follow.
  *
- * Writes by others to the grid (setWalkable, fillRect) are seen as the new ground truth underneath.
+ * Writes by others to the grid (setWalkable, fillRect, setTerrain) are the new ground truth
+ * underneath, also under a closed door or a footprint: a wall built in a closed doorway is still
+ * there when the door opens. Direct writes to a layer's arrays followed by `grid.refresh()` are
+ * read back from the grid, which under a blocker cannot tell a wall from the blocker: there a
+ * cell reads blocked only where the grid still has it walkable.
  */
 export class World {
   readonly grid: NavGrid;
@@ -46,6 +50,7 @@ export class World {
   private dirty: { layer: number; rect: CellRect }[] = [];
   private applying = false;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeWrites: () => void;
 
   constructor(grid: NavGrid) {
     this.grid = grid;
@@ -59,6 +64,23 @@ export class World {
         for (let i = y * grid.width + c.x, e = i + c.width; i < e; i++) if (st.cover[i] === 0 || walk[i] === 1) st.base[i] = walk[i];
       }
     });
+    // A write through the grid's setters says exactly what lies underneath, even under a closed
+    // door or a footprint, where the cell reads blocked either way: a wall built in a closed
+    // doorway stays when the door opens. A covered cell written walkable is blocked again at the
+    // next flush (before the next search).
+    this.unsubscribeWrites = grid.onWalkableWrite((layer, rect, walkable) => {
+      if (this.applying) return;
+      const st = this.layers[layer];
+      if (st === null) return;
+      let covered = false;
+      for (let y = rect.y; y < rect.y + rect.height; y++) {
+        for (let i = y * grid.width + rect.x, e = i + rect.width; i < e; i++) {
+          st.base[i] = walkable ? 1 : 0;
+          if (st.cover[i] > 0) covered = true;
+        }
+      }
+      if (covered) this.queue(layer, rect);
+    });
   }
 
   /** The grid's version: increases with every change event. */
@@ -69,6 +91,7 @@ export class World {
   /** Stops following the grid's changes. */
   dispose(): void {
     this.unsubscribe();
+    this.unsubscribeWrites();
   }
 
   // ---- doors -------------------------------------------------------------------------------
@@ -141,8 +164,10 @@ export class World {
   }
 
   /**
-   * Applies the queued dirty rectangles to the grid: one batch, so one change event per layer
-   * (with the bounding rectangle). Cheap when nothing is queued; call before each search.
+   * Applies the queued dirty rectangles to the grid: one batch, so one change event per layer,
+   * listing the blocks of cells that changed (`rects`: three huts in three corners are three
+   * rectangles, not the map between them; see GridChange). Cheap when nothing is queued; the grid
+   * runs it before its next search.
    */
   flush(): void {
     if (this.dirty.length === 0) return;
@@ -190,6 +215,11 @@ export class World {
     for (let y = rect.y; y < rect.y + rect.height; y++) {
       for (let i = y * w + rect.x, e = i + rect.width; i < e; i++) st.cover[i] += delta;
     }
+    this.queue(layer, rect);
+  }
+
+  /** Queues `rect` on `layer` for the next {@link flush}, which the grid runs before its next search. */
+  private queue(layer: number, rect: CellRect): void {
     this.dirty.push({ layer, rect });
     this.grid.defer(this.flushBeforeSearch);
   }
@@ -211,45 +241,71 @@ export class World {
 export type StoredPath = { cells: ArrayLike<number> } | { points: ArrayLike<number> };
 
 /**
- * Which stored paths a change of `rect` touches, exactly (not seed 000's "within 5 tiles" guess):
- * a cell path is affected when one of its cells lies in the rectangle or a diagonal step's side
- * cell does (the corner rule reads them); a waypoint path when a segment touches a cell of the
- * rectangle (the same supercover as the line-of-sight test). `width` is the grid's width, to
- * decode cell indices. Returns the indices into `paths` of the affected ones, in order.
+ * Which stored paths a change touches, exactly: a cell path is affected when one of its cells
+ * lies in a changed rectangle or a diagonal step's side cell does (the corner rule reads them); a
+ * waypoint path when a segment touches a cell of one (the same supercover as the line-of-sight
+ * test). `change` is one rectangle, a list of them, or a grid change event (its `rects`: a flush
+ * that built three huts in three corners affects the paths near the huts, not every path
+ * between them). `width` is the grid's width, to decode cell indices. Returns the indices into
+ * `paths` of the affected ones, in order. A rectangle that is not whole cells (NaN, fractions,
+ * width or height below 1) throws a TilenavError naming it.
  */
-export function pathsAffectedBy(rect: CellRect, paths: readonly StoredPath[], width: number): number[] {
+export function pathsAffectedBy(change: CellRect | readonly CellRect[] | GridChange, paths: readonly StoredPath[], width: number): number[] {
+  const rects = checkRects(change);
+  if (!Number.isInteger(width) || width < 1) throw new TilenavError(`expected the grid's width, a whole number >= 1, got ${describe(width)}`, { element: 'width' });
+  if (!Array.isArray(paths)) throw new TilenavError(`expected an array of stored paths, got ${describe(paths)}`, { element: 'paths' });
+  const out: number[] = [];
+  paths.forEach((path, k) => {
+    for (const rect of rects) {
+      if (pathTouches(rect, path, width)) {
+        out.push(k);
+        return;
+      }
+    }
+  });
+  return out;
+}
+
+/** The rectangles of a pathsAffectedBy change, each checked to be whole cells. */
+function checkRects(change: CellRect | readonly CellRect[] | GridChange): readonly CellRect[] {
+  const list: readonly CellRect[] = Array.isArray(change) ? change : change !== null && typeof change === 'object' && Array.isArray((change as GridChange).rects) ? (change as GridChange).rects : [change as CellRect];
+  list.forEach((r, k) => {
+    const ok = r !== null && typeof r === 'object' && [r.x, r.y, r.width, r.height].every(Number.isInteger) && r.width >= 1 && r.height >= 1;
+    if (!ok) throw new TilenavError(`expected a rectangle { x, y, width, height } of whole cells, width and height >= 1, got ${describe(r)}`, { element: list.length > 1 ? `rect ${k}` : 'rect' });
+  });
+  return list;
+}
+
+/** Whether one stored path touches a cell of `rect` (see pathsAffectedBy). */
+function pathTouches(rect: CellRect, path: StoredPath, width: number): boolean {
   const x0 = rect.x;
   const y0 = rect.y;
   const x1 = rect.x + rect.width - 1;
   const y1 = rect.y + rect.height - 1;
   const inside = (x: number, y: number) => x >= x0 && x <= x1 && y >= y0 && y <= y1;
-  const out: number[] = [];
-  paths.forEach((path, k) => {
-    let hit = false;
-    if ('cells' in path) {
-      const cells = path.cells;
-      let px = 0;
-      let py = 0;
-      for (let j = 0; j < cells.length && !hit; j++) {
-        const x = cells[j] % width;
-        const y = (cells[j] - x) / width;
-        hit = inside(x, y) || (j > 0 && x !== px && y !== py && (inside(x, py) || inside(px, y)));
-        px = x;
-        py = y;
-      }
-    } else {
-      const pts = path.points;
-      if (pts.length === 2) hit = inside(Math.round(pts[0]), Math.round(pts[1]));
-      for (let j = 2; j + 1 < pts.length && !hit; j += 2) {
-        // Skip segments whose bounding box misses the rectangle.
-        if (Math.max(pts[j - 2], pts[j]) + 0.5 < x0 || Math.min(pts[j - 2], pts[j]) - 0.5 > x1) continue;
-        if (Math.max(pts[j - 1], pts[j + 1]) + 0.5 < y0 || Math.min(pts[j - 1], pts[j + 1]) - 0.5 > y1) continue;
-        forEachTouchedCell(pts[j - 2], pts[j - 1], pts[j], pts[j + 1], (x, y) => {
-          if (inside(x, y)) hit = true;
-        });
-      }
+  let hit = false;
+  if ('cells' in path) {
+    const cells = path.cells;
+    let px = 0;
+    let py = 0;
+    for (let j = 0; j < cells.length && !hit; j++) {
+      const x = cells[j] % width;
+      const y = (cells[j] - x) / width;
+      hit = inside(x, y) || (j > 0 && x !== px && y !== py && (inside(x, py) || inside(px, y)));
+      px = x;
+      py = y;
     }
-    if (hit) out.push(k);
-  });
-  return out;
+  } else {
+    const pts = path.points;
+    if (pts.length === 2) hit = inside(Math.round(pts[0]), Math.round(pts[1]));
+    for (let j = 2; j + 1 < pts.length && !hit; j += 2) {
+      // Skip segments whose bounding box misses the rectangle.
+      if (Math.max(pts[j - 2], pts[j]) + 0.5 < x0 || Math.min(pts[j - 2], pts[j]) - 0.5 > x1) continue;
+      if (Math.max(pts[j - 1], pts[j + 1]) + 0.5 < y0 || Math.min(pts[j - 1], pts[j + 1]) - 0.5 > y1) continue;
+      forEachTouchedCell(pts[j - 2], pts[j - 1], pts[j], pts[j + 1], (x, y) => {
+        if (inside(x, y)) hit = true;
+      });
+    }
+  }
+  return hit;
 }

@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NavGrid } from '../src/index.js';
+import { asciiGrid } from './grids.js';
+import { NavigationSystem, DEFAULT_NAVIGATION_OPTIONS } from '../src/agents/index.js';
+
+test('a goal drifting 0.05 cell per order keeps the path: no replan per order, and the unit ends at the last goal', () => {
+  const grid = asciiGrid([
+    '....................', //
+    '.........@..........',
+    '.........@..........',
+    '.........@..........',
+    '....................',
+  ]);
+  const sys = new NavigationSystem(grid);
+  const a = sys.addAgent({ x: 1, y: 2 });
+  let gx = 17;
+  sys.moveTo(a, gx, 2);
+  sys.step();
+  assert.equal(sys.stats.plans, 1);
+  for (let s = 0; s < 40; s++) {
+    gx += 0.05 * (s % 2 === 0 ? 1 : -0.5);
+    sys.moveTo(a, gx, 2.2);
+    sys.step();
+  }
+  assert.equal(sys.stats.plans, 1, 'each small goal change planned again');
+  const p = sys.path(a)!;
+  assert.deepEqual([p[p.length - 2], p[p.length - 1]], [gx, 2.2]);
+  for (let s = 0; s < 600 && sys.isMoving(a); s++) sys.step();
+  assert.ok(Math.hypot(sys.x[a] - gx, sys.y[a] - 2.2) <= DEFAULT_NAVIGATION_OPTIONS.arrivalThreshold + 1e-9);
+  // Beyond the threshold (or with the last leg blocked) the order plans afresh.
+  sys.moveTo(a, 3, 2);
+  sys.step();
+  assert.equal(sys.stats.plans, 2);
+});
+
+test('retargetDist: a small goal change behind a wall plans again; 0 plans every changed goal', () => {
+  // The goal moves from one side of a wall's end to the other: the last leg would cross it.
+  const grid = asciiGrid([
+    '..........', //
+    '.....@@@@.',
+    '..........',
+  ]);
+  const sys = new NavigationSystem(grid, { retargetDist: 3 });
+  const a = sys.addAgent({ x: 0, y: 0 });
+  sys.moveTo(a, 7, 0);
+  sys.step();
+  sys.moveTo(a, 7, 2);
+  sys.step();
+  assert.equal(sys.stats.plans, 2);
+  const strict = new NavigationSystem(new NavGrid(10, 3), { retargetDist: 0 });
+  const b = strict.addAgent({ x: 0, y: 1 });
+  strict.moveTo(b, 8, 1);
+  strict.step();
+  strict.moveTo(b, 8.05, 1);
+  strict.step();
+  assert.equal(strict.stats.plans, 2);
+});
+
+test('far positions are refused, naming the coordinate, instead of hanging step()', () => {
+  const sys = new NavigationSystem(new NavGrid(16, 16));
+  assert.throws(() => sys.addAgent({ x: 1e16, y: 0 }), (e: Error) => e.name === 'TilenavError' && /agent\.x/.test(e.message));
+  assert.throws(() => sys.addAgent({ x: 0, y: -1e9 }), /agent\.y/);
+  const a = sys.addAgent({ x: 2, y: 2 });
+  assert.throws(() => sys.moveTo(a, 1e16, 3), /target x/);
+  assert.throws(() => sys.moveGroup([a], 3, 1e300), /target y/);
+  // The documented range: the grid grown by its own size on every side.
+  const edge = sys.addAgent({ x: -16, y: 32 });
+  sys.moveTo(edge, 5, 5);
+  sys.moveTo(a, 31.5, -15.5);
+  for (let s = 0; s < 30; s++) sys.step();
+  assert.ok(sys.has(edge));
+});
+
+test('misuse of agents throws a TilenavError naming the argument', () => {
+  const sys = new NavigationSystem(new NavGrid(8, 8));
+  assert.throws(() => sys.addAgent({ x: 1, y: 1, heading: NaN }), (e: Error) => e.name === 'TilenavError' && /agent\.heading/.test(e.message));
+  assert.throws(() => sys.addAgent({ x: 1, y: 1, heading: Infinity }), /agent\.heading/);
+  const a = sys.addAgent({ x: 1, y: 1, heading: 7 * Math.PI });
+  assert.ok(Math.abs(Math.abs(sys.heading[a]) - Math.PI) < 1e-9, 'heading kept in -pi .. pi');
+  assert.throws(() => sys.moveGroup([a], 4, 4, { mode: 'swarm' as 'flow' }), (e: Error) => e.name === 'TilenavError' && /mode/.test(e.message));
+  assert.throws(() => sys.interpolated(5), /agent id/);
+  assert.throws(() => sys.toWorld(-1), /agent id/);
+  assert.throws(() => sys.toWorld(1.5), /agent id/);
+  sys.removeAgent(a);
+  assert.throws(() => sys.interpolated(a), /agent id/);
+});
+
+test('a small goal change toward an unreachable target plans again: a partial path does not end at the target', () => {
+  const grid = asciiGrid([
+    '..........', //
+    '......@@@.',
+    '......@.@.',
+    '......@@@.',
+  ]);
+  const sys = new NavigationSystem(grid);
+  const a = sys.addAgent({ x: 0, y: 0 });
+  sys.moveTo(a, 7, 2);
+  sys.step();
+  const before = sys.path(a)!;
+  assert.notDeepEqual([before[before.length - 2], before[before.length - 1]], [7, 2], 'walks to the nearest reachable cell');
+  sys.moveTo(a, 7.1, 2);
+  sys.step();
+  assert.equal(sys.stats.plans, 2);
+  const after = sys.path(a)!;
+  assert.notDeepEqual([after[after.length - 2], after[after.length - 1]], [7.1, 2]);
+});
