@@ -8,7 +8,9 @@
  *    map add to a change (the change event's listeners).
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { NavGrid, findPath, smoothPath, polylineLength, findAnyAnglePath, forEachTouchedCell, findPathToNearest, ReachabilityIndex, ClearanceMap, mulberry32 } from '../src/index.js';
+import { NavGrid, findPath } from '../src/index.js';
+import { findPathToNearest, ReachabilityIndex, ClearanceMap, mulberry32 } from '../src/query/index.js';
+import { smoothPath, polylineLength, findAnyAnglePath, forEachTouchedCell } from '../src/path/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { fixture } from '../test/fixtures.js';
 

@@ -1,4 +1,5 @@
-import { MOVEMENT_NAMES, Pathfinder, TilenavError, findAnyAnglePath, polylineLength, smoothPath, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
+import { MOVEMENT_NAMES, Pathfinder, TilenavError, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
+import { findAnyAnglePath, polylineLength, smoothPath } from 'tilenav/path';
 import { AGENT_UNREACHABLE } from 'tilenav/agents';
 import { OVERLAY_COLORS, OVERLAY_COST_BANDS, movementFor } from 'tilenav/render';
 import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, type DemoMap } from './maps.js';

@@ -1,4 +1,5 @@
-import { NavGrid, hexagonal, isometric, loadGrid, mulberry32, type MovementName } from 'tilenav';
+import { NavGrid, hexagonal, isometric, loadGrid, type MovementName } from 'tilenav';
+import { mulberry32 } from 'tilenav/query';
 import { loadPolygonConfig, loadTiled, loadTiledAsync, parseMovingAiMap, parseTextGrid } from 'tilenav/loaders';
 import { movementFor } from 'tilenav/render';
 import arenaText from '../examples/arena.map?raw';

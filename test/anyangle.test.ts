@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, findPath, findAnyAnglePath, polylineLength, FLAG_NO_EXIT_EAST } from '../src/index.js';
+import { NavGrid, findPath, FLAG_NO_EXIT_EAST } from '../src/index.js';
+import { findAnyAnglePath, polylineLength } from '../src/path/index.js';
 import { segmentTouchesCell } from './helpers-queries.js';
 import { gridArb, VARYING_COSTS } from './grids.js';
 
@@ -48,7 +49,7 @@ test('any-angle honours one-way cells', () => {
 });
 
 test('property: on mixed terrain (plain Theta*) paths exist when grid paths do and their cost is the exact segment cost', async () => {
-  const { polylineCost } = await import('../src/index.js');
+  const { polylineCost } = await import('../src/path/index.js');
   fc.assert(
     fc.property(gridArb({ costs: VARYING_COSTS }), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
       const { r, t } = both(g, a, b);

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, Pathfinder, MOVEMENT_NAMES, checkPath, distanceMap, aStarGraph, findPath, TilenavError, stepDistance, movementModel } from '../src/index.js';
+import { NavGrid, Pathfinder, MOVEMENT_NAMES, checkPath, distanceMap, findPath, TilenavError, stepDistance, movementModel } from '../src/index.js';
+import { aStarGraph } from '../src/graph/index.js';
 import type { MovementName } from '../src/index.js';
 import { refDistances } from './reference.js';
 import { gridArb as randomGrids } from './grids.js';

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, findPathToNearest, nearestWalkable, distanceMap, checkPath, planPath, continuous, ObstacleOverlay, findPath } from '../src/index.js';
+import { NavGrid, distanceMap, checkPath, continuous, findPath } from '../src/index.js';
+import { findPathToNearest, nearestWalkable, planPath, ObstacleOverlay } from '../src/query/index.js';
 import { flood } from './helpers-queries.js';
 import { gridArb, VARYING_COSTS } from './grids.js';
 

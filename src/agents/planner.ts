@@ -1,7 +1,8 @@
 import type { NavGrid } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import { findPathToNearest } from '../query/navigate.js';
-import { overlayFor, type DynamicObstacle } from '../query/obstacles.js';
+import { ObstacleOverlay, type DynamicObstacle } from '../query/obstacles.js';
+import { Pathfinder } from '../search/pathfinder.js';
 import { cellStep, cellsToPoints, smoothPath } from '../path/smooth.js';
 
 /**
@@ -84,11 +85,15 @@ export class GridPlanner implements AgentPlanner {
   /** Straighten paths by string pulling; false keeps cell centres. @default true */
   readonly smooth: boolean;
   private readonly worldObstacles: DynamicObstacle[] = [];
+  /** This planner's search scratch and obstacle overlays (one per layer), reused across plans. */
+  private readonly finder: Pathfinder;
+  private readonly overlays: ObstacleOverlay[] = [];
 
   constructor(grid: NavGrid, options: { nearest?: boolean; smooth?: boolean } = {}) {
     this.grid = grid;
     this.nearest = options.nearest ?? true;
     this.smooth = options.smooth ?? true;
+    this.finder = new Pathfinder(grid);
   }
 
   plan(req: PlanRequest): Float64Array | null {
@@ -108,13 +113,14 @@ export class GridPlanner implements AgentPlanner {
       const w = proj.cellToWorld(o.x, o.y);
       obstacles.push({ x: w.x, y: w.y, z: w.z, radius: o.radius * step });
     }
-    const r = findPathToNearest(grid, sx, sy, gx, gy, { layer: req.layer, movement: req.movement, obstacles, radiusFraction: 1, influence: Infinity });
+    const overlay = (this.overlays[grid.layerIndex(req.layer)] ??= new ObstacleOverlay(grid, req.layer));
+    const r = findPathToNearest(grid, sx, sy, gx, gy, { layer: req.layer, movement: req.movement, obstacles, radiusFraction: 1, influence: Infinity, pathfinder: this.finder, overlay });
     if (r.status === 'partial' && !this.nearest) return null;
     if ((r.status !== 'found' && r.status !== 'partial') || r.cells.length === 0) return null;
     this.lastPartial = r.status === 'partial';
     const hex = movementModel(req.movement).heuristic !== 'octile' && movementModel(req.movement).heuristic !== 'manhattan';
     // Smooth over what the search saw: through the obstacle overlay when the path went around them.
-    const view = r.avoided && obstacles.length > 0 ? overlayFor(grid, req.layer).stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }) : undefined;
+    const view = r.avoided && obstacles.length > 0 ? overlay.stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }) : undefined;
     const pts = this.smooth && !hex ? smoothPath(grid, r.cells, { layer: req.layer, movement: req.movement, view }) : cellsToPoints(grid, r.cells);
     // Drop the start cell: the agent stands in it already. The exact target replaces the goal centre.
     const n = pts.length / 2 - 1;

@@ -97,8 +97,9 @@ export interface NavLayer {
 
 /**
  * What the search reads: a copy of a layer padded with one blocked cell on every side, so the
- * inner loop never tests bounds. `pass[p]` is the cost of entering padded cell p, 0 when blocked.
- * @internal
+ * inner loop never tests bounds. `pass[p]` is the cost of entering padded cell p
+ * (`p = (y + 1) * stride + x + 1`), 0 when blocked. Read only: {@link NavGrid.searchView} keeps it
+ * in step with the grid. Sight tests (segmentCost, lineOfSight) take one.
  */
 export interface SearchView {
   readonly stride: number;
@@ -109,7 +110,9 @@ export interface SearchView {
   maxCost: number;
   /** Walkable cells all cost the same: jump point search applies. */
   uniform: boolean;
+  /** @internal */
   statsValid: boolean;
+  /** @internal */
   exitsValid: boolean;
 }
 
@@ -394,8 +397,8 @@ export class NavGrid {
   }
 
   /**
-   * The padded copy of a layer the search reads, built on first use and kept in step with every
-   * change since. Runs deferred work first. @internal
+   * The padded copy of layer `layer` (an index) the search reads, built on first use and kept in
+   * step with every change since; about 4 bytes per cell. Read only.
    */
   searchView(layer: number): SearchView {
     if (this.deferred.size > 0) this.applyDeferred();

@@ -1,6 +1,6 @@
 import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
-import { pathfinderFor } from '../search/pathfinder.js';
+import { Pathfinder } from '../search/pathfinder.js';
 import type { FindPathOptions, SearchResult } from '../search/result.js';
 import { padXY, strideOf } from '../search/padded.js';
 import { cellStep } from '../path/smooth.js';
@@ -16,8 +16,16 @@ export interface ClearanceOptions {
   maxClearance?: number;
 }
 
+/** Options of {@link ClearanceMap.findPath}. */
+export interface ClearancePathOptions extends FindPathOptions {
+  /** The unit's radius in world units. @default 0 */
+  radius?: number;
+  /** Search with this Pathfinder (of the map's grid) instead of the map's own. */
+  pathfinder?: Pathfinder;
+}
+
 /**
- * A clearance map of one layer (seed 004's unit radius): for each cell, the Chebyshev distance in
+ * A clearance map of one layer, for units wider than a cell: for each cell, the Chebyshev distance in
  * cells to the nearest blocked cell or the grid's edge (0 on a blocked cell, 1 beside a wall),
  * capped at `maxClearance`: the cell is the centre of a free (2d - 1)-cell square.
  *
@@ -38,6 +46,7 @@ export class ClearanceMap {
   private readonly views = new Map<number, { view: SearchView; need: number }>();
   private scratch = new Uint8Array(0);
   private readonly unsubscribe: () => void;
+  private finder: Pathfinder | undefined;
 
   constructor(grid: NavGrid, options: ClearanceOptions = {}) {
     this.grid = grid;
@@ -97,10 +106,17 @@ export class ClearanceMap {
     return { clearanceView: (layer) => (layer === this.layer ? this.view(radius) : null) };
   }
 
-  /** A cheapest path for a unit of `radius` world units: only through cells it fits in. */
-  findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions & { radius?: number } = {}): SearchResult {
+  /**
+   * A cheapest path for a unit of `radius` world units (default 0): only through cells it fits in.
+   * Runs on `options.pathfinder` when given (a Pathfinder of this grid); otherwise on one this map
+   * creates on first use and keeps (the search scratch, about 20 bytes per cell).
+   */
+  findPath(sx: number, sy: number, gx: number, gy: number, options: ClearancePathOptions = {}): SearchResult {
     if (options.layer !== undefined && this.grid.layerIndex(options.layer) !== this.layer) throw new TilenavError(`this clearance map is for layer ${this.layer}`, { element: 'layer' });
-    return pathfinderFor(this.grid).search(sx, sy, gx, gy, { ...options, layer: this.layer, view: this.view(options.radius ?? 0) });
+    const { pathfinder, radius, ...search } = options;
+    const finder = pathfinder ?? (this.finder ??= new Pathfinder(this.grid));
+    if (finder.grid !== this.grid) throw new TilenavError('expected a Pathfinder of this clearance map\'s grid', { element: 'pathfinder' });
+    return finder.search(sx, sy, gx, gy, { ...search, layer: this.layer, view: this.view(radius ?? 0) });
   }
 
   private onChange(c: GridChange): void {

@@ -1,6 +1,6 @@
 import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid } from '../grid/navgrid.js';
-import type { SearchStatus } from '../search/result.js';
+import type { PathStatus } from '../search/result.js';
 import { MOVEMENT_NAMES, movementModel, type MovementName } from '../search/movement.js';
 import { DONE_FIELDS, RUN_FIELDS, WIRE_STATUS, canShareMemory, gridFromMeta, gridMeta, packRect, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
 import { epochNow } from './worker-core.js';
@@ -103,7 +103,7 @@ export interface ServiceRequestOptions {
  * - `deadline`: `timeoutMs` passed first,
  * - `rejected` / `dropped`: the queue was full (see {@link OverflowPolicy}).
  */
-export type ServiceStatus = SearchStatus | 'error' | 'cancelled' | 'deadline' | 'rejected' | 'dropped';
+export type ServiceStatus = PathStatus | 'error' | 'cancelled' | 'deadline' | 'rejected' | 'dropped';
 
 export interface ServiceResult {
   id: number;
