@@ -3,7 +3,7 @@ import { TerrainTable } from './terrain.js';
 import { orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from '../search/padded.js';
 
-/** Seed 000's layer names, used when a grid is created with a layer count instead of names. */
+/** The default layer names, used when a grid is created with a layer count instead of names. */
 export const DEFAULT_LAYER_NAMES = Object.freeze(['Ground', 'Sky', 'Underground', 'Volume', 'Custom1', 'Custom2', 'Custom3', 'Custom4']);
 
 /** At most this many layers per grid. */
@@ -16,9 +16,9 @@ export const MAX_LAYERS = 8;
  */
 export const DEFAULT_MAX_CELLS = 1 << 26;
 
-/** Flag bit 0: safe zone (seed 003). */
+/** Flag bit 0: safe zone (a game-defined marker; searches ignore it). */
 export const FLAG_SAFE_ZONE = 0x01;
-/** Flag bits 1-4 forbid leaving a cell northward (y - 1), eastward (x + 1), southward, westward (seed 003). */
+/** Flag bits 1-4 forbid leaving a cell northward (y - 1), eastward (x + 1), southward, westward. */
 export const FLAG_NO_EXIT_NORTH = 0x02;
 export const FLAG_NO_EXIT_EAST = 0x04;
 export const FLAG_NO_EXIT_SOUTH = 0x08;
@@ -31,7 +31,7 @@ export interface NavGridOptions {
   layers?: number | readonly string[];
   /** World <-> cell conversion. @default orthogonal(1, 1) */
   projection?: Projection;
-  /** Terrain names and costs for `setTerrain`. @default new TerrainTable() (seed 000's costs) */
+  /** Terrain names and costs for `setTerrain`. @default new TerrainTable() (DEFAULT_TERRAINS) */
   terrain?: TerrainTable;
   /** Whether cells start walkable. @default true */
   walkable?: boolean;
@@ -70,7 +70,7 @@ export interface CellValues {
   terrain?: string | number;
 }
 
-/** Walkable / blocked counts of one layer (seed 003's statistics). */
+/** Walkable / blocked counts of one layer. */
 export interface LayerStats {
   name: string;
   total: number;

@@ -25,7 +25,7 @@ interface LayerState {
 }
 
 /**
- * Runtime changes on top of a NavGrid (seeds 000, 003, 004): doors that open and close, and a
+ * Runtime changes on top of a NavGrid: doors that open and close, and a
  * registry of building footprints (register / move / remove by id). Blockers are counted per
  * cell, so overlapping doors and buildings undo cleanly: a cell is walkable when the grid had it
  * walkable underneath and no blocker covers it.
@@ -211,7 +211,7 @@ export class World {
 export type StoredPath = { cells: ArrayLike<number> } | { points: ArrayLike<number> };
 
 /**
- * Which stored paths a change of `rect` touches, exactly (not seed 000's "within 5 tiles" guess):
+ * Which stored paths a change of `rect` touches, exactly (not a "within N tiles" guess):
  * a cell path is affected when one of its cells lies in the rectangle or a diagonal step's side
  * cell does (the corner rule reads them); a waypoint path when a segment touches a cell of the
  * rectangle (the same supercover as the line-of-sight test). `width` is the grid's width, to
