@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, distanceMap, checkPath, continuous, findPath } from '../src/index.js';
+import { NavGrid, Pathfinder, distanceMap, checkPath, continuous, findPath } from '../src/index.js';
 import { findPathToNearest, nearestWalkable, planPath, ObstacleOverlay } from '../src/query/index.js';
 import { flood } from './helpers-queries.js';
 import { gridArb, VARYING_COSTS } from './grids.js';
@@ -109,4 +109,26 @@ test('planPath: snaps a start in a wall, smooths, world waypoints with floorY an
   assert.ok(q.waypoints.length >= 1);
   const last = q.waypoints[q.waypoints.length - 1];
   assert.ok(last.x < 15 * 0.4 + 1e-9, `stops outside the room, x ${last.x}`);
+});
+
+test('planPath and findPathToNearest on a kept Pathfinder and overlay answer as on fresh ones; ones of another grid or layer are refused', () => {
+  const g = new NavGrid(30, 20, { projection: continuous(1, 0, 0, 0), layers: 2 });
+  g.fillRect(12, 0, 2, 16, { walkable: false });
+  const pathfinder = new Pathfinder(g);
+  const overlay = new ObstacleOverlay(g);
+  const obstacles = [{ x: 6.5, y: 0, z: 10.5, radius: 1.5 }, { x: 20.5, y: 0, z: 4.5, radius: 1 }];
+  for (const [a, b] of [[{ x: 2.5, y: 0, z: 10.5 }, { x: 27.5, y: 0, z: 3.5 }], [{ x: 27.5, y: 0, z: 18.5 }, { x: 1.5, y: 0, z: 1.5 }]]) {
+    const kept = planPath(g, a, b, { obstacles, pathfinder, overlay });
+    const fresh = planPath(g, a, b, { obstacles });
+    assert.equal(kept.status, 'found');
+    assert.ok(kept.avoided);
+    assert.equal(kept.cost, fresh.cost);
+    assert.deepEqual(Array.from(kept.cells), Array.from(fresh.cells));
+  }
+  const near = findPathToNearest(g, 1, 1, 12, 5, { pathfinder, overlay, obstacles });
+  assert.equal(near.status, 'partial');
+  assert.equal(near.cost, findPathToNearest(g, 1, 1, 12, 5, { obstacles }).cost);
+  const other = new NavGrid(30, 20);
+  assert.throws(() => planPath(g, { x: 1, y: 0, z: 1 }, { x: 5, y: 0, z: 5 }, { pathfinder: new Pathfinder(other) }), /same grid/);
+  assert.throws(() => planPath(g, { x: 1, y: 0, z: 1 }, { x: 5, y: 0, z: 5 }, { obstacles, overlay, layer: 1 }), /same grid and layer 1/);
 });

@@ -1,7 +1,7 @@
 import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
 import { Pathfinder } from '../search/pathfinder.js';
-import type { FindPathOptions, SearchResult } from '../search/result.js';
+import type { FindPathOptions, PathResult, PathStatus } from '../search/result.js';
 import { padXY, strideOf } from '../search/padded.js';
 import { cellStep } from '../path/smooth.js';
 import type { NearestHooks } from './navigate.js';
@@ -111,12 +111,14 @@ export class ClearanceMap {
    * Runs on `options.pathfinder` when given (a Pathfinder of this grid); otherwise on one this map
    * creates on first use and keeps (the search scratch, about 20 bytes per cell).
    */
-  findPath(sx: number, sy: number, gx: number, gy: number, options: ClearancePathOptions = {}): SearchResult {
+  findPath(sx: number, sy: number, gx: number, gy: number, options: ClearancePathOptions = {}): PathResult {
     if (options.layer !== undefined && this.grid.layerIndex(options.layer) !== this.layer) throw new TilenavError(`this clearance map is for layer ${this.layer}`, { element: 'layer' });
     const { pathfinder, radius, ...search } = options;
     const finder = pathfinder ?? (this.finder ??= new Pathfinder(this.grid));
     if (finder.grid !== this.grid) throw new TilenavError('expected a Pathfinder of this clearance map\'s grid', { element: 'pathfinder' });
-    return finder.search(sx, sy, gx, gy, { ...search, layer: this.layer, view: this.view(radius ?? 0) });
+    const r = finder.search(sx, sy, gx, gy, { ...search, layer: this.layer, view: this.view(radius ?? 0) });
+    // Without `nearest` the search never answers 'partial'.
+    return { status: r.status as PathStatus, cells: r.cells, cost: r.cost, expanded: r.expanded };
   }
 
   private onChange(c: GridChange): void {
