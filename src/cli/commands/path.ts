@@ -61,7 +61,7 @@ export function pathCommand(args: string[], io: CliIo): number {
     for (let k = 0; k < pts.length; k += 2) pc.push(pts[k + 1] * grid.width + pts[k]);
     r = { status: a.status, cells: Int32Array.from(pc), cost: a.cost, expanded: a.expanded, reached: a.status === 'found' ? pc[pc.length - 1] : -1 };
   } else if (values.nearest) {
-    r = findPathToNearest(grid, from[0], from[1], to[0], to[1], { layer, movement, hooks: clearance?.hooks(radius) });
+    r = findPathToNearest(grid, from[0], from[1], to[0], to[1], { layer, movement, hooks: clearance?.hooks(radius), pathfinder: finder });
   } else {
     r = finder.search(from[0], from[1], to[0], to[1], { layer, movement, view, algorithm });
   }
