@@ -29,8 +29,8 @@ export interface ClearancePathOptions extends FindPathOptions {
  * cells to the nearest blocked cell or the grid's edge (0 on a blocked cell, 1 beside a wall),
  * capped at `maxClearance`: the cell is the centre of a free (2d - 1)-cell square.
  *
- * A unit of radius r cells may use a cell with clearance d when r <= d - 1. That keeps the unit's
- * disc clear of every blocked cell not only at the cell centres but along every octile step
+ * A unit of radius r cells (its radius in world units over `cellStep`) may use a cell with
+ * clearance d when r <= d - 1. That keeps the unit's disc clear of every blocked cell not only at the cell centres but along every octile step
  * between usable cells (a diagonal step passes within half a cell of its side cells), at a cost of
  * at most half a cell of caution. Searches for a unit run on a view of the layer with the other
  * cells blocked ({@link view}); views are cached per radius and updated locally on changes.

@@ -90,7 +90,7 @@ export function findPathToNearest(grid: NavGrid, sx: number, sy: number, gx: num
 }
 
 export interface PlanOptions extends NearestPathOptions {
-  /** Snap a blocked or off-grid start or goal to the nearest walkable cell within this world radius. @default 8 */
+  /** Snap a blocked or off-grid start or goal to the nearest walkable cell within this radius, in world units. @default 8 */
   snapRadius?: number;
   /** String-pull the path (see smoothPath). @default true */
   smooth?: boolean;

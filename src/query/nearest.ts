@@ -20,7 +20,7 @@ export const DEFAULT_NEAREST_RADIUS = 8;
 /**
  * The walkable cell nearest to (x, y) (cell coordinates, fractions allowed, may lie outside the
  * grid), found by growing square rings outward and keeping the Euclidean
- * nearest cell centre; ties go to the lower index. Cells farther than `radius` are not returned.
+ * nearest cell centre; ties go to the lower index. Cells farther than `radius` (world units) are not returned.
  * Returns the cell index, or -1 when none lies within the radius. The cell itself when walkable.
  */
 export function nearestWalkable(grid: NavGrid, x: number, y: number, options: NearestWalkableOptions = {}): number {

@@ -23,7 +23,7 @@ export interface DynamicObstacleOptions {
    * over-cautious, while collision resolution keeps the full separation. @default 0.6
    */
   radiusFraction?: number;
-  /** Only obstacles within this world distance of the start-end segment are stamped. @default 6 */
+  /** Only obstacles within this distance (world units) of the start-end segment are stamped. @default 6 */
   influence?: number;
 }
 

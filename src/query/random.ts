@@ -33,8 +33,8 @@ export interface RandomPointOptions {
 }
 
 /**
- * A uniformly random walkable world point within `radius` (world units) of `center`: draws a point uniform in the disc (sqrt on the radius, or points
- * crowd the centre) and keeps it when its cell is walkable (and reachable from `reachableFrom`),
+ * A uniformly random walkable world point within `radius` (world units) of `center`: draws a
+ * point uniform in the disc (sqrt on the radius, or points crowd the centre) and keeps it when its cell is walkable (and reachable from `reachableFrom`),
  * up to `maxAttempts` draws. Returns null when every draw missed. The continuous world draws in
  * its XZ plane and returns the centre's y.
  */

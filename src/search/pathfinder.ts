@@ -1,6 +1,7 @@
 /**
  * The grid search facade: checks a query's arguments, picks the algorithm (A*, jump point search,
  * JPS+, the cluster hierarchy), runs it on the one search scratch it owns and wraps the outcome.
+ * How the pieces fit and who keeps which scratch: docs/search.md.
  */
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
