@@ -72,7 +72,7 @@ test('the heuristic never overestimates (admissible for every model and cost tab
   );
 });
 
-test('seed 000 pairs Manhattan with Ice 0.8: scaled by the smallest cost it stays admissible', () => {
+test('Manhattan with Ice at 0.8: scaled by the smallest cost the heuristic stays admissible', () => {
   const grid = new NavGrid(9, 1);
   grid.fillRect(0, 0, 9, 1, { terrain: 'Ice' });
   const r = findPath(grid, 0, 0, 8, 0, { movement: 'cardinal' });
