@@ -1,5 +1,5 @@
 import { MOVEMENT_NAMES, Pathfinder, TilenavError, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
-import { findAnyAnglePath, polylineLength, smoothPath } from 'tilenav/path';
+import { AnyAngleFinder, findAnyAnglePath, polylineLength, smoothPath } from 'tilenav/path';
 import { AGENT_UNREACHABLE } from 'tilenav/agents';
 import { OVERLAY_COLORS, OVERLAY_COST_BANDS, movementFor } from 'tilenav/render';
 import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, type DemoMap } from './maps.js';
@@ -202,6 +202,9 @@ function query(): void {
 }
 
 /** The smoothed polyline of the current route in the selected mode. */
+/** The any-angle finder of the map shown, kept across queries. */
+let anyAngle: AnyAngleFinder | null = null;
+
 function smooth(sx: number, sy: number, gx: number, gy: number): Smoothed {
   const s = state;
   const o = options();
@@ -214,7 +217,9 @@ function smooth(sx: number, sy: number, gx: number, gy: number): Smoothed {
       return { points, length: polylineLength(points), note: '' };
     }
     if (o.movement !== 'octile') return none('any-angle needs octile movement');
-    const r = findAnyAnglePath(s.grid, sx, sy, gx, gy, { layer: o.layer });
+    // One finder per map: a fresh one per query would allocate its scratch (20 bytes per cell) each time.
+    if (anyAngle?.grid !== s.grid) anyAngle = new AnyAngleFinder(s.grid);
+    const r = findAnyAnglePath(s.grid, sx, sy, gx, gy, { layer: o.layer, finder: anyAngle });
     return r.status === 'found' ? { points: r.points, length: polylineLength(r.points), note: '' } : none(`any-angle: ${r.status}`);
   } catch (e) {
     if (!(e instanceof TilenavError)) throw e;

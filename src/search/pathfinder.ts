@@ -130,8 +130,9 @@ export class Pathfinder {
 
   /**
    * The cluster hierarchy `algorithm: 'hpa'` searches on `layer` with `movement` (`octile` or
-   * `cardinal`): built on first use (its `buildMs`, `nodeCount` and `bytes` report the cost), then
-   * kept in step with the grid, rebuilding only the clusters a change touches.
+   * `cardinal`): built on first use, then kept in step with the grid, rebuilding only the clusters
+   * a change touches. Returns what it costs and how it is shaped ({@link HierarchyInfo}); a
+   * `clusterSize` different from the current one rebuilds it. Throws for other movement models.
    */
   hierarchy(layer: number | string = 0, movement: MovementName = 'octile', options?: HierarchyOptions): HierarchyInfo {
     return this.hierarchyOf(layer, movement, options);
