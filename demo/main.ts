@@ -201,10 +201,10 @@ function query(): void {
   showResult();
 }
 
-/** The smoothed polyline of the current route in the selected mode. */
 /** The any-angle finder of the map shown, kept across queries. */
 let anyAngle: AnyAngleFinder | null = null;
 
+/** The smoothed polyline of the current route in the selected mode. */
 function smooth(sx: number, sy: number, gx: number, gy: number): Smoothed {
   const s = state;
   const o = options();
