@@ -1,36 +1,12 @@
-import { MOVEMENT_NAMES, Pathfinder, TilenavError, type FindPathOptions, type MovementName, type NavGrid, type PathResult } from 'tilenav';
+import { Pathfinder, TilenavError, type FindPathOptions, type MovementName } from 'tilenav';
 import { AnyAngleFinder, findAnyAnglePath, polylineLength, smoothPath } from 'tilenav/path';
-import { AGENT_UNREACHABLE } from 'tilenav/agents';
-import { OVERLAY_COLORS, OVERLAY_COST_BANDS, movementFor } from 'tilenav/render';
-import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, type DemoMap } from './maps.js';
+import { gridBounds, movementFor } from 'tilenav/render';
+import { drawArt } from './art.js';
+import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, movementsFor, pickedPath, type DemoMap } from './maps.js';
 import { Units } from './units.js';
+import { ALGORITHMS, LEGEND_HTML, SMOOTHING, hintFor, option, type Smoothed } from './panel.js';
 import { GridView } from './view.js';
-
-/**
- * Search algorithms the page offers, one line per FindPathOptions.algorithm (Dijkstra is A* with
- * weight 0). The strict ones (jps, jps+, hpa) refuse layers and models they do not support: the
- * page shows their message as the query's status.
- */
-const ALGORITHMS: Record<string, { label: string; run(f: Pathfinder, sx: number, sy: number, gx: number, gy: number, o: FindPathOptions): PathResult }> = {
-  astar: { label: 'A*', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'astar' }) },
-  dijkstra: { label: 'Dijkstra', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, weight: 0, algorithm: 'astar' }) },
-  // 'auto' rather than 'jps': a layer with terrain costs (or hex movement) falls back to A*.
-  jps: { label: 'Jump point search (auto)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'auto' }) },
-  jpsStrict: { label: 'JPS (uniform cost only)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'jps' }) },
-  jpsPlus: { label: 'JPS+ (octile, uniform cost)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'jps+' }) },
-  hpa: { label: 'Hierarchy (HPA*, near-optimal)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'hpa' }) },
-};
-
-/** Path smoothing modes: the grid path as is, string pulled (smoothPath), or any-angle (Theta*, octile only). */
-const SMOOTHING: Record<string, string> = { none: 'none', string: 'string pulling', anyangle: 'any-angle (octile)' };
-
-interface Smoothed {
-  /** Waypoints [x0, y0, ...] in cell coordinates, or null when the mode does not apply. */
-  points: Float64Array | null;
-  length: number;
-  /** Why there is no polyline (e.g. any-angle on a non-octile model). */
-  note: string;
-}
+import { pageApi, type PageApi, type State } from './api.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const screen = $<HTMLCanvasElement>('screen');
@@ -38,7 +14,13 @@ const ctx = screen.getContext('2d')!;
 const ui = {
   map: $<HTMLSelectElement>('map'),
   file: $<HTMLInputElement>('file'),
+  folder: $<HTMLInputElement>('folder'),
   error: $<HTMLDivElement>('error'),
+  missing: $<HTMLDivElement>('missing'),
+  notice: $<HTMLDivElement>('notice'),
+  hint: $<HTMLDivElement>('hint'),
+  overlay: $<HTMLInputElement>('overlay'),
+  opacity: $<HTMLInputElement>('opacity'),
   tool: $<HTMLSelectElement>('tool'),
   brush: $<HTMLSelectElement>('brush'),
   algorithm: $<HTMLSelectElement>('algorithm'),
@@ -52,26 +34,6 @@ const ui = {
   units: $<HTMLDivElement>('units'),
 };
 
-interface State {
-  mapName: string;
-  grid: NavGrid;
-  finder: Pathfinder;
-  view: GridView;
-  marks: Uint8Array;
-  start: number | null;
-  goal: number | null;
-  result: PathResult | null;
-  smoothed: Smoothed;
-  /** Why the last query was refused (an algorithm that does not apply), or ''. */
-  queryError: string;
-  lastQueryMs: number;
-  lastFrameMs: number;
-  /** From an input event (paint, drag, control) to the end of the frame that shows its result. */
-  lastInputToFrameMs: number;
-  /** The units on this map and layer (created with the first one). */
-  units: Units | null;
-  unsubscribe: () => void;
-}
 let state: State;
 let drag: 'start' | 'goal' | 'paint' | 'pan' | 'box' | null = null;
 /** The Units tool's selection rectangle (screen pixels: x0, y0, x1, y1) while dragging. */
@@ -85,37 +47,26 @@ let queryPending = false;
 let inputAt = -1;
 const frameLog: { queryMs: number; frameMs: number; inputToFrameMs: number }[] = [];
 
-function option(sel: HTMLSelectElement, value: string, label: string): void {
-  const o = document.createElement('option');
-  o.value = value;
-  o.textContent = label;
-  sel.append(o);
-}
-
-for (const m of BUNDLED_MAPS) option(ui.map, m.id, m.label);
+const bundledGroup = document.createElement('optgroup');
+bundledGroup.label = 'Bundled';
+const diskGroup = document.createElement('optgroup');
+diskGroup.label = 'From disk';
+ui.map.append(bundledGroup, diskGroup);
+for (const m of BUNDLED_MAPS) option(bundledGroup, m.id, m.label);
 for (const [id, a] of Object.entries(ALGORITHMS)) option(ui.algorithm, id, a.label);
 // The library's default search (auto: JPS where it applies, A* elsewhere), as in the CLI.
 ui.algorithm.value = 'jps';
-for (const m of MOVEMENT_NAMES) option(ui.movement, m, m);
 for (const [id, label] of Object.entries(SMOOTHING)) if (id !== 'none') option(ui.smoothing, id, label);
 $('smoothing-row').hidden = Object.keys(SMOOTHING).length <= 1;
 ui.file.accept = [...FILE_LOADERS.flatMap((l) => l.extensions), ...COMPANION_EXTENSIONS].join(',');
 ui.file.multiple = true;
-$('legend').innerHTML = [
-  [OVERLAY_COLORS.normal, `cost <= ${OVERLAY_COST_BANDS.normal}`],
-  [OVERLAY_COLORS.slow, `cost <= ${OVERLAY_COST_BANDS.slow}`],
-  [OVERLAY_COLORS.verySlow, `cost > ${OVERLAY_COST_BANDS.slow}`],
-  [OVERLAY_COLORS.blocked, 'blocked'],
-  [OVERLAY_COLORS.expanded, 'expanded'],
-  [OVERLAY_COLORS.path, 'path'],
-  [OVERLAY_COLORS.start, 'start'],
-  [OVERLAY_COLORS.goal, 'goal'],
-  [[255, 167, 38], 'smoothed path'],
-  [[232, 232, 240], 'unit'],
-  [[68, 204, 255], 'selected unit'],
-]
-  .map(([c, t]) => `<div><span style="background:rgb(${c})"></span>${t}</div>`)
-  .join('');
+ui.folder.webkitdirectory = true;
+$('legend').innerHTML = LEGEND_HTML;
+
+/** What a left click does with the chosen tool, shown under the tool picker. */
+function showHint(): void {
+  ui.hint.textContent = hintFor(ui.tool.value);
+}
 
 /** Shows a map: a new view, finder and scratch; the old grid's listener is dropped. */
 function show(name: string, m: DemoMap): void {
@@ -139,6 +90,7 @@ function show(name: string, m: DemoMap): void {
     lastFrameMs: 0,
     lastInputToFrameMs: 0,
     units: null,
+    artReady: m.art === undefined,
     unsubscribe: grid.onChange((c) => {
       if (c.layer === state.view.layer) state.view.redrawCells(c);
       // A brush stroke changes the grid many times between two frames: search once per frame.
@@ -147,6 +99,10 @@ function show(name: string, m: DemoMap): void {
     }),
   };
   nextIsStart = true;
+  // Only the models that fit the map's cells: square ones on square and isometric maps, the map's
+  // own on hexagonal and staggered ones.
+  ui.movement.replaceChildren();
+  for (const mv of movementsFor(grid.projection, m.movement)) option(ui.movement, mv, mv);
   ui.movement.value = m.movement;
   ui.layer.replaceChildren();
   grid.layers.forEach((l, i) => option(ui.layer, String(i), l.name));
@@ -156,17 +112,57 @@ function show(name: string, m: DemoMap): void {
   option(ui.tool, 'wall', 'Wall');
   option(ui.tool, 'erase', 'Erase (Ground)');
   for (const t of grid.terrain.entries()) if (t.walkable && t.name !== 'Ground') option(ui.tool, `terrain:${t.name}`, `${t.name} (cost ${t.cost})`);
+  showHint();
   ui.error.textContent = '';
+  ui.notice.textContent = '';
+  ui.missing.textContent = '';
+  $('overlay-row').hidden = true;
   resize();
   view.fit(screen.width, screen.height);
   query();
   updateStats();
   showUnits();
+  const shown = state;
+  m.art
+    ?.then((a) => {
+      if (state !== shown) return;
+      const drawnArt = drawArt(a, gridBounds(grid));
+      // Without a single tile (every image missing) the overlay stays opaque, as on other maps.
+      if (drawnArt.tiles > 0) view.setArt(drawnArt);
+      $('overlay-row').hidden = drawnArt.tiles === 0;
+      view.overlayVisible = ui.overlay.checked;
+      view.overlayOpacity = Number(ui.opacity.value) / 100;
+      if (a.missing.length > 0) ui.missing.textContent = `Not picked, so not drawn: ${a.missing.join(', ')}. Pick them with the map (or pick its folder).`;
+      view.fit(screen.width, screen.height);
+    })
+    .catch((e: unknown) => {
+      if (state === shown) ui.missing.textContent = `The map's tiles cannot be drawn: ${e instanceof Error ? e.message : String(e)}`;
+    })
+    .finally(() => {
+      shown.artReady = true;
+      dirty = true;
+    });
 }
 
+/** The heuristic weight the search runs with: the field's value once it passed {@link checkWeight}. */
+let weight = 1;
+
 function options(): FindPathOptions {
-  const weight = Number(ui.weight.value);
-  return { layer: Number(ui.layer.value), movement: ui.movement.value as MovementName, weight: Number.isFinite(weight) && weight >= 0 ? weight : 1 };
+  return { layer: Number(ui.layer.value), movement: ui.movement.value as MovementName, weight };
+}
+
+/** Takes the weight field's value when the search can use it (0 to 10), else says why and restores the last one. */
+function checkWeight(): void {
+  const text = ui.weight.value.trim();
+  const w = Number(text);
+  if (text === '' || !Number.isFinite(w) || w < 0 || w > 10) {
+    ui.notice.textContent = `Weight ${JSON.stringify(ui.weight.value)} cannot be used: give a number from 0 (Dijkstra) to 10 (1 keeps paths optimal). Kept ${weight}.`;
+    ui.weight.value = String(weight);
+    return;
+  }
+  ui.notice.textContent = '';
+  weight = w;
+  query();
 }
 
 /** Runs the current query and records its time; the next frame draws it. */
@@ -317,16 +313,17 @@ function rebuildUnits(): void {
   showUnits();
 }
 
-/** The cell units are added around: the route's start if set, else the cell at the view centre. */
+/** The cell units are added around: the one at the view centre (the map's middle when off the map). */
 function spawnCell(): [number, number] {
   const s = state;
-  if (s.start !== null) return [s.start % s.grid.width, (s.start / s.grid.width) | 0];
   return s.view.cellAt(screen.width / 2, screen.height / 2) ?? [s.grid.width >> 1, s.grid.height >> 1];
 }
 
 function addUnits(n: number, x?: number, y?: number): number[] {
   const [cx, cy] = x === undefined || y === undefined ? spawnCell() : [x, y];
-  const ids = units().add(n, cx, cy);
+  // Never on the route's markers, so both stay visible and clickable.
+  const markers = [state.start, state.goal].filter((c): c is number => c !== null);
+  const ids = units().add(n, cx, cy, markers);
   if (ids.length < n) ui.error.textContent = ids.length === 0 ? `no free walkable cell near (${cx}, ${cy}) for a unit` : `only ${ids.length} of ${n} units fit near (${cx}, ${cy})`;
   dirty = true;
   showUnits();
@@ -336,6 +333,7 @@ function addUnits(n: number, x?: number, y?: number): number[] {
 function orderUnits(x: number, y: number): string | null {
   const u = state.units;
   const o = u?.order(x, y) ?? null;
+  state.view.orderTarget = o === null ? state.view.orderTarget : [x, y];
   dirty = true;
   showUnits();
   return o === null ? null : o.mode;
@@ -414,10 +412,18 @@ function pointer(e: PointerEvent): [number, number] {
   return [e.clientX - r.left, e.clientY - r.top];
 }
 
-function setPoint(which: 'start' | 'goal', x: number, y: number): void {
-  if (!state.grid.isWalkable(x, y, Number(ui.layer.value))) return;
+/** Moves the start or goal to (x, y); a blocked cell is refused with a message. Returns whether it moved. */
+function setPoint(which: 'start' | 'goal', x: number, y: number): boolean {
+  const layer = Number(ui.layer.value);
+  if (!state.grid.isWalkable(x, y, layer)) {
+    ui.notice.textContent = `(${x}, ${y}) is blocked on layer ${state.grid.layers[layer].name}: pick a walkable cell for the ${which}.`;
+    dirty = true;
+    return false;
+  }
+  ui.notice.textContent = '';
   state[which] = y * state.grid.width + x;
   query();
+  return true;
 }
 
 screen.addEventListener('contextmenu', (e) => e.preventDefault());
@@ -454,8 +460,8 @@ screen.addEventListener('pointerdown', (e) => {
     drag = i === state.start ? 'start' : 'goal';
     return;
   }
-  setPoint(nextIsStart ? 'start' : 'goal', c[0], c[1]);
-  nextIsStart = !nextIsStart;
+  // A refused (blocked) cell leaves the turn: the next click still sets the same marker.
+  if (setPoint(nextIsStart ? 'start' : 'goal', c[0], c[1])) nextIsStart = !nextIsStart;
 });
 screen.addEventListener('pointermove', (e) => {
   if (drag === null) return;
@@ -516,30 +522,81 @@ function loadBundled(id: string): void {
   show(m.id, m.load());
 }
 
+/** The files picked last (a folder, or a map with its tilesets and images); their maps are listed. */
+let picked: File[] = [];
+/** The value the map list showed before the last pick, to return to when the pick fails. */
+let shownValue = '';
+
 /**
- * Reads the picked map with the loader its extension names (the other picked files serve as its
- * tilesets); errors go to the page, naming the file, never to the console.
+ * Reads one picked map with the loader its extension names (the other picked files serve as its
+ * tilesets and images); errors go to the page, naming the file, never to the console.
  */
-async function loadFiles(files: readonly File[]): Promise<void> {
-  const file = files.find((f) => loaderFor(f.name) !== undefined) ?? files[0];
+async function loadPicked(file: File): Promise<void> {
   const loader = loaderFor(file.name);
+  const name = pickedPath(file);
   try {
-    if (loader === undefined) throw new TilenavError(`no loader for this file; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')} (with ${COMPANION_EXTENSIONS.join(', ')} tilesets beside a Tiled map)`, { file: file.name });
-    const m = await loader.read(file, files.filter((f) => f !== file));
-    show(file.name, { grid: m.grid, movement: m.movement ?? movementFor(m.grid.projection) });
+    if (loader === undefined) throw new TilenavError(`no loader for this file; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')} (with ${COMPANION_EXTENSIONS.join(', ')} files beside a Tiled map)`, { file: name });
+    const m = await loader.read(file, picked.filter((f) => f !== file));
+    show(name, { grid: m.grid, movement: m.movement ?? movementFor(m.grid.projection), art: m.art });
+    ui.map.value = `disk:${name}`;
   } catch (e) {
-    ui.error.textContent = e instanceof TilenavError ? e.message : `${file.name}: ${e instanceof Error ? e.message : String(e)}`;
+    ui.map.value = shownValue;
+    ui.error.textContent = e instanceof TilenavError ? e.message : `${name}: ${e instanceof Error ? e.message : String(e)}`;
   }
+  shownValue = ui.map.value;
 }
 
-ui.map.addEventListener('change', () => loadBundled(ui.map.value));
-ui.file.addEventListener('change', () => {
-  const files = [...(ui.file.files ?? [])];
-  // Cleared so picking the same file again (after fixing it) loads it again.
-  ui.file.value = '';
-  if (files.length > 0) void loadFiles(files);
+/** Lists the picked maps under "From disk" and opens the first (Tiled maps first). */
+function pick(files: File[]): void {
+  shownValue = ui.map.value;
+  // Tiled maps first: a folder's other files may carry a map extension (a LICENSE.map text).
+  const tiled = (f: File) => (/\.tm[xj]$/i.test(f.name) ? 0 : 1);
+  const maps = files.filter((f) => loaderFor(f.name) !== undefined).sort((a, b) => tiled(a) - tiled(b) || pickedPath(a).localeCompare(pickedPath(b)));
+  if (maps.length === 0) {
+    ui.error.textContent = `${files.map(pickedPath).join(', ')}: no loader for ${files.length === 1 ? 'this file' : 'these files'}; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')} (with ${COMPANION_EXTENSIONS.join(', ')} files beside a Tiled map)`;
+    return;
+  }
+  picked = files;
+  diskGroup.replaceChildren();
+  // Paths inside a picked folder start with the folder's name: it goes to the group's title, so
+  // the options stay short enough to read whole.
+  const paths = maps.map(pickedPath);
+  const folder = paths.every((p) => p.includes('/')) ? paths[0].slice(0, paths[0].indexOf('/') + 1) : '';
+  const common = folder !== '' && paths.every((p) => p.startsWith(folder)) ? folder : '';
+  diskGroup.label = common === '' ? 'From disk' : `From disk: ${common}`;
+  for (const f of maps) option(diskGroup, `disk:${pickedPath(f)}`, pickedPath(f).slice(common.length));
+  void loadPicked(maps[0]);
+}
+
+ui.map.addEventListener('change', () => {
+  const v = ui.map.value;
+  if (!v.startsWith('disk:')) {
+    loadBundled(v);
+    shownValue = v;
+    return;
+  }
+  const f = picked.find((p) => `disk:${pickedPath(p)}` === v);
+  if (f !== undefined) void loadPicked(f);
 });
-for (const el of [ui.algorithm, ui.movement, ui.weight, ui.expanded, ui.smoothing]) el.addEventListener('change', query);
+for (const input of [ui.file, ui.folder]) {
+  input.addEventListener('change', () => {
+    const files = [...(input.files ?? [])];
+    // Cleared so picking the same file again (after fixing it) loads it again.
+    input.value = '';
+    if (files.length > 0) pick(files);
+  });
+}
+ui.tool.addEventListener('change', showHint);
+ui.overlay.addEventListener('change', () => {
+  state.view.overlayVisible = ui.overlay.checked;
+  dirty = true;
+});
+ui.opacity.addEventListener('input', () => {
+  state.view.overlayOpacity = Number(ui.opacity.value) / 100;
+  dirty = true;
+});
+for (const el of [ui.algorithm, ui.movement, ui.expanded, ui.smoothing]) el.addEventListener('change', query);
+ui.weight.addEventListener('change', checkWeight);
 ui.movement.addEventListener('change', rebuildUnits);
 $('add-units').addEventListener('click', () => addUnits(12));
 $('clear-units').addEventListener('click', () => {
@@ -566,156 +623,32 @@ $('clear').addEventListener('click', () => {
 window.addEventListener('resize', resize);
 
 loadBundled(new URLSearchParams(location.search).get('map') ?? BUNDLED_MAPS[0].id);
+shownValue = ui.map.value;
 requestAnimationFrame(frame);
 
-/** The page's state for tests and the console. Cells are [x, y]. */
-const api = {
-  get map() {
-    return state.mapName;
+(window as unknown as { __tilenav: PageApi }).__tilenav = pageApi({
+  get state() {
+    return state;
   },
-  get size() {
-    return [state.grid.width, state.grid.height];
-  },
-  get start() {
-    return state.start === null ? null : [state.start % state.grid.width, (state.start / state.grid.width) | 0];
-  },
-  get goal() {
-    return state.goal === null ? null : [state.goal % state.grid.width, (state.goal / state.grid.width) | 0];
-  },
-  get status() {
-    return state.result?.status ?? null;
-  },
-  get cost() {
-    return state.result?.cost ?? null;
-  },
-  get expanded() {
-    return state.result?.expanded ?? null;
-  },
-  /** The smoothed polyline ([x, y] in cell coordinates) and its length, or the reason there is none. */
-  get smoothed() {
-    const p = state.smoothed.points;
-    const points: [number, number][] = [];
-    if (p !== null) for (let k = 0; k < p.length; k += 2) points.push([p[k], p[k + 1]]);
-    return { points, length: state.smoothed.length, note: state.smoothed.note };
-  },
-  get path() {
-    const r = state.result;
-    return r ? Array.from(r.cells, (i) => [i % state.grid.width, (i / state.grid.width) | 0]) : [];
-  },
-  get stats() {
-    return state.grid.stats();
-  },
-  get lastQueryMs() {
-    return state.lastQueryMs;
-  },
-  get lastFrameMs() {
-    return state.lastFrameMs;
-  },
-  get lastInputToFrameMs() {
-    return state.lastInputToFrameMs;
-  },
-  frameLog,
-  /** True once the last change has been searched and drawn. */
   get drawn() {
-    return !dirty && !queryPending;
+    return !dirty && !queryPending && state.artReady;
   },
-  /**
-   * Redraws every frame for `ms` milliseconds (as while panning) and resolves with the frame
-   * intervals, the draw times and the units' simulation time per frame, to measure the frame
-   * rate on big maps and with many units.
-   */
-  measureFrames(ms: number): Promise<{ intervals: number[]; draws: number[]; unitSteps: number[] }> {
-    return new Promise((resolve) => {
-      const intervals: number[] = [];
-      const draws: number[] = [];
-      const unitSteps: number[] = [];
-      const end = performance.now() + ms;
-      let last = -1;
-      const tick = (t: number) => {
-        if (last >= 0) {
-          intervals.push(t - last);
-          draws.push(state.lastFrameMs);
-          unitSteps.push(state.units?.lastStepMs ?? 0);
-        }
-        last = t;
-        state.view.panX += 0.25;
-        dirty = true;
-        if (t < end) requestAnimationFrame(tick);
-        else resolve({ intervals, draws, unitSteps });
-      };
-      requestAnimationFrame(tick);
-    });
+  get layer() {
+    return Number(ui.layer.value);
   },
-  isWalkable: (x: number, y: number) => state.grid.isWalkable(x, y, Number(ui.layer.value)),
-  /** Page coordinates of a cell's centre, for a real mouse click. */
-  cellToClient(x: number, y: number) {
-    const [sx, sy] = state.view.cellToScreen(x, y);
-    const r = screen.getBoundingClientRect();
-    return { x: r.left + sx, y: r.top + sy };
+  screen,
+  frameLog,
+  markDirty: () => {
+    dirty = true;
   },
-  /** Paints as the mouse would (tool: wall, erase, terrain:NAME) and times it like a mouse paint. */
-  paint(x: number, y: number, tool?: string) {
+  markInput: () => {
     inputAt = performance.now();
-    paint(x, y, tool);
   },
-  /** Sets start and goal (cells) and runs the query. */
-  route(sx: number, sy: number, gx: number, gy: number) {
-    inputAt = performance.now();
-    state.start = sy * state.grid.width + sx;
-    state.goal = gy * state.grid.width + gx;
-    query();
-  },
+  paint,
+  query,
   load: loadBundled,
-  /** Units: [id, x, y, moving, unreachable] per active unit (cell coordinates). */
-  get units() {
-    const u = state.units;
-    return u === null ? [] : u.ids().map((i) => ({ id: i, x: u.sys.x[i], y: u.sys.y[i], moving: u.busy(i), unreachable: (u.sys.flags[i] & AGENT_UNREACHABLE) !== 0 }));
-  },
-  get selected() {
-    return state.units === null ? [] : [...state.units.selected].sort((a, b) => a - b);
-  },
-  /** The navigation system's counters (plans, replans, steps, planMs, ...). */
-  get unitStats() {
-    return state.units === null ? null : { ...state.units.sys.stats };
-  },
-  get lastUnitsStepMs() {
-    return state.units?.lastStepMs ?? 0;
-  },
-  /** Adds n units around (x, y) (default: the start, else the view centre); returns their ids. */
   addUnits,
-  selectUnits(ids: number[]) {
-    const u = units();
-    u.selected.clear();
-    for (const i of ids) if (u.sys.has(i)) u.selected.add(i);
-    dirty = true;
-    showUnits();
-  },
-  /** Orders the selection to cell (x, y) as one group; returns the group mode, null without a selection. */
+  units,
   orderUnits,
-  /** Remaining waypoints of a unit ([x, y] cells), empty without a path. */
-  unitPath(id: number) {
-    const p = state.units?.sys.path(id) ?? null;
-    const k = state.units?.sys.waypointIndex[id] ?? 0;
-    const out: [number, number][] = [];
-    if (p !== null) for (let j = k * 2; j < p.length; j += 2) out.push([p[j], p[j + 1]]);
-    return out;
-  },
-  /** Stops (or resumes) real-time stepping, so only stepUnits advances the units: runs repeat exactly. */
-  pauseUnits(paused: boolean) {
-    units().paused = paused;
-  },
-  /** Runs n fixed simulation steps at once (faster than real time, for tests). */
-  stepUnits(n: number) {
-    state.units?.step(n);
-    dirty = true;
-    showUnits();
-  },
-  /** Screen position of a unit (for a real mouse drag box around units). */
-  unitToClient(id: number) {
-    const u = state.units!;
-    const [sx, sy] = state.view.cellToScreen(u.sys.x[id], u.sys.y[id]);
-    const r = screen.getBoundingClientRect();
-    return { x: r.left + sx, y: r.top + sy };
-  },
-};
-(window as unknown as { __tilenav: typeof api }).__tilenav = api;
+  showUnits,
+});

@@ -1,9 +1,11 @@
-import { NavGrid, hexagonal, isometric, loadGrid, type MovementName } from 'tilenav';
+import { NavGrid, hexagonal, isometric, loadGrid, type MovementName, type Projection } from 'tilenav';
 import { mulberry32 } from 'tilenav/query';
 import { loadPolygonConfig, loadTiled, loadTiledAsync, parseMovingAiMap, parseTextGrid } from 'tilenav/loaders';
-import { movementFor } from 'tilenav/render';
+import { artImages, externalTilesets, movementFor, parseTileArt } from 'tilenav/render';
 import arenaText from '../examples/arena.map?raw';
 import frontierText from '../examples/frontier.tmx?raw';
+import frontierTiles from '../examples/frontier-tiles.png?url';
+import { decodeImage, type DemoArt } from './art.js';
 
 /** A map ready to show: the grid and the movement model it is meant for. */
 export interface DemoMap {
@@ -12,12 +14,15 @@ export interface DemoMap {
   /** A start and goal to open with (cells), if the map suggests one. */
   start?: [number, number];
   goal?: [number, number];
+  /** A Tiled map's own look, once its images are decoded. */
+  art?: Promise<DemoArt>;
 }
 
 /** A map read from disk: the grid and, when the format says, the movement model it is meant for. */
 export interface LoadedMap {
   grid: NavGrid;
   movement?: MovementName;
+  art?: Promise<DemoArt>;
 }
 
 /**
@@ -32,34 +37,65 @@ export const FILE_LOADERS: { label: string; extensions: string[]; read(file: Fil
   { label: 'tilenav binary', extensions: ['.tnav'], read: async (f) => ({ grid: loadGrid(new Uint8Array(await f.arrayBuffer()), { file: f.name }) }) },
 ];
 
-/** Files that may be picked beside a map but are not maps themselves (Tiled's external tilesets). */
-export const COMPANION_EXTENSIONS = ['.tsx', '.tsj'];
+/** Files that may be picked beside a map but are not maps themselves (Tiled's tilesets and their images). */
+export const COMPANION_EXTENSIONS = ['.tsx', '.tsj', '.png', '.gif', '.jpg', '.jpeg', '.webp', '.bmp'];
+
+/** A picked file's path: inside the picked folder when a folder was picked, else its name. */
+export const pickedPath = (f: File) => f.webkitRelativePath || f.name;
+const baseName = (p: string) => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
 
 /**
- * A Tiled map; its external tilesets are looked up among the other picked files by base name
- * (a browser gives no folders). A missing one fails with the loader's error naming the tileset.
+ * The picked file a map refers to by `path` (joined to the map's folder): the same path inside a
+ * picked folder, else the same file name (a browser gives loose files no folders).
+ */
+function findPicked(files: readonly File[], path: string): File | undefined {
+  return files.find((o) => pickedPath(o) === path) ?? files.find((o) => o.name === baseName(path));
+}
+
+/**
+ * A Tiled map with its tilesets and images looked up among the other picked files. A missing
+ * tileset fails with the loader's error naming it; a missing image is named in the art's
+ * `missing` (the map shows, those tiles are left out).
  */
 async function readTiled(f: File, others: readonly File[]): Promise<LoadedMap> {
-  const base = (p: string) => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
-  const m = await loadTiledAsync(new Uint8Array(await f.arrayBuffer()), {
-    file: f.name,
+  const file = pickedPath(f);
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  const m = await loadTiledAsync(bytes, {
+    file,
     readFile: async (path) => {
-      const hit = others.find((o) => o.name === base(path));
-      if (hit === undefined) throw new Error(`not among the picked files; pick the map together with ${base(path)}`);
+      const hit = findPicked(others, path);
+      if (hit === undefined) throw new Error(`not among the picked files; pick the map together with ${baseName(path)}`);
       return new Uint8Array(await hit.arrayBuffer());
     },
   });
-  return { grid: m.grid, movement: m.movement };
+  const text = new TextDecoder().decode(bytes);
+  const art = (async (): Promise<DemoArt> => {
+    const sets = new Map<string, string>();
+    for (const path of externalTilesets(text, file)) {
+      const hit = findPicked(others, path);
+      if (hit !== undefined) sets.set(path, await hit.text());
+    }
+    const { art, missing } = parseTileArt(text, file, sets);
+    const images = new Map<string, ImageBitmap>();
+    for (const img of artImages(art)) {
+      const hit = findPicked(others, img.path);
+      const bitmap = hit === undefined ? null : await decodeImage(hit, img.transparent);
+      if (bitmap === null) missing.push(img.path);
+      else images.set(img.path, bitmap);
+    }
+    return { art, projection: m.projection, offset: m.offset, images, missing: missing.map(baseName) };
+  })();
+  return { grid: m.grid, movement: m.movement, art };
 }
 
 /** The bundled maps of the map picker, in menu order; the first one opens. */
 export const BUNDLED_MAPS: { id: string; label: string; load(): DemoMap }[] = [
-  { id: 'frontier', label: 'Frontier 64 x 40 (Tiled: terrain, Ground + Sky)', load: frontierMap },
-  { id: 'arena', label: 'Arena 60 x 21 (Moving AI)', load: () => ({ grid: parseMovingAiMap(arenaText, { file: 'arena.map' }), movement: 'octile', start: [2, 2], goal: [57, 18] }) },
-  { id: 'terrain', label: 'Terrain and layers 96 x 64', load: terrainMap },
-  { id: 'iso', label: 'Isometric 48 x 48', load: isoMap },
-  { id: 'hex', label: 'Hexagonal 40 x 30 (axial)', load: hexMap },
-  { id: 'big', label: 'Generated 1024 x 1024', load: bigMap },
+  { id: 'frontier', label: 'Frontier (Tiled, 64 x 40, 2 layers)', load: frontierMap },
+  { id: 'arena', label: 'Arena (Moving AI, 60 x 21)', load: () => ({ grid: parseMovingAiMap(arenaText, { file: 'arena.map' }), movement: 'octile', start: [2, 2], goal: [57, 18] }) },
+  { id: 'terrain', label: 'Terrain and layers (96 x 64)', load: terrainMap },
+  { id: 'iso', label: 'Isometric (48 x 48)', load: isoMap },
+  { id: 'hex', label: 'Hexagonal, axial (40 x 30)', load: hexMap },
+  { id: 'big', label: 'Generated (1024 x 1024)', load: bigMap },
 ];
 
 /** Finds a reader for a file by its extension. */
@@ -108,10 +144,18 @@ function paintTerrain(grid: NavGrid, seed: number, cell: number): void {
   grid.refresh(0);
 }
 
-/** examples/frontier.tmx: a Tiled map with seed 000 terrain types and two navigation layers. */
+/** examples/frontier.tmx: a Tiled map with terrain types, two navigation layers and tile art of ours. */
 function frontierMap(): DemoMap {
   const m = loadTiled(frontierText, { file: 'frontier.tmx' });
-  return { grid: m.grid, movement: m.movement, start: [2, 2], goal: [61, 37] };
+  const art = (async (): Promise<DemoArt> => {
+    const { art, missing } = parseTileArt(frontierText, 'frontier.tmx');
+    const images = new Map<string, ImageBitmap>();
+    const bitmap = await decodeImage(await (await fetch(frontierTiles)).blob());
+    // The one image the map names: frontier-tiles.png beside it.
+    for (const img of artImages(art)) if (bitmap !== null) images.set(img.path, bitmap);
+    return { art, projection: m.projection, offset: m.offset, images, missing };
+  })();
+  return { grid: m.grid, movement: m.movement, start: [2, 2], goal: [61, 37], art };
 }
 
 function terrainMap(): DemoMap {
@@ -157,4 +201,17 @@ function clear(grid: NavGrid, x: number, y: number): void {
   for (let l = 0; l < grid.layers.length; l++) {
     grid.fillRect(Math.max(0, x - 1), Math.max(0, y - 1), 3, 3, { terrain: 'Ground' }, l);
   }
+}
+
+/**
+ * The movement models that fit a map's cells, its own first: the square models on square and
+ * isometric maps (and `iso`, an isometric map's own), the one hex or staggered model a hexagonal
+ * or staggered map's cells have (another would step to cells that are not neighbours).
+ */
+export function movementsFor(projection: Projection, own: MovementName): MovementName[] {
+  const kind = projection.spec.kind;
+  if (kind === 'hexagonal' || kind === 'staggered') return [own];
+  const square: MovementName[] = ['octile', 'cardinal', 'octile-one-obstacle', 'octile-always'];
+  if (kind === 'isometric') square.push('iso');
+  return [own, ...square.filter((m) => m !== own)];
 }

@@ -85,9 +85,10 @@ export class Units {
 
   /**
    * Adds up to `n` units on the free walkable cells nearest (cx, cy), breadth first over the
-   * layer (one unit per cell). Returns the new ids (fewer when the area is full).
+   * layer (one unit per cell), never on the cells of `avoid` (indices: the route markers).
+   * Returns the new ids (fewer when the area is full).
    */
-  add(n: number, cx: number, cy: number): number[] {
+  add(n: number, cx: number, cy: number, avoid: readonly number[] = []): number[] {
     const g = this.grid;
     const out: number[] = [];
     if (!g.inBounds(cx, cy)) return out;
@@ -98,8 +99,8 @@ export class Units {
       const c = queue[head];
       const x = c % g.width;
       const y = (c / g.width) | 0;
-      if (!g.isWalkable(x, y, this.layer)) continue;
-      if (this.sys.agentAt(x, y) < 0 && this.nearest(x, y) > 0.8) out.push(this.sys.addAgent({ x, y }));
+      // Blocked cells are passed through, not stopped at: the view centre may be a wall.
+      if (g.isWalkable(x, y, this.layer) && this.sys.agentAt(x, y) < 0 && this.nearest(x, y) > 0.8 && !avoid.includes(c)) out.push(this.sys.addAgent({ x, y }));
       for (const [dx, dy] of [[1, 0], [0, 1], [-1, 0], [0, -1]]) {
         const nx = x + dx;
         const ny = y + dy;

@@ -1,6 +1,7 @@
 import type { CellRect, NavGrid } from 'tilenav';
 import type { UnitFrame } from './units.js';
-import { EXPANDED_ALPHA, OVERLAY_COLORS, cellColor, cellOutline, gridBounds, type Rgb } from 'tilenav/render';
+import { EXPANDED_ALPHA, OVERLAY_COLORS, cellColor, cellOutline, gridBounds, pickCell, type Rgb } from 'tilenav/render';
+import type { ArtCanvas } from './art.js';
 
 /**
  * Draws one grid layer. The cells live in an offscreen canvas ("base") that is only touched where
@@ -23,10 +24,21 @@ export class GridView {
   private baseImage: ImageData | null = null;
   private overlayImage: ImageData | null = null;
   private readonly poly = new Float64Array(12);
+  /** Base pixels per world unit along x and y (pixel mode: one per cell). */
+  private readonly kx: number;
+  private readonly ky: number;
+  /** The map's own tiles under the overlay, in world units, or null. */
+  private art: ArtCanvas | null = null;
+  private marks: Uint8Array | null = null;
   /** Screen = base * zoom + pan. */
   zoom = 1;
   panX = 0;
   panY = 0;
+  /** Whether the cost overlay is drawn over the map's art, and how opaque (0..1). */
+  overlayVisible = true;
+  overlayOpacity = 0.25;
+  /** Where the last right-click order sent the units (cell), drawn as a ring; null for none. */
+  orderTarget: [number, number] | null = null;
 
   constructor(grid: NavGrid, layer: number) {
     this.grid = grid;
@@ -34,15 +46,20 @@ export class GridView {
     this.pixelMode = grid.projection.spec.kind === 'orthogonal';
     const b = gridBounds(grid);
     if (this.pixelMode) {
+      const spec = grid.projection.spec as { tileWidth: number; tileHeight: number; originX?: number; originY?: number };
       this.k = 1;
-      this.originX = 0;
-      this.originY = 0;
+      this.originX = spec.originX ?? 0;
+      this.originY = spec.originY ?? 0;
+      this.kx = 1 / spec.tileWidth;
+      this.ky = 1 / spec.tileHeight;
     } else {
       const long = Math.max(b.maxX - b.minX, b.maxY - b.minY);
       // Enough pixels that a cell stays crisp when zoomed to fit, few enough to redraw quickly.
       this.k = Math.min(2048, Math.max(600, long)) / long;
       this.originX = b.minX;
       this.originY = b.minY;
+      this.kx = this.k;
+      this.ky = this.k;
     }
     const w = this.pixelMode ? grid.width : Math.ceil((b.maxX - b.minX) * this.k);
     const h = this.pixelMode ? grid.height : Math.ceil((b.maxY - b.minY) * this.k);
@@ -65,11 +82,47 @@ export class GridView {
     return this.base.height;
   }
 
-  /** Zooms and centres the whole map in a screen of w x h pixels. */
+  /** Puts the map's own tiles under the overlay (null: the overlay alone, opaque). */
+  setArt(art: ArtCanvas | null): void {
+    this.art = art;
+  }
+
+  get hasArt(): boolean {
+    return this.art !== null;
+  }
+
+  /** The box (base pixels) the map and its art cover: x0, y0, x1, y1. */
+  private extent(): [number, number, number, number] {
+    const e: [number, number, number, number] = [0, 0, this.base.width, this.base.height];
+    const a = this.art;
+    if (a !== null) {
+      const [x0, y0] = this.worldToBase(a.minX, a.minY);
+      const [x1, y1] = this.worldToBase(a.minX + a.canvas.width / a.scale, a.minY + a.canvas.height / a.scale);
+      e[0] = Math.min(e[0], x0);
+      e[1] = Math.min(e[1], y0);
+      e[2] = Math.max(e[2], x1);
+      e[3] = Math.max(e[3], y1);
+    }
+    return e;
+  }
+
+  /** Zooms and centres the whole map (and its art) in a screen of w x h pixels, a small margin around. */
   fit(w: number, h: number): void {
-    this.zoom = Math.min(w / this.base.width, h / this.base.height);
-    this.panX = (w - this.base.width * this.zoom) / 2;
-    this.panY = (h - this.base.height * this.zoom) / 2;
+    const [x0, y0, x1, y1] = this.extent();
+    const m = 8;
+    this.zoom = Math.min((w - 2 * m) / (x1 - x0), (h - 2 * m) / (y1 - y0));
+    this.panX = (w - (x1 + x0) * this.zoom) / 2;
+    this.panY = (h - (y1 + y0) * this.zoom) / 2;
+  }
+
+  /** The map's box on screen (pixels): x0, y0, x1, y1. */
+  screenExtent(): [number, number, number, number] {
+    const [x0, y0, x1, y1] = this.extent();
+    return [x0 * this.zoom + this.panX, y0 * this.zoom + this.panY, x1 * this.zoom + this.panX, y1 * this.zoom + this.panY];
+  }
+
+  private worldToBase(x: number, y: number): [number, number] {
+    return [(x - this.originX) * this.kx, (y - this.originY) * this.ky];
   }
 
   /** Recolours the cells of a rectangle (after a grid change) in the offscreen base. */
@@ -96,6 +149,7 @@ export class GridView {
 
   /** Replaces the expanded-node overlay (1 expanded, 2 open, per cell), or clears it with null. */
   setExpanded(marks: Uint8Array | null): void {
+    this.marks = marks;
     const ctx = this.overlayCtx;
     if (this.pixelMode) {
       const img = this.overlayImage!;
@@ -131,8 +185,23 @@ export class GridView {
     ctx.fillRect(0, 0, c.width, c.height);
     ctx.setTransform(this.zoom, 0, 0, this.zoom, this.panX, this.panY);
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(this.base, 0, 0);
-    if (showExpanded) ctx.drawImage(this.overlay, 0, 0);
+    const a = this.art;
+    if (a !== null) {
+      const [x0, y0] = this.worldToBase(a.minX, a.minY);
+      ctx.drawImage(a.canvas, x0, y0, (a.canvas.width / a.scale) * this.kx, (a.canvas.height / a.scale) * this.ky);
+    }
+    ctx.globalAlpha = a === null ? 1 : this.overlayVisible ? this.overlayOpacity : 0;
+    // Zoomed in on polygon cells, the offscreen picture would be magnified and blurred: the
+    // cells in view are drawn as vectors instead, sharp at any zoom.
+    const vector = !this.pixelMode && this.zoom > 1.25;
+    if (ctx.globalAlpha > 0) {
+      if (vector) this.drawCellsVector(ctx, showExpanded);
+      else {
+        ctx.drawImage(this.base, 0, 0);
+        if (showExpanded) ctx.drawImage(this.overlay, 0, 0);
+      }
+    }
+    ctx.globalAlpha = 1;
     const W = this.grid.width;
     const unit = this.cellSizeOnBase();
     if (path !== null && path.length > 1) {
@@ -167,7 +236,72 @@ export class GridView {
       ctx.fill();
       ctx.stroke();
     }
+    if (this.orderTarget !== null) {
+      // A ring with a cross: where the units were sent, clear of the route's filled discs.
+      const [x, y] = this.cellCentre(this.orderTarget[0], this.orderTarget[1]);
+      ctx.strokeStyle = ORDER_COLOR;
+      ctx.lineWidth = Math.max(r * 0.3, 2 / this.zoom);
+      ctx.beginPath();
+      ctx.arc(x, y, r * 1.1, 0, Math.PI * 2);
+      ctx.moveTo(x - r * 1.6, y);
+      ctx.lineTo(x - r * 0.5, y);
+      ctx.moveTo(x + r * 0.5, y);
+      ctx.lineTo(x + r * 1.6, y);
+      ctx.moveTo(x, y - r * 1.6);
+      ctx.lineTo(x, y - r * 0.5);
+      ctx.moveTo(x, y + r * 0.5);
+      ctx.lineTo(x, y + r * 1.6);
+      ctx.stroke();
+    }
     ctx.setTransform(1, 0, 0, 1, 0, 0);
+  }
+
+  /** Fills the cells in view (and their expanded marks) as polygons, one path per colour. */
+  private drawCellsVector(ctx: CanvasRenderingContext2D, showExpanded: boolean): void {
+    const layer = this.grid.layers[this.layer];
+    const W = this.grid.width;
+    const c = ctx.canvas;
+    const reach = this.cellSizeOnBase() * this.zoom * 2;
+    const paths = new Map<string, Path2D>();
+    const marks = showExpanded ? this.marks : null;
+    const add = (key: string, x: number, y: number) => {
+      let p = paths.get(key);
+      if (p === undefined) paths.set(key, (p = new Path2D()));
+      const n = cellOutline(this.grid.projection, x, y, this.poly);
+      for (let k = 0; k < n; k++) {
+        const px = (this.poly[2 * k] - this.originX) * this.k;
+        const py = (this.poly[2 * k + 1] - this.originY) * this.k;
+        if (k === 0) p.moveTo(px, py);
+        else p.lineTo(px, py);
+      }
+      p.closePath();
+    };
+    for (let y = 0; y < this.grid.height; y++) {
+      for (let x = 0; x < W; x++) {
+        const [bx, by] = this.cellCentre(x, y);
+        const sx = bx * this.zoom + this.panX;
+        const sy = by * this.zoom + this.panY;
+        if (sx < -reach || sy < -reach || sx > c.width + reach || sy > c.height + reach) continue;
+        const i = y * W + x;
+        add(css(cellColor(layer.walkable[i] === 1, layer.cost[i])), x, y);
+        if (marks !== null && marks[i] !== 0) add(marks[i] === 1 ? 'expanded' : 'open', x, y);
+      }
+    }
+    const alpha = ctx.globalAlpha;
+    for (const [key, p] of paths) {
+      const mark = key === 'expanded' || key === 'open';
+      ctx.globalAlpha = alpha * (key === 'expanded' ? EXPANDED_ALPHA : key === 'open' ? EXPANDED_ALPHA / 2 : 1);
+      ctx.fillStyle = mark ? css(key === 'expanded' ? OVERLAY_COLORS.expanded : OVERLAY_COLORS.open) : key;
+      ctx.fill(p);
+      if (!mark && alpha === 1) {
+        // Same-colour hairlines close the antialiasing seams between neighbours (translucent,
+        // they would draw the seams twice as strong instead).
+        ctx.strokeStyle = key;
+        ctx.lineWidth = 0.75 / this.zoom;
+        ctx.stroke(p);
+      }
+    }
+    ctx.globalAlpha = alpha;
   }
 
   /**
@@ -236,7 +370,7 @@ export class GridView {
       x = Math.floor(bx);
       y = Math.floor(by);
     } else {
-      const c = this.grid.projection.worldToCell(bx / this.k + this.originX, by / this.k + this.originY);
+      const c = pickCell(this.grid.projection, bx / this.k + this.originX, by / this.k + this.originY);
       x = c.x;
       y = c.y;
     }
@@ -288,6 +422,8 @@ export class GridView {
 
 /** The smoothed polyline's colour (over the path's). */
 export const SMOOTHED_COLOR = '#ffa726';
+/** The colour of the ring marking where the units were last sent. */
+export const ORDER_COLOR = '#ffd54a';
 
 function canvas(w: number, h: number): HTMLCanvasElement {
   const c = document.createElement('canvas');

@@ -6,16 +6,14 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { NavGrid, findPath, saveGrid } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { OVERLAY_COLORS } from '../src/render/index.js';
 import { fixture } from './fixtures.js';
+import { clickCell, pageState as state, pixelAt, skip, startDemo, type Demo } from './helpers-demo.js';
 
 // Page functions run in the browser; the project's Node typecheck has no DOM library (the core
 // must not use it), so these names are declared loosely for this file only.
@@ -24,64 +22,19 @@ declare const window: any;
 declare const document: any;
 declare const requestAnimationFrame: any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const root = fileURLToPath(new URL('..', import.meta.url));
-const vite = fileURLToPath(new URL('../node_modules/vite/bin/vite.js', import.meta.url));
-const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is absent (apt-get install chromium); CI installs it and runs this test` : false;
-if (skip) console.log(`# demo e2e skipped: ${skip}`);
-
-let server: ChildProcess | undefined;
+let demo: Demo | undefined;
 let context: BrowserContext | undefined;
-let userDir = '';
-let url = '';
-const consoleErrors: string[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+let consoleErrors: string[] = [];
 
 before(async () => {
   if (skip) return;
-  const build = spawnSync(process.execPath, [vite, 'build', '--config', 'demo/vite.config.ts', '--logLevel', 'warn'], { cwd: root, encoding: 'utf8' });
-  assert.equal(build.status, 0, `demo build failed:\n${build.stdout}\n${build.stderr}`);
-  const port = await freePort();
-  server = spawn(process.execPath, [vite, 'preview', '--config', 'demo/vite.config.ts'], { cwd: root, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`the demo server did not print its address in 20 s:\n${out}`)), 20_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    server!.stdout!.on('data', onData);
-    server!.stderr!.on('data', onData);
-    server!.once('exit', (code) => reject(new Error(`the demo server exited with ${code}:\n${out}`)));
-  });
-  assert.ok(url.includes(`:${port}/`), `served on the requested port: ${url}`);
-  userDir = mkdtempSync(`${tmpdir()}/tilenav-chromium-`);
-  context = await chromium.launchPersistentContext(userDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 720 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  demo = await startDemo();
+  context = demo.context;
+  consoleErrors = demo.consoleErrors;
 });
 
 after(async () => {
-  await context?.close();
-  server?.kill();
-  if (userDir) rmSync(userDir, { recursive: true, force: true });
+  await demo?.stop();
 });
 
 async function open(page: Page, query = ''): Promise<void> {
@@ -89,30 +42,8 @@ async function open(page: Page, query = ''): Promise<void> {
     if (m.type() === 'error') consoleErrors.push(m.text());
   });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(url + query);
+  await page.goto(demo!.url + query);
   await page.waitForFunction(() => (window as any).__tilenav?.drawn === true);
-}
-
-type Api = { path: [number, number][]; status: string; cost: number; start: number[]; goal: number[]; drawn: boolean };
-const state = (page: Page) => page.evaluate(() => {
-  const t = (window as any).__tilenav;
-  return { path: t.path, status: t.status, cost: t.cost, start: t.start, goal: t.goal, drawn: t.drawn } as Api;
-});
-
-async function clickCell(page: Page, x: number, y: number): Promise<void> {
-  const p = await page.evaluate(([x, y]) => (window as any).__tilenav.cellToClient(x, y), [x, y]);
-  await page.mouse.click(p.x, p.y);
-}
-
-/** The screen canvas pixel at a cell's centre. */
-async function pixelAt(page: Page, x: number, y: number): Promise<number[]> {
-  return page.evaluate(([x, y]) => {
-    const t = (window as any).__tilenav;
-    const c = document.getElementById('screen');
-    const r = c.getBoundingClientRect();
-    const p = t.cellToClient(x, y);
-    return Array.from(c.getContext('2d').getImageData(Math.floor(p.x - r.left), Math.floor(p.y - r.top), 1, 1).data.slice(0, 3));
-  }, [x, y]);
 }
 
 test('demo: click a route, paint a wall across it, the redrawn path avoids the wall', { skip, timeout: 90_000 }, async () => {
@@ -175,12 +106,19 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   await open(page);
   // The page opens on the bundled Tiled map: two navigation layers, terrain costs, a route.
   assert.equal(await page.evaluate(() => window.__tilenav.map), 'frontier');
+  // README's screenshot is the first screen: the map's tile art under the overlay, a route on it.
+  // Refreshed on request so a test run leaves the checkout clean.
+  assert.equal(await page.evaluate(() => window.__tilenav.hasArt), true, 'the opening map is drawn with its tiles');
+  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
+    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
+    writeFileSync(new URL('../docs/demo.png', import.meta.url), await page.screenshot());
+  }
   assert.deepEqual(await page.$$eval('#layer option', (os) => os.map((o) => (o as any).textContent)), ['Ground', 'Sky']);
   const tiled = await state(page);
   assert.equal(tiled.status, 'found');
   assert.ok(tiled.cost > tiled.path.length - 1, `terrain costs count (${tiled.cost} over ${tiled.path.length - 1} steps)`);
   assert.match((await page.$$eval('#tool option', (os) => os.map((o) => (o as any).textContent).join('|'))), /Water \(cost 2\)/);
-  // Twelve units on their way across it, for README's screenshot (test-output/demo-frontier.png).
+  // Twelve units on their way across it (test-output/demo-frontier.png).
   await page.selectOption('#tool', 'units');
   await page.click('#add-units');
   await page.evaluate(() => {
@@ -194,11 +132,6 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   const png = await page.screenshot();
   mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
   writeFileSync(new URL('../test-output/demo-frontier.png', import.meta.url), png);
-  // README's screenshot is this one; refresh it on request so a test run leaves the checkout clean.
-  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
-    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
-    writeFileSync(new URL('../docs/demo.png', import.meta.url), png);
-  }
   const ids = await page.$$eval('#map option', (os) => os.map((o) => (o as any).value));
   assert.ok(ids.includes('iso') && ids.includes('hex'), `bundled maps: ${ids}`);
   for (const id of ids) {

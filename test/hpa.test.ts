@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
+import { TargetStamps } from '../src/search/hierarchy/local-search.js';
 import { readFixture } from './fixtures.js';
 import { gridArb } from './grids.js';
 
@@ -170,4 +171,16 @@ test('hpa: distance from optimal on the Moving AI scenarios is measured and boun
     const excess = sum / n - 1;
     assert.ok(excess <= bound, `${name}: mean excess ${(excess * 100).toFixed(3)} % over ${(bound * 100).toFixed(2)} %`);
   }
+});
+
+test('hpa: cluster-local target marks are cleared with the stamps when the generation counter wraps', () => {
+  const s = new TargetStamps(4);
+  const first = s.next();
+  s.mark[1] = first;
+  s.stamp[2] = first + 1;
+  // Run the counter up to its last generation: the next one starts over at the first.
+  s.generation = 0xfffffff0 - 2;
+  assert.equal(s.next(), first);
+  assert.equal(s.mark[1], 0, 'a mark from before the wrap would make cell 1 a target again');
+  assert.equal(s.stamp[2], 0);
 });

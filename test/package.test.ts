@@ -137,6 +137,12 @@ test('the packed package installs and every entry imports; it ships no tests, fi
     const counts = JSON.parse(run(process.execPath, ['--input-type=module', '-e', script], app).trim()) as Record<string, number>;
     assert.ok(counts.tilenav >= 30 && counts.tilenav <= 50, `${counts.tilenav} root exports`);
     for (const s of subpaths) assert.ok(counts[s] > 0, `${s} exports something`);
+    // The shipped declarations type-check as a strict consumer sees them (skipLibCheck off): no
+    // public signature names a type that stripInternal removed.
+    const imports = subpaths.map((s, i) => `import * as m${i} from '${s}';`).join('\n');
+    writeFileSync(join(app, 'consumer.ts'), `${imports}\nconst n: number = m0.findPath(new m0.NavGrid(2, 1), 0, 0, 1, 0).cost;\nconsole.log(n, ${subpaths.map((_, i) => `m${i}`).join(', ')});\n`);
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] }, files: ['consumer.ts'] }));
+    run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app], app);
     // Under Node, tilenav/loaders has the file reader too.
     const loaders = run(process.execPath, ['--input-type=module', '-e', "const m = await import('tilenav/loaders'); console.log(typeof m.loadTiledFile, typeof m.loadTiled)"], app).trim();
     assert.equal(loaders, 'function function');

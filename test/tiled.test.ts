@@ -88,14 +88,24 @@ function jsonTileLayers(layers: any[]): any[] {
 
 const OBSTACLE_PROPERTY = '<properties><property name="isTilesetWalkable" type="bool" value="false"/></properties>';
 
-test('every real Tiled map loads, and reports that it has no navigation properties', () => {
+const NOTHING_BLOCKS = 'no layer or tile of this map says which tiles block';
+
+test('every real Tiled map loads; one where nothing blocks says how to pick blocking tiles', () => {
   const maps = realMaps();
   assert.ok(maps.length >= 11, `found ${maps.length} maps`);
+  let warned = 0;
   for (const path of maps) {
     const m = load(path);
     assert.ok(m.grid.size > 0, path);
-    assert.ok(m.warnings.some((w) => w.includes('no tile layer has seed 003')), `${path}: ${m.warnings.join('; ')}`);
+    const blocked = m.grid.stats().reduce((n, s) => n + s.blocked, 0);
+    const w = m.warnings.find((x) => x.includes(NOTHING_BLOCKS));
+    assert.equal(w !== undefined, blocked === 0, `${path}: ${blocked} blocked; ${m.warnings.join('; ')}`);
+    if (w !== undefined) {
+      warned++;
+      assert.match(w, /rules file.*--rules FILE.*bool property collides/);
+    }
   }
+  assert.ok(warned >= 3, `${warned} maps warned`);
 });
 
 test('real TMX maps: with every tile layer an obstacle layer, the blocked cells are exactly the non-empty ones', () => {
@@ -114,7 +124,7 @@ test('real TMX maps: with every tile layer an obstacle layer, the blocked cells 
       const [x, y] = key.split(',').map(Number);
       assert.equal(m.grid.isWalkable(x - m.offset.x, y - m.offset.y), false, `${path}: (${key}) should be blocked`);
     }
-    assert.equal(m.warnings.filter((w) => w.includes('no tile layer has seed 003')).length, 0);
+    assert.equal(m.warnings.filter((w) => w.includes(NOTHING_BLOCKS)).length, 0);
   }
 });
 
@@ -326,7 +336,7 @@ test('A* on staggered models finds Dijkstra\'s cost on random grids', () => {
   }
 });
 
-// ---- seed 003 semantics and the mapping conventions, on small in-memory maps
+// ---- the navigation properties and the mapping conventions, on small in-memory maps
 
 type Layer = Record<string, unknown>;
 function mapJson(layers: Layer[], extra: Record<string, unknown> = {}, tiles: unknown[] = []): string {
@@ -354,12 +364,12 @@ test('navigationLayers is clamped with a warning, and collisionLayer picks the l
   const sky = tiles(['1.....', '......', '......', '......']);
   const m = loadTiled(mapJson([{ type: 'tilelayer', name: 'High', width: 6, height: 4, data: sky, properties: [bool('isTilesetWalkable', false), { name: 'collisionLayer', type: 'int', value: 1 }] }], { properties: [{ name: 'navigationLayers', type: 'int', value: 12 }] }), { file: 'layers' });
   assert.equal(m.grid.layers.length, 8);
-  assert.ok(m.warnings.some((w) => /navigationLayers 12.*clamped to 8/.test(w)));
+  assert.ok(m.warnings.some((w) => /navigationLayers 12 is not a whole number from 1 to 8; 8 navigation layers are used/.test(w)));
   assert.equal(m.grid.isWalkable(0, 0, 0), true);
   assert.equal(m.grid.isWalkable(0, 0, 1), false);
   const zero = loadTiled(mapJson([], { properties: [{ name: 'navigationLayers', type: 'int', value: 0 }] }), { file: 'zero' });
   assert.equal(zero.grid.layers.length, 1);
-  assert.ok(zero.warnings.some((w) => /clamped to 1/.test(w)));
+  assert.ok(zero.warnings.some((w) => /; 1 navigation layer is used/.test(w)));
 });
 
 test('group layers pass properties and visibility down; hidden layers can be left out', () => {
@@ -645,7 +655,9 @@ test('CLI: info, path and scen read Tiled maps; a bad file exits 2 with one line
   const info = await runCli(['info', office]);
   assert.equal(info.code, 0);
   assert.match(info.out[0], /tiled orthogonal, 31 x 21/);
-  assert.ok(info.out.some((l) => l.startsWith('  warning: no tile layer has seed 003')));
+  // Its tiles' `collides` properties say what blocks, so nothing needs picking.
+  assert.ok(info.out.some((l) => /layer "Ground": \d+ walkable .*, [1-9]\d* blocked/.test(l)), info.out.join('\n'));
+  assert.ok(!info.out.some((l) => l.includes(NOTHING_BLOCKS)), info.out.join('\n'));
   const hex = await runCli(['path', join(FIXTURES, 'hex-even-r.tmj'), '--from', '0,1', '--to', '7,4', '--json']);
   assert.equal(hex.code, 0);
   const r = JSON.parse(hex.out[0]);

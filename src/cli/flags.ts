@@ -222,6 +222,7 @@ export const COMMON_FLAGS = {
     default: 'auto',
     description: 'search: auto (JPS where it applies, else A*), astar, jps, jps+ (octile, uniform cost), hpa (near-optimal hierarchy)',
   },
+  rules: { kind: 'string', value: 'FILE', description: 'collision rules for a Tiled map (JSON: tiles and layers that block, bridges, terrain, cost)' },
   json: { kind: 'boolean', description: 'print one JSON line instead of text' },
   from: { kind: 'point', description: 'start cell' },
   to: { kind: 'point', description: 'goal cell' },

@@ -61,16 +61,18 @@ export interface LoadedMap {
   meta?: [string, number][];
   /** The movement model the map implies (Tiled hexagonal / staggered maps), when it implies one. */
   movement?: string;
+  /** Tiled maps: the Tiled tile of grid cell (0, 0) (non-zero on infinite maps), to place their tiles. */
+  tileOffset?: { x: number; y: number };
 }
 
 /** Map readers by format name; loaders for more formats add themselves here. */
-export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: string): LoadedMap }> = {
+export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: string, rules?: string): LoadedMap }> = {
   movingai: {
     extensions: ['.map'],
     read: (path) => ({ grid: parseMovingAiMap(readText(path), { file: path }), format: 'movingai', warnings: [] }),
   },
   txt: { extensions: ['.txt'], read: readTextGridFile },
-  polygon: { extensions: ['.json'], read: readJsonMap },
+  polygon: { extensions: ['.json'], read: (path, rules) => readJsonMap(path, rules) },
   binary: { extensions: [BINARY_EXTENSION], read: (path) => ({ grid: loadGrid(readBytes(path), { file: path }), format: 'binary', warnings: [] }) },
   tiled: { extensions: ['.tmx', '.tmj'], read: readTiledMap },
 };
@@ -85,7 +87,7 @@ function readTextGridFile(path: string): LoadedMap {
  * `tilesets` / `orientation` without a polygon config's `areas`), else a polygon config. Decided by
  * parsing, not by looking at the first bytes: Tiled writes its keys in any order.
  */
-function readJsonMap(path: string): LoadedMap {
+function readJsonMap(path: string, rules?: string): LoadedMap {
   const text = readText(path);
   let root: unknown;
   try {
@@ -94,9 +96,10 @@ function readJsonMap(path: string): LoadedMap {
     // Malformed: the polygon reader reports it with a line number.
   }
   if (isTiledJson(root)) {
-    if (Object.hasOwn(MAP_FORMATS, 'tiled')) return readTiledText(path, text);
+    if (Object.hasOwn(MAP_FORMATS, 'tiled')) return readTiledText(path, text, rules);
     throw new TilenavError('looks like a Tiled map, not a polygon config (no "areas"); this build has no Tiled reader', { file: path });
   }
+  refuseRules(rules, 'a polygon config');
   const nav = loadPolygonConfig(root === undefined ? text : (root as object), { file: path });
   const { agentRadius, objectPadding, boundaryPadding } = nav.config;
   return { grid: nav.grid, format: 'polygon', warnings: [], meta: [['agentRadius', agentRadius], ['objectPadding', objectPadding], ['boundaryPadding', boundaryPadding]] };
@@ -111,27 +114,42 @@ function isTiledJson(root: unknown): boolean {
 }
 
 /** A Tiled map from disk; its external tilesets and templates come through the same reader. */
-function readTiledMap(path: string): LoadedMap {
-  return readTiledText(path, readBytes(path));
+function readTiledMap(path: string, rules?: string): LoadedMap {
+  return readTiledText(path, readBytes(path), rules);
 }
 
-function readTiledText(path: string, source: string | Uint8Array): LoadedMap {
-  const m = loadTiled(source, { file: path, readFile: (p) => readBytes(p) });
-  return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement };
+/** Collision rules name tiles of a Tiled map's tilesets: other formats have none to name. */
+function refuseRules(rules: string | undefined, what: string): void {
+  if (rules !== undefined) throw new TilenavError(`collision rules apply to Tiled maps; this map is ${what}`, { element: '--rules' });
 }
 
-/** Reads a map file, choosing the reader by `format` or by the file's extension. */
-export function loadMap(path: string | undefined, format?: string): LoadedMap {
+function readTiledText(path: string, source: string | Uint8Array, rules?: string): LoadedMap {
+  // The rules file goes through the same bounded reader; its own errors name it.
+  const m = loadTiled(source, { file: path, readFile: (p) => readBytes(p), rules: rules === undefined ? undefined : readText(rules), rulesFile: rules });
+  return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement, tileOffset: m.offset };
+}
+
+/**
+ * Reads a map file, choosing the reader by `format` or by the file's extension. `rules` names a
+ * collision rules file for a Tiled map (refused for other formats).
+ */
+export function loadMap(path: string | undefined, format?: string, rules?: string): LoadedMap {
   if (path === undefined) throw new TilenavError('a map file is required', { element: 'MAP' });
   if (format !== undefined) {
     const f = MAP_FORMATS[format];
     if (f === undefined || !Object.hasOwn(MAP_FORMATS, format)) throw new TilenavError(`unknown format; expected one of ${Object.keys(MAP_FORMATS).join(', ')}`, { element: '--format' });
-    return withFile(path, () => f.read(path));
+    return withFile(path, () => read(f, path, format, rules));
   }
   const ext = extname(path).toLowerCase();
-  for (const f of Object.values(MAP_FORMATS)) if (f.extensions.includes(ext)) return withFile(path, () => f.read(path));
+  for (const [name, f] of Object.entries(MAP_FORMATS)) if (f.extensions.includes(ext)) return withFile(path, () => read(f, path, name, rules));
   const known = Object.values(MAP_FORMATS).flatMap((f) => f.extensions);
   throw new TilenavError(`cannot tell the map format from the extension ${JSON.stringify(ext)}; expected ${known.join(', ')} or --format`, { file: path });
+}
+
+function read(f: (typeof MAP_FORMATS)[string], path: string, name: string, rules: string | undefined): LoadedMap {
+  // Polygon configs may turn out to be Tiled JSON maps, so they see the rules too.
+  if (name !== 'tiled' && name !== 'polygon') refuseRules(rules, `a ${name} map`);
+  return f.read(path, rules);
 }
 
 /** A TilenavError that names no file (one from deeper in, such as the grid's own checks) gets the map's. */

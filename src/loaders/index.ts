@@ -8,5 +8,5 @@ export { parseTextGrid, formatTextGrid } from './textgrid.js';
 export type { TextGrid, TextGridParams, TextGridOptions } from './textgrid.js';
 export { PolygonNavigation, loadPolygonConfig, readPolygonConfig, DEFAULT_POLYGON_CONFIG } from './polygon.js';
 export type { PolygonConfig, PolygonOptions, NavArea, Obstacle, Polygon } from './polygon.js';
-export { loadTiled, loadTiledAsync, resolveTiledPath, DEFAULT_TILED_MAPPING, DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_RASTER_WORK, GID_FLIP_H, GID_FLIP_V, GID_FLIP_D, GID_ROTATE_120, GID_MASK } from './tiled/index.js';
-export type { TiledMap, TiledOptions, TiledMapping, TiledLayerInfo, TiledProperties, TiledProperty, TiledPropertyType, TiledPropertyValue, TiledObject, TiledReadFile } from './tiled/index.js';
+export { loadTiled, loadTiledAsync, resolveTiledPath, formatTiledRules, checkTiledRules, applyRulesToTileset, DEFAULT_TILED_MAPPING, DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_RASTER_WORK, GID_FLIP_H, GID_FLIP_V, GID_FLIP_D, GID_ROTATE_120, GID_MASK } from './tiled/index.js';
+export type { TiledMap, TiledOptions, TiledRule, TiledRules, TiledTilesetInfo, ApplyRulesOptions, TiledMapping, TiledLayerInfo, TiledProperties, TiledProperty, TiledPropertyType, TiledPropertyValue, TiledObject, TiledReadFile } from './tiled/index.js';

@@ -50,10 +50,16 @@ export function blend(a: Rgb, b: Rgb, t: number): Rgb {
 
 /**
  * The movement model that matches a projection: `hex` (or the offset layout's `hex-*`) on a
- * hexagonal projection, `octile` otherwise (an isometric grid is a square grid drawn turned).
+ * hexagonal projection; on Tiled's staggered layouts `hex-{odd,even}-{r,q}` (with a side length)
+ * or `staggered-{odd,even}-{r,q}` (diamonds; `r` staggers rows, `q` columns), as the Tiled loader
+ * names them; `octile` otherwise (an isometric grid is a square grid drawn turned).
  */
 export function movementFor(projection: Projection): MovementName {
   const spec = projection.spec;
+  if (spec.kind === 'staggered') {
+    const kind = (spec.hexSideLength ?? 0) > 0 ? 'hex' : 'staggered';
+    return `${kind}-${spec.staggerIndex}-${spec.staggerAxis === 'x' ? 'q' : 'r'}` as MovementName;
+  }
   if (spec.kind !== 'hexagonal') return 'octile';
   const layout = spec.layout ?? 'axial';
   return layout === 'axial' ? 'hex' : (`hex-${layout}` as MovementName);
@@ -62,7 +68,8 @@ export function movementFor(projection: Projection): MovementName {
 /**
  * The outline of cell (x, y) in world plane coordinates (x, y; x, z for the continuous world),
  * written as x0, y0, x1, y1, ... into `out` (at least 12 numbers). Returns the vertex count: 4 for
- * square and isometric cells, 6 for hexagons. Convex, in drawing order.
+ * square, isometric and staggered isometric cells (diamonds), 6 for hexagons (regular ones, and
+ * Tiled's hexagonal maps in their own proportions). Convex, in drawing order.
  */
 export function cellOutline(projection: Projection, x: number, y: number, out: Float64Array): number {
   const spec = projection.spec;
@@ -78,6 +85,17 @@ export function cellOutline(projection: Projection, x: number, y: number, out: F
     }
     return 6;
   }
+  if (spec.kind === 'staggered') {
+    // Tiled's staggered cells: a diamond (no side length) or a hexagon whose flat sides, along the
+    // axis the map is not staggered on, are hexSideLength long; both fill the cell's box.
+    const c = projection.cellToWorld(x, y);
+    const w = spec.tileWidth / 2;
+    const h = spec.tileHeight / 2;
+    const side = (spec.hexSideLength ?? 0) / 2;
+    if (side <= 0) return polygon(out, c.x, c.y, [-w, 0, 0, -h, w, 0, 0, h]);
+    if (spec.staggerAxis === 'x') return polygon(out, c.x, c.y, [-w, 0, -side, -h, side, -h, w, 0, side, h, -side, h]);
+    return polygon(out, c.x, c.y, [-w, -side, 0, -h, w, -side, w, side, 0, h, -w, side]);
+  }
   const plane = spec.kind === 'continuous';
   // Orthogonal, isometric and continuous projections are affine, so fractional cells give corners.
   const corners = [-0.5, -0.5, 0.5, -0.5, 0.5, 0.5, -0.5, 0.5];
@@ -87,6 +105,55 @@ export function cellOutline(projection: Projection, x: number, y: number, out: F
     out[2 * k + 1] = plane ? p.z : p.y;
   }
   return 4;
+}
+
+const pickScratch = new Float64Array(12);
+
+/**
+ * The cell whose drawn outline ({@link cellOutline}) holds world point (x, y): a click picks the
+ * cell it lands on. Starts from `projection.worldToCell` (nearest centre, Tiled's own rule) and,
+ * where Tiled's hexagons are not regular and nearest-centre strays from the outline near a
+ * corner, takes the neighbour whose outline holds the point. The cell may lie outside the grid.
+ */
+export function pickCell(projection: Projection, x: number, y: number): { x: number; y: number } {
+  const c = projection.worldToCell(x, y);
+  const kind = projection.spec.kind;
+  if (kind !== 'staggered' && kind !== 'hexagonal') return c;
+  for (let r = 0; r <= 1; r++) {
+    for (let dy = -r; dy <= r; dy++) {
+      for (let dx = -r; dx <= r; dx++) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) !== r) continue;
+        const n = cellOutline(projection, c.x + dx, c.y + dy, pickScratch);
+        if (insideConvex(pickScratch, n, x, y)) return { x: c.x + dx, y: c.y + dy };
+      }
+    }
+  }
+  return c;
+}
+
+/** Point in a convex polygon of either winding, edges included. */
+export function insideConvex(poly: Float64Array, n: number, x: number, y: number): boolean {
+  let sign = 0;
+  for (let k = 0; k < n; k++) {
+    const ax = poly[2 * k];
+    const ay = poly[2 * k + 1];
+    const j = k + 1 === n ? 0 : k + 1;
+    const cross = (poly[2 * j] - ax) * (y - ay) - (poly[2 * j + 1] - ay) * (x - ax);
+    if (cross === 0) continue;
+    const s = cross > 0 ? 1 : -1;
+    if (sign === 0) sign = s;
+    else if (s !== sign) return false;
+  }
+  return true;
+}
+
+/** Writes the vertices (cx + dx, cy + dy) into `out`; returns their count. */
+function polygon(out: Float64Array, cx: number, cy: number, d: readonly number[]): number {
+  for (let k = 0; k < d.length; k += 2) {
+    out[k] = cx + d[k];
+    out[k + 1] = cy + d[k + 1];
+  }
+  return d.length / 2;
 }
 
 /** World-plane bounding box of a whole grid. */

@@ -1,6 +1,6 @@
 import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
-import { EXPANDED_ALPHA, OVERLAY_COLORS, blend, cellColor, cellOutline, gridBounds, type Rgb } from './overlay.js';
+import { EXPANDED_ALPHA, OVERLAY_COLORS, blend, cellColor, cellOutline, gridBounds, insideConvex, type Rgb, type WorldBounds } from './overlay.js';
 
 export interface OverlayImageOptions {
   /** Layer index or name. @default 0 */
@@ -21,6 +21,15 @@ export interface OverlayImageOptions {
   minSize?: number;
   /** Refuse to draw a longer side than this (pixels). @default 8192 */
   maxSize?: number;
+  /**
+   * Paints under the cells (a Tiled map's tiles, see `paintTiles`), given the picture with its
+   * background filled; the cell colours are then blended over it by `overlayOpacity`.
+   */
+  underlay?: (image: OverlayImage) => void;
+  /** A world box the picture must cover besides the grid's (tiles standing out of their cells). */
+  cover?: WorldBounds;
+  /** How opaque the cell colours (and expanded marks) are, 0..1; path, start and goal stay opaque. @default 1 */
+  overlayOpacity?: number;
 }
 
 /** An RGBA picture, 4 bytes per pixel, rows top to bottom. */
@@ -45,6 +54,16 @@ export function renderOverlayImage(grid: NavGrid, options: OverlayImageOptions =
   const minSize = options.minSize ?? 600;
   const maxSize = options.maxSize ?? 8192;
   const b = gridBounds(grid);
+  const cover = options.cover;
+  if (cover !== undefined) {
+    for (const v of [cover.minX, cover.minY, cover.maxX, cover.maxY]) if (!Number.isFinite(v)) throw new TilenavError(`expected finite bounds, got ${v}`, { element: 'cover' });
+    b.minX = Math.min(b.minX, cover.minX);
+    b.minY = Math.min(b.minY, cover.minY);
+    b.maxX = Math.max(b.maxX, cover.maxX);
+    b.maxY = Math.max(b.maxY, cover.maxY);
+  }
+  const alpha = options.overlayOpacity ?? 1;
+  if (!(alpha >= 0 && alpha <= 1)) throw new TilenavError(`expected an opacity from 0 to 1, got ${alpha}`, { element: 'overlayOpacity' });
   const long = Math.max(b.maxX - b.minX, b.maxY - b.minY);
   let scale = options.scale ?? Math.max(1, Math.ceil(minSize / long));
   if (!(scale > 0) || !Number.isFinite(scale)) throw new TilenavError(`expected a scale > 0, got ${scale}`, { element: 'scale' });
@@ -62,8 +81,9 @@ export function renderOverlayImage(grid: NavGrid, options: OverlayImageOptions =
     data[p + 2] = bg[2];
     data[p + 3] = 255;
   }
+  options.underlay?.({ width, height, data, scale, originX: b.minX, originY: b.minY });
   const poly = new Float64Array(12);
-  const fill = (i: number, color: Rgb, inset: number) => {
+  const fill = (i: number, color: Rgb, inset: number, a = 1) => {
     const n = cellOutline(grid.projection, grid.xOf(i), grid.yOf(i), poly);
     let cx = 0;
     let cy = 0;
@@ -96,9 +116,15 @@ export function renderOverlayImage(grid: NavGrid, options: OverlayImageOptions =
       for (let px = xa; px <= xb; px++) {
         if (!insideConvex(poly, n, px + 0.5, py + 0.5)) continue;
         const o = (py * width + px) * 4;
-        data[o] = color[0];
-        data[o + 1] = color[1];
-        data[o + 2] = color[2];
+        if (a === 1) {
+          data[o] = color[0];
+          data[o + 1] = color[1];
+          data[o + 2] = color[2];
+        } else {
+          data[o] = Math.round(data[o] + (color[0] - data[o]) * a);
+          data[o + 1] = Math.round(data[o + 1] + (color[1] - data[o + 1]) * a);
+          data[o + 2] = Math.round(data[o + 2] + (color[2] - data[o + 2]) * a);
+        }
       }
     }
   };
@@ -107,7 +133,7 @@ export function renderOverlayImage(grid: NavGrid, options: OverlayImageOptions =
   for (let i = 0; i < grid.size; i++) {
     let c = cellColor(layer.walkable[i] === 1, layer.cost[i]);
     if (expanded !== undefined && expanded[i] !== 0) c = blend(c, expanded[i] === 1 ? OVERLAY_COLORS.expanded : OVERLAY_COLORS.open, expanded[i] === 1 ? EXPANDED_ALPHA : EXPANDED_ALPHA / 2);
-    fill(i, c, 0);
+    if (alpha > 0) fill(i, c, 0, alpha);
   }
   // Markers sit inside their cell on legible scales; on big maps (a cell a pixel or two) they grow
   // past it, or a path would be a dotted hairline and start and goal invisible.
@@ -124,20 +150,4 @@ export function renderOverlayImage(grid: NavGrid, options: OverlayImageOptions =
   if (options.start !== undefined) fill(options.start, OVERLAY_COLORS.start, small ? 1 - 9 / cellPx : 0.15);
   if (options.goal !== undefined) fill(options.goal, OVERLAY_COLORS.goal, small ? 1 - 9 / cellPx : 0.15);
   return { width, height, data, scale, originX: b.minX, originY: b.minY };
-}
-
-/** Point in a convex polygon of either winding, edges included. */
-function insideConvex(poly: Float64Array, n: number, x: number, y: number): boolean {
-  let sign = 0;
-  for (let k = 0; k < n; k++) {
-    const ax = poly[2 * k];
-    const ay = poly[2 * k + 1];
-    const j = k + 1 === n ? 0 : k + 1;
-    const cross = (poly[2 * j] - ax) * (y - ay) - (poly[2 * j + 1] - ay) * (x - ax);
-    if (cross === 0) continue;
-    const s = cross > 0 ? 1 : -1;
-    if (sign === 0) sign = s;
-    else if (s !== sign) return false;
-  }
-  return true;
 }

@@ -12,6 +12,7 @@ export const spec = {
   flags: {
     to: { kind: 'string', value: 'binary|txt|movingai', default: "by OUT's extension", description: 'output format' },
     format: { ...COMMON_FLAGS.format, description: "IN's format when its extension does not say" },
+    rules: COMMON_FLAGS.rules,
     layer: { ...COMMON_FLAGS.layer, description: 'the layer a one-layer format (txt, movingai) keeps' },
     force: { kind: 'boolean', description: 'write over OUT when it exists (never over IN)' },
   },
@@ -87,7 +88,7 @@ export function convertCommand(args: string[], io: CliIo): number {
   const to = values.to ?? formatOf(output);
   if (Object.hasOwn(REFUSED, to)) throw new TilenavError(`cannot convert to ${to}: ${REFUSED[to]}`, { element: '--to' });
   if (!Object.hasOwn(WRITERS, to)) throw new TilenavError(`unknown output format '${to}'; expected one of ${Object.keys(WRITERS).join(', ')}`, { element: '--to' });
-  const map = loadMap(input, values.format);
+  const map = loadMap(input, values.format, values.rules);
   const layer = map.grid.layerIndex(layerArg(values.layer));
   const chars = map.format === 'movingai' ? movingAiCells(readText(input), map.grid) : null;
   const { data, lost } = WRITERS[to].write(map, layer, chars);

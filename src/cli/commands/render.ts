@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { checkInput, checkOutput } from '../output.js';
 import { PNG } from 'pngjs';
 import { TilenavError, Pathfinder, type NavGrid, type PathResult, type MovementName } from '../../index.js';
-import { movementFor, renderOverlayImage, type OverlayImageOptions } from '../../render/index.js';
+import { artImages, drawsBounds, externalTilesets, gridBounds, keyOut, layerDraws, movementFor, paintTiles, parseTileArt, renderOverlayImage, type LayerDraws, type OverlayImageOptions, type RgbaImage } from '../../render/index.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
 import { assertFiniteProjection } from '../limits.js';
 import { loadMap, type CliIo } from '../io.js';
@@ -18,15 +18,19 @@ export const spec = {
     layer: COMMON_FLAGS.layer,
     movement: { ...COMMON_FLAGS.movement, default: "the map's own (octile on square tiles)" },
     scale: { kind: 'number', value: 'S', above: 0, default: 'fits the map in 600..8192 px', description: 'pixels per world unit' },
-    format: COMMON_FLAGS.format,
+    opacity: { kind: 'number', value: 'O', min: 0, max: 1, default: '0.4 over tiles, else 1', description: "how opaque the cost colours are over a Tiled map's tiles" },
+    'overlay-only': { kind: 'boolean', description: "draw the overlay alone, without a Tiled map's own tiles" },
+    format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules,
   },
 } as const satisfies CommandSpec;
 
-export interface RenderPngOptions extends Omit<OverlayImageOptions, 'path' | 'expanded' | 'start' | 'goal'> {
+export interface RenderPngOptions extends Omit<OverlayImageOptions, 'path' | 'expanded' | 'start' | 'goal' | 'underlay' | 'cover'> {
   from?: [number, number];
   to?: [number, number];
   /** @default movementFor(grid.projection) */
   movement?: MovementName;
+  /** A Tiled map's tiles to draw under the overlay ({@link readTiles}); the overlay is then 0.4 opaque unless `overlayOpacity` says. */
+  tiles?: { draws: LayerDraws[]; images: ReadonlyMap<string, RgbaImage> };
 }
 
 /**
@@ -48,8 +52,12 @@ export function renderPng(grid: NavGrid, options: RenderPngOptions = {}): { png:
     expanded = new Uint8Array(grid.size);
     finder.expandedInto(expanded);
   }
+  const tiles = options.tiles;
   const img = renderOverlayImage(grid, {
     ...options,
+    ...(tiles !== undefined && tiles.draws.length > 0
+      ? { cover: drawsBounds(tiles.draws, gridBounds(grid)), underlay: (im) => paintTiles(im, tiles.draws, tiles.images), overlayOpacity: options.overlayOpacity ?? 0.4 }
+      : {}),
     layer,
     path: result?.cells,
     expanded,
@@ -61,7 +69,37 @@ export function renderPng(grid: NavGrid, options: RenderPngOptions = {}): { png:
   return { png: PNG.sync.write(png), width: img.width, height: img.height, scale: img.scale, result };
 }
 
-/** `tilenav render`: the debug overlay, path and expanded cells as a PNG. */
+/**
+ * A Tiled map's tiles as `render` draws them: its tilesets read beside it, its PNG images decoded
+ * (a tileset's transparent colour keyed out). Files that cannot be read or are not PNG are listed
+ * in `missing`, and their tiles left out.
+ */
+export function readTiles(path: string, grid: NavGrid, offset: { x: number; y: number }): { draws: LayerDraws[]; images: Map<string, RgbaImage>; missing: string[] } {
+  const text = readFileSync(path, 'utf8');
+  const sets = new Map<string, string>();
+  for (const p of externalTilesets(text, path)) {
+    try {
+      sets.set(p, readFileSync(p, 'utf8'));
+    } catch {
+      // Named below: parseTileArt lists the tilesets it was not given.
+    }
+  }
+  const { art, missing } = parseTileArt(text, path, sets);
+  const images = new Map<string, RgbaImage>();
+  for (const im of artImages(art)) {
+    try {
+      const png = PNG.sync.read(readFileSync(im.path));
+      const rgba = { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
+      if (im.transparent !== '') keyOut(rgba, im.transparent);
+      images.set(im.path, rgba);
+    } catch {
+      missing.push(im.path);
+    }
+  }
+  return { draws: layerDraws(art, grid.projection, offset, (d) => images.has(d.image.path)), images, missing };
+}
+
+/** `tilenav render`: the debug overlay, path and expanded cells as a PNG (over a Tiled map's own tiles). */
 export function renderCommand(args: string[], io: CliIo): number {
   const { values, positionals } = parseCommand('render', spec, args);
   for (const file of positionals) checkInput(file);
@@ -71,16 +109,21 @@ export function renderCommand(args: string[], io: CliIo): number {
   const movement = values.movement as MovementName | undefined;
   // Pictures are redrawn often: an existing PNG is replaced, but never the map itself.
   checkOutput(out, [positionals[0]], true, '--out');
-  const { grid } = loadMap(positionals[0], values.format);
+  const loaded = loadMap(positionals[0], values.format, values.rules);
+  const { grid } = loaded;
   assertFiniteProjection(grid, { file: positionals[0] });
   const layer = layerArg(values.layer);
-  const r = renderPng(grid, { layer, from, to, movement, scale });
+  const tiles = loaded.tileOffset !== undefined && !values['overlay-only'] ? readTiles(positionals[0], grid, loaded.tileOffset) : undefined;
+  for (const m of tiles?.missing ?? []) io.err(`warning: cannot read ${m}; the tiles drawn from it are left out`);
+  // The same model `path` walks: the map's own (hexagonal, staggered, isometric Tiled maps).
+  const r = renderPng(grid, { layer, from, to, movement: movement ?? (loaded.movement as MovementName | undefined), scale, tiles, overlayOpacity: values.opacity });
   try {
     writeFileSync(out, r.png);
   } catch (e) {
     throw new TilenavError(`cannot write the picture (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: out });
   }
   const q = r.result === null ? '' : r.result.status === 'found' ? `  path cost ${r.result.cost.toFixed(4)}, expanded ${r.result.expanded}` : `  ${r.result.status}, expanded ${r.result.expanded}`;
-  io.out(`wrote ${out}: ${r.width} x ${r.height} px (${r.scale} px per cell unit)${q}`);
+  const drawn = tiles === undefined ? '' : `, ${tiles.draws.reduce((n, l) => n + l.draws.length, 0)} tiles`;
+  io.out(`wrote ${out}: ${r.width} x ${r.height} px (${r.scale} px per cell unit)${drawn}${q}`);
   return 0;
 }

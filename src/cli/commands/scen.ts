@@ -14,7 +14,7 @@ export const spec = {
     algorithm: COMMON_FLAGS.algorithm,
     movement: { ...COMMON_FLAGS.movement, default: 'octile' },
     layer: COMMON_FLAGS.layer,
-    format: COMMON_FLAGS.format,
+    format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules,
     workers: { kind: 'number', value: 'N', integer: true, min: 1, max: 256, default: 'none: queries run on this thread', description: 'answer through a worker PathService of N threads (algorithm auto only)' },
     json: COMMON_FLAGS.json,
   },
@@ -64,7 +64,7 @@ export async function scenCommand(args: string[], io: CliIo): Promise<number> {
   // The PathService answers with findPath's default search; another would be measured as auto.
   if (workers > 0 && algorithm !== 'auto') throw new TilenavError(`the workers search with auto only; --algorithm ${algorithm} does not combine with --workers`, { element: '--algorithm' });
   const t0 = performance.now();
-  const { grid } = loadMap(mapPath, values.format);
+  const { grid } = loadMap(mapPath, values.format, values.rules);
   const layer = grid.layerIndex(layerArg(values.layer));
   const queries = parseScenario(readText(scenPath), { file: scenPath });
   for (const q of queries) {

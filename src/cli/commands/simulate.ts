@@ -1,4 +1,4 @@
-import { TilenavError } from '../../index.js';
+import { TilenavError, movementModel, type MovementName } from '../../index.js';
 import { NavigationSystem, AGENT_UNREACHABLE, AGENT_BLOCKED } from '../../agents/index.js';
 import { COMMON_FLAGS, parseCommand, type CommandSpec } from '../flags.js';
 import { loadMap, round, type CliIo } from '../io.js';
@@ -16,7 +16,8 @@ export const spec = {
     to: { ...COMMON_FLAGS.to, required: true, description: 'where the group goes' },
     steps: { kind: 'number', value: 'S', integer: true, min: 0, max: 10_000_000, default: String(DEFAULT_SIMULATE_STEPS), description: 'step budget (60 steps per simulated second)' },
     mode: { kind: 'string', choices: ['auto', 'formation', 'flow'], default: 'auto', description: 'group movement: formation slots, a flow field, or chosen by size' },
-    format: COMMON_FLAGS.format,
+    movement: { ...COMMON_FLAGS.movement, default: "octile, or the map's own (hex, staggered)" },
+    format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules,
     json: COMMON_FLAGS.json,
   },
 } as const satisfies CommandSpec;
@@ -33,11 +34,14 @@ export function simulateCommand(args: string[], io: CliIo): number {
   const mode = (values.mode ?? 'auto') as 'auto' | 'formation' | 'flow';
   const from = values.from!;
   const to = values.to!;
-  const { grid } = loadMap(positionals[0], values.format);
+  const loaded = loadMap(positionals[0], values.format, values.rules);
+  const { grid } = loaded;
   for (const [p, flag] of [[from, '--from'], [to, '--to']] as const) {
     if (!grid.inBounds(p[0], p[1])) throw new TilenavError(`(${p[0]}, ${p[1]}) is outside the ${grid.width} x ${grid.height} map`, { element: flag });
   }
-  const sys = new NavigationSystem(grid, { measureOverlap: true });
+  // Units walk the map's own model, as `path` and `render` search it (hexagonal, staggered maps).
+  const movement = movementModel(values.movement ?? loaded.movement ?? 'octile').name as MovementName;
+  const sys = new NavigationSystem(grid, { measureOverlap: true, movement });
   const ids: number[] = [];
   // Square rings around the start, nearest first: one unit per walkable cell.
   const maxR = Math.max(grid.width, grid.height);
@@ -78,6 +82,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
     steps,
     seconds: round(steps * sys.options.fixedStep, 2),
     mode: order.mode,
+    movement,
     planMs: round(sys.stats.planMs, 2),
     plans: sys.stats.plans,
     replans: sys.stats.replans,

@@ -4,8 +4,10 @@ import { isometric, orthogonal, staggered, type Projection } from '../../grid/pr
 import type { TerrainTable } from '../../grid/terrain.js';
 import { movementModel, type MovementName } from '../../search/movement.js';
 import { RasterBudget } from '../limits.js';
-import { applyObjectConventions, applyTileConventions, boolProp, lineWidthOf, lower, markColliding, markNonEmpty, rowOf, type FlatLayer, type Surface, type TileNav, type TileTable } from './collide.js';
-import { fail, GID_MASK, quote, type Ctx, type RawLayer, type RawMap, type RawObject, type RawTileset, type TiledProperties, type TiledProperty } from './model.js';
+import { applyObjectConventions, applyTileConventions, boolProp, lineWidthOf, lower, markNonEmpty, rowOf, type FlatLayer, type Surface, type TileNav, type TileTable } from './collide.js';
+import { fail, GID_MASK, quote, type Ctx, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type TiledProperties, type TiledProperty } from './model.js';
+import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, type CheckedRules } from './rules.js';
+import { applyLayerTerrain, clearBridges, layerRuleOf, ruleTerrain, tileRulesOf, tilesetInfos, unmatchedLayerRules, type TiledTilesetInfo } from './apply-rules.js';
 import { objectShapes } from './shapes.js';
 
 export { GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './model.js';
@@ -68,6 +70,10 @@ export interface BuildOptions {
   maxRasterWork: number;
   mapping: TiledMapping;
   terrain: TerrainTable | undefined;
+  /** Collision rules the user picked, checked for shape. */
+  rules?: CheckedRules;
+  /** Resolves a tileset image's source against the tileset's file. */
+  resolve: (from: string, source: string) => string;
 }
 
 /** What {@link build} returns; the public result adds nothing but the doc comments. */
@@ -81,6 +87,7 @@ export interface Built {
   offset: { x: number; y: number };
   warnings: string[];
   properties: { map: TiledProperties; layers: TiledLayerInfo[]; tiles: Map<number, TiledProperties> };
+  tilesets: TiledTilesetInfo[];
 }
 
 
@@ -110,7 +117,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   // ---- layers flattened, with inherited visibility and properties
   const flat: FlatLayer[] = [];
   const infos: TiledLayerInfo[] = [];
-  const walk = (list: RawLayer[], visible: boolean, inherited: Map<string, TiledProperty>, offX: number, offY: number) => {
+  const walk = (list: RawLayer[], visible: boolean, inherited: Map<string, TiledProperty>, offX: number, offY: number, groups: string[]) => {
     for (const raw of list) {
       const vis = visible && raw.visible;
       const props = new Map(inherited);
@@ -118,11 +125,13 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       const info: TiledLayerInfo = { name: raw.name, path: raw.element, type: raw.kind, visible: vis, properties: raw.properties, inherited: props, navigation: null };
       if (raw.kind === 'object') info.objects = raw.objects;
       infos.push(info);
-      if (raw.kind === 'group') walk(raw.layers, vis, props, offX + raw.offsetX, offY + raw.offsetY);
-      else flat.push({ raw, visible: vis, props, data: null, info, offX: offX + raw.offsetX, offY: offY + raw.offsetY });
+      if (raw.kind === 'group') walk(raw.layers, vis, props, offX + raw.offsetX, offY + raw.offsetY, [...groups, raw.name]);
+      else flat.push({ raw, visible: vis, props, data: null, info, groups, offX: offX + raw.offsetX, offY: offY + raw.offsetY });
     }
   };
-  walk(map.layers, true, new Map(), 0, 0);
+  walk(map.layers, true, new Map(), 0, 0, []);
+  const rules = options.rules;
+  unmatchedLayerRules(rules, infos.map((i) => i.name), warn);
   const used = flat.filter((l) => l.visible || mapping.hiddenLayers);
 
   // ---- grid bounds: the map, or the chunks' bounding box for infinite maps
@@ -204,11 +213,11 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   let navCount = 1;
   const nl = map.properties.get('navigationLayers');
   if (nl !== undefined) {
-    if (nl.type !== 'int' && nl.type !== 'float') warn(`map property navigationLayers is a ${nl.type}, expected an int; using 1 layer`);
+    if (nl.type !== 'int' && nl.type !== 'float') warn(`map property navigationLayers is a ${nl.type}, so 1 navigation layer is used; make it an int from 1 to ${MAX_LAYERS}`);
     else {
       const v = Math.round(nl.value as number);
       navCount = Math.min(MAX_LAYERS, Math.max(1, v));
-      if (navCount !== v || v !== nl.value) warn(`map property navigationLayers ${nl.value} is outside 1-${MAX_LAYERS}; clamped to ${navCount}`);
+      if (navCount !== v || v !== nl.value) warn(`map property navigationLayers ${nl.value} is not a whole number from 1 to ${MAX_LAYERS}; ${navCount === 1 ? "1 navigation layer is" : `${navCount} navigation layers are`} used`);
     }
   }
   const grid = new NavGrid(W, H, { layers: navCount, projection, terrain: options.terrain, maxCells: options.maxCells });
@@ -220,7 +229,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     else if (p.type === 'string') i = grid.layers.findIndex((x) => x.name === p.value);
     if (!Number.isInteger(i) || i < 0 || i >= navCount) {
       const clamped = Math.min(navCount - 1, Math.max(0, Number.isInteger(i) ? i : 0));
-      warn(`${l.raw.element}: collisionLayer ${JSON.stringify(p.value)} is not one of this map's ${navCount} navigation layers (${DEFAULT_LAYER_NAMES.slice(0, navCount).join(', ')}); using ${clamped}`);
+      warn(`${l.raw.element}: collisionLayer ${JSON.stringify(p.value)} is not one of this map's ${navCount} navigation layers (${DEFAULT_LAYER_NAMES.slice(0, navCount).join(', ')}); layer ${clamped} is used instead: set collisionLayer to a number from 0 to ${navCount - 1} or raise the map's navigationLayers`);
       return clamped;
     }
     return i;
@@ -231,11 +240,17 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   const tileProps = new Map<number, TiledProperties>();
   const collideNames = lower(mapping.collisionProperties);
   const terrainTable = grid.terrain;
-  for (const ts of tilesets) {
-    for (const t of ts.tiles) {
+  const tileRules = tileRulesOf(rules, tilesets, warn);
+  tilesets.forEach((ts, tsIndex) => {
+    const own = tileRules[tsIndex];
+    // Tiles a rule names but the tileset does not list are plain tiles with the rule alone.
+    const tiles: RawTile[] = [...ts.tiles];
+    const listed = new Set(ts.tiles.map((t) => t.id));
+    for (const id of own.keys()) if (!listed.has(id)) tiles.push({ id, properties: new Map(), shapes: [], imageWidth: 0, imageHeight: 0 });
+    for (const t of tiles) {
       const gid = ts.firstgid + t.id;
       if (t.properties.size > 0) tileProps.set(gid, t.properties);
-      const nav: TileNav = { props: t.properties, terrain: -1, slow: 1, flags: 0, collides: false, shapes: [], imgW: t.imageWidth || ts.tileWidth || tw, imgH: t.imageHeight || ts.tileHeight || th, offX: ts.offsetX, offY: ts.offsetY };
+      const nav: TileNav = { props: t.properties, terrain: -1, slow: 1, flags: 0, collides: false, ruleBlocks: false, bridge: false, cost: NaN, ruleSet: false, shapes: [], imgW: t.imageWidth || ts.tileWidth || tw, imgH: t.imageHeight || ts.tileHeight || th, offX: ts.offsetX, offY: ts.offsetY };
       const where = `tileset ${quote(ts.name, 60)} tile ${t.id}`;
       const tt = t.properties.get('terrainType');
       if (tt !== undefined && tt.type === 'string') {
@@ -247,18 +262,27 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
           if (walkable && !(stored > 0 && stored < Infinity)) fail(ctx, `${where} property "terrainType"`, `terrain ${quote(name, 60)} costs ${cost}, which a 32-bit float cost stores as ${stored}; expected a cost from ${FLOAT32_MIN_NORMAL} to ${FLOAT32_MAX}`);
         }
         else {
-          warn(`${where}: unknown terrainType ${quote(name, 60)} treated as Ground (known: ${terrainTable.entries().map((e) => e.name).join(', ')})`);
+          warn(`${where}: unknown terrainType ${quote(name, 60)} treated as Ground; the terrain names are ${terrainTable.entries().map((e) => e.name).join(', ')} (or define it in the terrain option's table)`);
           nav.terrain = 0;
         }
       }
       const slow = t.properties.get('slowMultiplier');
       if (slow !== undefined) {
-        if (slow.type !== 'float' && slow.type !== 'int') warn(`${where}: slowMultiplier is a ${slow.type} ignored; expected a float > 0`);
+        if (slow.type !== 'float' && slow.type !== 'int') warn(`${where}: slowMultiplier is a ${slow.type}, ignored; make it a float > 0`);
         else {
           const v = slow.value as number;
           // Costs are stored as 32-bit floats: outside this range a multiplier would store 0 or Infinity.
           if (!(v >= FLOAT32_MIN_NORMAL && v <= FLOAT32_MAX)) fail(ctx, `${where} property "slowMultiplier"`, `${v} is not a usable cost multiplier; expected a number from ${FLOAT32_MIN_NORMAL} to ${FLOAT32_MAX} (costs are 32-bit floats)`);
           nav.slow = v;
+        }
+      }
+      const ownCost = t.properties.get('cost');
+      if (ownCost !== undefined) {
+        if (ownCost.type !== 'float' && ownCost.type !== 'int') warn(`${where}: cost is a ${ownCost.type}, ignored; make it a float > 0`);
+        else {
+          const v = ownCost.value as number;
+          if (!(v >= FLOAT32_MIN_NORMAL && v <= FLOAT32_MAX)) fail(ctx, `${where} property "cost"`, `${v} is not a usable cost; expected a number from ${FLOAT32_MIN_NORMAL} to ${FLOAT32_MAX} (costs are 32-bit floats)`);
+          nav.cost = v;
         }
       }
       const b = (name: string) => t.properties.get(name)?.type === 'bool' && t.properties.get(name)?.value === true;
@@ -270,16 +294,26 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       const cf = t.properties.get('customFlags');
       if (cf !== undefined) {
         if (cf.type === 'int' && (cf.value as number) >= 0 && (cf.value as number) <= 255) nav.flags |= cf.value as number;
-        else warn(`${where}: customFlags ${JSON.stringify(cf.value)} ignored; expected an int 0-255`);
+        else warn(`${where}: customFlags ${JSON.stringify(cf.value)} ignored; make it an int from 0 to 255`);
       }
       nav.collides = boolProp(t.properties, collideNames) === true;
+      nav.bridge = b('walkable');
+      const rule = own.get(t.id);
+      if (rule !== undefined) {
+        const key = `tilesets[${JSON.stringify(ts.name)}][${JSON.stringify(String(t.id))}]`;
+        if (rule.terrain !== undefined) nav.terrain = ruleTerrain(rules!, `${key}.terrain`, rule.terrain, terrainTable);
+        if (rule.cost !== undefined) nav.cost = rule.cost;
+        nav.ruleSet = rule.terrain !== undefined || rule.cost !== undefined;
+        if (rule.walkable === false) nav.ruleBlocks = true;
+        if (rule.walkable === true) nav.bridge = true;
+      }
       if (mapping.tileShapes) for (const o of t.shapes) for (const sh of objectShapes(o, lineWidthOf(o, mapping))) nav.shapes.push(sh);
-      if (nav.terrain >= 0 || nav.slow !== 1 || nav.flags !== 0 || nav.collides || nav.shapes.length > 0) {
-        if (gid > MAX_INFO_GID) warn(`${where}: gid ${gid} is beyond ${MAX_INFO_GID}; its navigation properties are ignored`);
+      if (nav.terrain >= 0 || nav.slow !== 1 || nav.flags !== 0 || nav.collides || nav.shapes.length > 0 || nav.ruleBlocks || nav.bridge || nav.cost === nav.cost) {
+        if (gid > MAX_INFO_GID) warn(`${where}: tile number ${gid} in the map is past ${MAX_INFO_GID}, the largest this loader looks up; its navigation properties are ignored`);
         else tileInfo.set(gid, nav);
       }
     }
-  }
+  });
   const table = tileTable(tileInfo, terrainTable);
 
   // ---- navigation layers: tile layers with isTilesetWalkable / useTilesetBorder
@@ -294,7 +328,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     const w = l.props.get('isTilesetWalkable');
     const b = l.props.get('useTilesetBorder');
     for (const [name, p] of [['isTilesetWalkable', w], ['useTilesetBorder', b]] as const) {
-      if (p !== undefined && p.type !== 'bool') warn(`${l.raw.element}: ${name} is a ${p.type}, not a bool; ignored`);
+      if (p !== undefined && p.type !== 'bool') warn(`${l.raw.element}: ${name} is a ${p.type}, ignored; make it a bool`);
     }
     const wb = w?.type === 'bool' ? (w.value as boolean) : undefined;
     const bb = b?.type === 'bool' ? (b.value as boolean) : undefined;
@@ -309,7 +343,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   const blocked = new Uint8Array(N);
   const surface: Surface = { W, H, ox, oy, tw, th, orientation, projection, blocked, budget, stamps: new Map(), runs: null, bounds: null };
   const layerName = (i: number) => grid.layers[i].name;
-  let mappingCells = 0;
+  let blockedCells = 0;
   for (let li = 0; li < navCount; li++) {
     const nav = grid.layers[li];
     const walkable = nav.walkable;
@@ -329,26 +363,40 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       if (!s.walkable) markNonEmpty(d, blocked);
       if (s.border) markBorders(d, W, H, neighbours, blocked);
     }
-    if (anySeed && layers.length === 0) warn(`navigation layer ${li} "${layerName(li)}" has no tile layer with navigation properties: all its cells are walkable`);
+    if (anySeed && layers.length === 0) warn(`navigation layer ${li} "${layerName(li)}" has no tile layer of its own, so all its cells are walkable: give a tile layer the int property collisionLayer ${li} and the bool isTilesetWalkable`);
 
-    // ---- the mapping conventions
-    const before = count(blocked);
+    // ---- the mapping conventions and the rules, layer by layer from the bottom up
     for (const l of used) {
       if (navIndex(l, mapping.layer) !== li) continue;
-      if (l.raw.kind === 'tile') applyTileConventions(l, table, collideNames, surface);
-      else if (l.raw.kind === 'object') applyObjectConventions(l, mapping, collideNames, surface);
+      const lr = layerRuleOf(rules, l, terrainTable);
+      if (l.raw.kind === 'tile') {
+        const d = l.data!;
+        // A bridge clears what the layers below block; blocking on its own layer still wins.
+        if (table.anyBridge || lr?.walkable === true) clearBridges(d, table, lr?.walkable === true, blocked);
+        // Without navigation layers every tile layer brings its tiles' terrain and cost.
+        const bad = !anySeed && table.navs.length > 0 ? applyTiles(d, table, terrain, cost, flags, blocked) : -1;
+        if (bad >= 0) fail(ctx, l.raw.element, `cell (${bad % W}, ${(bad / W) | 0}): its terrain cost times the slowMultipliers on it is ${cost[bad]}, outside what a 32-bit float cost can hold`);
+        if (lr !== null && (lr.terrain >= 0 || lr.cost === lr.cost)) applyLayerTerrain(d, lr, table, terrainTable, terrain, cost, blocked);
+        applyTileConventions(l, table, collideNames, surface);
+        if (lr?.walkable === false) markNonEmpty(d, blocked);
+      } else if (l.raw.kind === 'object') {
+        if (lr !== null && (lr.walkable === true || lr.terrain >= 0 || lr.cost === lr.cost)) warn(`${rules!.file}: ${l.raw.element} is an object layer: of its rule only "walkable": false applies (its shapes block); the rest is ignored`);
+        applyObjectConventions(l, mapping, collideNames, surface, lr?.walkable === false);
+      }
     }
-    mappingCells += count(blocked) - before;
+    blockedCells += count(blocked);
     clearBlocked(walkable, blocked);
   }
-  if (!anySeed) {
+  if (!anySeed && blockedCells === 0) {
     warn(
-      `no tile layer has seed 003's navigation properties (isTilesetWalkable, useTilesetBorder): every cell starts walkable` +
-        (mappingCells > 0 ? `; ${mappingCells} cells blocked by the collision conventions (${mapping.collisionProperties.join(' / ')} properties, collision objects and tile shapes)` : ' and no collision convention blocked any'),
+      rules !== undefined
+        ? `nothing blocks: the rules in ${rules.file} block no cell of this map and neither does the map itself, so every cell is walkable; check that the rules name the map's tilesets and layers (a tile id is its local id in its tileset, as Tiled shows it)`
+        : `no layer or tile of this map says which tiles block, so every cell is walkable: pick the blocking tiles in a rules file (the rules option, or --rules FILE), or give those tiles in Tiled a bool property ${mapping.collisionProperties[0] ?? 'collides'} set to true`,
     );
   }
   grid.refresh();
-  return { grid, projection, orientation, movement, tileWidth: tw, tileHeight: th, offset: { x: ox, y: oy }, warnings, properties: { map: map.properties, layers: infos, tiles: tileProps } };
+  const tilesetList = tilesetInfos(tilesets, used.flatMap((l) => (l.data !== null ? [l.data] : [])), options.resolve, MAX_INFO_GID);
+  return { grid, projection, orientation, movement, tileWidth: tw, tileHeight: th, offset: { x: ox, y: oy }, warnings, properties: { map: map.properties, layers: infos, tiles: tileProps }, tilesets: tilesetList };
 }
 
 function count(a: Uint8Array): number {
@@ -383,9 +431,6 @@ function markBorders(d: Uint32Array, W: number, H: number, nb: ReturnType<typeof
   }
 }
 
-/** The smallest normal and the largest finite 32-bit float: the range a cost can be stored in. */
-const FLOAT32_MIN_NORMAL = 2 ** -126;
-const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
 
 /** Tiles with navigation data get a gid index above which nothing is looked up. */
 const MAX_INFO_GID = 1 << 22;
@@ -395,7 +440,7 @@ function tileTable(info: Map<number, TileNav>, terrains: TerrainTable): TileTabl
   for (const gid of info.keys()) max = Math.max(max, gid);
   const navs = [...info.values()];
   const n = navs.length;
-  const t: TileTable = { index: new Int32Array(n > 0 ? max + 1 : 0).fill(-1), navs, terrain: new Int16Array(n), terrainCost: new Float32Array(n), terrainWalkable: new Uint8Array(n), slow: new Float64Array(n), flags: new Uint8Array(n), collides: new Uint8Array(n), anyShapes: false };
+  const t: TileTable = { index: new Int32Array(n > 0 ? max + 1 : 0).fill(-1), navs, terrain: new Int16Array(n), terrainCost: new Float32Array(n), terrainWalkable: new Uint8Array(n), slow: new Float64Array(n), flags: new Uint8Array(n), collides: new Uint8Array(n), ruleBlocks: new Uint8Array(n), bridge: new Uint8Array(n), anyBridge: false, cost: new Float64Array(n), ruleSet: new Uint8Array(n), anyShapes: false };
   [...info.keys()].forEach((gid, k) => {
     const v = navs[k];
     t.index[gid] = k;
@@ -407,6 +452,11 @@ function tileTable(info: Map<number, TileNav>, terrains: TerrainTable): TileTabl
     t.slow[k] = v.slow;
     t.flags[k] = v.flags;
     t.collides[k] = v.collides ? 1 : 0;
+    t.ruleBlocks[k] = v.ruleBlocks ? 1 : 0;
+    t.bridge[k] = v.bridge ? 1 : 0;
+    if (v.bridge) t.anyBridge = true;
+    t.cost[k] = v.cost;
+    t.ruleSet[k] = v.ruleSet ? 1 : 0;
     if (v.shapes.length > 0) t.anyShapes = true;
   });
   return t;
@@ -430,6 +480,8 @@ function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Flo
       cost[i] = t.terrainCost[k];
       if (t.terrainWalkable[k] === 0) blocked[i] = 1;
     }
+    const own = t.cost[k];
+    if (own === own) cost[i] = own;
     const slow = t.slow[k];
     if (slow !== 1) {
       cost[i] *= slow;

@@ -15,6 +15,14 @@ export interface TileNav {
   slow: number;
   flags: number;
   collides: boolean;
+  /** A rule says the tile blocks: it does whatever the layer's own `collides` says. */
+  ruleBlocks: boolean;
+  /** The tile's cells are walkable over what the layers below block (a rule's or the tile's `walkable: true`). */
+  bridge: boolean;
+  /** The cells' cost from the tile's `cost` property or a rule; NaN when neither gives one. */
+  cost: number;
+  /** A rule gave the tile its terrain or cost: a layer rule does not replace them. */
+  ruleSet: boolean;
   shapes: PixelShape[];
   imgW: number;
   imgH: number;
@@ -29,6 +37,8 @@ export interface FlatLayer {
   /** Full-grid gids (flags kept) for tile layers. */
   data: Uint32Array | null;
   info: TiledLayerInfo;
+  /** The names of the groups it sits in, outermost first (layer rules by a group's name apply to it). */
+  groups: string[];
   /** Pixels its objects are drawn shifted by: its own offsetx / offsety plus its groups'. */
   offX: number;
   offY: number;
@@ -58,9 +68,14 @@ export function rowOf(index: Int32Array, raw: number): number {
 }
 
 export function markColliding(d: Uint32Array, t: TileTable, blocked: Uint8Array): void {
+  markRows(d, t.index, t.collides, blocked, 1);
+}
+
+/** Sets `out[i] = value` at every cell whose tile's row has `rows[k] === 1`. */
+export function markRows(d: Uint32Array, index: Int32Array, rows: Uint8Array, out: Uint8Array, value: number): void {
   for (let i = 0; i < d.length; i++) {
-    const k = rowOf(t.index, d[i]);
-    if (k >= 0 && t.collides[k] === 1) blocked[i] = 1;
+    const k = rowOf(index, d[i]);
+    if (k >= 0 && rows[k] === 1) out[i] = value;
   }
 }
 
@@ -74,6 +89,14 @@ export interface TileTable {
   slow: Float64Array;
   flags: Uint8Array;
   collides: Uint8Array;
+  /** 1 where a rule blocks the tile. */
+  ruleBlocks: Uint8Array;
+  /** 1 for bridge tiles; `anyBridge` says whether there are any. */
+  bridge: Uint8Array;
+  anyBridge: boolean;
+  /** The tile's own cost (NaN: none). */
+  cost: Float64Array;
+  ruleSet: Uint8Array;
   anyShapes: boolean;
 }
 
@@ -112,8 +135,11 @@ export function applyTileConventions(l: FlatLayer, table: TileTable, collideName
     markNonEmpty(d, s.blocked);
     return;
   }
-  // An explicit `collides: false` on the layer opts its tiles out of the tile conventions too.
-  if (layerCollides === false || table.navs.length === 0) return;
+  if (table.navs.length === 0) return;
+  // A rule the user picked blocks even where the layer opts out of the tile conventions.
+  markRows(d, table.index, table.ruleBlocks, s.blocked, 1);
+  // An explicit `collides: false` on the layer opts its tiles out of the tile conventions.
+  if (layerCollides === false) return;
   markColliding(d, table, s.blocked);
   if (!table.anyShapes) return;
   const { W, H, blocked } = s;
@@ -238,10 +264,10 @@ function flipShape(pts: number[], raw: number, w: number, h: number): number[] {
  * Object layer conventions: objects of a collision layer, of a collision type or with a true
  * collision property block what they cover, shifted by the layer's (and its groups') offset.
  */
-export function applyObjectConventions(l: FlatLayer, mapping: TiledMapping, collideNames: Set<string>, s: Surface): void {
+export function applyObjectConventions(l: FlatLayer, mapping: TiledMapping, collideNames: Set<string>, s: Surface, ruleBlocks = false): void {
   if (l.raw.kind !== 'object') return;
   const layerFlag = boolProp(l.props, collideNames);
-  const wholeLayer = layerFlag === true || (layerFlag === undefined && lower(mapping.collisionLayerNames).has(l.raw.name.toLowerCase()));
+  const wholeLayer = ruleBlocks || layerFlag === true || (layerFlag === undefined && lower(mapping.collisionLayerNames).has(l.raw.name.toLowerCase()));
   const types = lower(mapping.collisionTypes);
   const { W, H, ox, oy, tw, th, blocked } = s;
   const mark = (i: number) => {
@@ -252,7 +278,7 @@ export function applyObjectConventions(l: FlatLayer, mapping: TiledMapping, coll
   const [dx, dy] = s.orientation === 'isometric' ? [(l.offX / tw + l.offY / th) * th, (l.offY / th - l.offX / tw) * th] : [l.offX, l.offY];
   for (const o of l.raw.objects) {
     if (!o.visible && !mapping.hiddenLayers) continue;
-    const own = boolProp(o.properties, collideNames);
+    const own = ruleBlocks ? true : boolProp(o.properties, collideNames);
     const collides = own ?? (wholeLayer || types.has(o.type.toLowerCase()));
     if (!collides) continue;
     s.budget.element = `${l.raw.element} object ${o.id}${o.name !== '' ? ` ${quote(o.name, 40)}` : ''}`;

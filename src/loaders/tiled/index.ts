@@ -16,12 +16,18 @@ import { applyTemplates, forEachTemplated } from './templates.js';
 import { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
 import { readTj, readTmj, readTsj } from './json.js';
 import { readTmx, readTsx, readTx } from './xml.js';
+import { checkTiledRules, type TiledRules } from './rules.js';
 
 export { DEFAULT_TILED_MAPPING, GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './build.js';
 export type { TiledLayerInfo, TiledMapping } from './build.js';
+export type { TiledTilesetInfo } from './apply-rules.js';
+import type { TiledTilesetInfo } from './apply-rules.js';
 export type { TiledProperties, TiledProperty, TiledPropertyType, TiledPropertyValue, RawObject as TiledObject } from './model.js';
 export { DEFAULT_MAX_DECOMPRESSED_BYTES } from './data.js';
 export { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
+export { checkTiledRules, formatTiledRules } from './rules.js';
+export type { TiledRule, TiledRules } from './rules.js';
+export { applyRulesToTileset, type ApplyRulesOptions } from './tileset-write.js';
 
 /** Reads a file named relative to nothing (the loader has already joined it to the map's folder). */
 export type TiledReadFile = (path: string) => string | Uint8Array;
@@ -61,6 +67,17 @@ export interface TiledOptions {
    * @default DEFAULT_MAX_RASTER_WORK (2^28)
    */
   maxRasterWork?: number;
+  /**
+   * Collision rules picked for this map, as an object or the JSON text of a rules file: tiles (by
+   * tileset name and local id) and layers (by name, a group's name covering its layers) that block
+   * (`walkable: false`), are bridges (`walkable: true`), or have a `terrain` / `cost`. They add to
+   * what the map's own properties say: a blocking rule wins; a rule's terrain or cost replaces the
+   * tile's own, a tile rule's a layer rule's. A tileset or layer name the map does not have is a
+   * warning; a malformed rule or an unknown terrain is a TilenavError naming `rulesFile` and the key.
+   */
+  rules?: TiledRules | string;
+  /** The rules' file name, for messages. @default '<rules>' */
+  rulesFile?: string;
 }
 
 /** A loaded Tiled map. */
@@ -85,6 +102,11 @@ export interface TiledMap {
   warnings: string[];
   /** The raw custom properties, for the game's own use: the map's, each layer's, and each tile's by gid. */
   properties: { map: TiledProperties; layers: TiledLayerInfo[]; tiles: Map<number, TiledProperties> };
+  /**
+   * The map's tilesets in its order: the name and local ids rules use, the image and grid to draw
+   * each tile from, and `used`, how many cells show each tile (a palette of rules lists these).
+   */
+  tilesets: TiledTilesetInfo[];
 }
 
 function text(ctx: Ctx, source: string | Uint8Array, element: string): string {
@@ -222,6 +244,7 @@ function readFailure(ctx: Ctx, element: string, path: string, what: string, e: u
 }
 
 function finish(ctx: Ctx, raw: RawMap, refs: References, options: Omit<TiledOptions, "readFile">, limits: DecodeLimits & { maxRasterWork: number }): TiledMap {
+  const rules = options.rules === undefined ? undefined : checkTiledRules(options.rules, options.rulesFile);
   const sets = raw.tilesets.map((ref) => ref.embedded ?? refs.tileset(ref));
   applyTemplates(ctx, raw, sets, refs);
   const built = build(ctx, raw, sets, {
@@ -229,6 +252,8 @@ function finish(ctx: Ctx, raw: RawMap, refs: References, options: Omit<TiledOpti
     maxRasterWork: limits.maxRasterWork,
     mapping: { ...DEFAULT_TILED_MAPPING, ...options.mapping },
     terrain: options.terrain,
+    rules,
+    resolve: resolveTiledPath,
   });
   for (const w of ctx.warnings ?? []) if (!built.warnings.includes(w)) built.warnings.push(w);
   return built;
@@ -258,9 +283,13 @@ function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits & { max
  * about 1.18e-38 to 3.4e38), `isSafeZone` (flag bit 0), `customFlags` (int, OR-ed into
  * the flags) and the one-way bools `oneWayNorth|East|South|West` (flag bits 1-4).
  *
- * Then the {@link TiledMapping} conventions block cells on top: tiles or tile layers with a true
- * `collides` / `collision` / `solid`, tiles' own collision shapes, and object layers of collision
- * shapes. A map where no layer has the navigation properties starts all walkable, with a warning.
+ * Then, layer by layer from the bottom up, the {@link TiledMapping} conventions block cells on top:
+ * tiles or tile layers with a true `collides` / `collision` / `solid`, tiles' own collision shapes,
+ * and object layers of collision shapes; a tile's float `cost` sets its cells' cost, and a tile
+ * with a true `walkable` is a bridge (its cells walkable whatever the layers below block). A map
+ * where no layer has the navigation properties starts all walkable and every tile layer brings its
+ * tiles' terrain and cost; when nothing in it blocks, a warning says how to pick blocking tiles.
+ * `rules` (see {@link TiledOptions.rules}) add tile and layer rules the user picked.
  *
  * Infinite maps become the bounding box of their chunks (`offset` says where it starts). Tile flip
  * and rotation bits are ignored for navigation. Throws a TilenavError naming the file and element

@@ -176,6 +176,12 @@ export interface RawTileset {
   tileWidth: number;
   tileHeight: number;
   tileCount: number;
+  /** Tiles per row of the tileset image (0 for a collection of images). */
+  columns: number;
+  margin: number;
+  spacing: number;
+  /** The tileset image as written (`source` relative to the tileset's file), or null for a collection of images. */
+  image: { source: string; width: number; height: number } | null;
   offsetX: number;
   offsetY: number;
   tiles: RawTile[];

@@ -278,12 +278,21 @@ function tilesetFromNode(ctx: Ctx, element: string, t: XNode, firstgid: number):
     tileWidth: num(ctx, element, 'tilewidth', a.tilewidth, 0),
     tileHeight: num(ctx, element, 'tileheight', a.tileheight, 0),
     tileCount: int(ctx, element, 'tilecount', a.tilecount, 0, 0),
+    columns: int(ctx, element, 'columns', a.columns, 0, 0),
+    margin: num(ctx, element, 'margin', a.margin, 0),
+    spacing: num(ctx, element, 'spacing', a.spacing, 0),
+    image: tilesetImage(ctx, element, kid(t, 'image')),
     offsetX: num(ctx, element, 'tileoffset x', offset?.attrs.x, 0),
     offsetY: num(ctx, element, 'tileoffset y', offset?.attrs.y, 0),
     tiles,
     properties: properties(ctx, element, kid(t, 'properties')),
     file: ctx.file,
   };
+}
+
+function tilesetImage(ctx: Ctx, element: string, image: XNode | undefined): RawTileset['image'] {
+  if (image === undefined || image.attrs.source === undefined) return null;
+  return { source: image.attrs.source, width: num(ctx, `${element} <image>`, 'width', image.attrs.width, 0), height: num(ctx, `${element} <image>`, 'height', image.attrs.height, 0) };
 }
 
 function layerElement(parent: string, tag: string, node: XNode): string {
