@@ -1,5 +1,5 @@
 /**
- * Agents benchmark (issue 7): ms per fixed step for 1,000 agents on a 256 x 256 map following a
+ * Agents benchmark: ms per fixed step for 1,000 agents on a 256 x 256 map following a
  * flow field (target < 4 ms), and planning time for 50 units ordered across AcrosstheCape
  * (target < 50 ms), flow field against one A* per unit. Medians over repeated runs.
  */

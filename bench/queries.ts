@@ -8,7 +8,9 @@
  *    map add to a change (the change event's listeners).
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { NavGrid, findPath, smoothPath, polylineLength, findAnyAnglePath, forEachTouchedCell, findPathToNearest, ReachabilityIndex, ClearanceMap, mulberry32 } from '../src/index.js';
+import { NavGrid, Pathfinder } from '../src/index.js';
+import { findPathToNearest, ReachabilityIndex, ClearanceMap, mulberry32 } from '../src/query/index.js';
+import { smoothPath, polylineLength, AnyAngleFinder, forEachTouchedCell } from '../src/path/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { fixture } from '../test/fixtures.js';
 
@@ -35,17 +37,20 @@ for (const file of readdirSync(mapsDir).filter((n) => n.endsWith('.map')).sort()
   const tT: number[] = [];
   const tA: number[] = [];
   let touching = 0;
+  // Kept per map, as a game would: the timings leave out allocating the search scratch.
+  const finder = new Pathfinder(grid);
+  const anyAngle = new AnyAngleFinder(grid);
   for (let k = 0; k < scen.length; k += step) {
     const q = scen[k];
     let t0 = performance.now();
-    const r = findPath(grid, q.startX, q.startY, q.goalX, q.goalY);
+    const r = finder.findPath(q.startX, q.startY, q.goalX, q.goalY);
     tA.push((performance.now() - t0) * 1000);
     if (r.status !== 'found') continue;
     t0 = performance.now();
     const pts = smoothPath(grid, r.cells);
     tS.push((performance.now() - t0) * 1000);
     t0 = performance.now();
-    const a = findAnyAnglePath(grid, q.startX, q.startY, q.goalX, q.goalY);
+    const a = anyAngle.findPath(q.startX, q.startY, q.goalX, q.goalY);
     tT.push((performance.now() - t0) * 1000);
     sm.push(polylineLength(pts) / q.optimal);
     th.push(a.cost / q.optimal);
@@ -96,12 +101,13 @@ for (const file of readdirSync(mapsDir).filter((n) => n.endsWith('.map')).sort()
     return stats(xs);
   };
   const connected = time(() => index.connected(q.startX, q.startY, gx, gy), 2000);
-  const withIndex = time(() => findPathToNearest(grid, q.startX, q.startY, gx, gy, { hooks: index.hooks }), 200);
-  const without = time(() => findPathToNearest(grid, q.startX, q.startY, gx, gy), 10);
-  const plain = time(() => findPath(grid, q.startX, q.startY, gx, gy), 10);
-  const a = findPathToNearest(grid, q.startX, q.startY, gx, gy, { hooks: index.hooks });
-  const b = findPathToNearest(grid, q.startX, q.startY, gx, gy);
-  const p = findPath(grid, q.startX, q.startY, gx, gy);
+  const pathfinder = new Pathfinder(grid);
+  const withIndex = time(() => findPathToNearest(grid, q.startX, q.startY, gx, gy, { hooks: index.hooks, pathfinder }), 200);
+  const without = time(() => findPathToNearest(grid, q.startX, q.startY, gx, gy, { pathfinder }), 10);
+  const plain = time(() => pathfinder.findPath(q.startX, q.startY, gx, gy), 10);
+  const a = findPathToNearest(grid, q.startX, q.startY, gx, gy, { hooks: index.hooks, pathfinder });
+  const b = findPathToNearest(grid, q.startX, q.startY, gx, gy, { pathfinder });
+  const p = pathfinder.findPath(q.startX, q.startY, gx, gy);
   console.log(`\nqueries 2: unreachable goal on ${file} (${q.startX},${q.startY}) -> (${gx},${gy}); index built in ${f(buildMs, 1)} ms`);
   console.log('query                                   status    expanded   median ms    p95 ms');
   console.log(`index.connected (is there a path?)      ${String(index.connected(q.startX, q.startY, gx, gy)).padEnd(8)}  ${'0'.padStart(8)}   ${f(connected.median, 4).padStart(9)}  ${f(connected.p95, 4).padStart(8)}`);

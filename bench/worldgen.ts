@@ -2,7 +2,8 @@
  * Seeded generators of large test worlds, written straight into a layer's walkable array (then
  * one `refresh`): the same seed gives the same map on every machine.
  */
-import { NavGrid, mulberry32 } from '../src/index.js';
+import { NavGrid } from '../src/index.js';
+import { mulberry32 } from '../src/query/index.js';
 
 /** The library's seeded generator (mulberry32), re-exported for the benchmarks. */
 export const rng = mulberry32;

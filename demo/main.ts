@@ -1,4 +1,5 @@
-import { Pathfinder, TilenavError, findAnyAnglePath, polylineLength, smoothPath, type FindPathOptions, type MovementName } from 'tilenav';
+import { Pathfinder, TilenavError, type FindPathOptions, type MovementName } from 'tilenav';
+import { AnyAngleFinder, findAnyAnglePath, polylineLength, smoothPath } from 'tilenav/path';
 import { gridBounds, movementFor } from 'tilenav/render';
 import { drawArt } from './art.js';
 import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, movementsFor, pickedPath, type DemoMap } from './maps.js';
@@ -196,6 +197,9 @@ function query(): void {
   showResult();
 }
 
+/** The any-angle finder of the map shown, kept across queries. */
+let anyAngle: AnyAngleFinder | null = null;
+
 /** The smoothed polyline of the current route in the selected mode. */
 function smooth(sx: number, sy: number, gx: number, gy: number): Smoothed {
   const s = state;
@@ -209,7 +213,9 @@ function smooth(sx: number, sy: number, gx: number, gy: number): Smoothed {
       return { points, length: polylineLength(points), note: '' };
     }
     if (o.movement !== 'octile') return none('any-angle needs octile movement');
-    const r = findAnyAnglePath(s.grid, sx, sy, gx, gy, { layer: o.layer });
+    // One finder per map: a fresh one per query would allocate its scratch (20 bytes per cell) each time.
+    if (anyAngle?.grid !== s.grid) anyAngle = new AnyAngleFinder(s.grid);
+    const r = findAnyAnglePath(s.grid, sx, sy, gx, gy, { layer: o.layer, finder: anyAngle });
     return r.status === 'found' ? { points: r.points, length: polylineLength(r.points), note: '' } : none(`any-angle: ${r.status}`);
   } catch (e) {
     if (!(e instanceof TilenavError)) throw e;

@@ -1,4 +1,5 @@
-import { NavGrid, hexagonal, isometric, loadGrid, mulberry32, type MovementName, type Projection } from 'tilenav';
+import { NavGrid, hexagonal, isometric, loadGrid, type MovementName, type Projection } from 'tilenav';
+import { mulberry32 } from 'tilenav/query';
 import { loadPolygonConfig, loadTiled, loadTiledAsync, parseMovingAiMap, parseTextGrid } from 'tilenav/loaders';
 import { artImages, externalTilesets, movementFor, parseTileArt } from 'tilenav/render';
 import arenaText from '../examples/arena.map?raw';

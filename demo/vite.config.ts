@@ -14,6 +14,9 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^tilenav$/, replacement: src('index.ts') },
+      { find: /^tilenav\/query$/, replacement: src('query/index.ts') },
+      { find: /^tilenav\/path$/, replacement: src('path/index.ts') },
+      { find: /^tilenav\/graph$/, replacement: src('graph/index.ts') },
       { find: /^tilenav\/loaders$/, replacement: src('loaders/index.ts') },
       { find: /^tilenav\/render$/, replacement: src('render/index.ts') },
       { find: /^tilenav\/agents$/, replacement: src('agents/index.ts') },

@@ -1,18 +1,18 @@
 /**
- * Adapter example: tilenav agents inside a bitECS (0.4) world, in seed 000's shape. Entities
+ * Adapter example: tilenav agents inside a bitECS (0.4) world. Entities
  * carry Position, MoveIntent and NavigationAgent components (struct-of-arrays indexed by entity
  * id, as bitECS stores them); `navigationSystem(world, dt)` hands new intents to the
  * NavigationSystem, steps it, and copies positions and arrival back. Any ECS that keeps numbers
  * per entity does the same with a few lines.
  */
 import { createWorld, addEntity, addComponent, query, type World } from 'bitecs';
-import type { NavGrid } from '../src/index.js';
-import { NavigationSystem } from '../src/agents/index.js';
+import type { NavGrid } from 'tilenav';
+import { NavigationSystem } from 'tilenav/agents';
 
 const MAX = 10_000;
 
 export const Position = { x: new Float64Array(MAX), y: new Float64Array(MAX), heading: new Float64Array(MAX) };
-/** Seed 000's MoveIntent_data. `hasIntent` is raised by game code and lowered on arrival. */
+/** Where an entity wants to go, and how. `hasIntent` is raised by game code and lowered on arrival. */
 export const MoveIntent = {
   targetX: new Float64Array(MAX),
   targetY: new Float64Array(MAX),
@@ -23,7 +23,7 @@ export const MoveIntent = {
   /** 1 while the navigation system has taken the current intent. */
   issued: new Uint8Array(MAX),
 };
-/** Seed 000's NavigationAgent_data: here only the link to the tilenav agent (its path lives there). */
+/** The entity's navigation state: here only the link to the tilenav agent (its path lives there). */
 export const NavigationAgent = { agent: new Int32Array(MAX).fill(-1) };
 
 
@@ -43,7 +43,7 @@ export function spawnUnit(world: World<{ nav: NavigationSystem }>, x: number, y:
   return eid;
 }
 
-/** Game code's side of seed 000: set a move intent with pathfinding. */
+/** What game code calls: set a move intent with pathfinding. */
 export function orderMove(eid: number, x: number, y: number): void {
   MoveIntent.targetX[eid] = x;
   MoveIntent.targetY[eid] = y;
@@ -51,7 +51,7 @@ export function orderMove(eid: number, x: number, y: number): void {
   MoveIntent.issued[eid] = 0;
 }
 
-/** Seed 000's NavigationSystem_Update as a bitECS system. */
+/** The per-frame navigation update as a bitECS system: new intents in, positions and arrival out. */
 export function navigationSystem(world: World<{ nav: NavigationSystem }>, dt: number): void {
   const nav = world.nav;
   const ents = query(world, [Position, MoveIntent, NavigationAgent]);

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, findPath, findAnyAnglePath, polylineLength, FLAG_NO_EXIT_EAST } from '../src/index.js';
+import { NavGrid, findPath, FLAG_NO_EXIT_EAST } from '../src/index.js';
+import { AnyAngleFinder, findAnyAnglePath, polylineLength } from '../src/path/index.js';
 import { segmentTouchesCell } from './helpers-queries.js';
 import { gridArb, VARYING_COSTS } from './grids.js';
 
@@ -48,7 +49,7 @@ test('any-angle honours one-way cells', () => {
 });
 
 test('property: on mixed terrain (plain Theta*) paths exist when grid paths do and their cost is the exact segment cost', async () => {
-  const { polylineCost } = await import('../src/index.js');
+  const { polylineCost } = await import('../src/path/index.js');
   fc.assert(
     fc.property(gridArb({ costs: VARYING_COSTS }), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
       const { r, t } = both(g, a, b);
@@ -57,4 +58,18 @@ test('property: on mixed terrain (plain Theta*) paths exist when grid paths do a
     }),
     { numRuns: 300 },
   );
+});
+
+test('findAnyAnglePath on a kept finder answers as a fresh one; a finder of another grid is refused', () => {
+  const g = new NavGrid(20, 12);
+  g.fillRect(8, 0, 2, 9, { walkable: false });
+  const finder = new AnyAngleFinder(g);
+  for (const [sx, sy, gx, gy] of [[0, 0, 19, 0], [3, 10, 15, 2], [19, 11, 0, 0]]) {
+    const kept = findAnyAnglePath(g, sx, sy, gx, gy, { finder });
+    const fresh = findAnyAnglePath(g, sx, sy, gx, gy);
+    assert.equal(kept.status, 'found');
+    assert.equal(kept.cost, fresh.cost);
+    assert.deepEqual(Array.from(kept.points), Array.from(fresh.points));
+  }
+  assert.throws(() => findAnyAnglePath(g, 0, 0, 1, 1, { finder: new AnyAngleFinder(new NavGrid(20, 12)) }), /same grid/);
 });

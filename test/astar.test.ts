@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, Pathfinder, MOVEMENT_NAMES, checkPath, distanceMap, aStarGraph, findPath, TilenavError, stepDistance, movementModel } from '../src/index.js';
+import { NavGrid, Pathfinder, MOVEMENT_NAMES, checkPath, distanceMap, findPath, TilenavError, stepDistance, movementModel } from '../src/index.js';
+import { GraphAStar, aStarGraph } from '../src/graph/index.js';
 import type { MovementName } from '../src/index.js';
 import { refDistances } from './reference.js';
 import { gridArb as randomGrids } from './grids.js';
@@ -71,7 +72,7 @@ test('the heuristic never overestimates (admissible for every model and cost tab
   );
 });
 
-test('seed 000 pairs Manhattan with Ice 0.8: scaled by the smallest cost it stays admissible', () => {
+test('Manhattan with Ice at 0.8: scaled by the smallest cost the heuristic stays admissible', () => {
   const grid = new NavGrid(9, 1);
   grid.fillRect(0, 0, 9, 1, { terrain: 'Ice' });
   const r = findPath(grid, 0, 0, 8, 0, { movement: 'cardinal' });
@@ -175,7 +176,7 @@ test('scratch is reused across grids of a size and many queries without leaking 
   assert.equal(f.findPath(0, 0, 11, 0).status, 'no-path');
 });
 
-test('a plug-in graph (seed 002): neighbours, distance and estimate functions', () => {
+test('a plug-in graph: neighbours, distance and estimate functions', () => {
   // A 5-node ring with a costly shortcut.
   const edges: Record<number, [number, number][]> = { 0: [[1, 1], [4, 10]], 1: [[2, 1]], 2: [[3, 1]], 3: [[4, 1]], 4: [] };
   const graph = { nodeCount: 5, neighbours: (n: number, visit: (m: number, c: number) => void) => edges[n].forEach(([m, c]) => visit(m, c)), estimate: () => 0 };
@@ -187,6 +188,20 @@ test('a plug-in graph (seed 002): neighbours, distance and estimate functions', 
   assert.equal(aStarGraph(graph, 0, 9).status, 'invalid-goal');
   const bad = { nodeCount: 2, neighbours: (_n: number, visit: (m: number, c: number) => void) => visit(1, -1) };
   assert.throws(() => aStarGraph(bad, 0, 1), /cost -1/);
+});
+
+test('GraphAStar reuses its scratch across queries and graphs of different sizes, with the one-shot answers', () => {
+  const line = (n: number) => ({ nodeCount: n, neighbours: (k: number, visit: (m: number, c: number) => void) => (k + 1 < n ? visit(k + 1, 2) : undefined) });
+  const astar = new GraphAStar();
+  for (const n of [5, 50, 3, 50]) {
+    const r = astar.findPath(line(n), 0, n - 1);
+    assert.equal(r.status, 'found');
+    assert.equal(r.cost, 2 * (n - 1));
+    assert.deepEqual(Array.from(r.nodes), Array.from(aStarGraph(line(n), 0, n - 1).nodes));
+    assert.equal(astar.findPath(line(n), n - 1, 0).status, 'no-path');
+  }
+  assert.equal(astar.findPath(line(4), 0, 4).status, 'invalid-goal');
+  assert.equal(astar.findPath(line(4), -1, 2).status, 'invalid-start');
 });
 
 test('a plug-in grid graph agrees with the grid search', () => {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, ClearanceMap, findPathToNearest } from '../src/index.js';
+import { NavGrid } from '../src/index.js';
+import { ClearanceMap, findPathToNearest } from '../src/query/index.js';
 import { gridArb } from './grids.js';
 
 /** Euclidean distance between segment (a, b) and the closed square of cell (cx, cy). */
@@ -102,7 +103,7 @@ test('a wide unit takes the wide corridor; too wide a unit gets no path; the cas
 });
 
 test('planPath with a clearance map snaps a wide unit to a cell it fits in', async () => {
-  const { planPath } = await import('../src/index.js');
+  const { planPath } = await import('../src/query/index.js');
   const g = new NavGrid(20, 20);
   const map = new ClearanceMap(g);
   // A start against the map's edge: a unit of radius 1.5 needs clearance 3, so 2 cells from the edge.

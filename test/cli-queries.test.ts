@@ -34,7 +34,7 @@ test('tilenav path --any-angle is no longer than --smooth; --radius costs more; 
   const world = JSON.parse((await run([...base, '--smooth', '--world'])).out[0]);
   assert.equal(any.status, 'found');
   // Theta* is not an optimal any-angle search: a smoothed path can beat it slightly (the smoothed
-  // JPS path, the default search since issue 4, does here: 195.68 against 195.86).
+  // JPS path, the default search, does here: 195.68 against 195.86).
   assert.ok(any.length <= smooth.length * 1.01, `any-angle ${any.length}, smoothed ${smooth.length}`);
   assert.ok(wide.cost > smooth.cost);
   assert.deepEqual(world.world[0], [690.5, 726.5, 0]);

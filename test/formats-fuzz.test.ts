@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { NavGrid, TerrainTable, TilenavError, saveGrid, loadGrid, hexagonal, mulberry32 } from '../src/index.js';
+import { NavGrid, TerrainTable, TilenavError, saveGrid, loadGrid, hexagonal } from '../src/index.js';
+import { mulberry32 } from '../src/query/index.js';
 import { parseTextGrid, formatTextGrid, loadPolygonConfig } from '../src/loaders/index.js';
 
 const SPICE = ['0', '1', '-', '.', 'e', ' ', '\n', '\r', '"', '[', ']', '{', '}', ',', ':', 'NaN', '1e400', '-1', '99999999', '__proto__', 'null', 'true', '\u0000', '\uffff'];

@@ -20,7 +20,7 @@ test('index, xOf and yOf agree on a non-square grid; outside is an error, never 
   assert.equal(grid.isWalkable(0, 1), true);
 });
 
-test('layers: 1 to 8, default names from seed 000, custom names, lookups by name', () => {
+test('layers: 1 to 8, default names, custom names, lookups by name', () => {
   const g = new NavGrid(2, 2, { layers: 8 });
   assert.deepEqual(g.layers.map((l) => l.name), ['Ground', 'Sky', 'Underground', 'Volume', 'Custom1', 'Custom2', 'Custom3', 'Custom4']);
   assert.throws(() => new NavGrid(2, 2, { layers: 9 }), /1 to 8 layers/);
@@ -41,7 +41,7 @@ test('layers are independent for the search', () => {
   assert.equal(findPath(g, 0, 1, 4, 1, { layer: 'Sky' }).cost, 4);
 });
 
-test("terrain table: seed 000's costs, Lava impassable, overridable", () => {
+test("terrain table: the default costs, Lava impassable, overridable", () => {
   const t = new TerrainTable();
   const cost = (n: string) => t.get(t.id(n)).cost;
   assert.deepEqual(

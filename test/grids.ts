@@ -4,7 +4,8 @@
  * loader. Every property test draws its grids from here.
  */
 import fc from 'fast-check';
-import { NavGrid, mulberry32 } from '../src/index.js';
+import { NavGrid } from '../src/index.js';
+import { mulberry32 } from '../src/query/index.js';
 import { parseTextGrid } from '../src/loaders/index.js';
 
 /**

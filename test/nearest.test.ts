@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, findPathToNearest, nearestWalkable, distanceMap, checkPath, planPath, continuous, ObstacleOverlay, findPath } from '../src/index.js';
+import { NavGrid, Pathfinder, distanceMap, checkPath, continuous, findPath } from '../src/index.js';
+import { findPathToNearest, nearestWalkable, planPath, ObstacleOverlay } from '../src/query/index.js';
 import { flood } from './helpers-queries.js';
 import { gridArb, VARYING_COSTS } from './grids.js';
 
@@ -131,4 +132,26 @@ test('nearestWalkable and planPath from far outside the grid with a huge radius:
   const far = planPath(g, { x: 1e6, y: 4, z: 0 }, { x: 5, y: 5, z: 0 }, { snapRadius: 1e7 });
   assert.equal(far.status, 'found');
   assert.equal(far.cells[0] % 40, 34, 'snapped to the column nearest the far start');
+});
+
+test('planPath and findPathToNearest on a kept Pathfinder and overlay answer as on fresh ones; ones of another grid or layer are refused', () => {
+  const g = new NavGrid(30, 20, { projection: continuous(1, 0, 0, 0), layers: 2 });
+  g.fillRect(12, 0, 2, 16, { walkable: false });
+  const pathfinder = new Pathfinder(g);
+  const overlay = new ObstacleOverlay(g);
+  const obstacles = [{ x: 6.5, y: 0, z: 10.5, radius: 1.5 }, { x: 20.5, y: 0, z: 4.5, radius: 1 }];
+  for (const [a, b] of [[{ x: 2.5, y: 0, z: 10.5 }, { x: 27.5, y: 0, z: 3.5 }], [{ x: 27.5, y: 0, z: 18.5 }, { x: 1.5, y: 0, z: 1.5 }]]) {
+    const kept = planPath(g, a, b, { obstacles, pathfinder, overlay });
+    const fresh = planPath(g, a, b, { obstacles });
+    assert.equal(kept.status, 'found');
+    assert.ok(kept.avoided);
+    assert.equal(kept.cost, fresh.cost);
+    assert.deepEqual(Array.from(kept.cells), Array.from(fresh.cells));
+  }
+  const near = findPathToNearest(g, 1, 1, 12, 5, { pathfinder, overlay, obstacles });
+  assert.equal(near.status, 'partial');
+  assert.equal(near.cost, findPathToNearest(g, 1, 1, 12, 5, { obstacles }).cost);
+  const other = new NavGrid(30, 20);
+  assert.throws(() => planPath(g, { x: 1, y: 0, z: 1 }, { x: 5, y: 0, z: 5 }, { pathfinder: new Pathfinder(other) }), /same grid/);
+  assert.throws(() => planPath(g, { x: 1, y: 0, z: 1 }, { x: 5, y: 0, z: 5 }, { obstacles, overlay, layer: 1 }), /same grid and layer 1/);
 });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NavGrid, randomPoint, mulberry32, ReachabilityIndex, continuous } from '../src/index.js';
+import { NavGrid, continuous } from '../src/index.js';
+import { randomPoint, mulberry32, ReachabilityIndex } from '../src/query/index.js';
 
 test('mulberry32 replays the same sequence from the same seed', () => {
   const a = mulberry32(42);

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, ReachabilityIndex, findPathToNearest, FLAG_NO_EXIT_EAST } from '../src/index.js';
+import { NavGrid, FLAG_NO_EXIT_EAST } from '../src/index.js';
+import { ReachabilityIndex, findPathToNearest } from '../src/query/index.js';
 import { flood } from './helpers-queries.js';
 import { gridArb } from './grids.js';
 

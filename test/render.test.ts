@@ -57,7 +57,7 @@ test('tilenav render: bad input names the flag or the file', async () => {
   assert.match(e.err[0], /nope\.map/);
 });
 
-test('overlay colours follow the seed 003 cost bands', () => {
+test('overlay colours follow the cost bands (normal, slow, very slow)', () => {
   const grid = new NavGrid(4, 1);
   grid.setCost(1, 0, 1.3);
   grid.setCost(2, 0, 4);

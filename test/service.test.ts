@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { NavGrid, Pathfinder, checkPath, mulberry32 } from '../src/index.js';
+import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
+import { mulberry32 } from '../src/query/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { PathService, createPathService, nodeWorkerFactory, shareGrid, serveWorker, type NodeWorkerPort, type ServiceResult, type WorkerFactory, type WorkerPort } from '../src/service/node.js';
 import type { FromWorker, ToWorker } from '../src/service/protocol.js';
@@ -202,9 +203,13 @@ test('request + fetchCompleted: one answer per id, arrays reused, bad requests a
     for (const id of ids) assert.equal(got.get(id)!.length, 1, `id ${id}`);
     const status = (k: number) => got.get(ids[k])![0];
     assert.equal(status(0).status, 'found');
-    for (const k of [1, 2, 3, 4, 5, 6]) {
+    // Off the grid: the statuses findPath gives, no error.
+    assert.equal(status(1).status, 'invalid-start');
+    assert.equal(status(2).status, 'invalid-goal');
+    assert.equal(status(1).error, null);
+    for (const k of [3, 4, 5, 6]) {
       assert.equal(status(k).status, 'error');
-      assert.match(status(k).error!, /not a cell|unknown layer|movement|weight|integer/);
+      assert.match(status(k).error!, /unknown layer|movement|weight|integer/);
     }
     assert.match(status(4).error!, /unknown layer/);
     assert.equal(status(7).status, 'invalid-start');
@@ -226,7 +231,7 @@ test('request + fetchCompleted: one answer per id, arrays reused, bad requests a
     assert.equal(c.length, 1);
     assert.equal(c[0], objA, 'result objects are recycled');
     assert.equal(c[0].cells.length, 4);
-    assert.equal(svc.stats().failed, 6);
+    assert.equal(svc.stats().failed, 4, 'off-grid requests are answered, not failed');
   } finally {
     await svc.close();
   }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, findPath, findAnyAnglePath, continuous, smoothPath, polylineCost, polylineLength, cellsToPoints, toWorldWaypoints, segmentCost, FLAG_NO_EXIT_EAST } from '../src/index.js';
+import { NavGrid, findPath, continuous, FLAG_NO_EXIT_EAST } from '../src/index.js';
+import { findAnyAnglePath, smoothPath, polylineCost, polylineLength, cellsToPoints, toWorldWaypoints, segmentCost } from '../src/path/index.js';
 import { segmentCrossings, segmentTouchesCell } from './helpers-queries.js';
 import { asciiGrid, gridArb, VARYING_COSTS } from './grids.js';
 

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, TilenavError, continuous, orthogonal, hexagonal, mulberry32 } from '../src/index.js';
+import { NavGrid, TilenavError, continuous, orthogonal, hexagonal } from '../src/index.js';
+import { mulberry32 } from '../src/query/index.js';
 import { parseTextGrid, formatTextGrid } from '../src/loaders/index.js';
 import { fillRandom } from './grids.js';
 

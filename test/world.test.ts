@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, World, pathsAffectedBy, findPath, smoothPath, ReachabilityIndex, type GridChange } from '../src/index.js';
+import { NavGrid, World, pathsAffectedBy, findPath, type GridChange } from '../src/index.js';
+import { ReachabilityIndex } from '../src/query/index.js';
+import { smoothPath } from '../src/path/index.js';
 import { segmentTouchesCell } from './helpers-queries.js';
 import { gridArb } from './grids.js';
 

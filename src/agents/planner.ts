@@ -1,8 +1,9 @@
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from '../search/movement.js';
-import { lineOfSight, pathfinderFor } from '../index.js';
+import { lineOfSight } from '../path/los.js';
 import { findPathToNearest, type NearestPathResult } from '../query/navigate.js';
-import { overlayFor, type DynamicObstacle } from '../query/obstacles.js';
+import { ObstacleOverlay, type DynamicObstacle } from '../query/obstacles.js';
+import { Pathfinder } from '../search/pathfinder.js';
 import { cellStep, cellsToPoints, smoothPath } from '../path/smooth.js';
 
 /**
@@ -96,16 +97,20 @@ export class GridPlanner implements AgentPlanner {
   private aroundView: SearchView | undefined;
   /** Plans answered by a straight line without a search (see straight). */
   straightPlans = 0;
+  /** This planner's search scratch and obstacle overlays (one per layer), reused across plans. */
+  private readonly finder: Pathfinder;
+  private readonly overlays: ObstacleOverlay[] = [];
 
   constructor(grid: NavGrid, options: { nearest?: boolean; smooth?: boolean } = {}) {
     this.grid = grid;
     this.nearest = options.nearest ?? true;
     this.smooth = options.smooth ?? true;
+    this.finder = new Pathfinder(grid);
   }
 
   /** Builds the search view and jump point planes of `layer` that plans read. */
   prepare(layer: number, movement: MovementName): void {
-    pathfinderFor(this.grid).prepare({ layer, movement });
+    this.finder.prepare({ layer, movement });
   }
 
   plan(req: PlanRequest): Float64Array | null {
@@ -184,14 +189,15 @@ export class GridPlanner implements AgentPlanner {
     const grid = this.grid;
     const obstacles = this.worldObstacles;
     if (obstacles.length > 0 && grid.isWalkable(gx, gy, layer)) {
-      const view = (this.aroundView = overlayFor(grid, layer).stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }));
+      const overlay = (this.overlays[layer] ??= new ObstacleOverlay(grid, layer));
+      const view = (this.aroundView = overlay.stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }));
       const dx = Math.abs(gx - sx);
       const dy = Math.abs(gy - sy);
       const maxIterations = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
-      const around = pathfinderFor(grid).search(sx, sy, gx, gy, { layer, movement, view, maxIterations });
+      const around = this.finder.search(sx, sy, gx, gy, { layer, movement, view, maxIterations });
       if (around.status === 'found') return { ...around, avoided: true };
     }
-    return findPathToNearest(grid, sx, sy, gx, gy, { layer, movement });
+    return findPathToNearest(grid, sx, sy, gx, gy, { layer, movement, pathfinder: this.finder });
   }
 
 }

@@ -4,7 +4,7 @@ import { TerrainTable } from './terrain.js';
 import { orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from '../search/padded.js';
 
-/** Seed 000's layer names, used when a grid is created with a layer count instead of names. */
+/** The default layer names, used when a grid is created with a layer count instead of names. */
 export const DEFAULT_LAYER_NAMES = Object.freeze(['Ground', 'Sky', 'Underground', 'Volume', 'Custom1', 'Custom2', 'Custom3', 'Custom4']);
 
 /** At most this many layers per grid. */
@@ -17,9 +17,9 @@ export const MAX_LAYERS = 8;
  */
 export const DEFAULT_MAX_CELLS = 1 << 26;
 
-/** Flag bit 0: safe zone (seed 003). */
+/** Flag bit 0: safe zone (a game-defined marker; searches ignore it). */
 export const FLAG_SAFE_ZONE = 0x01;
-/** Flag bits 1-4 forbid leaving a cell northward (y - 1), eastward (x + 1), southward, westward (seed 003). */
+/** Flag bits 1-4 forbid leaving a cell northward (y - 1), eastward (x + 1), southward, westward. */
 export const FLAG_NO_EXIT_NORTH = 0x02;
 export const FLAG_NO_EXIT_EAST = 0x04;
 export const FLAG_NO_EXIT_SOUTH = 0x08;
@@ -32,7 +32,7 @@ export interface NavGridOptions {
   layers?: number | readonly string[];
   /** World <-> cell conversion. @default orthogonal(1, 1) */
   projection?: Projection;
-  /** Terrain names and costs for `setTerrain`. @default new TerrainTable() (seed 000's costs) */
+  /** Terrain names and costs for `setTerrain`. @default new TerrainTable() (DEFAULT_TERRAINS) */
   terrain?: TerrainTable;
   /** Whether cells start walkable. @default true */
   walkable?: boolean;
@@ -76,7 +76,7 @@ export interface CellValues {
   terrain?: string | number;
 }
 
-/** Walkable / blocked counts of one layer (seed 003's statistics). */
+/** Walkable / blocked counts of one layer. */
 export interface LayerStats {
   name: string;
   total: number;
@@ -103,8 +103,9 @@ export interface NavLayer {
 
 /**
  * What the search reads: a copy of a layer padded with one blocked cell on every side, so the
- * inner loop never tests bounds. `pass[p]` is the cost of entering padded cell p, 0 when blocked.
- * @internal
+ * inner loop never tests bounds. `pass[p]` is the cost of entering padded cell p
+ * (`p = (y + 1) * stride + x + 1`), 0 when blocked. Read only: {@link NavGrid.searchView} keeps it
+ * in step with the grid. Sight tests (segmentCost, lineOfSight) take one.
  */
 export interface SearchView {
   readonly stride: number;
@@ -115,7 +116,9 @@ export interface SearchView {
   maxCost: number;
   /** Walkable cells all cost the same: jump point search applies. */
   uniform: boolean;
+  /** @internal */
   statsValid: boolean;
+  /** @internal */
   exitsValid: boolean;
 }
 
@@ -414,8 +417,8 @@ export class NavGrid {
   }
 
   /**
-   * The padded copy of a layer the search reads, built on first use and kept in step with every
-   * change since. Runs deferred work first. @internal
+   * The padded copy of layer `layer` (an index) the search reads, built on first use and kept in
+   * step with every change since; about 4 bytes per cell. Read only.
    */
   searchView(layer: number): SearchView {
     if (this.deferred.size > 0) this.applyDeferred();

@@ -2,7 +2,7 @@ import { TilenavError, assertPositive } from '../errors.js';
 
 /**
  * A point in the game's world. 2D projections fill `x` and `y` and leave `z` at 0; the continuous
- * world of seed 001 lies in the XZ plane, so it fills `x` and `z` and puts `floorY` in `y`.
+ * world (3D games) lies in the XZ plane, so it fills `x` and `z` and puts `floorY` in `y`.
  */
 export interface WorldPoint {
   x: number;
@@ -144,7 +144,7 @@ export function hexagonal(size = 1, options: { orientation?: 'pointy' | 'flat'; 
   };
 }
 
-/** Seed 001's continuous world: cells of `cellSize` on the XZ plane from (minX, minZ), y = floorY. */
+/** A continuous 3D world: cells of `cellSize` on the XZ plane from (minX, minZ), y = floorY. */
 export function continuous(cellSize = 0.4, minX = 0, minZ = 0, floorY = 0): Projection {
   assertPositive(cellSize, 'cellSize');
   for (const [v, n] of [[minX, 'minX'], [minZ, 'minZ'], [floorY, 'floorY']] as const) finiteOr(v, 0, n);

@@ -10,8 +10,8 @@ export interface Terrain {
 }
 
 /**
- * Seed 000's terrain costs. Lava is impassable outright; the seed's "999" stand-in for
- * impassable is not used anywhere: a large cost is still a cost, and A* would walk through it.
+ * The default terrain costs. Lava is impassable outright rather than given a huge cost such as
+ * 999: a large cost is still a cost, and A* would walk through it.
  */
 export const DEFAULT_TERRAINS: readonly Terrain[] = Object.freeze([
   { name: 'Ground', cost: 1.0, walkable: true },

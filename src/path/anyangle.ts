@@ -2,7 +2,7 @@ import { TilenavError } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { SearchScratch } from '../search/kernel.js';
 import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, exitMask, padXY, paddedSize, paddedX, paddedY, strideOf } from '../search/padded.js';
-import type { SearchStatus } from '../search/result.js';
+import type { PathStatus } from '../search/result.js';
 import { segmentCost } from './los.js';
 
 export interface AnyAngleOptions {
@@ -15,7 +15,7 @@ export interface AnyAngleOptions {
 }
 
 export interface AnyAngleResult {
-  status: SearchStatus;
+  status: PathStatus;
   /** Waypoints [x0, y0, ...] in cell coordinates, start to goal; empty without a path. */
   points: Float64Array;
   /** Sum over segments of length in each cell x its cost ({@link segmentCost}). Infinity without a path. */
@@ -35,7 +35,8 @@ const SQRT2 = SQRT2_;
  * Koenig and Tovey 2010): one sight test per expansion instead of one per neighbour. Sight and cost are {@link segmentCost}'s (exact supercover,
  * one-way flags honoured). The heuristic is the Euclidean distance times the layer's smallest
  * cost, admissible for that cost. Not guaranteed optimal among all any-angle paths (Theta* is
- * within a few tenths of a percent in practice). Scratch is kept per grid and reused.
+ * within a few tenths of a percent in practice). Holds its search scratch (about 20 bytes per
+ * cell) and reuses it across queries: keep one per grid.
  */
 export class AnyAngleFinder {
   readonly grid: NavGrid;
@@ -59,7 +60,7 @@ export class AnyAngleFinder {
     const W = strideOf(grid.width);
     const start = padXY(W, sx, sy);
     const goal = padXY(W, gx, gy);
-    const none = (status: SearchStatus, expanded = 0): AnyAngleResult => ({ status, points: new Float64Array(0), cost: Infinity, expanded });
+    const none = (status: PathStatus, expanded = 0): AnyAngleResult => ({ status, points: new Float64Array(0), cost: Infinity, expanded });
     if (!grid.inBounds(sx, sy) || view.pass[start] <= 0) return none('invalid-start');
     if (!grid.inBounds(gx, gy) || view.pass[goal] <= 0) return none('invalid-goal');
     const pass = view.pass;
@@ -176,12 +177,20 @@ export class AnyAngleFinder {
   }
 }
 
-const finders = new WeakMap<NavGrid, AnyAngleFinder>();
+/** Options of {@link findAnyAnglePath}: the finder's, plus one to reuse. */
+export interface FindAnyAngleOptions extends AnyAngleOptions {
+  /**
+   * Search with this finder (of the same grid). Without one the call creates its own, which
+   * allocates the search scratch, about 20 bytes per cell: pass an AnyAngleFinder to reuse it
+   * across queries.
+   */
+  finder?: AnyAngleFinder;
+}
 
-
-/** `new AnyAngleFinder(grid).findPath(...)` with the finder kept per grid. */
-export function findAnyAnglePath(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options?: AnyAngleOptions): AnyAngleResult {
-  let f = finders.get(grid);
-  if (f === undefined) finders.set(grid, (f = new AnyAngleFinder(grid)));
-  return f.findPath(sx, sy, gx, gy, options);
+/** An any-angle path from cell (sx, sy) to cell (gx, gy) of `grid`: {@link AnyAngleFinder.findPath}. */
+export function findAnyAnglePath(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options: FindAnyAngleOptions = {}): AnyAngleResult {
+  const { finder, ...rest } = options;
+  if (finder === undefined) return new AnyAngleFinder(grid).findPath(sx, sy, gx, gy, rest);
+  if (!(finder instanceof AnyAngleFinder) || finder.grid !== grid) throw new TilenavError('expected an AnyAngleFinder of the same grid', { element: 'finder' });
+  return finder.findPath(sx, sy, gx, gy, rest);
 }

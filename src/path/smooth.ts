@@ -19,7 +19,7 @@ const COST_EPS = 1e-9;
 let prefix = new Float64Array(256);
 
 /**
- * String pulling (seed 001 §4, made exact): compresses a cell path (indices from a search, start
+ * String pulling with exact line of sight: compresses a cell path (indices from a search, start
  * first) into the fewest waypoints the greedy pass finds, each consecutive pair joined by a
  * segment with exact line of sight ({@link segmentCost}: every touched cell walkable, corners as
  * the movement model allows, one-way flags honoured).
@@ -164,7 +164,7 @@ export interface WorldWaypointOptions {
   /**
    * Where the unit actually stands. When given and the first waypoint is within `cellStep x
    * trimFactor` of it (and the second waypoint is in sight of it), the first waypoint is dropped:
-   * the unit is already there (seed 001 §3).
+   * the unit is already there, and turning back to that cell's centre would look wrong.
    */
   start?: WorldPoint;
   /**
@@ -181,7 +181,7 @@ export interface WorldWaypointOptions {
 /**
  * Waypoints in cell coordinates ([x0, y0, ...], e.g. from {@link smoothPath}) to world points
  * through the grid's projection (the continuous projection puts its floorY in y on each), with
- * seed 001's first-waypoint trimming and last-waypoint precision.
+ * the first waypoint trimmed when the unit is already there and the exact end point put on the last.
  */
 export function toWorldWaypoints(grid: NavGrid, points: ArrayLike<number>, options: WorldWaypointOptions = {}): WorldPoint[] {
   const proj = grid.projection;

@@ -1,7 +1,7 @@
 import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
-import { pathfinderFor } from '../search/pathfinder.js';
-import type { FindPathOptions, SearchResult } from '../search/result.js';
+import { Pathfinder } from '../search/pathfinder.js';
+import type { FindPathOptions, PathResult, PathStatus } from '../search/result.js';
 import { padXY, strideOf } from '../search/padded.js';
 import { cellStep } from '../path/smooth.js';
 import type { NearestHooks } from './navigate.js';
@@ -16,13 +16,21 @@ export interface ClearanceOptions {
   maxClearance?: number;
 }
 
+/** Options of {@link ClearanceMap.findPath}. */
+export interface ClearancePathOptions extends FindPathOptions {
+  /** The unit's radius in world units. @default 0 */
+  radius?: number;
+  /** Search with this Pathfinder (of the map's grid) instead of the map's own. */
+  pathfinder?: Pathfinder;
+}
+
 /**
- * A clearance map of one layer (seed 004's unit radius): for each cell, the Chebyshev distance in
+ * A clearance map of one layer, for units wider than a cell: for each cell, the Chebyshev distance in
  * cells to the nearest blocked cell or the grid's edge (0 on a blocked cell, 1 beside a wall),
  * capped at `maxClearance`: the cell is the centre of a free (2d - 1)-cell square.
  *
- * A unit of radius r cells may use a cell with clearance d when r <= d - 1. That keeps the unit's
- * disc clear of every blocked cell not only at the cell centres but along every octile step
+ * A unit of radius r cells (its radius in world units over `cellStep`) may use a cell with
+ * clearance d when r <= d - 1. That keeps the unit's disc clear of every blocked cell not only at the cell centres but along every octile step
  * between usable cells (a diagonal step passes within half a cell of its side cells), at a cost of
  * at most half a cell of caution. Searches for a unit run on a view of the layer with the other
  * cells blocked ({@link view}); views are cached per radius and updated locally on changes.
@@ -38,6 +46,7 @@ export class ClearanceMap {
   private readonly views = new Map<number, { view: SearchView; need: number }>();
   private scratch = new Uint8Array(0);
   private readonly unsubscribe: () => void;
+  private finder: Pathfinder | undefined;
 
   constructor(grid: NavGrid, options: ClearanceOptions = {}) {
     this.grid = grid;
@@ -97,10 +106,19 @@ export class ClearanceMap {
     return { clearanceView: (layer) => (layer === this.layer ? this.view(radius) : null) };
   }
 
-  /** A cheapest path for a unit of `radius` world units: only through cells it fits in. */
-  findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions & { radius?: number } = {}): SearchResult {
+  /**
+   * A cheapest path for a unit of `radius` world units (default 0): only through cells it fits in.
+   * Runs on `options.pathfinder` when given (a Pathfinder of this grid); otherwise on one this map
+   * creates on first use and keeps (the search scratch, about 20 bytes per cell).
+   */
+  findPath(sx: number, sy: number, gx: number, gy: number, options: ClearancePathOptions = {}): PathResult {
     if (options.layer !== undefined && this.grid.layerIndex(options.layer) !== this.layer) throw new TilenavError(`this clearance map is for layer ${this.layer}`, { element: 'layer' });
-    return pathfinderFor(this.grid).search(sx, sy, gx, gy, { ...options, layer: this.layer, view: this.view(options.radius ?? 0) });
+    const { pathfinder, radius, ...search } = options;
+    const finder = pathfinder ?? (this.finder ??= new Pathfinder(this.grid));
+    if (finder.grid !== this.grid) throw new TilenavError('expected a Pathfinder of this clearance map\'s grid', { element: 'pathfinder' });
+    const r = finder.search(sx, sy, gx, gy, { ...search, layer: this.layer, view: this.view(radius ?? 0) });
+    // Without `nearest` the search never answers 'partial'.
+    return { status: r.status as PathStatus, cells: r.cells, cost: r.cost, expanded: r.expanded };
   }
 
   private onChange(c: GridChange): void {

@@ -1,12 +1,12 @@
 import { TilenavError } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
-import { pathfinderFor } from '../search/pathfinder.js';
+import { Pathfinder } from '../search/pathfinder.js';
 import type { FindPathOptions, SearchResult } from '../search/result.js';
 import { padXY, strideOf } from '../search/padded.js';
 import { cellsToPoints, smoothPath, toWorldWaypoints, planeOf, worldToCellPoint } from '../path/smooth.js';
 import { nearestWalkable, DEFAULT_NEAREST_RADIUS } from './nearest.js';
-import { overlayFor, type DynamicObstacle, type DynamicObstacleOptions } from './obstacles.js';
+import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from './obstacles.js';
 
 /** Hooks other query modules plug into findPathToNearest (kept as an interface to avoid import cycles). */
 export interface NearestHooks {
@@ -24,6 +24,18 @@ export interface NearestPathOptions extends FindPathOptions, DynamicObstacleOpti
   obstacles?: readonly DynamicObstacle[];
   /** A reachability index or clearance map plugged in (see ReachabilityIndex.hooks). */
   hooks?: NearestHooks;
+  /**
+   * Search with this Pathfinder (of the same grid). Without one the call creates its own, which
+   * allocates the search scratch, about 20 bytes per cell: pass a Pathfinder to reuse it across
+   * queries.
+   */
+  pathfinder?: Pathfinder;
+  /**
+   * Stamp the obstacles on this overlay (of the same grid and layer). Without one a call with
+   * obstacles creates its own, a copy of the layer's view (4 bytes per cell): pass an overlay to
+   * reuse it across queries.
+   */
+  overlay?: ObstacleOverlay;
 }
 
 /**
@@ -36,7 +48,7 @@ export interface NearestPathResult extends SearchResult {
 }
 
 /**
- * Seed 001's cascade for "take me as close as you can":
+ * The cascade for "take me as close as you can":
  * 1. a path that avoids the dynamic obstacles (when there are any);
  * 2. a path through them (an NPC in a doorway is ignored; collision resolution nudges it);
  * 3. nearest-reachable A*: the path to the reached cell closest (Euclidean) to the goal, status
@@ -46,8 +58,8 @@ export interface NearestPathResult extends SearchResult {
  * without exploring the start's whole component.
  */
 export function findPathToNearest(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options: NearestPathOptions = {}): NearestPathResult {
-  const finder = pathfinderFor(grid);
   const layer = grid.layerIndex(options.layer ?? 0);
+  const finder = pathfinderOf(grid, options.pathfinder);
   const movement = options.movement ?? 'octile';
   const base = options.hooks?.clearanceView?.(layer, movement) ?? undefined;
   const cgx = Math.min(grid.width - 1, Math.max(0, Math.round(gx)));
@@ -67,7 +79,7 @@ export function findPathToNearest(grid: NavGrid, sx: number, sy: number, gx: num
     }
   }
   if (!free && grid.inBounds(sx, sy)) {
-    const view = overlayFor(grid, layer).stamp(obstacles, sx, sy, cgx, cgy, options, base);
+    const view = overlayOf(grid, layer, options.overlay).stamp(obstacles, sx, sy, cgx, cgy, options, base);
     const r = finder.search(sx, sy, cgx, cgy, { ...search, view });
     if (r.status === 'found') return { ...r, avoided: true };
   }
@@ -78,7 +90,7 @@ export function findPathToNearest(grid: NavGrid, sx: number, sy: number, gx: num
 }
 
 export interface PlanOptions extends NearestPathOptions {
-  /** Snap a blocked or off-grid start or goal to the nearest walkable cell within this world radius. @default 8 */
+  /** Snap a blocked or off-grid start or goal to the nearest walkable cell within this radius, in world units. @default 8 */
   snapRadius?: number;
   /** String-pull the path (see smoothPath). @default true */
   smooth?: boolean;
@@ -102,7 +114,7 @@ export interface WorldPath {
 }
 
 /**
- * The whole of seed 001's planner for a unit in the world: snap start (and a blocked goal) to the
+ * The whole planner for a unit in the world: snap start (and a blocked goal) to the
  * nearest walkable cell within `snapRadius`, run {@link findPathToNearest}, smooth, convert to world
  * waypoints through the projection (floorY on each), trim the first waypoint and put the exact
  * requested end on the last when it lies in the goal cell. Points are world positions.
@@ -133,11 +145,13 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
     gx = eCell.x;
     gy = eCell.y;
   }
-  const r = findPathToNearest(grid, grid.xOf(s), grid.yOf(s), gx, gy, options);
+  const obstacles = options.obstacles ?? [];
+  // One overlay for the call: the search stamps it, smoothing stamps it again for the path found.
+  const overlay = obstacles.length > 0 ? overlayOf(grid, layer, options.overlay) : undefined;
+  const r = findPathToNearest(grid, grid.xOf(s), grid.yOf(s), gx, gy, { ...options, overlay });
   if (r.cells.length === 0) return { ...empty(r.status), expanded: r.expanded };
   // Smooth against what the search avoided: the obstacle overlay when the path goes around them.
-  const obstacles = options.obstacles ?? [];
-  const view = obstacles.length > 0 && r.avoided ? overlayFor(grid, layer).stamp(obstacles, grid.xOf(r.cells[0]), grid.yOf(r.cells[0]), gx, gy, options, base) : base;
+  const view = overlay !== undefined && r.avoided ? overlay.stamp(obstacles, grid.xOf(r.cells[0]), grid.yOf(r.cells[0]), gx, gy, options, base) : base;
   const points = options.smooth === false ? cellsToPoints(grid, r.cells) : smoothPath(grid, r.cells, { layer, movement: options.movement, view });
   const waypoints = toWorldWaypoints(grid, points, {
     layer,
@@ -150,3 +164,17 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
   return { status: r.status, waypoints, cells: r.cells, points, cost: r.cost, expanded: r.expanded, avoided: r.avoided };
 }
 
+
+/** The caller's Pathfinder (checked to be of `grid`), or a new one for this call. */
+function pathfinderOf(grid: NavGrid, given: Pathfinder | undefined): Pathfinder {
+  if (given === undefined) return new Pathfinder(grid);
+  if (!(given instanceof Pathfinder) || given.grid !== grid) throw new TilenavError('expected a Pathfinder of the same grid', { element: 'pathfinder' });
+  return given;
+}
+
+/** The caller's overlay (checked to be of `grid` and `layer`), or a new one for this call. */
+function overlayOf(grid: NavGrid, layer: number, given: ObstacleOverlay | undefined): ObstacleOverlay {
+  if (given === undefined) return new ObstacleOverlay(grid, layer);
+  if (!(given instanceof ObstacleOverlay) || given.grid !== grid || given.layer !== layer) throw new TilenavError(`expected an ObstacleOverlay of the same grid and layer ${layer}`, { element: 'overlay' });
+  return given;
+}

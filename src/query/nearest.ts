@@ -6,7 +6,7 @@ import { padXY } from '../search/padded.js';
 export interface NearestWalkableOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;
-  /** How far to look, in world units (cells of `cellStep(grid.projection)`). @default 8 (seed 001's 8 m) */
+  /** How far to look, in world units (cells of `cellStep(grid.projection)`). @default 8 */
   radius?: number;
   /** Also accept only cells for which this returns true (e.g. reachable from the unit). */
   accept?: (cell: number) => boolean;
@@ -19,8 +19,8 @@ export const DEFAULT_NEAREST_RADIUS = 8;
 
 /**
  * The walkable cell nearest to (x, y) (cell coordinates, fractions allowed, may lie outside the
- * grid), found by growing square rings outward (seed 001 §3, seed 004) and keeping the Euclidean
- * nearest cell centre; ties go to the lower index. Cells farther than `radius` are not returned.
+ * grid), found by growing square rings outward and keeping the Euclidean
+ * nearest cell centre; ties go to the lower index. Cells farther than `radius` (world units) are not returned.
  * Returns the cell index, or -1 when none lies within the radius. The cell itself when walkable.
  */
 export function nearestWalkable(grid: NavGrid, x: number, y: number, options: NearestWalkableOptions = {}): number {

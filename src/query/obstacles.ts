@@ -5,7 +5,7 @@ import { cellStep, planeOf, worldToCellPoint } from '../path/smooth.js';
 import { padXY, strideOf } from '../search/padded.js';
 
 /**
- * Something standing in the way for one query (seed 001 §6): a circle at a world position with a
+ * Something standing in the way for one query (another unit, a cart): a circle at a world position with a
  * collision radius in world units. Plane coordinates as the projection uses them: (x, z) in the
  * continuous world, (x, y) otherwise.
  */
@@ -20,19 +20,20 @@ export interface DynamicObstacle {
 export interface DynamicObstacleOptions {
   /**
    * Fraction of each obstacle's radius stamped as blocked: less than 1 keeps planning from being
-   * over-cautious, collision resolution keeps the full separation (seed 001). @default 0.6
+   * over-cautious, while collision resolution keeps the full separation. @default 0.6
    */
   radiusFraction?: number;
-  /** Only obstacles within this world distance of the start-end segment are stamped. @default 6 */
+  /** Only obstacles within this distance (world units) of the start-end segment are stamped. @default 6 */
   influence?: number;
 }
 
-/** Seed 001's constants: radius fraction 0.6, influence distance 6 m. */
+/** The defaults of {@link DynamicObstacleOptions}: radius fraction 0.6, influence 6 world units. */
 export const DEFAULT_DYNAMIC_OBSTACLE_OPTIONS = Object.freeze({ radiusFraction: 0.6, influence: 6 });
 
 /**
  * A per-query copy of a layer's search view with dynamic obstacles stamped on it; the grid and its
- * view are never written. Reused between queries: while the grid's version is unchanged only the
+ * view are never written. Keep one per grid and layer and pass it to planPath and findPathToNearest
+ * (`overlay`) to reuse it between queries: while the grid's version is unchanged only the
  * cells the previous query stamped are restored, so a query costs O(stamped cells), not O(grid).
  */
 export class ObstacleOverlay {
@@ -140,13 +141,4 @@ function distToSegment(px: number, py: number, ax: number, ay: number, bx: numbe
   let t = len2 === 0 ? 0 : ((px - ax) * dx + (py - ay) * dy) / len2;
   t = t < 0 ? 0 : t > 1 ? 1 : t;
   return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
-}
-
-const overlays = new WeakMap<NavGrid, ObstacleOverlay[]>();
-
-/** The overlay this module keeps for (grid, layer), created on first use. */
-export function overlayFor(grid: NavGrid, layer: number): ObstacleOverlay {
-  let list = overlays.get(grid);
-  if (list === undefined) overlays.set(grid, (list = []));
-  return (list[layer] ??= new ObstacleOverlay(grid, layer));
 }

@@ -22,7 +22,7 @@ export function mulberry32(seed: number): () => number {
 export interface RandomPointOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;
-  /** Draws before giving up (seed 000 uses 10). @default 10 */
+  /** Draws before giving up. @default 10 */
   maxAttempts?: number;
   /** Random source returning floats in [0, 1). @default Math.random (pass mulberry32(seed) to replay) */
   random?: () => number;
@@ -33,9 +33,8 @@ export interface RandomPointOptions {
 }
 
 /**
- * A uniformly random walkable world point within `radius` (world units) of `center` (seed 000's
- * GetRandomNavigablePoint): draws a point uniform in the disc (sqrt on the radius, or points
- * crowd the centre) and keeps it when its cell is walkable (and reachable from `reachableFrom`),
+ * A uniformly random walkable world point within `radius` (world units) of `center`: draws a
+ * point uniform in the disc (sqrt on the radius, or points crowd the centre) and keeps it when its cell is walkable (and reachable from `reachableFrom`),
  * up to `maxAttempts` draws. Returns null when every draw missed. The continuous world draws in
  * its XZ plane and returns the centre's y.
  */

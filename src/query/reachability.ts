@@ -40,7 +40,7 @@ export function stepDeltas(model: MovementModel, stride: number): StepDeltas {
 }
 
 /**
- * Connected components of one layer under one movement model (seed 003/004's "is there a path"),
+ * Connected components of one layer under one movement model ("is there a path at all"),
  * kept current under tile changes: `connected` answers in O(1) (a label lookup through a small
  * union-find), and {@link nearestReachableCell} finds the start component's cell nearest a goal
  * by growing rings around the goal, without a search of the component.

@@ -1,5 +1,5 @@
 /**
- * `tilenav/render`: debug pictures of a grid (seed 003's overlay). No DOM or Node imports: the
+ * `tilenav/render`: debug pictures of a grid (costs, blocked cells, a search and its path). No DOM or Node imports: the
  * CLI encodes the image as PNG, the browser demo draws the same colours on a canvas.
  */
 export { OVERLAY_COLORS, OVERLAY_COST_BANDS, EXPANDED_ALPHA, cellColor, blend, movementFor, cellOutline, gridBounds, pickCell } from './overlay.js';

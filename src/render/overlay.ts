@@ -6,7 +6,7 @@ import type { MovementName } from '../search/movement.js';
 export type Rgb = readonly [number, number, number];
 
 /**
- * Seed 003's debug overlay colours (green normal, yellow slow, red very slow, dark blocked) plus
+ * The debug overlay's colours (green normal, yellow slow, red very slow, dark blocked) plus
  * the search overlays. Opaque, so a picture can be checked pixel by pixel.
  */
 export const OVERLAY_COLORS = Object.freeze({
@@ -26,7 +26,7 @@ export const OVERLAY_COLORS = Object.freeze({
 });
 
 /**
- * Traversal cost bounds of the overlay bands, seed 003's: cost <= `normal` is green, <= `slow`
+ * Traversal cost bounds of the overlay bands: cost <= `normal` is green, <= `slow`
  * yellow, above that red.
  * @default { normal: 1, slow: 1.5 }
  */

@@ -45,7 +45,7 @@ export interface OverlayImage {
 }
 
 /**
- * Draws a grid layer as seed 003's debug overlay (cost bands, blocked cells dark), with the
+ * Draws a grid layer as a debug overlay (cost bands, blocked cells dark), with the
  * expanded cells, the path, start and goal, each cell in the grid's own projection (squares,
  * diamonds, hexagons). Pure computation: the CLI encodes it as PNG, a page may put it on a canvas.
  */

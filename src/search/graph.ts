@@ -1,5 +1,6 @@
 import { TilenavError, describe } from '../errors.js';
 import { SearchScratch } from './kernel.js';
+import type { PathStatus } from './result.js';
 
 /**
  * Any graph, for a pluggable A*: nodes are the integers 0..nodeCount-1 (map your own ids
@@ -24,37 +25,54 @@ export interface GraphSearchOptions {
 }
 
 export interface GraphPathResult {
-  status: 'found' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal';
+  status: PathStatus;
   /** Node ids from start to goal inclusive. */
   nodes: Int32Array;
   cost: number;
   expanded: number;
 }
 
-const scratches = new WeakMap<Graph, SearchScratch>();
 const EMPTY = new Int32Array(0);
 const identity = (node: number): number => node;
 
 /**
- * A* over a caller's graph. Search scratch is kept per graph object and reused across queries.
- * Not re-entrant: do not search the same graph from inside its own callbacks.
+ * A* over a caller's graph, holding its search scratch (about 20 bytes per node, sized by the
+ * graph's `nodeCount` and regrown when a larger graph comes) so repeated queries allocate only
+ * their result. Not re-entrant: do not search from inside a graph's own callbacks.
+ */
+export class GraphAStar {
+  private scratch: SearchScratch | null = null;
+
+  /**
+   * The cheapest path from node `start` to node `goal` of `graph`. Start or goal outside
+   * 0..nodeCount-1 (or not integers) give `invalid-start` / `invalid-goal`; an edge to a node out of
+   * range or with a cost that is not a finite number >= 0 throws.
+   */
+  findPath(graph: Graph, start: number, goal: number, options: GraphSearchOptions = {}): GraphPathResult {
+    const n = graph.nodeCount;
+    if (!Number.isInteger(n) || n < 0) throw new TilenavError(`expected a whole number, got ${describe(n)}`, { element: 'graph.nodeCount' });
+    const maxIterations = options.maxIterations ?? Infinity;
+    const weight = options.weight ?? 1;
+    if (!(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
+    if (!(weight >= 0) || !Number.isFinite(weight)) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
+    if (!Number.isInteger(start) || start < 0 || start >= n) return { status: 'invalid-start', nodes: EMPTY, cost: Infinity, expanded: 0 };
+    if (!Number.isInteger(goal) || goal < 0 || goal >= n) return { status: 'invalid-goal', nodes: EMPTY, cost: Infinity, expanded: 0 };
+    if (start === goal) return { status: 'found', nodes: Int32Array.of(start), cost: 0, expanded: 0 };
+    let s = this.scratch;
+    if (s === null || s.size < n) s = this.scratch = new SearchScratch(n);
+    return run(s, graph, n, start, goal, maxIterations, weight);
+  }
+}
+
+/**
+ * A* over a caller's graph, once: `new GraphAStar().findPath(...)`. That allocates the search
+ * scratch, about 20 bytes per node: keep a {@link GraphAStar} to reuse it across queries.
  */
 export function aStarGraph(graph: Graph, start: number, goal: number, options: GraphSearchOptions = {}): GraphPathResult {
-  const n = graph.nodeCount;
-  if (!Number.isInteger(n) || n < 0) throw new TilenavError(`expected a whole number, got ${describe(n)}`, { element: 'graph.nodeCount' });
-  const maxIterations = options.maxIterations ?? Infinity;
-  const weight = options.weight ?? 1;
-  if (!(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
-  if (!(weight >= 0) || !Number.isFinite(weight)) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
-  if (!Number.isInteger(start) || start < 0 || start >= n) return { status: 'invalid-start', nodes: EMPTY, cost: Infinity, expanded: 0 };
-  if (!Number.isInteger(goal) || goal < 0 || goal >= n) return { status: 'invalid-goal', nodes: EMPTY, cost: Infinity, expanded: 0 };
-  if (start === goal) return { status: 'found', nodes: Int32Array.of(start), cost: 0, expanded: 0 };
+  return new GraphAStar().findPath(graph, start, goal, options);
+}
 
-  let s = scratches.get(graph);
-  if (s === undefined || s.size !== n) {
-    s = new SearchScratch(n);
-    scratches.set(graph, s);
-  }
+function run(s: SearchScratch, graph: Graph, n: number, start: number, goal: number, maxIterations: number, weight: number): GraphPathResult {
   const { g, parent, stamp, heap } = s;
   const h = graph.estimate === undefined || weight === 0 ? () => 0 : (node: number) => weight * graph.estimate!(node, goal);
   const open = s.start(start, h(start));

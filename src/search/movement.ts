@@ -9,7 +9,7 @@ import { offsetToAxial, type HexLayout } from '../grid/projection.js';
  * - `octile-one-obstacle`: diagonals allowed when at most one side cell is blocked
  *   (PathFinding.js's IfAtMostOneObstacle).
  * - `octile-always`: diagonals allowed even between two blocked side cells (PathFinding.js's Always).
- * - `iso`: seed 000's isometric diamond grid, 4 neighbours (x +- 1, y +- 1 in tile coordinates),
+ * - `iso`: the isometric diamond grid, 4 neighbours (x +- 1, y +- 1 in tile coordinates),
  *   step length 1. Any square model may also be used on an isometric projection.
  * - `hex`: axial (q, r) coordinates, 6 neighbours, step length 1.
  * - `hex-odd-r`, `hex-even-r`, `hex-odd-q`, `hex-even-q`: offset hex layouts (Tiled's staggered

@@ -1,6 +1,7 @@
 /**
  * The grid search facade: checks a query's arguments, picks the algorithm (A*, jump point search,
  * JPS+, the cluster hierarchy), runs it on the one search scratch it owns and wraps the outcome.
+ * How the pieces fit and who keeps which scratch: docs/search.md.
  */
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
@@ -11,7 +12,7 @@ import { JumpPointSearch } from './jps/jps.js';
 import { SearchScratch, outcome } from './kernel.js';
 import { movementModel, type MovementModel, type MovementName } from './movement.js';
 import { padXY, paddedSize, strideOf, unpad } from './padded.js';
-import type { DistanceMapOptions, FindPathOptions, PathResult, SearchAlgorithm, SearchOptions, SearchResult, SearchStatus } from './result.js';
+import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, PathResult, PathStatus, SearchAlgorithm, SearchOptions, SearchResult, SearchStatus } from './result.js';
 
 const EMPTY = new Int32Array(0);
 
@@ -20,7 +21,9 @@ const EMPTY = new Int32Array(0);
  * size and reuses it across queries: nothing is cleared between queries and nothing is allocated
  * per node. The grid is only read, so several Pathfinders (one per worker) may share one grid.
  *
- * Scratch: 24 bytes per cell, plus up to 12 per cell of heap as the open list grows.
+ * Scratch: about 20 bytes per cell (cost, parent, stamp and heap position, over the grid and its
+ * one-cell border), plus 20 per queued cell as the open list grows. Create one per grid (and per worker) and keep it: the free
+ * functions {@link findPath} and {@link distanceMap} allocate a new one on every call.
  */
 export class Pathfinder {
   readonly grid: NavGrid;
@@ -48,7 +51,8 @@ export class Pathfinder {
    */
   findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathResult {
     const r = this.search(sx, sy, gx, gy, options);
-    return result(r.status, r.cells, r.cost, r.expanded);
+    // Without `nearest` the search never answers 'partial'.
+    return result(r.status as PathStatus, r.cells, r.cost, r.expanded);
   }
 
   /**
@@ -126,10 +130,15 @@ export class Pathfinder {
 
   /**
    * The cluster hierarchy `algorithm: 'hpa'` searches on `layer` with `movement` (`octile` or
-   * `cardinal`): built on first use (its `buildMs`, `nodeCount` and `bytes` report the cost), then
-   * kept in step with the grid, rebuilding only the clusters a change touches.
+   * `cardinal`): built on first use, then kept in step with the grid, rebuilding only the clusters
+   * a change touches. Returns what it costs and how it is shaped ({@link HierarchyInfo}); a
+   * `clusterSize` different from the current one rebuilds it. Throws for other movement models.
    */
-  hierarchy(layer: number | string = 0, movement: MovementName = 'octile', options?: HierarchyOptions): Hierarchy {
+  hierarchy(layer: number | string = 0, movement: MovementName = 'octile', options?: HierarchyOptions): HierarchyInfo {
+    return this.hierarchyOf(layer, movement, options);
+  }
+
+  private hierarchyOf(layer: number | string, movement: MovementName, options?: HierarchyOptions): Hierarchy {
     const l = this.grid.layerIndex(layer);
     const model = movementModel(movement);
     if (model.name !== 'octile' && model.name !== 'cardinal') throw new TilenavError(`the hierarchy needs 'octile' or 'cardinal' movement, got '${model.name}'`, { element: 'movement' });
@@ -151,7 +160,7 @@ export class Pathfinder {
   private hierarchical(layer: number, model: MovementModel, start: number, goal: number): PathResult {
     const view = this.grid.searchView(layer);
     if (view.exits !== null) throw new TilenavError('the hierarchy cannot search a layer with one-way flags; use algorithm \'auto\' or \'astar\'', { element: 'algorithm' });
-    const h = this.hierarchy(layer, model.name);
+    const h = this.hierarchyOf(layer, model.name);
     const stats = { expanded: 0 };
     const refined = h.findPath(start, goal, stats);
     if (refined === null) return result('no-path', EMPTY, Infinity, stats.expanded);
@@ -242,7 +251,7 @@ export class Pathfinder {
   }
 }
 
-function result(status: SearchStatus, cells: Int32Array, cost: number, expanded: number): PathResult {
+function result(status: PathStatus, cells: Int32Array, cost: number, expanded: number): PathResult {
   return { status, cells, cost, expanded };
 }
 
@@ -254,24 +263,20 @@ function checkInt(v: unknown, name: string): void {
   if (typeof v !== 'number' || !Number.isInteger(v)) throw new TilenavError(`expected an integer cell coordinate, got ${describe(v)}`, { element: name });
 }
 
-const finders = new WeakMap<NavGrid, Pathfinder>();
-
-/** The Pathfinder this module keeps for `grid` (one per grid, created on first use). */
-export function pathfinderFor(grid: NavGrid): Pathfinder {
-  let f = finders.get(grid);
-  if (f === undefined) {
-    f = new Pathfinder(grid);
-    finders.set(grid, f);
-  }
-  return f;
-}
-
-/** `pathfinderFor(grid).findPath(...)`: the cheapest path between two cells. */
+/**
+ * The cheapest path between two cells of `grid`: {@link Pathfinder.findPath} on a Pathfinder made
+ * for this call. That allocates the search scratch, about 20 bytes per cell: pass queries to one
+ * kept `new Pathfinder(grid)` to reuse it across queries.
+ */
 export function findPath(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options?: FindPathOptions): PathResult {
-  return pathfinderFor(grid).findPath(sx, sy, gx, gy, options);
+  return new Pathfinder(grid).findPath(sx, sy, gx, gy, options);
 }
 
-/** `pathfinderFor(grid).distanceMap(...)`. */
+/**
+ * The cost from the nearest of `sources` to every cell of `grid`: {@link Pathfinder.distanceMap}
+ * on a Pathfinder made for this call. That allocates the search scratch, about 20 bytes per cell:
+ * call `distanceMap` on one kept `new Pathfinder(grid)` to reuse it across queries.
+ */
 export function distanceMap(grid: NavGrid, sources: ArrayLike<number>, options?: DistanceMapOptions, out?: Float64Array): Float64Array {
-  return pathfinderFor(grid).distanceMap(sources, options, out);
+  return new Pathfinder(grid).distanceMap(sources, options, out);
 }

@@ -6,17 +6,23 @@ import type { SearchView } from '../grid/navgrid.js';
 import type { MovementName } from './movement.js';
 
 /**
+ * What {@link Pathfinder.findPath} and {@link findPath} answer:
  * - `found`: `cells` runs from start to goal, `cost` is its cost.
  * - `no-path`: the goal cannot be reached; `cells` is empty, `cost` Infinity.
  * - `limit-reached`: `maxIterations` expansions ran out before the search ended.
  * - `invalid-start` / `invalid-goal`: that cell is outside the grid or blocked on the layer.
- * - `partial` (only from {@link Pathfinder.search} with `nearest`): the goal is out of reach and
- *   `cells` ends at the reached cell nearest to it.
  */
-export type SearchStatus = 'found' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal' | 'partial';
+export type PathStatus = 'found' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal';
+
+/**
+ * A {@link PathStatus}, or `partial` from the nearest-reachable searches ({@link Pathfinder.search}
+ * with `nearest`, findPathToNearest, planPath): the goal is out of reach and `cells` ends at the
+ * reached cell nearest to it.
+ */
+export type SearchStatus = PathStatus | 'partial';
 
 export interface PathResult {
-  status: SearchStatus;
+  status: PathStatus;
   /** Cell indices (`y * width + x`) from start to goal inclusive; one cell when start == goal. */
   cells: Int32Array;
   /** Sum over steps of step length x traversal cost of the cell entered; Infinity without a path. */
@@ -85,8 +91,39 @@ export interface SearchOptions extends FindPathOptions {
 }
 
 /** A {@link Pathfinder.search} result: `reached` is the cell the path ends at, -1 without one. */
-export interface SearchResult extends PathResult {
+export interface SearchResult extends Omit<PathResult, 'status'> {
+  status: SearchStatus;
   reached: number;
+}
+
+/**
+ * What {@link Pathfinder.hierarchy} reports about the cluster hierarchy behind `algorithm: 'hpa'`
+ * on one layer and movement: its shape and what it costs. The hierarchy keeps itself in step with
+ * the grid; `refresh` applies pending grid changes now rather than at the next query.
+ */
+export interface HierarchyInfo {
+  /** Cluster side in cells. */
+  readonly clusterSize: number;
+  /** Group (a square of clusters, the second level) side in cells. */
+  readonly groupSize: number;
+  /** The layer index it searches. */
+  readonly layer: number;
+  /** True for `cardinal` movement, false for `octile`. */
+  readonly cardinal: boolean;
+  /** Time of the first (full) build, in milliseconds. */
+  readonly buildMs: number;
+  /** Abstract nodes (border crossings) on the first level. */
+  readonly nodeCount: number;
+  /** Abstract nodes on the second level. */
+  readonly groupNodeCount: number;
+  /** Memory held, in bytes. */
+  readonly bytes: number;
+  /** Clusters rebuilt by the last refresh (a tile change touches its cluster and the neighbours). */
+  readonly rebuiltClusters: number;
+  /** Groups rebuilt by the last refresh. */
+  readonly rebuiltGroups: number;
+  /** Rebuilds what grid changes since the last query or refresh touched. */
+  refresh(): void;
 }
 
 /** The defaults of {@link FindPathOptions}. */

@@ -1,6 +1,6 @@
 import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid } from '../grid/navgrid.js';
-import type { SearchStatus } from '../search/result.js';
+import type { PathStatus } from '../search/result.js';
 import { MOVEMENT_NAMES, movementModel, type MovementName } from '../search/movement.js';
 import { DONE_FIELDS, RUN_FIELDS, WIRE_STATUS, canShareMemory, gridFromMeta, gridMeta, packRect, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
 import { epochNow } from './worker-core.js';
@@ -98,12 +98,14 @@ export interface ServiceRequestOptions {
 
 /**
  * - a search status (`found`, `no-path`, `limit-reached`, `invalid-start`, `invalid-goal`),
- * - `error`: a bad request (outside the grid, unknown layer...) or a worker failure; see `error`,
+ * - `error`: a bad request (coordinates that are not integers, an unknown layer...) or a worker
+ *   failure; see `error`. A start or goal outside the grid is `invalid-start` / `invalid-goal`, as
+ *   from findPath,
  * - `cancelled`: by `cancel(id)` or `close()`,
  * - `deadline`: `timeoutMs` passed first,
  * - `rejected` / `dropped`: the queue was full (see {@link OverflowPolicy}).
  */
-export type ServiceStatus = SearchStatus | 'error' | 'cancelled' | 'deadline' | 'rejected' | 'dropped';
+export type ServiceStatus = PathStatus | 'error' | 'cancelled' | 'deadline' | 'rejected' | 'dropped';
 
 export interface ServiceResult {
   id: number;
@@ -354,6 +356,11 @@ export class PathService {
       this.answerEmpty(req, 'error', problem);
       return id;
     }
+    // Off the grid: answered at once, with the status findPath gives (a blocked cell is the worker's).
+    if (!this.grid.inBounds(sx, sy) || !this.grid.inBounds(gx, gy)) {
+      this.answerEmpty(req, this.grid.inBounds(sx, sy) ? 'invalid-goal' : 'invalid-start', null);
+      return id;
+    }
     if (this.queued >= this.opts.queueLimit) {
       const victim = this.opts.overflow === 'drop-oldest' && o.requester !== undefined ? this.oldestOf(o.requester) : null;
       if (victim === null) {
@@ -373,8 +380,9 @@ export class PathService {
   /** Validates a request and packs it as the worker reads it. Throws a TilenavError. */
   private encode(id: number, sx: number, sy: number, gx: number, gy: number, o: ServiceRequestOptions): Float64Array {
     const grid = this.grid;
-    if (!grid.inBounds(sx, sy)) throw new TilenavError(`(${describe(sx)}, ${describe(sy)}) is not a cell of the ${grid.width} x ${grid.height} grid`, { element: 'start' });
-    if (!grid.inBounds(gx, gy)) throw new TilenavError(`(${describe(gx)}, ${describe(gy)}) is not a cell of the ${grid.width} x ${grid.height} grid`, { element: 'goal' });
+    for (const [v, name] of [[sx, 'start x'], [sy, 'start y'], [gx, 'goal x'], [gy, 'goal y']] as const) {
+      if (typeof v !== 'number' || !Number.isInteger(v)) throw new TilenavError(`expected an integer cell coordinate, got ${describe(v)}`, { element: name });
+    }
     const layer = grid.layerIndex(o.layer ?? 0);
     const movement = MOVEMENT_NAMES.indexOf(movementModel(o.movement ?? 'octile').name);
     const maxIterations = o.maxIterations ?? Infinity;

@@ -1,19 +1,6 @@
-import {
-  TilenavError,
-  Pathfinder,
-  ClearanceMap,
-  findAnyAnglePath,
-  movementModel,
-  cellsToPoints,
-  smoothPath,
-  polylineLength,
-  toWorldWaypoints,
-  findPathToNearest,
-  type PathResult,
-  type MovementName,
-  type NavGrid,
-  type SearchAlgorithm,
-} from '../../index.js';
+import { TilenavError, Pathfinder, movementModel, type SearchResult, type MovementName, type NavGrid, type SearchAlgorithm } from '../../index.js';
+import { ClearanceMap, findPathToNearest } from '../../query/index.js';
+import { findAnyAnglePath, cellsToPoints, smoothPath, polylineLength, toWorldWaypoints } from '../../path/index.js';
 import { drawAscii } from '../ascii.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
 import { assertFiniteProjection } from '../limits.js';
@@ -65,16 +52,16 @@ export function pathCommand(args: string[], io: CliIo): number {
   const view = clearance?.view(radius);
   const finder = new Pathfinder(grid);
   const t0 = performance.now();
-  let r: PathResult;
+  let r: SearchResult;
   let pts: Float64Array | null = null;
   if (values['any-angle']) {
     const a = findAnyAnglePath(grid, from[0], from[1], to[0], to[1], { layer, view });
     pts = a.points;
     const pc: number[] = [];
     for (let k = 0; k < pts.length; k += 2) pc.push(pts[k + 1] * grid.width + pts[k]);
-    r = { status: a.status, cells: Int32Array.from(pc), cost: a.cost, expanded: a.expanded };
+    r = { status: a.status, cells: Int32Array.from(pc), cost: a.cost, expanded: a.expanded, reached: a.status === 'found' ? pc[pc.length - 1] : -1 };
   } else if (values.nearest) {
-    r = findPathToNearest(grid, from[0], from[1], to[0], to[1], { layer, movement, hooks: clearance?.hooks(radius) });
+    r = findPathToNearest(grid, from[0], from[1], to[0], to[1], { layer, movement, hooks: clearance?.hooks(radius), pathfinder: finder });
   } else {
     r = finder.search(from[0], from[1], to[0], to[1], { layer, movement, view, algorithm });
   }

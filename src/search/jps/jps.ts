@@ -22,7 +22,7 @@ const scanBackward = scanBackward_;
  *
  * Memory: 0.25 bytes per cell per layer searched, on top of the search scratch it is given (shared
  * with the Pathfinder that owns it, and the hierarchy).
- * @internal used through `findPath(..., { algorithm: 'jps' })`
+ * Not part of the public API: used through `findPath(..., { algorithm: 'jps' })` and the hierarchy.
  */
 export class JumpPointSearch {
   private readonly grid: NavGrid;
