@@ -228,6 +228,10 @@ export function pageApi(p: Page) {
   get rules() {
     return structuredClone(p.palette.rules);
   },
+  /** The Tiled map's tilesets: name, firstgid, tile grid (tileWidth, columns, margin, spacing), image. */
+  get tilesets() {
+    return p.palette.tilesets;
+  },
   /** The tile drawn on top at a cell: { tileset, id } (its local id), or null. */
   tileAt: (x: number, y: number) => p.palette.tileAt(x, y),
   /** Page coordinates of a used tile's button in the palette (scrolled into view), for a real click. */

@@ -127,6 +127,11 @@ export class TilePalette {
     this.buildLayers();
   }
 
+  /** The shown map's tilesets (empty when it is not a Tiled map). */
+  get tilesets(): TiledTilesetInfo[] {
+    return this.source?.map.tilesets ?? [];
+  }
+
   /** The map's images are decoded: the tiles are drawn from them. */
   setArt(art: DemoArt): void {
     this.art = art;
