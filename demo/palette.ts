@@ -71,6 +71,19 @@ function download(name: string, text: string, type = 'application/json'): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/**
+ * A sheet tileset's columns and tile count: as the file says, or (an old file that leaves them
+ * out) from the decoded image's size, as Tiled does; zeros without either.
+ */
+function sheetGrid(ts: TiledTilesetInfo, img: ImageBitmap | undefined): { columns: number; count: number } {
+  if (ts.columns > 0 && ts.tileCount > 0) return { columns: ts.columns, count: ts.tileCount };
+  const w = img?.width ?? ts.image?.width ?? 0;
+  const h = img?.height ?? ts.image?.height ?? 0;
+  const columns = ts.columns > 0 ? ts.columns : Math.max(0, Math.floor((w - 2 * ts.margin + ts.spacing) / (ts.tileWidth + ts.spacing)));
+  const rows = Math.max(0, Math.floor((h - 2 * ts.margin + ts.spacing) / (ts.tileHeight + ts.spacing)));
+  return { columns, count: ts.tileCount > 0 ? ts.tileCount : columns * rows };
+}
+
 const baseName = (p: string) => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
 
 export class TilePalette {
@@ -136,6 +149,11 @@ export class TilePalette {
   setArt(art: DemoArt): void {
     this.art = art;
     this.drawTiles();
+  }
+
+  /** A sheet tileset's decoded image, once the art is read. */
+  private imageOf(ts: TiledTilesetInfo): ImageBitmap | undefined {
+    return ts.image === null ? undefined : this.art?.images.get(ts.image.source);
   }
 
   /** The rule the picker stands for, undefined for "clear", or null (with a message) for a bad cost. */
@@ -319,8 +337,9 @@ export class TilePalette {
       const py = ((e.clientY - r.top) / r.height) * t.height;
       const col = Math.floor((px - ts.margin) / (ts.tileWidth + ts.spacing));
       const row = Math.floor((py - ts.margin) / (ts.tileHeight + ts.spacing));
-      const id = row * ts.columns + col;
-      if (col >= 0 && col < ts.columns && row >= 0 && id < ts.tileCount) this.setTileRule(ts.name, id);
+      const { columns, count } = sheetGrid(ts, this.imageOf(ts));
+      const id = row * columns + col;
+      if (col >= 0 && col < columns && row >= 0 && id < count) this.setTileRule(ts.name, id);
     }
   }
 
@@ -334,7 +353,7 @@ export class TilePalette {
       const used = [...ts.used].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
       const title = document.createElement('div');
       title.className = 'hint';
-      title.textContent = `${ts.name}: ${used.length} of ${ts.tileCount} tiles used, most cells first`;
+      title.textContent = `${ts.name}: ${used.length}${ts.tileCount > 0 ? ` of ${ts.tileCount}` : ''} tiles used, most cells first`;
       const list = document.createElement('div');
       list.className = 'tiles';
       for (const [id, n] of used) {
@@ -349,10 +368,10 @@ export class TilePalette {
         list.append(b);
       }
       box.append(title, list);
-      if (ts.image !== null && ts.columns > 0) {
+      if (ts.image !== null) {
         const all = document.createElement('details');
-        const sum = Object.assign(document.createElement('summary'), { textContent: `All ${ts.tileCount} tiles (unused ones dimmed)` });
-        const sheet = Object.assign(document.createElement('canvas'), { width: ts.image.width, height: ts.image.height });
+        const sum = Object.assign(document.createElement('summary'), { textContent: `All ${ts.tileCount > 0 ? ts.tileCount : 'its'} tiles (unused ones dimmed)` });
+        const sheet = Object.assign(document.createElement('canvas'), { width: ts.image.width || 1, height: ts.image.height || 1 });
         sheet.dataset.sheet = ts.name;
         sheet.className = 'sheet';
         all.append(sum, sheet);
@@ -368,15 +387,21 @@ export class TilePalette {
     const map = this.source?.map;
     if (map === undefined) return;
     for (const ts of map.tilesets) {
-      const img = ts.image === null ? undefined : this.art?.images.get(ts.image.source);
+      const img = this.imageOf(ts);
+      const { columns, count } = sheetGrid(ts, img);
       const rules = this.rules.tilesets?.[ts.name] ?? {};
-      const src = (id: number) => [ts.margin + (id % ts.columns) * (ts.tileWidth + ts.spacing), ts.margin + Math.floor(id / ts.columns) * (ts.tileHeight + ts.spacing)];
+      const artSet = this.art?.art.tilesets.find((t) => t.firstgid === ts.firstgid);
+      const src = (id: number) => [ts.margin + (id % columns) * (ts.tileWidth + ts.spacing), ts.margin + Math.floor(id / columns) * (ts.tileHeight + ts.spacing)];
       for (const b of this.sets.querySelectorAll<HTMLButtonElement>(`button.tile[data-ts="${CSS.escape(ts.name)}"]`)) {
         const id = Number(b.dataset.id);
         const c = b.querySelector('canvas')!;
         const g = c.getContext('2d')!;
         g.clearRect(0, 0, c.width, c.height);
-        if (img !== undefined && ts.columns > 0) g.drawImage(img, ...(src(id) as [number, number]), ts.tileWidth, ts.tileHeight, 0, 0, c.width, c.height);
+        // A tile with its own image (an image collection) or sub-rectangle, else its place on the sheet.
+        const own = artSet?.tiles.get(id);
+        const ownImg = own === undefined ? undefined : this.art?.images.get(own.image.path);
+        if (own !== undefined && ownImg !== undefined) g.drawImage(ownImg, own.x, own.y, own.width || ownImg.width, own.height || ownImg.height, 0, 0, c.width, c.height);
+        else if (img !== undefined && columns > 0) g.drawImage(img, ...(src(id) as [number, number]), ts.tileWidth, ts.tileHeight, 0, 0, c.width, c.height);
         else {
           g.fillStyle = '#ccc';
           g.font = `${Math.max(6, c.height >> 1)}px sans-serif`;
@@ -389,10 +414,11 @@ export class TilePalette {
       }
       const sheet = this.sets.querySelector<HTMLCanvasElement>(`canvas.sheet[data-sheet="${CSS.escape(ts.name)}"]`);
       if (sheet === null) continue;
+      if (img !== undefined && (sheet.width !== img.width || sheet.height !== img.height)) Object.assign(sheet, { width: img.width, height: img.height });
       const g = sheet.getContext('2d')!;
       g.clearRect(0, 0, sheet.width, sheet.height);
       if (img !== undefined) g.drawImage(img, 0, 0);
-      for (let id = 0; id < ts.tileCount; id++) {
+      for (let id = 0; id < count; id++) {
         const [x, y] = src(id);
         const r = rules[String(id)];
         if (!ts.used.has(id)) {
