@@ -467,6 +467,10 @@ screen.addEventListener('pointerdown', (e) => {
   if (setPoint(nextIsStart ? 'start' : 'goal', c[0], c[1])) nextIsStart = !nextIsStart;
 });
 screen.addEventListener('pointermove', (e) => {
+  if (ui.tool.value === 'tile-rule') {
+    const c = state.view.cellAt(...pointer(e));
+    ui.hint.textContent = `${hintFor('tile-rule')} ${c === null ? '' : palette.describeAt(c[0], c[1])}`;
+  }
   if (drag === null) return;
   const [sx, sy] = pointer(e);
   if (drag === 'box') {

@@ -227,6 +227,14 @@ export class TilePalette {
     return null;
   }
 
+  /** The tile under the cursor in words, with its rule: "Under the cursor: beach_tileset tile 148 (blocked)." */
+  describeAt(x: number, y: number): string {
+    const t = this.tileAt(x, y);
+    if (t === null) return `Under the cursor (${x}, ${y}): no tile.`;
+    const r = ruleLabel(this.rules.tilesets?.[t.tileset]?.[String(t.id)]);
+    return `Under the cursor (${x}, ${y}): ${t.tileset} tile ${t.id}${r === '' ? '' : ` (${r})`}.`;
+  }
+
   /** A map click with the "tile rule" tool: the chosen rule on the tile under the cursor. */
   ruleAtCell(x: number, y: number): void {
     const t = this.tileAt(x, y);

@@ -318,6 +318,9 @@ test('demo: Tiles palette on the island map: water tiles blocked by hand, the ro
   await page.selectOption('#tool', 'tile-rule');
   await page.selectOption('#rule', 'blocked');
   assert.deepEqual(await page.evaluate(() => window.__tilenav.tileAt(2, 2)), { tileset: 'beach_tileset', id: 148 });
+  const over = await page.evaluate(() => window.__tilenav.cellToClient(2, 2));
+  await page.mouse.move(over.x, over.y);
+  assert.match(await text(page, '#hint'), /Under the cursor \(2, 2\): beach_tileset tile 148\./, 'the hint names the tile under the cursor');
   await clickCell(page, 2, 2);
   await drawn(page);
   assert.equal(await page.evaluate(() => window.__tilenav.isWalkable(2, 2)), false, 'the clicked sea cell blocks at once');
