@@ -6,6 +6,7 @@ import type { NavGrid, Pathfinder, PathResult } from 'tilenav';
 import { AGENT_UNREACHABLE } from 'tilenav/agents';
 import type { Smoothed } from './panel.js';
 import type { Units } from './units.js';
+import { tileButtonCentre, type TilePalette } from './palette.js';
 import type { GridView } from './view.js';
 
 /** Everything the page knows about the map in view. */
@@ -51,6 +52,7 @@ export interface Page {
   units(): Units;
   orderUnits(x: number, y: number): string | null;
   showUnits(): void;
+  palette: TilePalette;
 }
 
 export type PageApi = ReturnType<typeof pageApi>;
@@ -222,6 +224,18 @@ export function pageApi(p: Page) {
     p.markDirty();
     p.showUnits();
   },
+  /** The collision rules picked in the Tiles panel, as a rules file holds them. */
+  get rules() {
+    return structuredClone(p.palette.rules);
+  },
+  /** The Tiled map's tilesets: name, firstgid, tile grid (tileWidth, columns, margin, spacing), image. */
+  get tilesets() {
+    return p.palette.tilesets;
+  },
+  /** The tile drawn on top at a cell: { tileset, id } (its local id), or null. */
+  tileAt: (x: number, y: number) => p.palette.tileAt(x, y),
+  /** Page coordinates of a used tile's button in the palette (scrolled into view), for a real click. */
+  tileButton: (tileset: string, id: number) => tileButtonCentre(tileset, id),
   /** Screen position of a unit (for a real mouse drag box around units). */
   unitToClient(id: number) {
     const u = p.state.units!;

@@ -7,6 +7,7 @@ import { Units } from './units.js';
 import { ALGORITHMS, LEGEND_HTML, SMOOTHING, hintFor, option, type Smoothed } from './panel.js';
 import { GridView } from './view.js';
 import { pageApi, type PageApi, type State } from './api.js';
+import { TilePalette } from './palette.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const screen = $<HTMLCanvasElement>('screen');
@@ -35,6 +36,7 @@ const ui = {
 };
 
 let state: State;
+const palette = new TilePalette({ changed: () => updateStats() });
 let drag: 'start' | 'goal' | 'paint' | 'pan' | 'box' | null = null;
 /** The Units tool's selection rectangle (screen pixels: x0, y0, x1, y1) while dragging. */
 let box: [number, number, number, number] | null = null;
@@ -112,6 +114,8 @@ function show(name: string, m: DemoMap): void {
   option(ui.tool, 'wall', 'Wall');
   option(ui.tool, 'erase', 'Erase (Ground)');
   for (const t of grid.terrain.entries()) if (t.walkable && t.name !== 'Ground') option(ui.tool, `terrain:${t.name}`, `${t.name} (cost ${t.cost})`);
+  if (m.tiled !== undefined) option(ui.tool, 'tile-rule', 'Tile rule (the tile under the cursor)');
+  palette.show(m.tiled ?? null, grid);
   showHint();
   ui.error.textContent = '';
   ui.notice.textContent = '';
@@ -126,6 +130,7 @@ function show(name: string, m: DemoMap): void {
   m.art
     ?.then((a) => {
       if (state !== shown) return;
+      palette.setArt(a);
       const drawnArt = drawArt(a, gridBounds(grid));
       // Without a single tile (every image missing) the overlay stays opaque, as on other maps.
       if (drawnArt.tiles > 0) view.setArt(drawnArt);
@@ -450,6 +455,10 @@ screen.addEventListener('pointerdown', (e) => {
   const c = state.view.cellAt(sx, sy);
   if (c === null) return;
   const i = c[1] * state.grid.width + c[0];
+  if (ui.tool.value === 'tile-rule') {
+    palette.ruleAtCell(c[0], c[1]);
+    return;
+  }
   if (ui.tool.value !== 'route') {
     drag = 'paint';
     paint(c[0], c[1]);
@@ -464,6 +473,10 @@ screen.addEventListener('pointerdown', (e) => {
   if (setPoint(nextIsStart ? 'start' : 'goal', c[0], c[1])) nextIsStart = !nextIsStart;
 });
 screen.addEventListener('pointermove', (e) => {
+  if (ui.tool.value === 'tile-rule') {
+    const c = state.view.cellAt(...pointer(e));
+    ui.hint.textContent = `${hintFor('tile-rule')} ${c === null ? '' : palette.describeAt(c[0], c[1])}`;
+  }
   if (drag === null) return;
   const [sx, sy] = pointer(e);
   if (drag === 'box') {
@@ -537,7 +550,7 @@ async function loadPicked(file: File): Promise<void> {
   try {
     if (loader === undefined) throw new TilenavError(`no loader for this file; expected ${FILE_LOADERS.flatMap((l) => l.extensions).join(', ')} (with ${COMPANION_EXTENSIONS.join(', ')} files beside a Tiled map)`, { file: name });
     const m = await loader.read(file, picked.filter((f) => f !== file));
-    show(name, { grid: m.grid, movement: m.movement ?? movementFor(m.grid.projection), art: m.art });
+    show(name, { grid: m.grid, movement: m.movement ?? movementFor(m.grid.projection), art: m.art, tiled: m.tiled });
     ui.map.value = `disk:${name}`;
   } catch (e) {
     ui.map.value = shownValue;
@@ -651,4 +664,5 @@ requestAnimationFrame(frame);
   units,
   orderUnits,
   showUnits,
+  palette,
 });

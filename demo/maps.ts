@@ -6,6 +6,7 @@ import arenaText from '../examples/arena.map?raw';
 import frontierText from '../examples/frontier.tmx?raw';
 import frontierTiles from '../examples/frontier-tiles.png?url';
 import { decodeImage, type DemoArt } from './art.js';
+import type { TiledSource } from './palette.js';
 
 /** A map ready to show: the grid and the movement model it is meant for. */
 export interface DemoMap {
@@ -16,6 +17,8 @@ export interface DemoMap {
   goal?: [number, number];
   /** A Tiled map's own look, once its images are decoded. */
   art?: Promise<DemoArt>;
+  /** A Tiled map, to read again with collision rules picked on the page. */
+  tiled?: TiledSource;
 }
 
 /** A map read from disk: the grid and, when the format says, the movement model it is meant for. */
@@ -23,6 +26,7 @@ export interface LoadedMap {
   grid: NavGrid;
   movement?: MovementName;
   art?: Promise<DemoArt>;
+  tiled?: TiledSource;
 }
 
 /**
@@ -60,14 +64,27 @@ function findPicked(files: readonly File[], path: string): File | undefined {
 async function readTiled(f: File, others: readonly File[]): Promise<LoadedMap> {
   const file = pickedPath(f);
   const bytes = new Uint8Array(await f.arrayBuffer());
+  // The files the map needs, kept so the rules palette can read the map again at once.
+  const read = new Map<string, Uint8Array>();
   const m = await loadTiledAsync(bytes, {
     file,
     readFile: async (path) => {
       const hit = findPicked(others, path);
       if (hit === undefined) throw new Error(`not among the picked files; pick the map together with ${baseName(path)}`);
-      return new Uint8Array(await hit.arrayBuffer());
+      const b = new Uint8Array(await hit.arrayBuffer());
+      read.set(path, b);
+      return b;
     },
   });
+  const tiled: TiledSource = {
+    file,
+    map: m,
+    load: (rules) => loadTiled(bytes, { file, rules, readFile: (p) => read.get(p) ?? new Uint8Array() }),
+    tilesetText: async (p) => {
+      const b = read.get(p);
+      return b === undefined ? null : new TextDecoder().decode(b);
+    },
+  };
   const text = new TextDecoder().decode(bytes);
   const art = (async (): Promise<DemoArt> => {
     const sets = new Map<string, string>();
@@ -85,7 +102,7 @@ async function readTiled(f: File, others: readonly File[]): Promise<LoadedMap> {
     }
     return { art, projection: m.projection, offset: m.offset, images, missing: missing.map(baseName) };
   })();
-  return { grid: m.grid, movement: m.movement, art };
+  return { grid: m.grid, movement: m.movement, art, tiled };
 }
 
 /** The bundled maps of the map picker, in menu order; the first one opens. */
@@ -155,7 +172,8 @@ function frontierMap(): DemoMap {
     for (const img of artImages(art)) if (bitmap !== null) images.set(img.path, bitmap);
     return { art, projection: m.projection, offset: m.offset, images, missing };
   })();
-  return { grid: m.grid, movement: m.movement, start: [2, 2], goal: [61, 37], art };
+  const tiled: TiledSource = { file: 'frontier.tmx', map: m, load: (rules) => loadTiled(frontierText, { file: 'frontier.tmx', rules }), tilesetText: async () => null };
+  return { grid: m.grid, movement: m.movement, start: [2, 2], goal: [61, 37], art, tiled };
 }
 
 function terrainMap(): DemoMap {

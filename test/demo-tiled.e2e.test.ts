@@ -7,10 +7,12 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { OVERLAY_COLORS } from '../src/render/index.js';
+import { loadTiled, type TiledRules } from '../src/loaders/index.js';
 import { fixture } from './fixtures.js';
 import { clickCell, drawn, pageState, pixelAt, skip, startDemo, type Demo } from './helpers-demo.js';
 
@@ -69,6 +71,16 @@ function layoutProblems(page: Page): Promise<string[]> {
     for (const row of document.querySelectorAll('#result div, #stats div, #units div')) {
       const [k, v] = row.children;
       if (k && v && overlap(k.getBoundingClientRect(), v.getBoundingClientRect())) bad.push(\`row \${k.textContent} / \${v.textContent}\`);
+    }
+    for (const row of document.querySelectorAll('#tiles-layers div')) {
+      const [k, v] = row.children;
+      if (k && v && overlap(k.getBoundingClientRect(), v.getBoundingClientRect())) bad.push(\`layer row \${k.textContent} / \${v.textContent}\`);
+    }
+    // The palette's tiles, sheets and buttons stay inside the side panel.
+    const side = document.getElementById('side').getBoundingClientRect();
+    for (const el of document.querySelectorAll('#tiles button, #tiles canvas.sheet, #tiles select, #tiles .tiles')) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && (r.left < side.left || r.right > side.right)) bad.push(\`tiles panel: \${el.id || el.className || el.tagName} \${el.textContent || el.title} runs out of the panel\`);
     }
     for (const label of document.querySelectorAll('label')) {
       const control = label.querySelector('select, input');
@@ -247,6 +259,145 @@ test('demo: polish: blocked clicks, weight, hint, legend, labels at two sizes, u
   }, [target.x, target.y]);
   assert.ok(ring > 20, `the order ring is drawn (${ring} pixels of its colour)`);
   await shot(page, 'demo-order.png');
+  assert.deepEqual(demo!.consoleErrors, [], 'no console errors');
+  await page.close();
+});
+
+/** Clicks a tile in the palette: its button among the used tiles, else its place on the tileset's sheet. */
+async function clickTile(page: Page, tileset: string, id: number): Promise<void> {
+  const b = await page.evaluate(([t, i]) => window.__tilenav.tileButton(t, i), [tileset, id] as const);
+  if (b !== null) return page.mouse.click(b.x, b.y);
+  const p = await page.evaluate(([t, i]) => {
+    const sheet = document.querySelector(`#palette canvas.sheet[data-sheet="${t}"]`);
+    sheet.parentElement.open = true;
+    const ts = window.__tilenav.tilesets.find((s: any) => s.name === t);
+    const x = ts.margin + (i % ts.columns) * (ts.tileWidth + ts.spacing) + ts.tileWidth / 2;
+    const y = ts.margin + Math.floor(i / ts.columns) * (ts.tileHeight + ts.spacing) + ts.tileHeight / 2;
+    sheet.scrollIntoView({ block: 'center' });
+    const r = sheet.getBoundingClientRect();
+    return { x: r.left + (x * r.width) / sheet.width, y: r.top + (y * r.height) / sheet.height };
+  }, [tileset, id] as const);
+  await page.mouse.click(p.x, p.y);
+}
+
+const walkableCells = (page: Page): Promise<number[]> =>
+  page.evaluate(() => {
+    const [w, h] = window.__tilenav.size;
+    const out: number[] = [];
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out.push(window.__tilenav.isWalkable(x, y) ? 1 : 0);
+    return out;
+  });
+
+test('demo: Tiles palette on the island map: water tiles blocked by hand, the route goes around, rules saved, loaded and written into the tileset', { skip, timeout: 120_000 }, async () => {
+  const island = join(TILED_DIR, 'tiled-examples/rpg/island.tmx');
+  const rulesPath = fileURLToPath(new URL('../examples/island.rules.json', import.meta.url));
+  const rulesText = readFileSync(rulesPath, 'utf8');
+  const expected = JSON.parse(rulesText) as TiledRules;
+  const water = expected.tilesets!.beach_tileset;
+  // The grid the loader builds with the rules file: what the page must show once the same rules are clicked.
+  const tmx = readFileSync(island, 'utf8');
+  const readTileset = (p: string) => readFileSync(p, 'utf8');
+  const byFile = loadTiled(tmx, { file: island, readFile: readTileset, rules: rulesText });
+  const want: number[] = [];
+  for (let y = 0; y < byFile.grid.height; y++) for (let x = 0; x < byFile.grid.width; x++) want.push(byFile.grid.isWalkable(x, y) ? 1 : 0);
+
+  const page = await demo!.open('', { width: 1280, height: 800 });
+  await pickMap(page, island);
+  assert.equal(await page.isVisible('#tiles'), true, 'the Tiles panel shows for a Tiled map');
+  assert.match(await text(page, '#tiles-warnings'), /says which tiles block.*click the blocking tiles.*in the palette.*bool property `collides`/s, 'the warning says the fix in plain words');
+  // The tiles the map uses come first, most cells first, with their counts.
+  const first = await page.$eval('#palette button.tile', (b: any) => [b.dataset.id, b.querySelector('small').textContent]);
+  assert.deepEqual(first, ['148', '1875'], 'the open-sea tile leads the palette with its 1875 cells');
+  // Routes before any rule: straight over the sea.
+  await page.evaluate(() => window.__tilenav.route(22, 14, 36, 15));
+  await drawn(page);
+  const before = await pageState(page);
+  assert.equal(before.status, 'found');
+
+  // By hand: the "Tile rule" tool on an open-sea cell blocks the sea tile under the cursor.
+  await page.selectOption('#tool', 'tile-rule');
+  await page.selectOption('#rule', 'blocked');
+  assert.deepEqual(await page.evaluate(() => window.__tilenav.tileAt(2, 2)), { tileset: 'beach_tileset', id: 148 });
+  const over = await page.evaluate(() => window.__tilenav.cellToClient(2, 2));
+  await page.mouse.move(over.x, over.y);
+  assert.match(await text(page, '#hint'), /Under the cursor \(2, 2\): beach_tileset tile 148\./, 'the hint names the tile under the cursor');
+  await clickCell(page, 2, 2);
+  await drawn(page);
+  assert.equal(await page.evaluate(() => window.__tilenav.isWalkable(2, 2)), false, 'the clicked sea cell blocks at once');
+  assert.equal(await page.evaluate(() => window.__tilenav.isWalkable(0, 46)), false, 'and every other cell showing that tile');
+  assert.match(await text(page, '#tiles-message'), /beach_tileset tile 148: blocked/);
+  // The other water tiles in the palette, then the piers as bridges (ids from examples/island.rules.json).
+  for (const [id, r] of Object.entries(water)) if (r.walkable === false && id !== '148') await clickTile(page, 'beach_tileset', Number(id));
+  await page.selectOption('#rule', 'bridge');
+  for (const [id, r] of Object.entries(water)) if (r.walkable === true) await clickTile(page, 'beach_tileset', Number(id));
+  await drawn(page);
+  assert.deepEqual(await page.evaluate(() => window.__tilenav.rules), expected, 'the rules picked are those of the file');
+  assert.deepEqual(await walkableCells(page), want, 'the grid is the one the loader builds with the rules file');
+  assert.equal(await text(page, '#tiles-warnings'), '', 'the warning is gone once tiles block');
+  // The route goes around the bay now; the islet in the south-west cannot be reached at all.
+  const after = await pageState(page);
+  assert.equal(after.status, 'found');
+  assert.ok(after.cost > before.cost + 5, `the route goes around (cost ${before.cost} -> ${after.cost})`);
+  for (const [x, y] of after.path) assert.equal(want[y * byFile.grid.width + x], 1, `path cell (${x}, ${y}) is walkable`);
+  await shot(page, 'tiled-rules-island.png');
+  await page.evaluate(() => window.__tilenav.route(8, 36, 40, 25));
+  await drawn(page);
+  assert.notEqual((await pageState(page)).status, 'found', 'no route from the islet over the sea');
+  await page.evaluate(() => window.__tilenav.route(22, 14, 36, 15));
+  await drawn(page);
+
+  // Save rules: the downloaded file says what was set, line for line as the library writes it.
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.click('#save-rules')]);
+  assert.equal(saved.suggestedFilename(), 'island.rules.json');
+  assert.equal(readFileSync(await saved.path(), 'utf8'), rulesText, 'the saved rules equal examples/island.rules.json');
+
+  // A layer rule: the Over layer's cells block, then clear again.
+  await page.selectOption('#rule', 'blocked');
+  await page.click('#tiles-layers button[data-layer="Over"]');
+  await drawn(page);
+  const overBlocked = (await walkableCells(page)).filter((v) => v === 0).length;
+  assert.ok(overBlocked > want.filter((v) => v === 0).length, 'the Over layer blocks its cells');
+  await page.selectOption('#rule', 'clear');
+  await page.click('#tiles-layers button[data-layer="Over"]');
+  // Clear one tile by hand, then Load rules puts it back.
+  await clickTile(page, 'beach_tileset', 148);
+  await drawn(page);
+  assert.equal(await page.evaluate(() => window.__tilenav.isWalkable(2, 2)), true, 'cleared: the sea is walkable again');
+  await page.setInputFiles('#rules-file', rulesPath);
+  await page.waitForFunction(() => /Rules read from/.test(document.getElementById('tiles-message').textContent));
+  await drawn(page);
+  assert.deepEqual(await page.evaluate(() => window.__tilenav.rules), expected, 'Load rules reads the file');
+  assert.deepEqual(await walkableCells(page), want);
+
+  // A cost and a terrain from the terrain table: the rule takes the number given, and refuses one it cannot use.
+  assert.ok((await page.$$eval('#rule option', (os) => os.map((o: any) => o.value))).includes('terrain:Water'), 'the terrain table is offered');
+  await page.selectOption('#rule', 'cost');
+  await page.fill('#rule-cost', '0');
+  await clickTile(page, 'beach_tileset', 338);
+  assert.match(await text(page, '#tiles-message'), /Cost "0" cannot be used/);
+  await page.fill('#rule-cost', '2.5');
+  await clickTile(page, 'beach_tileset', 338);
+  await drawn(page);
+  assert.deepEqual((await page.evaluate(() => window.__tilenav.rules)).tilesets.beach_tileset['338'], { cost: 2.5 });
+  await page.selectOption('#rule', 'clear');
+  await clickTile(page, 'beach_tileset', 338);
+  assert.deepEqual(await page.evaluate(() => window.__tilenav.rules), expected, 'cleared again');
+  // Export tilesets: the tileset file with the rules as tile properties loads to the same grid without rules.
+  const [tsx] = await Promise.all([page.waitForEvent('download'), page.click('#export-tilesets')]);
+  assert.equal(tsx.suggestedFilename(), 'beach_tileset.tsx');
+  const exported = readFileSync(await tsx.path(), 'utf8');
+  assert.match(exported, /<property name="collides" type="bool" value="true"\/>/);
+  const viaTileset = loadTiled(tmx, { file: island, readFile: (p) => (p.endsWith('beach_tileset.tsx') ? exported : readTileset(p)) });
+  const got: number[] = [];
+  for (let y = 0; y < viaTileset.grid.height; y++) for (let x = 0; x < viaTileset.grid.width; x++) got.push(viaTileset.grid.isWalkable(x, y) ? 1 : 0);
+  assert.deepEqual(got, want, 'the exported tileset blocks the same cells');
+
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 640 }]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(() => document.getElementById('tiles').scrollIntoView());
+    assert.deepEqual(await layoutProblems(page), [], `${viewport.width} x ${viewport.height}: the Tiles panel is laid out cleanly`);
+    await shot(page, `tiled-rules-panel-${viewport.width}x${viewport.height}.png`);
+  }
   assert.deepEqual(demo!.consoleErrors, [], 'no console errors');
   await page.close();
 });
