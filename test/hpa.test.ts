@@ -82,7 +82,7 @@ test('hpa: a change that multiplies entrances (more nodes per cluster and group 
   assert.ok(h.groupNodeCount > 1.3 * before.top, `${h.groupNodeCount} top-level nodes, ${before.top} before`);
 });
 
-test('hpa: a neighbour cluster whose cross links grow in number keeps a consistent block (review finding)', () => {
+test('hpa: a neighbour cluster whose cross links grow in number keeps a consistent block', () => {
   // Clusters of 8. Opening (11..15, 7) makes the top run of cluster (1, 1) 8 long, so its end (8, 8)
   // becomes a node: cluster (0, 1), not rebuilt, gains a cross link. Then many rebuilds of a far
   // cluster force the pools to be packed, which copies blocks by their size word.
@@ -101,7 +101,7 @@ test('hpa: a neighbour cluster whose cross links grow in number keeps a consiste
   for (let sy = 0; sy < 24; sy += 2) for (let sx = 0; sx < 24; sx += 3) check(grid, finder, sx, sy, 23 - sx, 23 - sy, 'octile', `(${sx}, ${sy})`);
 });
 
-test("hpa: the start side's level-2 costs survive a goal group with more level-2 nodes (review finding)", () => {
+test("hpa: the start side's level-2 costs survive a goal group with more level-2 nodes", () => {
   // 3 x 2 groups of 128 x 128; the goal's group has more level-2 nodes than the start's.
   const grid = new NavGrid(384, 256);
   for (let y = 128; y < 192; y++) grid.setWalkable(127, y, false);
@@ -114,7 +114,7 @@ test("hpa: the start side's level-2 costs survive a goal group with more level-2
   check(grid, finder, 10, 140, 200, 250, 'octile', 'first query');
 });
 
-test('hpa: edges between nodes linked by very cheap cells are not pruned away in pairs (review finding)', () => {
+test('hpa: edges between nodes linked by very cheap cells are not pruned away in pairs', () => {
   // One group of 2 x 2 clusters of 8; cluster (0, 0) costs 5000 per cell except row 7 (0.001), is
   // entered only at (7, 0) and left only at (3, 7) and (5, 7).
   for (const movement of ['octile', 'cardinal'] as const) {

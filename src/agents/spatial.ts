@@ -22,9 +22,8 @@ export class SpatialHash {
   /** Each agent's slot at the last build; -1 for inactive ones. */
   slotOf = new Int32Array(0);
   private mask = 63;
-  /** Slots already given out by the current walk: those equal to `seenGen`. */
-  private seen = new Uint32Array(0);
-  private seenGen = 0;
+  /** Slots already given out by the current walk: those stamped with its generation. */
+  private seen = new Stamps(0);
   /** The slots found by the last slotsAround. */
   readonly around = new Int32Array(9);
   // The walk begun by beginRect: the rectangle's bounds and the next bucket to look at.
@@ -51,7 +50,7 @@ export class SpatialHash {
     while (size < 2 * n) size *= 2;
     if (this.start.length !== size + 1) {
       this.start = new Int32Array(size + 1);
-      this.seen = new Uint32Array(size);
+      this.seen = new Stamps(size);
     }
     if (this.items.length < agents.x.length) {
       this.items = new Int32Array(agents.x.length);
@@ -94,8 +93,8 @@ export class SpatialHash {
    * returns how many. The eager form of a walk, for the many small neighbourhoods of collision.
    */
   slotsAround(bx: number, by: number): number {
-    const gen = this.nextGen();
-    const seen = this.seen;
+    const gen = this.seen.next();
+    const seen = this.seen.stamp;
     const around = this.around;
     let count = 0;
     for (let y = by - 1; y <= by + 1; y++) {
@@ -114,7 +113,7 @@ export class SpatialHash {
    * not nest, nor interleave with slotsAround.
    */
   beginRect(bx0: number, bx1: number, by0: number, by1: number): void {
-    this.nextGen();
+    this.seen.next();
     this.walkX0 = bx0;
     this.walkX1 = bx1;
     this.walkY1 = by1;
@@ -124,8 +123,8 @@ export class SpatialHash {
 
   /** The next slot of the walk begun by `beginRect`, or -1 when it is done. */
   nextSlot(): number {
-    const gen = this.seenGen;
-    const seen = this.seen;
+    const gen = this.seen.generation;
+    const seen = this.seen.stamp;
     while (this.walkY <= this.walkY1) {
       if (this.walkX > this.walkX1) {
         this.walkX = this.walkX0;
@@ -140,14 +139,6 @@ export class SpatialHash {
     return -1;
   }
 
-  /** A generation no slot is marked with yet (slots marked with it count as seen). */
-  private nextGen(): number {
-    if (++this.seenGen === 0xffffffff) {
-      this.seen.fill(0);
-      this.seenGen = 1;
-    }
-    return this.seenGen;
-  }
 }
 
 // The two queries below scan every agent rather than the hash: the hash holds where agents stood
@@ -181,3 +172,4 @@ export function agentAt(agents: AgentStore, x: number, y: number): number {
   }
   return best;
 }
+import { Stamps } from '../search/kernel.js';

@@ -1,6 +1,7 @@
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
-import { lineOfSight, movementModel, type MovementName } from '../index.js';
+import { lineOfSight } from '../path/los.js';
+import { movementModel, type MovementName } from '../search/movement.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Collision } from './collision.js';
 import type { FlowField } from './flowfield.js';

@@ -3,7 +3,6 @@
  * entrances, computes the in-cluster cost between every two of them (pruned, then written to the
  * ClusterStore), and links each node to the facing nodes of the neighbouring clusters. Owns the
  * per-cell slot table (which cells are nodes) and the build scratch.
- * @internal
  */
 import type { SearchView } from '../../grid/navgrid.js';
 import { DX, DY, padXY } from '../padded.js';

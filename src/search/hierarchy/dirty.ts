@@ -4,7 +4,6 @@
  * moves the nodes on both sides), and their groups. The rebuild places and links the marked
  * clusters, gives their neighbours new cross links (the facing nodes may have moved), then does the
  * same for the marked groups, and leaves the landmark rows of rebuilt groups invalid.
- * @internal
  */
 import type { NavGrid } from '../../grid/navgrid.js';
 import { GROUP_SIDE } from './ids.js';

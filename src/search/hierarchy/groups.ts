@@ -4,7 +4,6 @@
  * of its level-2 nodes (pruned), the level-1 path of each edge kept, and links to the facing level-2
  * nodes of the neighbouring groups. Owns all of that, the level-2 id tables (cell and coordinates
  * per level-2 id), and the connected components of the level-2 graph.
- * @internal
  */
 import type { SearchView } from '../../grid/navgrid.js';
 import { DX as DX_, DY as DY_, paddedX, paddedY } from '../padded.js';

@@ -6,7 +6,6 @@
  * Compact ids. Inside group G, level-1 node `slot` of the cluster at (x, y) of the group's 8 x 8 is
  * `((y * 8 + x) << nodeShift) | slot`; level-2 node i of group G is `(G << levelTwoShift) | i`. The
  * shifts grow (never shrink) when a rebuild gives some cluster or group more nodes than fit.
- * @internal
  */
 import { MonotoneQueue } from '../heap.js';
 import { SearchScratch } from '../kernel.js';

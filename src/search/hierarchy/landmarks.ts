@@ -9,7 +9,6 @@
  * falls back to the octile bound there, and stale distances elsewhere can only make the level-2
  * path less direct, never wrong. The tables are recomputed once more than an eighth of the groups
  * changed.
- * @internal
  */
 import type { SearchView } from '../../grid/navgrid.js';
 import { DX as DX_, DY as DY_ } from '../padded.js';

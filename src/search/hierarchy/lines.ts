@@ -2,7 +2,6 @@
  * Straight lines on uniform-cost cells: whether the octile (or Manhattan) path between two cells is
  * clear, and its cells. Such a path has the least possible cost, so a clear one needs no search:
  * cluster builds use it for node pairs, refinement to skip searches between kept crossings.
- * @internal
  */
 import { SQRT2, paddedX, paddedY } from '../padded.js';
 

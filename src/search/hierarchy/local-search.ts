@@ -2,7 +2,6 @@
  * Dijkstra inside one cluster, on a private copy of its costs: the in-cluster costs between a
  * cluster's nodes (at build time) and the costs from a query's start and to its goal (at query
  * time). Owns the copy, the per-cell stamps and target marks, and the queues.
- * @internal
  */
 import type { SearchView } from '../../grid/navgrid.js';
 import { NodeHeap } from '../heap.js';

@@ -1,7 +1,6 @@
 /**
  * The parts of one hierarchy, as its coordinator (index.ts) hands them to the query and to the
  * rebuild after tile changes.
- * @internal
  */
 import type { SearchView } from '../../grid/navgrid.js';
 import type { SearchScratch } from '../kernel.js';

@@ -4,7 +4,6 @@
  * the level-2 graph (weighted A* with the landmark bound), and reads the level-1 path off the
  * searches and the groups' stored edge paths. Start and goal in one group skip level 2: A* over the
  * level-1 graph. Owns the query's local costs, its costs to and from the level-2 nodes, and its goal.
- * @internal
  */
 import type { SearchView } from '../../grid/navgrid.js';
 import type { SearchScratch } from '../kernel.js';

@@ -5,7 +5,6 @@
  * jump point search over the whole layer; with terrain costs, A* inside the box of clusters the
  * level-1 path visits between them (so a path always exists there). That straightens out most
  * detours through fixed entrance cells. Owns the box search's arrays and the jump point path buffer.
- * @internal
  */
 import type { SearchView } from '../../grid/navgrid.js';
 import type { JumpPointSearch } from '../jps/jps.js';

@@ -2,7 +2,6 @@
  * The hierarchy's level-1 storage: every cluster's nodes, edges and cross links in two flat pools
  * (ClusterStore), the edge-list shapes both levels share, and the pruning that drops edges a third
  * node matches in cost.
- * @internal
  */
 
 /**
