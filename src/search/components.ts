@@ -1,0 +1,422 @@
+/**
+ * Connected components of a layer's walkable cells under a movement model's moves, so that a goal
+ * the start cannot reach is answered without a search.
+ *
+ * Components ignore one-way flags: two cells share a component when a chain of moves links them in
+ * either direction. Different components therefore means "certainly unreachable" on every layer;
+ * the same component means "reachable" only on layers without one-way cells (elsewhere the search
+ * decides). Moves are symmetric without one-way flags (a diagonal's corner rule looks at the same
+ * two side cells from either end), so one flood per component finds it.
+ *
+ * Labels live on the padded grid (one Int32 per padded cell) with a small union-find over label
+ * ids: joining two components links their ids, so opening a door costs a few steps. Splitting one
+ * (closing a door) relabels by floods from the changed cells' neighbours, bounded by the size of the
+ * smaller side (see {@link ComponentLabels.update}).
+ */
+import type { CellRect, GridChange, NavGrid } from '../grid/navgrid.js';
+import type { SearchScratch, Stamps } from './kernel.js';
+import { MOVEMENT_NAMES, type MovementModel, type MovementName } from './movement.js';
+import { padXY, paddedSize, paddedX, paddedY, strideOf } from './padded.js';
+
+/**
+ * Neighbour steps of a movement model in padded index deltas, per parity, with the side cells
+ * the corner rule looks at. @internal
+ */
+export interface StepDeltas {
+  count: number;
+  corner: number;
+  delta: Int32Array[];
+  sideA: Int32Array[];
+  sideB: Int32Array[];
+  diagonal: Uint8Array[];
+  /** Per parity, the steps k whose delta is negative: neighbours a row-major scan has already seen. */
+  back: Int32Array[];
+  parityAxis: 'x' | 'y' | null;
+}
+
+/** @internal */
+export function stepDeltas(model: MovementModel, stride: number): StepDeltas {
+  const d: StepDeltas = { count: model.steps[0].length, corner: model.corner, delta: [], sideA: [], sideB: [], diagonal: [], back: [], parityAxis: model.parityAxis };
+  for (const steps of model.steps) {
+    const delta = Int32Array.from(steps, (s) => s.dy * stride + s.dx);
+    d.delta.push(delta);
+    d.sideA.push(Int32Array.from(steps, (s) => s.dx));
+    d.sideB.push(Int32Array.from(steps, (s) => s.dy * stride));
+    d.diagonal.push(Uint8Array.from(steps, (s) => (s.diagonal ? 1 : 0)));
+    d.back.push(Int32Array.from(steps.map((_, k) => k).filter((k) => delta[k] < 0)));
+  }
+  return d;
+}
+
+/** Changed area (cells) above which relabelling everything beats local floods: an eighth of the grid, and at least this much. */
+const REBUILD_AREA = 4096;
+
+/**
+ * Component labels of one layer under one connectivity, on the padded grid. Holds no reference to
+ * the grid: every call passes the layer's current padded costs (`pass`, 0 where blocked) and the
+ * scratch it may use, so one search scratch serves the labels and the searches.
+ *
+ * Memory: 4 bytes per padded cell, plus 4 per label id (about one per component; ids retired by
+ * updates are reclaimed by the next full relabel).
+ */
+export class ComponentLabels {
+  /** Label per padded cell, -1 where blocked; equal roots ({@link root}) mean one component. */
+  readonly label: Int32Array;
+  private parent: Int32Array;
+  private nextLabel = 0;
+  readonly steps: StepDeltas;
+  private readonly width: number;
+  private readonly height: number;
+  private readonly W: number;
+  /** Cells the last {@link update}'s floods visited (for tests and benchmarks). */
+  lastUpdateVisited = 0;
+
+  constructor(width: number, height: number, model: MovementModel) {
+    this.width = width;
+    this.height = height;
+    this.W = strideOf(width);
+    this.label = new Int32Array(paddedSize(width, height)).fill(-1);
+    this.parent = new Int32Array(256);
+    this.steps = stepDeltas(model, this.W);
+  }
+
+  /** Bytes held: the labels and the union-find over label ids. */
+  get bytes(): number {
+    return this.label.byteLength + this.parent.byteLength;
+  }
+
+  /** The component id of padded cell `p`, -1 when it is blocked. Equal ids: connected. */
+  root(p: number): number {
+    const l = this.label[p];
+    return l < 0 ? -1 : this.find(l);
+  }
+
+  /**
+   * Brings the labels up to date after the cells of `rects` changed (and nothing else since the
+   * labels were last current): local floods for small changes, a full relabel for large ones.
+   * `owner` is scratch of at least one Int32 per padded cell; `vis` stamps of the same size.
+   */
+  apply(pass: Float32Array, rects: readonly CellRect[], vis: Stamps, owner: Int32Array): void {
+    let area = 0;
+    for (const r of rects) area += r.width * r.height;
+    if (this.nextLabel > this.width * this.height + 1024 || (area > REBUILD_AREA && area * 8 > this.width * this.height)) this.rebuild(pass, owner);
+    else this.update(pass, rects, vis, owner);
+  }
+
+  /**
+   * Labels every cell from scratch in one row-major pass: each walkable cell joins the labels of
+   * the neighbours already scanned (union-find), then the ids are made dense. O(cells).
+   * @param ids scratch of at least one Int32 per padded cell.
+   */
+  rebuild(pass: Float32Array, ids: Int32Array): void {
+    const label = this.label;
+    label.fill(-1);
+    this.nextLabel = 0;
+    const d = this.steps;
+    const W = this.W;
+    const corner = d.corner;
+    const xAxis = d.parityAxis === 'x';
+    for (let y = 0; y < this.height; y++) {
+      const rowPar = d.parityAxis === 'y' ? y & 1 : 0;
+      let p = padXY(W, 0, y);
+      for (let x = 0; x < this.width; x++, p++) {
+        if (pass[p] <= 0) continue;
+        const par = xAxis ? x & 1 : rowPar;
+        const back = d.back[par];
+        const delta = d.delta[par];
+        const diagonal = d.diagonal[par];
+        let l = -1;
+        for (let j = 0; j < back.length; j++) {
+          const k = back[j];
+          const n = p + delta[k];
+          if (pass[n] <= 0) continue;
+          if (diagonal[k] === 1 && (pass[p + d.sideA[par][k]] > 0 ? 0 : 1) + (pass[p + d.sideB[par][k]] > 0 ? 0 : 1) > corner) continue;
+          const r = this.find(label[n]);
+          if (l === -1) l = r;
+          else if (r !== l) {
+            // Link the larger id under the smaller, so every id's parent is smaller than itself.
+            if (r < l) {
+              this.parent[l] = r;
+              l = r;
+            } else this.parent[r] = l;
+          }
+        }
+        label[p] = l === -1 ? this.fresh() : l;
+      }
+    }
+    // Dense ids in one ascending pass: a parent precedes its children.
+    const parent = this.parent;
+    const count = this.nextLabel;
+    let next = 0;
+    for (let i = 0; i < count; i++) ids[i] = parent[i] === i ? next++ : ids[parent[i]];
+    for (let p = 0; p < label.length; p++) if (label[p] >= 0) label[p] = ids[label[p]];
+    if (parent.length > 4 * next + 1024) this.parent = new Int32Array(2 * next + 256);
+    for (let i = 0; i < next; i++) this.parent[i] = i;
+    this.nextLabel = next;
+  }
+
+  /**
+   * Relabels around changed rectangles. Every walkable cell within one cell of a rectangle starts a
+   * breadth-first flood; floods that meet merge, and they advance in lockstep until at most one is
+   * still growing. A flood that ran dry is a whole component and gets a fresh id; the one left
+   * growing keeps (and joins) the old ids it touched, which also cover the cells it has not
+   * reached: away from the rectangles the moves are as before. A change that splits nothing costs
+   * a few steps; a split costs about twice the smaller side.
+   */
+  update(pass: Float32Array, rects: readonly CellRect[], vis: Stamps, owner: Int32Array): void {
+    const W = this.W;
+    const label = this.label;
+    const gen = vis.next();
+    const seen = vis.stamp;
+    // Group g: one flood. queues[g] lists the cells it visited; heads[g] its next to expand.
+    const queues: number[][] = [];
+    const heads: number[] = [];
+    const gp: number[] = [];
+    const findG = (g: number): number => {
+      while (gp[g] !== g) {
+        gp[g] = gp[gp[g]];
+        g = gp[g];
+      }
+      return g;
+    };
+    for (const r of rects) {
+      const x0 = Math.max(0, r.x - 1);
+      const y0 = Math.max(0, r.y - 1);
+      const x1 = Math.min(this.width - 1, r.x + r.width);
+      const y1 = Math.min(this.height - 1, r.y + r.height);
+      for (let y = y0; y <= y1; y++) {
+        for (let x = x0; x <= x1; x++) {
+          const p = padXY(W, x, y);
+          if (pass[p] <= 0) {
+            label[p] = -1;
+            continue;
+          }
+          if (seen[p] === gen) continue;
+          const g = queues.length;
+          queues.push([p]);
+          heads.push(0);
+          gp.push(g);
+          seen[p] = gen;
+          owner[p] = g;
+        }
+      }
+    }
+    let active: number[] = queues.map((_, g) => g);
+    const steps = this.steps;
+    let visited = queues.length;
+    for (;;) {
+      // Stop when at most one distinct flood is still growing.
+      let root = -1;
+      let several = false;
+      for (const g of active) {
+        const r = findG(g);
+        if (root === -1) root = r;
+        else if (r !== root) {
+          several = true;
+          break;
+        }
+      }
+      if (!several) break;
+      const next: number[] = [];
+      for (const g of active) {
+        const q = queues[g];
+        const c = q[heads[g]++];
+        const par = this.parity(c);
+        for (let k = 0; k < steps.count; k++) {
+          const n = this.neighbour(pass, c, k, par);
+          if (n < 0) continue;
+          if (seen[n] !== gen) {
+            seen[n] = gen;
+            owner[n] = g;
+            q.push(n);
+            visited++;
+          } else {
+            const a = findG(g);
+            const b = findG(owner[n]);
+            if (a !== b) gp[Math.max(a, b)] = Math.min(a, b);
+          }
+        }
+        if (heads[g] < q.length) next.push(g);
+      }
+      active = next;
+    }
+    this.lastUpdateVisited = visited;
+    const growing = active.length > 0 ? findG(active[0]) : -1;
+    // Finished floods: whole components, fresh ids. The growing one: join the old ids it met.
+    const fresh = new Map<number, number>();
+    let keep = -1;
+    if (growing >= 0) {
+      for (let g = 0; g < queues.length; g++) {
+        if (findG(g) !== growing) continue;
+        for (const p of queues[g]) {
+          const old = label[p];
+          if (old < 0) continue;
+          const r = this.find(old);
+          if (keep === -1) keep = r;
+          else if (r !== keep) this.parent[r] = keep;
+        }
+      }
+      if (keep === -1) keep = this.fresh();
+    }
+    for (let g = 0; g < queues.length; g++) {
+      const r = findG(g);
+      let l: number;
+      if (r === growing) l = keep;
+      else {
+        l = fresh.get(r) ?? -1;
+        if (l === -1) fresh.set(r, (l = this.fresh()));
+      }
+      for (const p of queues[g]) label[p] = l;
+    }
+  }
+
+  private fresh(): number {
+    const l = this.nextLabel++;
+    if (l >= this.parent.length) {
+      const p = new Int32Array(this.parent.length * 2);
+      p.set(this.parent);
+      this.parent = p;
+    }
+    this.parent[l] = l;
+    return l;
+  }
+
+  private find(l: number): number {
+    const parent = this.parent;
+    while (parent[l] !== l) {
+      parent[l] = parent[parent[l]];
+      l = parent[l];
+    }
+    return l;
+  }
+
+  private parity(p: number): number {
+    const axis = this.steps.parityAxis;
+    if (axis === null) return 0;
+    return (axis === 'y' ? paddedY(this.W, p) : paddedX(this.W, p)) & 1;
+  }
+
+  /** The k-th neighbour of padded cell c when that move is allowed, else -1. */
+  private neighbour(pass: Float32Array, c: number, k: number, par: number): number {
+    const d = this.steps;
+    const n = c + d.delta[par][k];
+    if (pass[n] <= 0) return -1;
+    if (d.diagonal[par][k] === 1) {
+      const blocked = (pass[c + d.sideA[par][k]] > 0 ? 0 : 1) + (pass[c + d.sideB[par][k]] > 0 ? 0 : 1);
+      if (blocked > d.corner) return -1;
+    }
+    return n;
+  }
+}
+
+/**
+ * Movement models that connect the same cells share labels: `iso` moves like `cardinal`; every
+ * other model (the three octile corner rules, each hex and staggered layout) has its own moves.
+ */
+const GROUP: ReadonlyMap<MovementName, number> = new Map(MOVEMENT_NAMES.map((name, i) => [name, name === 'iso' ? MOVEMENT_NAMES.indexOf('cardinal') : i]));
+const GROUPS = MOVEMENT_NAMES.length;
+
+/** Changes queued for labels not yet brought up to date; past these the next query relabels all. */
+const MAX_PENDING = 64;
+
+interface Entry {
+  labels: ComponentLabels;
+  /** Rectangles changed since the labels were last current. */
+  pending: CellRect[];
+  pendingArea: number;
+  /** Too many changes queued: relabel everything at the next query. */
+  stale: boolean;
+}
+
+/**
+ * The component labels of one grid, per layer and connectivity, built on the first query that needs
+ * them and shared by every Pathfinder of the grid. Grid changes are only queued (a rectangle per
+ * change event); the next query on that layer applies them, with the asking Pathfinder's search
+ * scratch as the floods' scratch, so the labels cost 4 bytes per cell per (layer, connectivity)
+ * queried and nothing else.
+ */
+export class GridComponents {
+  readonly grid: NavGrid;
+  private readonly entries: (Entry | undefined)[] = [];
+
+  constructor(grid: NavGrid) {
+    this.grid = grid;
+    grid.onChange((c) => this.changed(c));
+  }
+
+  /** Bytes held by every label set of this grid. */
+  get bytes(): number {
+    let b = 0;
+    for (const e of this.entries) if (e !== undefined) b += e.labels.bytes;
+    return b;
+  }
+
+  /**
+   * The labels of `layer` under `model`, current with the grid: built on first use (O(cells)),
+   * then brought up to date with the changes since the last call.
+   * @param pass the layer's padded search costs (`grid.searchView(layer).pass`).
+   * @param scratch a search scratch of the grid's padded size, used for the floods.
+   */
+  labels(layer: number, model: MovementModel, pass: Float32Array, scratch: SearchScratch): ComponentLabels {
+    const key = layer * GROUPS + GROUP.get(model.name)!;
+    let e = this.entries[key];
+    if (e === undefined) {
+      const labels = new ComponentLabels(this.grid.width, this.grid.height, model);
+      labels.rebuild(pass, scratch.parent);
+      e = { labels, pending: [], pendingArea: 0, stale: false };
+      this.entries[key] = e;
+    } else if (e.stale) {
+      e.labels.rebuild(pass, scratch.parent);
+      e.stale = false;
+    } else if (e.pending.length > 0) {
+      e.labels.apply(pass, e.pending, scratch, scratch.parent);
+      e.pending.length = 0;
+      e.pendingArea = 0;
+    }
+    return e.labels;
+  }
+
+  /**
+   * True when no path can lead from padded cell `start` to padded cell `goal` on `layer` under
+   * `model`: they lie in different components. False when they may be connected, or when either
+   * cell is blocked on the layer (a caller's overlay may differ; the search then decides).
+   */
+  separated(layer: number, model: MovementModel, pass: Float32Array, start: number, goal: number, scratch: SearchScratch): boolean {
+    const labels = this.labels(layer, model, pass, scratch);
+    const a = labels.root(start);
+    const b = labels.root(goal);
+    return a >= 0 && b >= 0 && a !== b;
+  }
+
+  /** Forgets every label set (they are rebuilt on the next query that needs them). */
+  clear(): void {
+    this.entries.length = 0;
+  }
+
+  private changed(c: GridChange): void {
+    const size = this.grid.size;
+    for (let g = 0; g < GROUPS; g++) {
+      const e = this.entries[c.layer * GROUPS + g];
+      if (e === undefined || e.stale) continue;
+      e.pending.push({ x: c.x, y: c.y, width: c.width, height: c.height });
+      e.pendingArea += c.width * c.height;
+      if (e.pending.length > MAX_PENDING || (e.pendingArea > REBUILD_AREA && e.pendingArea * 8 > size)) {
+        e.stale = true;
+        e.pending.length = 0;
+        e.pendingArea = 0;
+      }
+    }
+  }
+}
+
+const perGrid = new WeakMap<NavGrid, GridComponents>();
+
+/** The component labels kept for `grid` (one set per grid, created on first use, freed with the grid). */
+export function componentsOf(grid: NavGrid): GridComponents {
+  let c = perGrid.get(grid);
+  if (c === undefined) {
+    c = new GridComponents(grid);
+    perGrid.set(grid, c);
+  }
+  return c;
+}
