@@ -5,6 +5,7 @@
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { GridAStar } from './astar.js';
+import { componentsOf } from './components.js';
 import { dijkstra } from './dijkstra.js';
 import { Hierarchy, type HierarchyOptions } from './hierarchy/index.js';
 import { JumpPointSearch } from './jps/jps.js';
@@ -20,7 +21,10 @@ const EMPTY = new Int32Array(0);
  * size and reuses it across queries: nothing is cleared between queries and nothing is allocated
  * per node. The grid is only read, so several Pathfinders (one per worker) may share one grid.
  *
- * Scratch: 24 bytes per cell, plus up to 12 per cell of heap as the open list grows.
+ * Scratch: 24 bytes per cell, plus up to 12 per cell of heap as the open list grows. A goal the
+ * start cannot reach is answered from component labels without a search (see
+ * {@link FindPathOptions.reachabilityCheck}): 4 bytes per cell per layer and connectivity queried,
+ * kept per grid and shared by its Pathfinders.
  */
 export class Pathfinder {
   readonly grid: NavGrid;
@@ -86,10 +90,11 @@ export class Pathfinder {
     const plain = !nearest && options.view === undefined;
     if (algorithm === 'hpa') {
       if (!plain) throw new TilenavError("the hierarchy does not support nearest or an overlay view; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
-      const r = this.hierarchical(layer, model, start, goal);
+      const r = this.hierarchical(layer, model, start, goal, options);
       return searchResult(r.status, r.cells, r.cost, r.expanded, r.status === 'found' ? goalCell : -1);
     }
     const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight, plain) ? this.jumpPointSearch() : null;
+    if (!nearest && this.outOfReach(layer, model, start, goal, options)) return searchResult('no-path', EMPTY, Infinity, 0, -1);
     const cardinal = model.name === 'cardinal';
     const hs = view.minCost * weight;
     const out = this.last;
@@ -144,14 +149,24 @@ export class Pathfinder {
     return h;
   }
 
+  /**
+   * Whether the component labels (built on first use, shared by the grid's Pathfinders) put the
+   * padded cells `start` and `goal` apart: then no search can reach the goal.
+   */
+  private outOfReach(layer: number, model: MovementModel, start: number, goal: number, options: FindPathOptions): boolean {
+    if (options.reachabilityCheck === false) return false;
+    return componentsOf(this.grid).separated(layer, model, this.grid.searchView(layer).pass, start, goal, this.scratch);
+  }
+
   private jumpPointSearch(): JumpPointSearch {
     return (this.jps ??= new JumpPointSearch(this.grid, this.scratch));
   }
 
-  private hierarchical(layer: number, model: MovementModel, start: number, goal: number): PathResult {
+  private hierarchical(layer: number, model: MovementModel, start: number, goal: number, options: FindPathOptions): PathResult {
     const view = this.grid.searchView(layer);
     if (view.exits !== null) throw new TilenavError('the hierarchy cannot search a layer with one-way flags; use algorithm \'auto\' or \'astar\'', { element: 'algorithm' });
     const h = this.hierarchy(layer, model.name);
+    if (this.outOfReach(layer, model, start, goal, options)) return result('no-path', EMPTY, Infinity, 0);
     const stats = { expanded: 0 };
     const refined = h.findPath(start, goal, stats);
     if (refined === null) return result('no-path', EMPTY, Infinity, stats.expanded);
