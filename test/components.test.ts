@@ -203,14 +203,16 @@ test('labels are per layer and connectivity, shared by the Pathfinders of a grid
   const cells = paddedSize(40, 30);
   const bytes = componentsOf(g).bytes;
   assert.ok(bytes >= 2 * 4 * cells && bytes < 2 * 4 * cells + 4096, `bytes ${bytes}`);
-  // iso connects like cardinal: one more set for both.
-  b.findPath(0, 0, 39, 29, { layer: 1, movement: 'cardinal' });
-  b.findPath(0, 0, 39, 29, { layer: 1, movement: 'iso' });
+  // Octile (with either corner rule that needs an open side), cardinal and iso connect the same
+  // cells: they share the set; octile-always needs its own.
+  for (const movement of ['cardinal', 'iso', 'octile-one-obstacle'] as const) assert.equal(b.findPath(0, 0, 39, 29, { layer: 1, movement }).expanded, 0);
+  assert.equal(componentsOf(g).bytes, bytes);
+  b.findPath(0, 0, 39, 29, { layer: 1, movement: 'octile-always' });
   assert.ok(componentsOf(g).bytes < 3 * 4 * cells + 4096 && componentsOf(g).bytes >= 3 * 4 * cells);
   // A change on layer 1 reaches both Pathfinders' view of the labels.
   g.setWalkable(20, 5, true, 1);
   assert.equal(b.findPath(0, 0, 39, 29, { layer: 1 }).status, 'found');
-  assert.equal(a.findPath(0, 0, 39, 29, { layer: 1, movement: 'iso' }).status, 'found');
+  assert.equal(a.findPath(0, 0, 39, 29, { layer: 1, movement: 'octile-always' }).status, 'found');
 });
 
 test('after a query the labels answer, the debug trace of expanded cells is empty', () => {

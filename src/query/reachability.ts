@@ -3,7 +3,7 @@ import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
 import { Stamps } from '../search/kernel.js';
 import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
 import { padXY, paddedSize, strideOf } from '../search/padded.js';
-import { ComponentLabels } from '../search/components.js';
+import { ComponentLabels, connectivity } from '../search/components.js';
 import { nearestWalkable } from './nearest.js';
 import type { NearestHooks } from './navigate.js';
 
@@ -49,7 +49,7 @@ export class ReachabilityIndex {
     this.model = movementModel(options.movement ?? 'octile');
     this.W = strideOf(grid.width);
     const n = paddedSize(grid.width, grid.height);
-    this.labels = new ComponentLabels(grid.width, grid.height, this.model);
+    this.labels = new ComponentLabels(grid.width, grid.height, connectivity(this.model));
     this.vis = new Stamps(n);
     this.owner = new Int32Array(n);
     this.rebuild();

@@ -15,7 +15,7 @@
  */
 import type { CellRect, GridChange, NavGrid } from '../grid/navgrid.js';
 import type { SearchScratch, Stamps } from './kernel.js';
-import { MOVEMENT_NAMES, type MovementModel, type MovementName } from './movement.js';
+import { MOVEMENT_NAMES, movementModel, type MovementModel, type MovementName } from './movement.js';
 import { padXY, paddedSize, paddedX, paddedY, strideOf } from './padded.js';
 
 /**
@@ -105,54 +105,108 @@ export class ComponentLabels {
 
   /**
    * Labels every cell from scratch in one row-major pass: each walkable cell joins the labels of
-   * the neighbours already scanned (union-find), then the ids are made dense. O(cells).
+   * the neighbours already scanned (a union-find in `ids`), then the ids are made dense. O(cells).
    * @param ids scratch of at least one Int32 per padded cell.
    */
   rebuild(pass: Float32Array, ids: Int32Array): void {
     const label = this.label;
     label.fill(-1);
-    this.nextLabel = 0;
+    const count = this.steps.count === 4 && this.steps.parityAxis === null ? this.scanCardinal(pass, ids) : this.scan(pass, ids);
+    // Dense ids in one ascending pass: a parent precedes its children, so it is already dense.
+    let next = 0;
+    for (let i = 0; i < count; i++) ids[i] = ids[i] === i ? next++ : ids[ids[i]];
+    for (let p = 0; p < label.length; p++) if (label[p] >= 0) label[p] = ids[label[p]];
+    if (this.parent.length < next + 256 || this.parent.length > 4 * next + 1024) this.parent = new Int32Array(2 * next + 256);
+    const parent = this.parent;
+    for (let i = 0; i < next; i++) parent[i] = i;
+    this.nextLabel = next;
+  }
+
+  /**
+   * The row scan for 4-neighbour moves, with provisional ids in `ids` (every id's parent smaller
+   * than itself). A cell continues the run of its west neighbour and joins its north one, unless
+   * the north-west cell is open too: then north and west are already joined through it, which
+   * skips most unions on open ground. Returns the number of provisional ids.
+   */
+  private scanCardinal(pass: Float32Array, ids: Int32Array): number {
+    const label = this.label;
+    const W = this.W;
+    let count = 0;
+    for (let y = 0; y < this.height; y++) {
+      let p = padXY(W, 0, y);
+      let cur = -1;
+      for (let x = 0; x < this.width; x++, p++) {
+        if (pass[p] <= 0) {
+          cur = -1;
+          continue;
+        }
+        const n = p - W;
+        if (pass[n] > 0 && !(cur !== -1 && pass[n - 1] > 0)) {
+          let r = label[n];
+          while (ids[r] !== r) r = ids[r] = ids[ids[r]];
+          if (cur === -1) cur = r;
+          else if (r < cur) {
+            ids[cur] = r;
+            cur = r;
+          } else if (r > cur) ids[r] = cur;
+        } else if (cur === -1) {
+          cur = count;
+          ids[count++] = cur;
+        }
+        label[p] = cur;
+      }
+    }
+    return count;
+  }
+
+  /** The row scan for any model: each cell joins the labels of its already scanned neighbours. */
+  private scan(pass: Float32Array, ids: Int32Array): number {
+    const label = this.label;
     const d = this.steps;
     const W = this.W;
     const corner = d.corner;
-    const xAxis = d.parityAxis === 'x';
+    const axis = d.parityAxis === 'x' ? 1 : d.parityAxis === 'y' ? 2 : 0;
+    // The backward steps of each parity as flat tables, read in the loop below without indirection.
+    const [delta0, delta1] = [0, 1].map((par) => Int32Array.from(d.back[par], (k) => d.delta[par][k]));
+    const [sideA0, sideA1] = [0, 1].map((par) => Int32Array.from(d.back[par], (k) => (d.diagonal[par][k] === 1 ? d.sideA[par][k] : 0)));
+    const [sideB0, sideB1] = [0, 1].map((par) => Int32Array.from(d.back[par], (k) => (d.diagonal[par][k] === 1 ? d.sideB[par][k] : 0)));
+    let count = 0;
     for (let y = 0; y < this.height; y++) {
-      const rowPar = d.parityAxis === 'y' ? y & 1 : 0;
       let p = padXY(W, 0, y);
+      const oddRow = axis === 2 && (y & 1) === 1;
       for (let x = 0; x < this.width; x++, p++) {
         if (pass[p] <= 0) continue;
-        const par = xAxis ? x & 1 : rowPar;
-        const back = d.back[par];
-        const delta = d.delta[par];
-        const diagonal = d.diagonal[par];
+        const odd = oddRow || (axis === 1 && (x & 1) === 1);
+        const delta = odd ? delta1 : delta0;
+        const sideA = odd ? sideA1 : sideA0;
+        const sideB = odd ? sideB1 : sideB0;
         let l = -1;
-        for (let j = 0; j < back.length; j++) {
-          const k = back[j];
-          const n = p + delta[k];
+        let seen = -1;
+        for (let j = 0; j < delta.length; j++) {
+          const n = p + delta[j];
           if (pass[n] <= 0) continue;
-          if (diagonal[k] === 1 && (pass[p + d.sideA[par][k]] > 0 ? 0 : 1) + (pass[p + d.sideB[par][k]] > 0 ? 0 : 1) > corner) continue;
-          const r = this.find(label[n]);
+          // Straight steps have side offsets 0: the cell itself, open.
+          if (sideA[j] !== 0 && (pass[p + sideA[j]] > 0 ? 0 : 1) + (pass[p + sideB[j]] > 0 ? 0 : 1) > corner) continue;
+          let r = label[n];
+          // Most neighbours carry the id already in hand: skip their find.
+          if (r === seen || r === l) continue;
+          seen = r;
+          while (ids[r] !== r) r = ids[r] = ids[ids[r]];
           if (l === -1) l = r;
-          else if (r !== l) {
+          else if (r < l) {
             // Link the larger id under the smaller, so every id's parent is smaller than itself.
-            if (r < l) {
-              this.parent[l] = r;
-              l = r;
-            } else this.parent[r] = l;
-          }
+            ids[l] = r;
+            l = r;
+          } else if (r > l) ids[r] = l;
         }
-        label[p] = l === -1 ? this.fresh() : l;
+        if (l === -1) {
+          l = count;
+          ids[count++] = l;
+        }
+        label[p] = l;
       }
     }
-    // Dense ids in one ascending pass: a parent precedes its children.
-    const parent = this.parent;
-    const count = this.nextLabel;
-    let next = 0;
-    for (let i = 0; i < count; i++) ids[i] = parent[i] === i ? next++ : ids[parent[i]];
-    for (let p = 0; p < label.length; p++) if (label[p] >= 0) label[p] = ids[label[p]];
-    if (parent.length > 4 * next + 1024) this.parent = new Int32Array(2 * next + 256);
-    for (let i = 0; i < next; i++) this.parent[i] = i;
-    this.nextLabel = next;
+    return count;
   }
 
   /**
@@ -168,17 +222,11 @@ export class ComponentLabels {
     const label = this.label;
     const gen = vis.next();
     const seen = vis.stamp;
-    // Group g: one flood. queues[g] lists the cells it visited; heads[g] its next to expand.
+    // Group g: one flood. queues[g] lists the cells it visited; heads[g] its next to expand; gp[g]
+    // its parent among groups (floods that met).
     const queues: number[][] = [];
     const heads: number[] = [];
     const gp: number[] = [];
-    const findG = (g: number): number => {
-      while (gp[g] !== g) {
-        gp[g] = gp[gp[g]];
-        g = gp[g];
-      }
-      return g;
-    };
     for (const r of rects) {
       const x0 = Math.max(0, r.x - 1);
       const y0 = Math.max(0, r.y - 1);
@@ -201,15 +249,18 @@ export class ComponentLabels {
         }
       }
     }
-    let active: number[] = queues.map((_, g) => g);
-    const steps = this.steps;
-    let visited = queues.length;
+    const d = this.steps;
+    const corner = d.corner;
+    const axis = d.parityAxis === 'x' ? 1 : d.parityAxis === 'y' ? 2 : 0;
+    const active = Int32Array.from(queues, (_, g) => g);
+    let live = active.length;
+    let visited = live;
     for (;;) {
       // Stop when at most one distinct flood is still growing.
       let root = -1;
       let several = false;
-      for (const g of active) {
-        const r = findG(g);
+      for (let i = 0; i < live; i++) {
+        const r = findGroup(gp, active[i]);
         if (root === -1) root = r;
         else if (r !== root) {
           several = true;
@@ -217,37 +268,41 @@ export class ComponentLabels {
         }
       }
       if (!several) break;
-      const next: number[] = [];
-      for (const g of active) {
+      let kept = 0;
+      for (let i = 0; i < live; i++) {
+        const g = active[i];
         const q = queues[g];
         const c = q[heads[g]++];
-        const par = this.parity(c);
-        for (let k = 0; k < steps.count; k++) {
-          const n = this.neighbour(pass, c, k, par);
-          if (n < 0) continue;
+        const par = axis === 0 ? 0 : (axis === 1 ? paddedX(W, c) : paddedY(W, c)) & 1;
+        const delta = d.delta[par];
+        const diagonal = d.diagonal[par];
+        for (let k = 0; k < d.count; k++) {
+          const n = c + delta[k];
+          if (pass[n] <= 0) continue;
+          if (diagonal[k] === 1 && (pass[c + d.sideA[par][k]] > 0 ? 0 : 1) + (pass[c + d.sideB[par][k]] > 0 ? 0 : 1) > corner) continue;
           if (seen[n] !== gen) {
             seen[n] = gen;
             owner[n] = g;
             q.push(n);
             visited++;
           } else {
-            const a = findG(g);
-            const b = findG(owner[n]);
+            const a = findGroup(gp, g);
+            const b = findGroup(gp, owner[n]);
             if (a !== b) gp[Math.max(a, b)] = Math.min(a, b);
           }
         }
-        if (heads[g] < q.length) next.push(g);
+        if (heads[g] < q.length) active[kept++] = g;
       }
-      active = next;
+      live = kept;
     }
     this.lastUpdateVisited = visited;
-    const growing = active.length > 0 ? findG(active[0]) : -1;
+    const growing = live > 0 ? findGroup(gp, active[0]) : -1;
     // Finished floods: whole components, fresh ids. The growing one: join the old ids it met.
     const fresh = new Map<number, number>();
     let keep = -1;
     if (growing >= 0) {
       for (let g = 0; g < queues.length; g++) {
-        if (findG(g) !== growing) continue;
+        if (findGroup(gp, g) !== growing) continue;
         for (const p of queues[g]) {
           const old = label[p];
           if (old < 0) continue;
@@ -259,7 +314,7 @@ export class ComponentLabels {
       if (keep === -1) keep = this.fresh();
     }
     for (let g = 0; g < queues.length; g++) {
-      const r = findG(g);
+      const r = findGroup(gp, g);
       let l: number;
       if (r === growing) l = keep;
       else {
@@ -289,32 +344,31 @@ export class ComponentLabels {
     }
     return l;
   }
+}
 
-  private parity(p: number): number {
-    const axis = this.steps.parityAxis;
-    if (axis === null) return 0;
-    return (axis === 'y' ? paddedY(this.W, p) : paddedX(this.W, p)) & 1;
+/** The root of flood group `g` (path halving). */
+function findGroup(gp: number[], g: number): number {
+  while (gp[g] !== g) {
+    gp[g] = gp[gp[g]];
+    g = gp[g];
   }
-
-  /** The k-th neighbour of padded cell c when that move is allowed, else -1. */
-  private neighbour(pass: Float32Array, c: number, k: number, par: number): number {
-    const d = this.steps;
-    const n = c + d.delta[par][k];
-    if (pass[n] <= 0) return -1;
-    if (d.diagonal[par][k] === 1) {
-      const blocked = (pass[c + d.sideA[par][k]] > 0 ? 0 : 1) + (pass[c + d.sideB[par][k]] > 0 ? 0 : 1);
-      if (blocked > d.corner) return -1;
-    }
-    return n;
-  }
+  return g;
 }
 
 /**
- * Movement models that connect the same cells share labels: `iso` moves like `cardinal`; every
- * other model (the three octile corner rules, each hex and staggered layout) has its own moves.
+ * The model whose moves connect the same cells as `model`, which the labels then follow. Octile
+ * diagonals that need at least one open side cell (`octile`, `octile-one-obstacle`) join nothing
+ * the straight steps through that side cell do not, and `iso` steps like `cardinal`: all four share
+ * the `cardinal` labels. `octile-always` and each hex and staggered layout have their own.
  */
-const GROUP: ReadonlyMap<MovementName, number> = new Map(MOVEMENT_NAMES.map((name, i) => [name, name === 'iso' ? MOVEMENT_NAMES.indexOf('cardinal') : i]));
+export function connectivity(model: MovementModel): MovementModel {
+  return (model.heuristic === 'manhattan' || model.heuristic === 'octile') && model.corner < 2 ? CARDINAL : model;
+}
+
+const CARDINAL = movementModel('cardinal');
+/** Label sets per layer: one slot per movement name (slots of names that share labels stay empty). */
 const GROUPS = MOVEMENT_NAMES.length;
+const SLOT: ReadonlyMap<MovementName, number> = new Map(MOVEMENT_NAMES.map((name) => [name, MOVEMENT_NAMES.indexOf(connectivity(movementModel(name)).name)]));
 
 /** Changes queued for labels not yet brought up to date; past these the next query relabels all. */
 const MAX_PENDING = 64;
@@ -358,10 +412,10 @@ export class GridComponents {
    * @param scratch a search scratch of the grid's padded size, used for the floods.
    */
   labels(layer: number, model: MovementModel, pass: Float32Array, scratch: SearchScratch): ComponentLabels {
-    const key = layer * GROUPS + GROUP.get(model.name)!;
+    const key = layer * GROUPS + SLOT.get(model.name)!;
     let e = this.entries[key];
     if (e === undefined) {
-      const labels = new ComponentLabels(this.grid.width, this.grid.height, model);
+      const labels = new ComponentLabels(this.grid.width, this.grid.height, connectivity(model));
       labels.rebuild(pass, scratch.parent);
       e = { labels, pending: [], pendingArea: 0, stale: false };
       this.entries[key] = e;
