@@ -442,11 +442,6 @@ export class GridComponents {
     return a >= 0 && b >= 0 && a !== b;
   }
 
-  /** Forgets every label set (they are rebuilt on the next query that needs them). */
-  clear(): void {
-    this.entries.length = 0;
-  }
-
   private changed(c: GridChange): void {
     const size = this.grid.size;
     for (let g = 0; g < GROUPS; g++) {
