@@ -224,3 +224,15 @@ test('after a query the labels answer, the debug trace of expanded cells is empt
   const out = new Uint8Array(g.size);
   assert.equal(finder.expandedInto(out), 0);
 });
+
+test('prepare builds the labels of its layer and movement before the first query', () => {
+  const g = twoRooms();
+  g.setWalkable(6, 2, false);
+  const finder = new Pathfinder(g);
+  assert.equal(componentsOf(g).bytes, 0);
+  finder.prepare({ movement: 'hex' });
+  const built = componentsOf(g).bytes;
+  assert.ok(built >= 4 * paddedSize(13, 5));
+  assert.equal(finder.findPath(0, 0, 12, 4, { movement: 'hex' }).expanded, 0);
+  assert.equal(componentsOf(g).bytes, built, 'the query found them built');
+});

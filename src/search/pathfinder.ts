@@ -112,12 +112,13 @@ export class Pathfinder {
   }
 
   /**
-   * Builds what `algorithm` needs on `layer` before the first query (the padded search view; for
-   * JPS its walkability bit planes), so that query costs no more than the others.
+   * Builds what `algorithm` needs on `layer` before the first query (the padded search view, the
+   * component labels of `movement`; for JPS its walkability bit planes), so that query costs no
+   * more than the others.
    */
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName } = {}): void {
     const layer = this.grid.layerIndex(options.layer ?? 0);
-    this.grid.searchView(layer);
+    componentsOf(this.grid).labels(layer, movementModel(options.movement ?? 'octile'), this.grid.searchView(layer).pass, this.scratch);
     const algorithm = options.algorithm ?? 'auto';
     if (algorithm === 'astar') return;
     if (algorithm === 'hpa') {
