@@ -56,8 +56,9 @@ const REBUILD_AREA = 4096;
  * the grid: every call passes the layer's current padded costs (`pass`, 0 where blocked) and the
  * scratch it may use, so one search scratch serves the labels and the searches.
  *
- * Memory: 4 bytes per padded cell, plus 4 per label id (about one per component; ids retired by
- * updates are reclaimed by the next full relabel).
+ * Memory: 4 bytes per padded cell, plus 4 per label id: one per run of cells that the row scan
+ * starts without a labelled neighbour (under 1 % of the cells on the benchmark maps), and those
+ * updates add, until the next full relabel.
  */
 export class ComponentLabels {
   /** Label per padded cell, -1 where blocked; equal roots ({@link root}) mean one component. */
@@ -105,21 +106,19 @@ export class ComponentLabels {
 
   /**
    * Labels every cell from scratch in one row-major pass: each walkable cell joins the labels of
-   * the neighbours already scanned (a union-find in `ids`), then the ids are made dense. O(cells).
+   * the neighbours already scanned (a union-find in `ids`). O(cells).
    * @param ids scratch of at least one Int32 per padded cell.
    */
   rebuild(pass: Float32Array, ids: Int32Array): void {
     const label = this.label;
     label.fill(-1);
     const count = this.steps.count === 4 && this.steps.parityAxis === null ? this.scanCardinal(pass, ids) : this.scan(pass, ids);
-    // Dense ids in one ascending pass: a parent precedes its children, so it is already dense.
-    let next = 0;
-    for (let i = 0; i < count; i++) ids[i] = ids[i] === i ? next++ : ids[ids[i]];
-    for (let p = 0; p < label.length; p++) if (label[p] >= 0) label[p] = ids[label[p]];
-    if (this.parent.length < next + 256 || this.parent.length > 4 * next + 1024) this.parent = new Int32Array(2 * next + 256);
-    const parent = this.parent;
-    for (let i = 0; i < next; i++) parent[i] = i;
-    this.nextLabel = next;
+    // The cells keep their scan ids; the union-find keeps the scan's, each pointed straight at its
+    // root in one ascending pass (a parent precedes its children).
+    for (let i = 0; i < count; i++) ids[i] = ids[ids[i]];
+    if (this.parent.length < count + 256 || this.parent.length > 4 * count + 1024) this.parent = new Int32Array(2 * count + 256);
+    this.parent.set(ids.subarray(0, count));
+    this.nextLabel = count;
   }
 
   /**
