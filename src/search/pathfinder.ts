@@ -48,7 +48,9 @@ export class Pathfinder {
 
   /**
    * The cheapest path from (sx, sy) to (gx, gy). Coordinates outside the grid or on a blocked cell
-   * give status `invalid-start` / `invalid-goal`; coordinates that are not integers throw.
+   * give status `invalid-start` / `invalid-goal`; coordinates that are not integers throw. A goal in
+   * another component than the start gives `no-path` with `expanded` 0, without a search (see
+   * {@link FindPathOptions.reachabilityCheck}).
    */
   findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathResult {
     const r = this.search(sx, sy, gx, gy, options);
