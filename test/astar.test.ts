@@ -146,9 +146,10 @@ test('start == goal gives one cell at cost 0; blocked or outside ends are status
 test('a walled-off goal is no-path; maxIterations stops the search with limit-reached', () => {
   const grid = new NavGrid(30, 20);
   grid.fillRect(20, 0, 1, 20, { walkable: false });
-  const r = findPath(grid, 0, 0, 29, 19, { algorithm: 'astar' });
+  const r = findPath(grid, 0, 0, 29, 19, { algorithm: 'astar', reachabilityCheck: false });
   assert.equal(r.status, 'no-path');
-  assert.equal(r.expanded, 20 * 20);
+  assert.equal(r.expanded, 20 * 20, 'without the component check A* settles the whole start side');
+  assert.equal(findPath(grid, 0, 0, 29, 19, { algorithm: 'astar' }).expanded, 0, 'with it, no search');
   const limited = findPath(grid, 0, 0, 19, 19, { maxIterations: 5, algorithm: 'astar' });
   assert.equal(limited.status, 'limit-reached');
   assert.equal(limited.expanded, 5);

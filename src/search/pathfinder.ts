@@ -6,6 +6,7 @@
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { GridAStar } from './astar.js';
+import { componentsOf } from './components.js';
 import { dijkstra } from './dijkstra.js';
 import { Hierarchy, type HierarchyOptions } from './hierarchy/index.js';
 import { JumpPointSearch } from './jps/jps.js';
@@ -22,8 +23,11 @@ const EMPTY = new Int32Array(0);
  * per node. The grid is only read, so several Pathfinders (one per worker) may share one grid.
  *
  * Scratch: about 20 bytes per cell (cost, parent, stamp and heap position, over the grid and its
- * one-cell border), plus 20 per queued cell as the open list grows. Create one per grid (and per worker) and keep it: the free
- * functions {@link findPath} and {@link distanceMap} allocate a new one on every call.
+ * one-cell border), plus 20 per queued cell as the open list grows. Create one per grid (and per
+ * worker) and keep it: the free functions {@link findPath} and {@link distanceMap} allocate a new
+ * one on every call. A goal the start cannot reach is answered from component labels without a
+ * search (see {@link FindPathOptions.reachabilityCheck}): 4 bytes per cell per layer and
+ * connectivity queried, kept with the grid and shared by its Pathfinders.
  */
 export class Pathfinder {
   readonly grid: NavGrid;
@@ -47,7 +51,9 @@ export class Pathfinder {
 
   /**
    * The cheapest path from (sx, sy) to (gx, gy). Coordinates outside the grid or on a blocked cell
-   * give status `invalid-start` / `invalid-goal`; coordinates that are not integers throw.
+   * give status `invalid-start` / `invalid-goal`; coordinates that are not integers throw. A goal in
+   * another component than the start gives `no-path` with `expanded` 0, without a search (see
+   * {@link FindPathOptions.reachabilityCheck}).
    */
   findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathResult {
     const r = this.search(sx, sy, gx, gy, options);
@@ -90,10 +96,11 @@ export class Pathfinder {
     const plain = !nearest && options.view === undefined;
     if (algorithm === 'hpa') {
       if (!plain) throw new TilenavError("the hierarchy does not support nearest or an overlay view; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
-      const r = this.hierarchical(layer, model, start, goal);
+      const r = this.hierarchical(layer, model, start, goal, options);
       return searchResult(r.status, r.cells, r.cost, r.expanded, r.status === 'found' ? goalCell : -1);
     }
     const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight, plain) ? this.jumpPointSearch() : null;
+    if (!nearest && this.outOfReach(layer, model, start, goal, options)) return searchResult('no-path', EMPTY, Infinity, 0, -1);
     const cardinal = model.name === 'cardinal';
     const hs = view.minCost * weight;
     const out = this.last;
@@ -111,12 +118,13 @@ export class Pathfinder {
   }
 
   /**
-   * Builds what `algorithm` needs on `layer` before the first query (the padded search view; for
-   * JPS its walkability bit planes), so that query costs no more than the others.
+   * Builds what `algorithm` needs on `layer` before the first query (the padded search view, the
+   * component labels of `movement`; for JPS its walkability bit planes), so that query costs no
+   * more than the others.
    */
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName } = {}): void {
     const layer = this.grid.layerIndex(options.layer ?? 0);
-    this.grid.searchView(layer);
+    componentsOf(this.grid).labels(layer, movementModel(options.movement ?? 'octile'), this.grid.searchView(layer).pass, this.scratch);
     const algorithm = options.algorithm ?? 'auto';
     if (algorithm === 'astar') return;
     if (algorithm === 'hpa') {
@@ -153,14 +161,24 @@ export class Pathfinder {
     return h;
   }
 
+  /**
+   * Whether the component labels (built on first use, shared by the grid's Pathfinders) put the
+   * padded cells `start` and `goal` apart: then no search can reach the goal.
+   */
+  private outOfReach(layer: number, model: MovementModel, start: number, goal: number, options: FindPathOptions): boolean {
+    if (options.reachabilityCheck === false) return false;
+    return componentsOf(this.grid).separated(layer, model, this.grid.searchView(layer).pass, start, goal, this.scratch);
+  }
+
   private jumpPointSearch(): JumpPointSearch {
     return (this.jps ??= new JumpPointSearch(this.grid, this.scratch));
   }
 
-  private hierarchical(layer: number, model: MovementModel, start: number, goal: number): PathResult {
+  private hierarchical(layer: number, model: MovementModel, start: number, goal: number, options: FindPathOptions): PathResult {
     const view = this.grid.searchView(layer);
     if (view.exits !== null) throw new TilenavError('the hierarchy cannot search a layer with one-way flags; use algorithm \'auto\' or \'astar\'', { element: 'algorithm' });
     const h = this.hierarchyOf(layer, model.name);
+    if (this.outOfReach(layer, model, start, goal, options)) return result('no-path', EMPTY, Infinity, 0);
     const stats = { expanded: 0 };
     const refined = h.findPath(start, goal, stats);
     if (refined === null) return result('no-path', EMPTY, Infinity, stats.expanded);

@@ -69,6 +69,18 @@ export interface FindPathOptions {
    * @default 'auto'
    */
   algorithm?: SearchAlgorithm;
+  /**
+   * Answer a goal in another connected component of the layer than the start at once: status
+   * `no-path`, `expanded` 0, no search. The components (labels per layer and movement connectivity,
+   * 4 bytes per cell each, built by the first query that needs them in O(cells), a few
+   * milliseconds per million cells, and kept current under grid changes) are shared by the grid's
+   * Pathfinders. On layers with one-way cells they only rule out goals no move chain joins, in
+   * either direction; the search decides the rest. Not applied in nearest mode, which still
+   * returns its partial path. `false` searches as if there were no labels (the start's whole
+   * component is explored before `no-path`).
+   * @default true
+   */
+  reachabilityCheck?: boolean;
 }
 
 /** Search algorithms of {@link FindPathOptions.algorithm}. */
@@ -127,7 +139,7 @@ export interface HierarchyInfo {
 }
 
 /** The defaults of {@link FindPathOptions}. */
-export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm });
+export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm, reachabilityCheck: true });
 
 export interface DistanceMapOptions {
   layer?: number | string;
