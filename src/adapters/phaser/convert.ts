@@ -34,8 +34,8 @@ const DEFAULT_COLLISION_PROPERTIES = Object.freeze(['collides', 'collision', 'so
 
 interface State {
   options: TilemapNavOptions;
-  /** Per counted tile layer: its data and navigation layer index. */
-  layers: { data: LayerDataLike; nav: number }[];
+  /** Per counted tile layer: its data, navigation layer index and `isTilesetWalkable` (undefined when unset). */
+  layers: { data: LayerDataLike; nav: number; floor: boolean | undefined }[];
   names: readonly string[];
 }
 
@@ -120,9 +120,10 @@ function checkTilemap(tilemap: TilemapLike): void {
  * says so. Its cost is the `terrainType`'s cost, or the tile's `cost` property, times its
  * `slowMultiplier` (upper layers win over lower ones). Empty cells are walkable at cost 1.
  *
- * Navigation layers, as the Tiled loader reads them: the map property `navigationLayers` (1-8)
- * gives their count, a tile layer's `collisionLayer` property (index or name) the one it feeds
- * (default 0).
+ * Layer properties, as the Tiled loader reads them: the map property `navigationLayers` (1-8)
+ * gives the navigation layers' count, a tile layer's `collisionLayer` (index or name) the one it
+ * feeds (default 0); `isTilesetWalkable` true makes a layer the floor (where a navigation layer has
+ * one, only cells it covers are walkable), false makes every tile on it block.
  * @throws TilenavError for a tilemap that is not one, an unknown layer, a bad cost.
  */
 export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOptions = {}): TilemapNav {
@@ -141,7 +142,8 @@ export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOption
     if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < navCount) nav = p;
     else if (typeof p === 'string' && grid.layers.some((l) => l.name === p)) nav = grid.layerIndex(p);
     else if (p !== undefined) throw new TilenavError(`collisionLayer ${JSON.stringify(p)} is not one of the map's ${navCount} navigation layers (${grid.layers.map((l) => l.name).join(', ')})`, { element: `layer ${JSON.stringify(data.name)}` });
-    return { data, nav };
+    const w = propertyOf(data.properties, 'isTilesetWalkable');
+    return { data, nav, floor: typeof w === 'boolean' ? w : undefined };
   });
   states.set(grid, { options, layers, names: options.collisionProperties ?? DEFAULT_COLLISION_PROPERTIES });
   sync(tilemap, grid);
@@ -182,9 +184,11 @@ export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void
   const groundCost = terrain.get(0).cost;
   for (let n = 0; n < grid.layers.length; n++) {
     const nav = grid.layers[n];
+    const hasFloor = layers.some((l) => l.nav === n && l.floor === true);
     for (let y = y0; y < y1; y++) {
       for (let x = x0; x < x1; x++) {
         const i = y * grid.width + x;
+        let floor = !hasFloor;
         let walkable = 1;
         let cost = groundCost;
         let id = 0;
@@ -192,6 +196,8 @@ export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void
           if (l.nav !== n) continue;
           const tile = l.data.data[y]?.[x];
           if (tile == null || tile.index < 0) continue;
+          if (l.floor === true) floor = true;
+          else if (l.floor === false) walkable = 0;
           if (phaserCollision && tile.collides) walkable = 0;
           for (const name of names) if (tileProperty(tile, name) === true) walkable = 0;
           const tt = tileProperty(tile, 'terrainType');
@@ -207,7 +213,7 @@ export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void
           if (slow !== undefined) cost *= positive(slow, `layer ${JSON.stringify(l.data.name)} tile (${x}, ${y}) property "slowMultiplier"`);
           if (options.blocks?.(tile, l.data) === true) walkable = 0;
         }
-        nav.walkable[i] = walkable;
+        nav.walkable[i] = floor ? walkable : 0;
         nav.cost[i] = cost;
         nav.terrain[i] = id;
       }
