@@ -112,5 +112,122 @@ for (const major of [4, 3] as const) {
       assert.ok(m.centreError < 1e-6, `${name}: cell centres where Phaser draws the tiles (off by ${m.centreError} px)`);
     }
     assert.equal(check.maps.orthogonal.phaserAgrees, check.maps.orthogonal.cells, "orthogonal: agrees with Phaser's worldToTileXY");
+    // README's Phaser example, run as written: a path, then around the door the tilemap's putTileAt closed.
+    assert.deepEqual(check.readme, { movement: 'octile', open: check.maps.orthogonal.before.cost, closed: check.maps.orthogonal.after.cost, crossesDoor: false, offMap: true });
   });
 }
+
+/** Waits until no unit in `ids` is moving (or the time runs out), returns the units. */
+async function settle(page: Page, ids: number[], timeout = 20_000): Promise<any[]> {
+  await page.waitForFunction((ids: number[]) => window.__phaser.units().filter((u: any) => ids.includes(u.id)).every((u: any) => !u.moving), ids, { timeout });
+  return page.evaluate(() => window.__phaser.units());
+}
+
+async function clickCell(page: Page, x: number, y: number, button: 'left' | 'right'): Promise<void> {
+  const p = await page.evaluate(([x, y]) => window.__phaser.cellToClient(x, y), [x, y]);
+  await page.mouse.click(p.x, p.y, { button });
+}
+
+test('phaser e2e: the Frontier example converts the map as the Tiled loader does; click selects, right-click moves, units arrive on walkable cells', { skip }, async () => {
+  const page = await open(4, 'index.html');
+  await page.waitForFunction(() => window.__phaser?.ready === true, undefined, { timeout: 30_000 });
+  const grid = await page.evaluate(() => window.__phaser.grid());
+  const tiled = loadTiled(readFileSync(join(root, 'examples/frontier.tmx'), 'utf8'), { file: 'frontier.tmx' }).grid;
+  assert.deepEqual([grid.width, grid.height], [tiled.width, tiled.height]);
+  assert.deepEqual(grid.layers[0].walkable, Array.from(tiled.layers[0].walkable), 'walkers: the same blocked cells as the Tiled loader');
+  assert.deepEqual(grid.layers[0].cost, Array.from(tiled.layers[0].cost), 'walkers: the same costs as the Tiled loader');
+  const units = await page.evaluate(() => window.__phaser.units());
+  assert.equal(units.length, 6);
+  await clickCell(page, units[1].x, units[1].y, 'left');
+  assert.deepEqual(await page.evaluate(() => window.__phaser.selected()), [units[1].id]);
+  await clickCell(page, 40, 12, 'right');
+  const moved = (await settle(page, [units[1].id])).find((u) => u.id === units[1].id);
+  assert.ok(Math.abs(moved.x - 40) < 0.5 && Math.abs(moved.y - 12) < 0.5, `arrived at (40, 12): ${moved.x}, ${moved.y}`);
+  // A group order: every unit ends on a walkable cell near the click, drawn where it stands.
+  await page.keyboard.down('Shift');
+  for (const u of units) await clickCell(page, u.x, u.y, 'left');
+  await page.keyboard.up('Shift');
+  assert.equal((await page.evaluate(() => window.__phaser.selected())).length, 6);
+  await clickCell(page, 45, 20, 'right');
+  const after = await settle(page, units.map((u: any) => u.id));
+  for (const u of after) {
+    const cx = Math.round(u.x);
+    const cy = Math.round(u.y);
+    assert.ok(await page.evaluate(([x, y]) => window.__phaser.walkable(x, y), [cx, cy]), `unit ${u.id} on a walkable cell (${cx}, ${cy})`);
+    assert.ok(Math.hypot(u.x - 45, u.y - 20) < 4, `unit ${u.id} near the click: ${u.x}, ${u.y}`);
+    const s = u.sprite;
+    assert.ok(Math.abs(s.x - (u.x + 0.5) * 16) < 1 && Math.abs(s.y - (u.y + 0.5) * 16) < 1, `sprite ${u.id} drawn at its agent: ${JSON.stringify(s)}`);
+  }
+  await page.close();
+});
+
+test('phaser e2e: D closes the fort door and a unit inside walks around it; P draws the paths; screenshot', { skip }, async () => {
+  const page = await open(4, 'index.html');
+  await page.waitForFunction(() => window.__phaser?.ready === true, undefined, { timeout: 30_000 });
+  const door: { x: number; y: number }[] = await page.evaluate(() => window.__phaser.door);
+  const walk = async (target: [number, number]) => {
+    const u = (await page.evaluate(() => window.__phaser.units()))[0];
+    await clickCell(page, u.x, u.y, 'left');
+    await clickCell(page, target[0], target[1], 'right');
+    await page.waitForFunction(() => window.__phaser.units()[0].path.length > 0, undefined, { timeout: 5000 });
+    const start = (await page.evaluate(() => window.__phaser.units()))[0];
+    const path: number[] = start.path;
+    let length = 0;
+    for (let k = 0, px = start.x, py = start.y; k + 1 < path.length; px = path[k], py = path[k + 1], k += 2) length += Math.hypot(path[k] - px, path[k + 1] - py);
+    let throughDoor = false;
+    // Sample the walk: the unit never stands on a closed door cell.
+    const seen: [number, number][] = [];
+    while ((await page.evaluate(() => window.__phaser.units()[0].moving)) === true) {
+      const v = (await page.evaluate(() => window.__phaser.units()))[0];
+      seen.push([Math.round(v.x), Math.round(v.y)]);
+      await page.waitForTimeout(50);
+    }
+    for (let k = 0; k + 1 < path.length; k += 2) if (door.some((d) => Math.abs(d.x - path[k]) < 0.6 && Math.abs(d.y - path[k + 1]) < 0.6)) throughDoor = true;
+    for (const [x, y] of seen) if (door.some((d) => d.x === x && d.y === y)) throughDoor = true;
+    const end = (await page.evaluate(() => window.__phaser.units()))[0];
+    return { throughDoor, end, length };
+  };
+  // Open: from inside the fort straight out through the south gate.
+  const open1 = await walk([17, 27]);
+  assert.equal(open1.throughDoor, true, 'with the door open the unit leaves by it');
+  assert.ok(Math.hypot(open1.end.x - 17, open1.end.y - 27) < 0.5);
+  const back = await walk([10, 12]);
+  assert.equal(back.throughDoor, true);
+  await page.keyboard.press('d');
+  assert.equal(await page.evaluate(() => window.__phaser.doorClosed()), true);
+  for (const d of door) assert.equal(await page.evaluate(([x, y]) => window.__phaser.walkable(x, y), [d.x, d.y]), false, 'the grid saw putTileAt');
+  await page.keyboard.press('p');
+  assert.equal(await page.evaluate(() => window.__phaser.debug()), true);
+  const closed = await walk([17, 27]);
+  assert.equal(closed.throughDoor, false, 'with the door closed the unit goes around');
+  assert.ok(Math.hypot(closed.end.x - 17, closed.end.y - 27) < 0.5, `arrived: ${closed.end.x}, ${closed.end.y}`);
+  assert.ok(closed.length > open1.length + 4, `the way around is longer (${closed.length.toFixed(1)} cells vs ${open1.length.toFixed(1)})`);
+  // The screenshot: everyone walking around the closed door, paths drawn over the overlay.
+  await page.evaluate(() => window.__phaser.orderAll(40, 21));
+  await page.waitForTimeout(700);
+  await page.locator('canvas').screenshot({ path: join(root, 'docs/phaser.png') });
+  assert.deepEqual(consoleErrors, []);
+  await page.close();
+});
+
+test('phaser e2e: frame time with 50 units walking (Phaser 4 and Phaser 3)', { skip }, async (t) => {
+  for (const major of [4, 3] as const) {
+    const page = await open(major, 'index.html?units=50');
+    await page.waitForFunction(() => window.__phaser?.ready === true, undefined, { timeout: 30_000 });
+    assert.equal((await page.evaluate(() => window.__phaser.units())).length, 50);
+    await page.evaluate(() => window.__phaser.orderAll(48, 30));
+    await page.waitForTimeout(4000);
+    const { updateMs, frameMs } = await page.evaluate(() => window.__phaser.timing());
+    const renderer = await page.evaluate(() => window.__phaser.renderer);
+    const moving = (await page.evaluate(() => window.__phaser.units())).filter((u: any) => u.moving).length;
+    const mean = (a: number[]) => a.reduce((s, v) => s + v, 0) / a.length;
+    const p95 = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length * 0.95)];
+    const recent = frameMs.slice(-150);
+    const upd = updateMs.slice(-150);
+    t.diagnostic(`Phaser ${major} (${renderer}), 50 units, ${moving} still walking: frame ${mean(recent).toFixed(2)} ms mean, ${p95(recent).toFixed(2)} ms p95 (${(1000 / mean(recent)).toFixed(1)} fps); navigation update ${mean(upd).toFixed(3)} ms mean, ${p95(upd).toFixed(3)} ms p95`);
+    assert.ok(recent.length >= 30, `frames ran: ${recent.length}`);
+    assert.ok(mean(upd) < 8, `the navigation update leaves room for 60 fps: ${mean(upd)} ms`);
+    await page.close();
+  }
+  assert.deepEqual(consoleErrors, []);
+});

@@ -20,13 +20,16 @@ const TILESET: Record<number, { name: string; value: unknown }[]> = {
 };
 const tileset = { getTileProperties: (i: number) => TILESET[i] ?? null };
 
+/** The fake tilemap: Phaser's shape plus the tile-changing methods watch wraps. */
+type FakeMap = TilemapLike & { putTileAt(index: number, x: number, y: number, recalc?: boolean, layer?: number): unknown; removeTileAt(x: number, y: number): void; setCollision(indexes: number[], collides?: boolean): void };
+
 /** A fake Phaser tilemap from rows of tile indexes (0 / '.' empty), orthogonal 16 x 16 unless told. */
-function fakeMap(layers: Record<string, string[]>, extra: Partial<TilemapLike> = {}, layerProps: Record<string, unknown> = {}): TilemapLike {
+function fakeMap(layers: Record<string, string[]>, extra: Partial<TilemapLike> = {}, layerProps: Record<string, unknown> = {}): FakeMap {
   const rows = Object.values(layers)[0];
   const height = rows.length;
   const width = rows[0].length;
   const tile = (index: number, x: number, y: number): TileLike & { collideLeft: boolean } => ({ index, x, y, collideLeft: false, get collides() { return this.collideLeft; }, properties: {}, tileset });
-  const map: TilemapLike = {
+  const map: FakeMap = {
     width,
     height,
     tileWidth: 16,
@@ -40,15 +43,15 @@ function fakeMap(layers: Record<string, string[]>, extra: Partial<TilemapLike> =
       data: r.map((row, y) => [...row].map((ch, x) => tile(ch === '.' ? -1 : Number(ch), x, y))),
       tilemapLayer: null,
     })),
-    putTileAt(index: number, x: number, y: number, _r?: boolean, layer = 0) {
+    putTileAt(index: number, x: number, y: number, _r?: boolean, layer = 0): unknown {
       const t = tile(index, x, y);
       (map.layers[layer as number].data[y][x] as unknown) = t;
       return t;
     },
-    removeTileAt(x: number, y: number, _n?: boolean, _r?: boolean, layer = 0) {
+    removeTileAt(x: number, y: number, _n?: boolean, _r?: boolean, layer = 0): void {
       map.layers[layer as number].data[y][x] = tile(-1, x, y);
     },
-    setCollision(indexes: number[], collides = true) {
+    setCollision(indexes: number[], collides = true): void {
       for (const l of map.layers) for (const row of l.data) for (const t of row) if (t && indexes.includes(t.index)) (t as unknown as { collideLeft: boolean }).collideLeft = collides;
     },
     ...extra,
@@ -74,26 +77,26 @@ test('phaser: an orthogonal tilemap converts to an octile grid; collides propert
 
 test('phaser: Phaser collision flags (setCollision) block, and watch keeps the next path in step with putTileAt', () => {
   const map = fakeMap({ ground: ['1111111', '1111111', '1111111'] });
-  (map.setCollision as (i: number[]) => void)([9]);
+  map.setCollision([9]);
   const { grid } = tilemapToNavGrid(map);
   const open = findPath(grid, 0, 1, 6, 1);
   assert.equal(open.cost, 6);
   const stop = watch(map, grid);
   // A door tile (index 9, colliding) dropped in the middle column: the next path goes around.
-  for (const y of [0, 1]) (map.putTileAt as (...a: unknown[]) => unknown)(9, 3, y);
-  (map.setCollision as (i: number[]) => void)([9]);
+  for (const y of [0, 1]) map.putTileAt(9, 3, y);
+  map.setCollision([9]);
   assert.equal(grid.isWalkable(3, 0), false);
   const around = findPath(grid, 0, 1, 6, 1);
   assert.equal(around.status, 'found');
   assert.ok(around.cost > open.cost, `around ${around.cost} > straight ${open.cost}`);
   assert.ok(!Array.from(around.cells).some((c) => c % 7 === 3 && c < 14));
   // Opening the door: removeTileAt frees the cell at once.
-  (map.removeTileAt as (x: number, y: number) => void)(3, 1);
+  map.removeTileAt(3, 1);
   assert.equal(grid.isWalkable(3, 1), true);
   assert.equal(findPath(grid, 0, 1, 6, 1).cost, 6);
   stop();
   assert.equal(Object.prototype.hasOwnProperty.call(map, 'putTileAt'), true, 'own methods are put back as own');
-  (map.putTileAt as (...a: unknown[]) => unknown)(2, 3, 1);
+  map.putTileAt(2, 3, 1);
   assert.equal(grid.isWalkable(3, 1), true, 'unwatched: the grid no longer follows');
   sync(map, grid, { x: 3, y: 1, width: 1, height: 1 });
   assert.equal(grid.isWalkable(3, 1), false, 'sync reads the change');
@@ -234,13 +237,24 @@ test('phaser: the scene plugin converts and watches, and unwatches on scene dest
   plugin.boot();
   const map = fakeMap({ g: ['111', '111'] });
   const nav = plugin.fromTilemap(map);
-  (map.putTileAt as (...a: unknown[]) => unknown)(2, 1, 0);
+  map.putTileAt(2, 1, 0);
   assert.equal(nav.grid.isWalkable(1, 0), false);
   assert.equal(nav.pathfinder.findPath(0, 0, 2, 0).cost, 4, 'around the wall without cutting corners');
   const sprites = nav.agents({ walkSpeed: 6 });
   assert.equal(sprites.system.movement, 'octile');
   assert.equal(sprites.system.options.walkSpeed, 6);
   onDestroy!();
-  (map.putTileAt as (...a: unknown[]) => unknown)(2, 2, 1);
+  map.putTileAt(2, 2, 1);
   assert.equal(nav.grid.isWalkable(2, 1), true, 'no longer watched');
+});
+
+test('phaser: README runs the example the e2e test runs in Phaser 3 and 4, and the example map is the current copy of frontier.tmx', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { tmxToTmj } = await import('../examples/phaser/make-map.js');
+  const root = new URL('..', import.meta.url);
+  const readme = readFileSync(new URL('README.md', root), 'utf8');
+  const section = readme.slice(readme.indexOf('## Use it with Phaser'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.equal(block, readFileSync(new URL('examples/phaser/readme-example.ts', root), 'utf8'));
+  assert.equal(readFileSync(new URL('examples/phaser/frontier.tmj', root), 'utf8'), tmxToTmj(readFileSync(new URL('examples/frontier.tmx', root), 'utf8')), 'run node --import tsx examples/phaser/make-map.ts');
 });

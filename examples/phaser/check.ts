@@ -7,6 +7,7 @@
 import * as Phaser from 'phaser';
 import { findPath, type NavGrid } from 'tilenav';
 import { tilemapToNavGrid, watch, cellToWorld, worldToCell, type TilemapLike } from 'tilenav/phaser';
+import { addNavigation } from './readme-example';
 
 interface MapCheck {
   movement: string;
@@ -26,7 +27,7 @@ interface MapCheck {
 
 declare global {
   interface Window {
-    __check?: { version: string; maps: Record<string, MapCheck>; error?: string; done: boolean };
+    __check?: { version: string; maps: Record<string, MapCheck>; readme?: { movement: string; open: number; closed: number; crossesDoor: boolean; offMap: boolean }; error?: string; done: boolean };
   }
 }
 
@@ -121,7 +122,17 @@ class CheckScene extends Phaser.Scene {
       const layer = map.createLayer('ground', set, 200, 100) as Phaser.Tilemaps.TilemapLayer;
       maps[name] = check(this, map, layer, false);
     }
-    window.__check = { version: Phaser.VERSION, maps, done: true };
+    // README's example, as written there, on a data tilemap; the door put through the tilemap's own putTileAt.
+    const readmeMap = this.make.tilemap({ data: ROWS, tileWidth: 16, tileHeight: 16 });
+    readmeMap.createLayer(0, readmeMap.addTilesetImage('ortho', 'ortho', 16, 16, 0, 0, 1)!, 0, 200);
+    readmeMap.setCollision([2]);
+    const nav = addNavigation(this, readmeMap, { x: 0, y: 2 });
+    const goal = cellToWorld(nav.grid, W - 1, 2);
+    const open = nav.goTo(goal.x, goal.y)!.cost;
+    readmeMap.putTileAt(2, DOOR.x, DOOR.y);
+    const closed = nav.goTo(goal.x, goal.y)!;
+    const readme = { movement: nav.movement, open, closed: closed.cost, crossesDoor: Array.from(closed.cells).includes(DOOR.y * W + DOOR.x), offMap: nav.goTo(-50, -50) === null };
+    window.__check = { version: Phaser.VERSION, maps, readme, done: true };
   }
 }
 

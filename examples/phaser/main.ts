@@ -9,9 +9,9 @@ import { drawDebug, worldToCell, TilenavPlugin, type SceneNavigation, type Agent
 import mapUrl from './frontier.tmj?url';
 import tilesUrl from '../frontier-tiles.png?url';
 
-/** The fort's south gate (cells on the Walls layer); gid 9 is the wall tile. */
+/** The fort's south gate (cells on the Walls layer); gid 11 is the door tile, blocking there. */
 const DOOR = [16, 17, 18].map((x) => ({ x, y: 22 }));
-const WALL_GID = 9;
+const DOOR_GID = 11;
 const params = new URLSearchParams(location.search);
 const UNIT_COUNT = Math.max(1, Math.min(500, Number(params.get('units') ?? 6) || 6));
 
@@ -59,7 +59,7 @@ class FrontierScene extends Phaser.Scene {
       if (name === 'Walls') this.walls = layer;
     }
     // Only the walkers' layers count: Sky and Towers are the flyers' navigation layer.
-    this.nav = this.tilenav.fromTilemap(map as never, { layers: ['Ground', 'Walls'] });
+    this.nav = this.tilenav.fromTilemap(map, { layers: ['Ground', 'Walls'] });
     this.agents = this.nav.agents({ walkSpeed: 5 }) as AgentSprites<Phaser.GameObjects.Image>;
     this.overlay = this.add.graphics().setVisible(false);
     this.paths = this.add.graphics().setVisible(false);
@@ -112,7 +112,7 @@ class FrontierScene extends Phaser.Scene {
     this.doorClosed = !this.doorClosed;
     // putTileAt / removeTileAt are watched by the plugin: the grid follows, walkers replan.
     for (const c of DOOR) {
-      if (this.doorClosed) this.walls.putTileAt(WALL_GID, c.x, c.y);
+      if (this.doorClosed) this.walls.putTileAt(DOOR_GID, c.x, c.y);
       else this.walls.removeTileAt(c.x, c.y);
     }
   }
@@ -135,7 +135,7 @@ class FrontierScene extends Phaser.Scene {
     }
     if (this.debug) {
       if (this.overlayVersion !== this.nav.grid.version) {
-        drawDebug(this.overlay, this.nav.grid, { alpha: 0.3 });
+        drawDebug(this.overlay, this.nav.grid, { alpha: 0.4 });
         this.overlayVersion = this.nav.grid.version;
       }
       const paths: Float64Array[] = [];

@@ -257,8 +257,8 @@ export function watch(tilemap: TilemapLike, grid: NavGrid): () => void {
   if (state === undefined) throw new TilenavError('this grid was not made by tilemapToNavGrid', { element: 'grid' });
   if (watches.has(grid)) return () => unwatch(grid);
   const patches: Patch[] = [];
-  const targets: Record<string, unknown>[] = [tilemap as Record<string, unknown>];
-  for (const l of state.layers) if (l.data.tilemapLayer) targets.push(l.data.tilemapLayer as Record<string, unknown>);
+  const targets: Record<string, unknown>[] = [tilemap as unknown as Record<string, unknown>];
+  for (const l of state.layers) if (l.data.tilemapLayer) targets.push(l.data.tilemapLayer as unknown as Record<string, unknown>);
   const full = () => sync(tilemap, grid);
   for (const target of targets) {
     const wrap = (name: string, after: (args: unknown[], result: unknown) => void) => {

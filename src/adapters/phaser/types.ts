@@ -37,7 +37,6 @@ export interface TilemapLayerLike {
   scaleX: number;
   scaleY: number;
   layer: LayerDataLike;
-  [method: string]: unknown;
 }
 
 /** Phaser.Tilemaps.Tilemap. `orientation` is Phaser's number (0 orthogonal .. 3 hexagonal) or Tiled's name. */
@@ -52,7 +51,6 @@ export interface TilemapLike {
   staggerAxis?: string;
   staggerIndex?: string;
   properties?: PropertiesLike | unknown;
-  [method: string]: unknown;
 }
 
 /** Phaser.GameObjects.Graphics: the drawing calls the debug view makes. */
