@@ -100,6 +100,9 @@ test('phaser: Phaser collision flags (setCollision) block, and watch keeps the n
   assert.equal(grid.isWalkable(3, 1), true, 'unwatched: the grid no longer follows');
   sync(map, grid, { x: 3, y: 1, width: 1, height: 1 });
   assert.equal(grid.isWalkable(3, 1), false, 'sync reads the change');
+  sync(map, grid, { x: -5, y: -5, width: 100, height: 100 });
+  assert.equal(grid.isWalkable(3, 1), false, 'a rectangle past the map is clipped');
+  assert.throws(() => sync(map, grid, { x: NaN, y: 0, width: 1, height: 1 }), (e: unknown) => e instanceof TilenavError && /rect/.test(e.message));
   unwatch(grid);
 });
 

@@ -158,6 +158,35 @@ function tileProperty(tile: TileLike, name: string): unknown {
   return ts && typeof ts.getTileProperties === 'function' ? propertyOf(ts.getTileProperties(tile.index), name) : undefined;
 }
 
+/** What a tile's properties say about navigation. */
+interface TileNav {
+  blocks: boolean;
+  /** Terrain id, or -1 without a known terrainType. */
+  terrain: number;
+  /** The `cost` property, or 0 without one. */
+  cost: number;
+  slow: number;
+}
+
+function hasOwnProperties(tile: TileLike): boolean {
+  const p = tile.properties;
+  if (p === null || typeof p !== 'object') return false;
+  return Array.isArray(p) ? p.length > 0 : Object.keys(p).length > 0;
+}
+
+function tileNav(tile: TileLike, names: readonly string[], terrain: TerrainTable, where: string): TileNav {
+  let blocks = names.some((name) => tileProperty(tile, name) === true);
+  let id = -1;
+  const tt = tileProperty(tile, 'terrainType');
+  if (typeof tt === 'string' && terrain.has(tt)) {
+    id = terrain.id(tt);
+    if (!terrain.get(id).walkable) blocks = true;
+  }
+  const c = tileProperty(tile, 'cost');
+  const slow = tileProperty(tile, 'slowMultiplier');
+  return { blocks, terrain: id, cost: c === undefined ? 0 : positive(c, `${where} property "cost"`), slow: slow === undefined ? 1 : positive(slow, `${where} property "slowMultiplier"`) };
+}
+
 function positive(v: unknown, what: string): number {
   if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(Math.fround(v)) || Math.fround(v) === 0) throw new TilenavError(`expected a number > 0 that a 32-bit float holds, got ${JSON.stringify(v)}`, { element: what });
   return v;
@@ -167,12 +196,16 @@ function positive(v: unknown, what: string): number {
  * Recomputes the grid's cells in `rect` (default: the whole map) from the tilemap, after the game
  * changed tiles (putTileAt, removeTileAt, fill, setCollision ...). Uses the options the grid was
  * made with; one change event per navigation layer, so agents replan once.
- * @throws TilenavError when `grid` was not made by {@link tilemapToNavGrid} or `rect` leaves the map.
+ * A rectangle reaching past the map is clipped to it.
+ * @throws TilenavError when `grid` was not made by {@link tilemapToNavGrid}, `rect` is not finite, or a tile's cost is bad.
  */
 export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void {
   const state = states.get(grid);
   if (state === undefined) throw new TilenavError('this grid was not made by tilemapToNavGrid', { element: 'grid' });
   const r = rect ?? { x: 0, y: 0, width: grid.width, height: grid.height };
+  if (![r.x, r.y, r.width, r.height].every((v) => typeof v === 'number' && Number.isFinite(v))) {
+    throw new TilenavError(`expected a rectangle of finite cell coordinates, got ${JSON.stringify(rect)}`, { element: 'rect' });
+  }
   const x0 = Math.max(0, Math.floor(r.x));
   const y0 = Math.max(0, Math.floor(r.y));
   const x1 = Math.min(grid.width, Math.ceil(r.x + r.width));
@@ -182,6 +215,8 @@ export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void
   const phaserCollision = options.phaserCollision ?? true;
   const terrain = grid.terrain;
   const groundCost = terrain.get(0).cost;
+  // Tiles of one index share their tileset's properties: read them once per index per sync.
+  const byIndex = new Map<number, TileNav>();
   for (let n = 0; n < grid.layers.length; n++) {
     const nav = grid.layers[n];
     const hasFloor = layers.some((l) => l.nav === n && l.floor === true);
@@ -199,18 +234,18 @@ export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void
           if (l.floor === true) floor = true;
           else if (l.floor === false) walkable = 0;
           if (phaserCollision && tile.collides) walkable = 0;
-          for (const name of names) if (tileProperty(tile, name) === true) walkable = 0;
-          const tt = tileProperty(tile, 'terrainType');
-          if (typeof tt === 'string' && terrain.has(tt)) {
-            id = terrain.id(tt);
-            const t = terrain.get(id);
-            cost = t.cost;
-            if (!t.walkable) walkable = 0;
+          let t = hasOwnProperties(tile) ? undefined : byIndex.get(tile.index);
+          if (t === undefined) {
+            t = tileNav(tile, names, terrain, `layer ${JSON.stringify(l.data.name)} tile (${x}, ${y})`);
+            if (!hasOwnProperties(tile)) byIndex.set(tile.index, t);
           }
-          const c = tileProperty(tile, 'cost');
-          if (c !== undefined) cost = positive(c, `layer ${JSON.stringify(l.data.name)} tile (${x}, ${y}) property "cost"`);
-          const slow = tileProperty(tile, 'slowMultiplier');
-          if (slow !== undefined) cost *= positive(slow, `layer ${JSON.stringify(l.data.name)} tile (${x}, ${y}) property "slowMultiplier"`);
+          if (t.blocks) walkable = 0;
+          if (t.terrain >= 0) {
+            id = t.terrain;
+            cost = terrain.get(id).cost;
+          }
+          if (t.cost > 0) cost = t.cost;
+          cost *= t.slow;
           if (options.blocks?.(tile, l.data) === true) walkable = 0;
         }
         nav.walkable[i] = floor ? walkable : 0;
