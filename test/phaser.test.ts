@@ -261,3 +261,15 @@ test('phaser: README runs the example the e2e test runs in Phaser 3 and 4, and t
   assert.equal(block, readFileSync(new URL('examples/phaser/readme-example.ts', root), 'utf8'));
   assert.equal(readFileSync(new URL('examples/phaser/frontier.tmj', root), 'utf8'), tmxToTmj(readFileSync(new URL('examples/frontier.tmx', root), 'utf8')), 'run node --import tsx examples/phaser/make-map.ts');
 });
+
+test('phaser: package.json exports tilenav/phaser, makes Phaser an optional peer, and its example script names files that exist', async () => {
+  const { existsSync, readFileSync } = await import('node:fs');
+  const root = new URL('..', import.meta.url);
+  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+  assert.deepEqual(pkg.exports['./phaser'], { types: './dist/adapters/phaser/index.d.ts', default: './dist/adapters/phaser/index.js' });
+  assert.equal(pkg.peerDependencies.phaser, '>=3.60 <5');
+  assert.equal(pkg.peerDependenciesMeta.phaser.optional, true);
+  const files = [...(pkg.scripts['example:phaser'] as string).matchAll(/\S+\.ts\b/g)].map((m) => m[0]);
+  assert.ok(files.length >= 2, files.join(' '));
+  for (const f of files) assert.ok(existsSync(new URL(f, root)), `${f} exists`);
+});
