@@ -231,3 +231,8 @@ test('phaser e2e: frame time with 50 units walking (Phaser 4 and Phaser 3)', { s
   }
   assert.deepEqual(consoleErrors, []);
 });
+
+test("phaser e2e: the example, the check page and README's example typecheck against Phaser's own types", () => {
+  const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'examples/phaser/tsconfig.json'], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, `tsc examples/phaser:\n${r.stdout}\n${r.stderr}`);
+});
