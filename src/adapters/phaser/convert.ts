@@ -1,0 +1,338 @@
+/**
+ * A Phaser tilemap as a NavGrid: which tiles block, what they cost, and keeping the grid in step
+ * when the game changes tiles.
+ */
+import { NavGrid, TerrainTable, TilenavError, orthogonal, isometric, staggered } from '../../index.js';
+import type { MovementName, Projection } from '../../index.js';
+import type { CellRect } from '../../grid/navgrid.js';
+import type { LayerDataLike, TileLike, TilemapLayerLike, TilemapLike } from './types.js';
+
+/** Options of {@link tilemapToNavGrid}; {@link sync} and {@link watch} reuse the ones a grid was made with. */
+export interface TilemapNavOptions {
+  /** Tile layers that count, by name or index in `tilemap.layers`. @default every tile layer */
+  layers?: readonly (string | number)[];
+  /** Tiles Phaser marks colliding (`setCollision*`, `tile.collides`) block. @default true */
+  phaserCollision?: boolean;
+  /** Bool tile properties that block when true. @default ['collides', 'collision', 'solid'] */
+  collisionProperties?: readonly string[];
+  /** Terrain names for the `terrainType` tile property. @default new TerrainTable() */
+  terrain?: TerrainTable;
+  /** Your own rule, consulted after the built-in ones for every non-empty tile: true blocks. */
+  blocks?: (tile: TileLike, layer: LayerDataLike) => boolean;
+  /** The tilemap layer whose position and scale place the grid in the world. @default the first counted layer drawn by a TilemapLayer */
+  worldLayer?: string | number;
+}
+
+/** What {@link tilemapToNavGrid} returns. */
+export interface TilemapNav {
+  grid: NavGrid;
+  /** The movement model matching the map's orientation, for Pathfinder, findPath and NavigationSystem. */
+  movement: MovementName;
+}
+
+const DEFAULT_COLLISION_PROPERTIES = Object.freeze(['collides', 'collision', 'solid']);
+
+interface State {
+  options: TilemapNavOptions;
+  /** Per counted tile layer: its data, navigation layer index and `isTilesetWalkable` (undefined when unset). */
+  layers: { data: LayerDataLike; nav: number; floor: boolean | undefined }[];
+  names: readonly string[];
+}
+
+const states = new WeakMap<NavGrid, State>();
+
+/** Reads one property from Phaser's array form (`[{ name, value }]`) or an object; undefined when absent. */
+export function propertyOf(props: unknown, name: string): unknown {
+  if (props === null || typeof props !== 'object') return undefined;
+  if (Array.isArray(props)) {
+    for (const p of props) if (p !== null && typeof p === 'object' && (p as { name?: unknown }).name === name) return (p as { value?: unknown }).value;
+    return undefined;
+  }
+  return (props as Record<string, unknown>)[name];
+}
+
+const ORIENTATIONS = ['orthogonal', 'isometric', 'staggered', 'hexagonal'] as const;
+type Orientation = (typeof ORIENTATIONS)[number];
+
+function orientationOf(tilemap: TilemapLike): Orientation {
+  const o = tilemap.orientation;
+  const name = typeof o === 'number' ? ORIENTATIONS[o] : ORIENTATIONS.find((n) => n === o);
+  if (name === undefined) throw new TilenavError(`expected orientation 0-3 or orthogonal, isometric, staggered, hexagonal; got ${JSON.stringify(o)}`, { element: 'tilemap.orientation' });
+  return name;
+}
+
+/**
+ * The projection placing cells where Phaser draws the tiles (Tile#updatePixelXY: tile (x, y)'s
+ * image has its top-left at pixelX, pixelY inside the layer), moved and scaled like the layer.
+ * Phaser's staggered maps always shift odd rows; its hexagonal ones shift odd rows (columns) right
+ * (down) for stagger index odd and left (up) for even, which is Tiled's even layout half a tile over.
+ */
+function projectionOf(tilemap: TilemapLike, orientation: Orientation, at: TilemapLayerLike | null): { projection: Projection; movement: MovementName } {
+  const x0 = at?.x ?? 0;
+  const y0 = at?.y ?? 0;
+  const sx = at?.scaleX ?? 1;
+  const sy = at?.scaleY ?? 1;
+  const tw = tilemap.tileWidth * sx;
+  const th = tilemap.tileHeight * sy;
+  if (!(tw > 0 && th > 0)) throw new TilenavError(`expected tile sizes > 0, got ${tilemap.tileWidth} x ${tilemap.tileHeight} at scale ${sx} x ${sy}`, { element: 'tilemap.tileWidth/tileHeight' });
+  switch (orientation) {
+    case 'orthogonal':
+      return { projection: orthogonal(tw, th, x0, y0), movement: 'octile' };
+    case 'isometric':
+      return { projection: isometric(tw, th, x0 + tw / 2, y0), movement: 'iso' };
+    case 'staggered':
+      return { projection: staggered(tw, th, { staggerAxis: 'y', staggerIndex: 'odd', originX: x0, originY: y0 }), movement: 'staggered-odd-r' };
+    default: {
+      const axis = tilemap.staggerAxis === 'x' ? 'x' : 'y';
+      const index = tilemap.staggerIndex === 'even' ? 'even' : 'odd';
+      const side = (tilemap.hexSideLength ?? 0) * (axis === 'x' ? sx : sy);
+      const shiftX = axis === 'y' && index === 'even' ? -tw / 2 : 0;
+      const shiftY = axis === 'x' && index === 'even' ? -th / 2 : 0;
+      const projection = staggered(tw, th, { staggerAxis: axis, staggerIndex: index, hexSideLength: side, originX: x0 + shiftX, originY: y0 + shiftY });
+      return { projection, movement: `hex-${index}-${axis === 'x' ? 'q' : 'r'}` as MovementName };
+    }
+  }
+}
+
+function layerIndex(tilemap: TilemapLike, ref: string | number, what: string): number {
+  const i = typeof ref === 'number' ? ref : tilemap.layers.findIndex((l) => l.name === ref);
+  if (!Number.isInteger(i) || i < 0 || i >= tilemap.layers.length) {
+    throw new TilenavError(`no tile layer ${JSON.stringify(ref)}; the map has ${tilemap.layers.map((l) => JSON.stringify(l.name)).join(', ') || 'none'}`, { element: what });
+  }
+  return i;
+}
+
+function checkTilemap(tilemap: TilemapLike): void {
+  if (tilemap === null || typeof tilemap !== 'object' || !Array.isArray(tilemap.layers)) throw new TilenavError('expected a Phaser tilemap (an object with a layers array)', { element: 'tilemap' });
+  if (!Number.isInteger(tilemap.width) || !Number.isInteger(tilemap.height) || tilemap.width < 1 || tilemap.height < 1) {
+    throw new TilenavError(`expected a map of at least 1 x 1 tiles, got ${tilemap.width} x ${tilemap.height}`, { element: 'tilemap.width/height' });
+  }
+}
+
+/**
+ * Builds a navigation grid from a Phaser tilemap: one cell per tile, the projection and movement
+ * model of the map's orientation (orthogonal: octile; isometric: iso; staggered: staggered-odd-r;
+ * hexagonal: hex-{odd,even}-{r,q}), cell centres where Phaser draws the tiles of the world layer
+ * (its position and scale), in world pixels.
+ *
+ * A cell is blocked when a tile on a counted layer collides in Phaser (`setCollision*`), or has a
+ * true `collides` / `collision` / `solid` property, or an unwalkable `terrainType`, or `blocks`
+ * says so. Its cost is the `terrainType`'s cost, or the tile's `cost` property, times its
+ * `slowMultiplier` (upper layers win over lower ones). Empty cells are walkable at cost 1.
+ *
+ * Layer properties, as the Tiled loader reads them: the map property `navigationLayers` (1-8)
+ * gives the navigation layers' count, a tile layer's `collisionLayer` (index or name) the one it
+ * feeds (default 0); `isTilesetWalkable` true makes a layer the floor (where a navigation layer has
+ * one, only cells it covers are walkable), false makes every tile on it block.
+ * @throws TilenavError for a tilemap that is not one, an unknown layer, a bad cost.
+ */
+export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOptions = {}): TilemapNav {
+  checkTilemap(tilemap);
+  const orientation = orientationOf(tilemap);
+  const counted = options.layers === undefined ? tilemap.layers.map((_, i) => i) : options.layers.map((r) => layerIndex(tilemap, r, 'options.layers'));
+  const navCountRaw = Number(propertyOf(tilemap.properties, 'navigationLayers') ?? 1);
+  const navCount = Number.isFinite(navCountRaw) ? Math.min(8, Math.max(1, Math.round(navCountRaw))) : 1;
+  const worldAt = options.worldLayer !== undefined ? tilemap.layers[layerIndex(tilemap, options.worldLayer, 'options.worldLayer')].tilemapLayer ?? null : counted.map((i) => tilemap.layers[i].tilemapLayer).find((l) => l != null) ?? null;
+  const { projection, movement } = projectionOf(tilemap, orientation, worldAt);
+  const grid = new NavGrid(tilemap.width, tilemap.height, { layers: navCount, projection, terrain: options.terrain });
+  const layers = counted.map((i) => {
+    const data = tilemap.layers[i];
+    const p = propertyOf(data.properties, 'collisionLayer');
+    let nav = 0;
+    if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < navCount) nav = p;
+    else if (typeof p === 'string' && grid.layers.some((l) => l.name === p)) nav = grid.layerIndex(p);
+    else if (p !== undefined) throw new TilenavError(`collisionLayer ${JSON.stringify(p)} is not one of the map's ${navCount} navigation layers (${grid.layers.map((l) => l.name).join(', ')})`, { element: `layer ${JSON.stringify(data.name)}` });
+    const w = propertyOf(data.properties, 'isTilesetWalkable');
+    return { data, nav, floor: typeof w === 'boolean' ? w : undefined };
+  });
+  states.set(grid, { options, layers, names: options.collisionProperties ?? DEFAULT_COLLISION_PROPERTIES });
+  sync(tilemap, grid);
+  return { grid, movement };
+}
+
+/** A tile's navigation properties: its tileset's (Tiled's per-tile properties) under its own. */
+function tileProperty(tile: TileLike, name: string): unknown {
+  const own = propertyOf(tile.properties, name);
+  if (own !== undefined) return own;
+  const ts = tile.tileset;
+  return ts && typeof ts.getTileProperties === 'function' ? propertyOf(ts.getTileProperties(tile.index), name) : undefined;
+}
+
+/** What a tile's properties say about navigation. */
+interface TileNav {
+  blocks: boolean;
+  /** Terrain id, or -1 without a known terrainType. */
+  terrain: number;
+  /** The `cost` property, or 0 without one. */
+  cost: number;
+  slow: number;
+}
+
+function hasOwnProperties(tile: TileLike): boolean {
+  const p = tile.properties;
+  if (p === null || typeof p !== 'object') return false;
+  return Array.isArray(p) ? p.length > 0 : Object.keys(p).length > 0;
+}
+
+function tileNav(tile: TileLike, names: readonly string[], terrain: TerrainTable, where: string): TileNav {
+  let blocks = names.some((name) => tileProperty(tile, name) === true);
+  let id = -1;
+  const tt = tileProperty(tile, 'terrainType');
+  if (typeof tt === 'string' && terrain.has(tt)) {
+    id = terrain.id(tt);
+    if (!terrain.get(id).walkable) blocks = true;
+  }
+  const c = tileProperty(tile, 'cost');
+  const slow = tileProperty(tile, 'slowMultiplier');
+  return { blocks, terrain: id, cost: c === undefined ? 0 : positive(c, `${where} property "cost"`), slow: slow === undefined ? 1 : positive(slow, `${where} property "slowMultiplier"`) };
+}
+
+function positive(v: unknown, what: string): number {
+  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(Math.fround(v)) || Math.fround(v) === 0) throw new TilenavError(`expected a number > 0 that a 32-bit float holds, got ${JSON.stringify(v)}`, { element: what });
+  return v;
+}
+
+/**
+ * Recomputes the grid's cells in `rect` (default: the whole map) from the tilemap, after the game
+ * changed tiles (putTileAt, removeTileAt, fill, setCollision ...). Uses the options the grid was
+ * made with; one change event per navigation layer, so agents replan once.
+ * A rectangle reaching past the map is clipped to it.
+ * @throws TilenavError when `grid` was not made by {@link tilemapToNavGrid}, `rect` is not finite, or a tile's cost is bad.
+ */
+export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void {
+  const state = states.get(grid);
+  if (state === undefined) throw new TilenavError('this grid was not made by tilemapToNavGrid', { element: 'grid' });
+  const r = rect ?? { x: 0, y: 0, width: grid.width, height: grid.height };
+  if (![r.x, r.y, r.width, r.height].every((v) => typeof v === 'number' && Number.isFinite(v))) {
+    throw new TilenavError(`expected a rectangle of finite cell coordinates, got ${JSON.stringify(rect)}`, { element: 'rect' });
+  }
+  const x0 = Math.max(0, Math.floor(r.x));
+  const y0 = Math.max(0, Math.floor(r.y));
+  const x1 = Math.min(grid.width, Math.ceil(r.x + r.width));
+  const y1 = Math.min(grid.height, Math.ceil(r.y + r.height));
+  if (x1 <= x0 || y1 <= y0) return;
+  const { options, layers, names } = state;
+  const phaserCollision = options.phaserCollision ?? true;
+  const terrain = grid.terrain;
+  const groundCost = terrain.get(0).cost;
+  // Tiles of one index share their tileset's properties: read them once per index per sync.
+  const byIndex = new Map<number, TileNav>();
+  for (let n = 0; n < grid.layers.length; n++) {
+    const nav = grid.layers[n];
+    const hasFloor = layers.some((l) => l.nav === n && l.floor === true);
+    for (let y = y0; y < y1; y++) {
+      for (let x = x0; x < x1; x++) {
+        const i = y * grid.width + x;
+        let floor = !hasFloor;
+        let walkable = 1;
+        let cost = groundCost;
+        let id = 0;
+        for (const l of layers) {
+          if (l.nav !== n) continue;
+          const tile = l.data.data[y]?.[x];
+          if (tile == null || tile.index < 0) continue;
+          if (l.floor === true) floor = true;
+          else if (l.floor === false) walkable = 0;
+          if (phaserCollision && tile.collides) walkable = 0;
+          let t = hasOwnProperties(tile) ? undefined : byIndex.get(tile.index);
+          if (t === undefined) {
+            t = tileNav(tile, names, terrain, `layer ${JSON.stringify(l.data.name)} tile (${x}, ${y})`);
+            if (!hasOwnProperties(tile)) byIndex.set(tile.index, t);
+          }
+          if (t.blocks) walkable = 0;
+          if (t.terrain >= 0) {
+            id = t.terrain;
+            cost = terrain.get(id).cost;
+          }
+          if (t.cost > 0) cost = t.cost;
+          cost *= t.slow;
+          if (options.blocks?.(tile, l.data) === true) walkable = 0;
+        }
+        nav.walkable[i] = floor ? walkable : 0;
+        nav.cost[i] = cost;
+        nav.terrain[i] = id;
+      }
+    }
+    grid.refresh(n, { x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+  }
+}
+
+/** Methods that change one tile, and where their cell is among the arguments (or in the returned tile). */
+const CELL_METHODS: Readonly<Record<string, number>> = Object.freeze({ putTileAt: 1, removeTileAt: 0 });
+const TILE_RESULT_METHODS = Object.freeze(['putTileAtWorldXY', 'removeTileAtWorldXY']);
+/** Methods that may change any tile or collision flag: the whole map is synced after them. */
+const MAP_METHODS = Object.freeze([
+  'fill', 'putTilesAt', 'randomize', 'weightedRandomize', 'shuffle', 'swapByIndex', 'replaceByIndex', 'copy',
+  'setCollision', 'setCollisionBetween', 'setCollisionByProperty', 'setCollisionByExclusion', 'setCollisionFromCollisionGroup',
+]);
+
+interface Patch {
+  target: Record<string, unknown>;
+  name: string;
+  own: boolean;
+  previous: unknown;
+}
+
+const watches = new WeakMap<NavGrid, Patch[]>();
+
+/**
+ * Keeps `grid` in step with `tilemap` automatically. Phaser has no per-tile change events, so this
+ * wraps, on the tilemap and on each counted layer's TilemapLayer instance, the methods that change
+ * tiles: putTileAt / removeTileAt (and their WorldXY forms) sync their one cell right after the
+ * call; fill, putTilesAt, randomize, shuffle, copy, replaceByIndex, swapByIndex and the
+ * setCollision* family sync the whole map. The next path search sees the change.
+ *
+ * Not seen: changes made on a Tile object itself (`tile.index = ...`, `tile.setCollision(...)`) or
+ * through Phaser's internal components; call {@link sync} after those. Watching twice is a no-op;
+ * {@link unwatch} restores the original methods.
+ * @returns the function that stops watching (same as `unwatch(grid)`).
+ */
+export function watch(tilemap: TilemapLike, grid: NavGrid): () => void {
+  const state = states.get(grid);
+  if (state === undefined) throw new TilenavError('this grid was not made by tilemapToNavGrid', { element: 'grid' });
+  if (watches.has(grid)) return () => unwatch(grid);
+  const patches: Patch[] = [];
+  const targets: Record<string, unknown>[] = [tilemap as unknown as Record<string, unknown>];
+  for (const l of state.layers) if (l.data.tilemapLayer) targets.push(l.data.tilemapLayer as unknown as Record<string, unknown>);
+  const full = () => sync(tilemap, grid);
+  for (const target of targets) {
+    const wrap = (name: string, after: (args: unknown[], result: unknown) => void) => {
+      const previous = target[name];
+      if (typeof previous !== 'function') return;
+      patches.push({ target, name, own: Object.prototype.hasOwnProperty.call(target, name), previous });
+      target[name] = function (this: unknown, ...args: unknown[]) {
+        const result = (previous as (...a: unknown[]) => unknown).apply(this, args);
+        after(args, result);
+        return result;
+      };
+    };
+    for (const [name, at] of Object.entries(CELL_METHODS)) {
+      wrap(name, (args) => {
+        const x = Number(args[at]);
+        const y = Number(args[at + 1]);
+        if (Number.isInteger(x) && Number.isInteger(y) && grid.inBounds(x, y)) sync(tilemap, grid, { x, y, width: 1, height: 1 });
+      });
+    }
+    for (const name of TILE_RESULT_METHODS) {
+      wrap(name, (_args, result) => {
+        const t = result as TileLike | null;
+        if (t && Number.isInteger(t.x) && Number.isInteger(t.y) && grid.inBounds(t.x, t.y)) sync(tilemap, grid, { x: t.x, y: t.y, width: 1, height: 1 });
+        else full();
+      });
+    }
+    for (const name of MAP_METHODS) wrap(name, full);
+  }
+  watches.set(grid, patches);
+  return () => unwatch(grid);
+}
+
+/** Stops {@link watch}: puts the tilemap's and layers' own methods back. Unwatched grids: no-op. */
+export function unwatch(grid: NavGrid): void {
+  const patches = watches.get(grid);
+  if (patches === undefined) return;
+  watches.delete(grid);
+  for (const p of patches.reverse()) {
+    if (p.own) p.target[p.name] = p.previous;
+    else delete p.target[p.name];
+  }
+}

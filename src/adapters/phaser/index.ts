@@ -1,0 +1,13 @@
+/**
+ * tilenav/phaser: Phaser 3 (3.60+) and Phaser 4 tilemaps as navigation grids, kept in step with
+ * the game's tile changes, world <-> cell, debug drawing, sprites moved by navigation agents and
+ * an optional scene plugin. Phaser itself is not imported: its objects are used through the
+ * structural types in ./types.
+ */
+export { tilemapToNavGrid, sync, watch, unwatch, propertyOf } from './convert.js';
+export type { TilemapNavOptions, TilemapNav } from './convert.js';
+export { cellToWorld, worldToCell, drawDebug, colorNumber, AgentSprites } from './view.js';
+export type { DebugDrawOptions, AgentSpritesOptions } from './view.js';
+export { TilenavPlugin, TILENAV_SCENE_PLUGIN } from './plugin.js';
+export type { SceneNavigation } from './plugin.js';
+export type { TilemapLike, LayerDataLike, TileLike, TilemapLayerLike, GraphicsLike, PositionedLike, PropertiesLike } from './types.js';

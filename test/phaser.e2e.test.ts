@@ -1,0 +1,238 @@
+/**
+ * tilenav/phaser in headless Chromium with both Phaser majors: the check page (orthogonal,
+ * isometric and hexagonal tilemaps converted, searched, a door put with putTileAt, world <-> cell
+ * against Phaser's drawing) built against Phaser 4 and against Phaser 3; then the playable example
+ * (Phaser 4): select, move, the door, debug paths, no console error, frame time with 50 units and
+ * a screenshot in docs/phaser.png.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { loadTiled } from '../src/loaders/index.js';
+import { CHROMIUM, skip } from './helpers-demo.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const window: any;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const vite = join(root, 'node_modules/vite/bin/vite.js');
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.png': 'image/png', '.tmj': 'application/json', '.json': 'application/json' };
+
+/** Builds the example folder against Phaser `major` into a temporary folder. */
+function build(major: 3 | 4): string {
+  const out = mkdtempSync(join(tmpdir(), `tilenav-phaser${major}-`));
+  const r = spawnSync(process.execPath, [vite, 'build', '--config', 'examples/phaser/vite.config.ts', '--logLevel', 'warn', '--minify', 'false'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, TILENAV_PHASER: String(major), TILENAV_OUT: out },
+  });
+  assert.equal(r.status, 0, `build against Phaser ${major} failed:\n${r.stdout}\n${r.stderr}`);
+  return out;
+}
+
+/** Serves a folder on a free port; resolves to its base URL. */
+function serve(dir: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dir, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(dir) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, server })));
+}
+
+let context: BrowserContext;
+let userDir: string;
+const servers: Server[] = [];
+const outs: string[] = [];
+const sites: Partial<Record<3 | 4, string>> = {};
+const consoleErrors: string[] = [];
+
+before(async () => {
+  if (skip) return;
+  for (const major of [4, 3] as const) {
+    const out = build(major);
+    outs.push(out);
+    const { url, server } = await serve(out);
+    servers.push(server);
+    sites[major] = url;
+  }
+  userDir = mkdtempSync(join(tmpdir(), 'tilenav-phaser-chromium-'));
+  context = await chromium.launchPersistentContext(userDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1100, height: 720 },
+    args: ['--headless', '--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader'],
+  });
+});
+
+after(async () => {
+  await context?.close();
+  for (const s of servers) s.close();
+  for (const d of [...outs, userDir]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
+async function open(major: 3 | 4, path: string): Promise<Page> {
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(`Phaser ${major} ${path}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`Phaser ${major} ${path}: ${String(e)}`));
+  await page.goto(sites[major] + path);
+  return page;
+}
+
+for (const major of [4, 3] as const) {
+  test(`phaser e2e: with Phaser ${major}, tilemaps convert, a door put with putTileAt sends the next path around, world <-> cell matches the drawing`, { skip }, async () => {
+    const page = await open(major, 'check.html');
+    await page.waitForFunction(() => window.__check?.done === true, undefined, { timeout: 30_000 });
+    const check = await page.evaluate(() => window.__check);
+    await page.close();
+    assert.equal(check.error, undefined);
+    assert.ok(check.version.startsWith(`${major}.`), `built against Phaser ${major}: ${check.version}`);
+    const movements: Record<string, string> = { orthogonal: 'octile', isometric: 'iso', hexagonal: 'hex-odd-r' };
+    for (const [name, m] of Object.entries(check.maps) as [string, any][]) {
+      assert.equal(m.movement, movements[name], name);
+      assert.deepEqual(m.size, [9, 5], name);
+      assert.equal(m.before.status, 'found', `${name}: a path through the gap`);
+      assert.equal(m.doorBlocked, true, `${name}: putTileAt closed the door in the grid`);
+      assert.equal(m.after.status, 'found', `${name}: a way around the closed door`);
+      assert.ok(m.after.cost > m.before.cost && !m.after.crossesDoor, `${name}: the next path goes around (${JSON.stringify(m)})`);
+      assert.equal(m.reopened, m.before.cost, `${name}: reopening restores the path`);
+      assert.equal(m.centresOk, m.cells, `${name}: every drawn tile centre converts back to its cell`);
+      assert.ok(m.centreError < 1e-6, `${name}: cell centres where Phaser draws the tiles (off by ${m.centreError} px)`);
+    }
+    assert.equal(check.maps.orthogonal.phaserAgrees, check.maps.orthogonal.cells, "orthogonal: agrees with Phaser's worldToTileXY");
+    // README's Phaser example, run as written: a path, then around the door the tilemap's putTileAt closed.
+    assert.deepEqual(check.readme, { movement: 'octile', open: check.maps.orthogonal.before.cost, closed: check.maps.orthogonal.after.cost, crossesDoor: false, offMap: true });
+  });
+}
+
+/** Waits until no unit in `ids` is moving (or the time runs out), returns the units. */
+async function settle(page: Page, ids: number[], timeout = 20_000): Promise<any[]> {
+  await page.waitForFunction((ids: number[]) => window.__phaser.units().filter((u: any) => ids.includes(u.id)).every((u: any) => !u.moving), ids, { timeout });
+  return page.evaluate(() => window.__phaser.units());
+}
+
+async function clickCell(page: Page, x: number, y: number, button: 'left' | 'right'): Promise<void> {
+  const p = await page.evaluate(([x, y]) => window.__phaser.cellToClient(x, y), [x, y]);
+  await page.mouse.click(p.x, p.y, { button });
+}
+
+test('phaser e2e: the Frontier example converts the map as the Tiled loader does; click selects, right-click moves, units arrive on walkable cells', { skip }, async () => {
+  const page = await open(4, 'index.html');
+  await page.waitForFunction(() => window.__phaser?.ready === true, undefined, { timeout: 30_000 });
+  const grid = await page.evaluate(() => window.__phaser.grid());
+  const tiled = loadTiled(readFileSync(join(root, 'examples/frontier.tmx'), 'utf8'), { file: 'frontier.tmx' }).grid;
+  assert.deepEqual([grid.width, grid.height], [tiled.width, tiled.height]);
+  assert.deepEqual(grid.layers[0].walkable, Array.from(tiled.layers[0].walkable), 'walkers: the same blocked cells as the Tiled loader');
+  assert.deepEqual(grid.layers[0].cost, Array.from(tiled.layers[0].cost), 'walkers: the same costs as the Tiled loader');
+  const units = await page.evaluate(() => window.__phaser.units());
+  assert.equal(units.length, 6);
+  await clickCell(page, units[1].x, units[1].y, 'left');
+  assert.deepEqual(await page.evaluate(() => window.__phaser.selected()), [units[1].id]);
+  await clickCell(page, 40, 12, 'right');
+  const moved = (await settle(page, [units[1].id])).find((u) => u.id === units[1].id);
+  assert.ok(Math.abs(moved.x - 40) < 0.5 && Math.abs(moved.y - 12) < 0.5, `arrived at (40, 12): ${moved.x}, ${moved.y}`);
+  // A group order: every unit ends on a walkable cell near the click, drawn where it stands.
+  await page.keyboard.down('Shift');
+  for (const u of units) await clickCell(page, u.x, u.y, 'left');
+  await page.keyboard.up('Shift');
+  assert.equal((await page.evaluate(() => window.__phaser.selected())).length, 6);
+  await clickCell(page, 45, 20, 'right');
+  const after = await settle(page, units.map((u: any) => u.id));
+  for (const u of after) {
+    const cx = Math.round(u.x);
+    const cy = Math.round(u.y);
+    assert.ok(await page.evaluate(([x, y]) => window.__phaser.walkable(x, y), [cx, cy]), `unit ${u.id} on a walkable cell (${cx}, ${cy})`);
+    assert.ok(Math.hypot(u.x - 45, u.y - 20) < 4, `unit ${u.id} near the click: ${u.x}, ${u.y}`);
+    const s = u.sprite;
+    assert.ok(Math.abs(s.x - (u.x + 0.5) * 16) < 1 && Math.abs(s.y - (u.y + 0.5) * 16) < 1, `sprite ${u.id} drawn at its agent: ${JSON.stringify(s)}`);
+  }
+  await page.close();
+});
+
+test('phaser e2e: D closes the fort door and a unit inside walks around it; P draws the paths; screenshot', { skip }, async () => {
+  const page = await open(4, 'index.html');
+  await page.waitForFunction(() => window.__phaser?.ready === true, undefined, { timeout: 30_000 });
+  const door: { x: number; y: number }[] = await page.evaluate(() => window.__phaser.door);
+  const walk = async (target: [number, number]) => {
+    const u = (await page.evaluate(() => window.__phaser.units()))[0];
+    await clickCell(page, u.x, u.y, 'left');
+    await clickCell(page, target[0], target[1], 'right');
+    await page.waitForFunction(() => window.__phaser.units()[0].path.length > 0, undefined, { timeout: 5000 });
+    const start = (await page.evaluate(() => window.__phaser.units()))[0];
+    const path: number[] = start.path;
+    let length = 0;
+    for (let k = 0, px = start.x, py = start.y; k + 1 < path.length; px = path[k], py = path[k + 1], k += 2) length += Math.hypot(path[k] - px, path[k + 1] - py);
+    let throughDoor = false;
+    // Sample the walk: the unit never stands on a closed door cell.
+    const seen: [number, number][] = [];
+    while ((await page.evaluate(() => window.__phaser.units()[0].moving)) === true) {
+      const v = (await page.evaluate(() => window.__phaser.units()))[0];
+      seen.push([Math.round(v.x), Math.round(v.y)]);
+      await page.waitForTimeout(50);
+    }
+    for (let k = 0; k + 1 < path.length; k += 2) if (door.some((d) => Math.abs(d.x - path[k]) < 0.6 && Math.abs(d.y - path[k + 1]) < 0.6)) throughDoor = true;
+    for (const [x, y] of seen) if (door.some((d) => d.x === x && d.y === y)) throughDoor = true;
+    const end = (await page.evaluate(() => window.__phaser.units()))[0];
+    return { throughDoor, end, length };
+  };
+  // Open: from inside the fort straight out through the south gate.
+  const open1 = await walk([17, 27]);
+  assert.equal(open1.throughDoor, true, 'with the door open the unit leaves by it');
+  assert.ok(Math.hypot(open1.end.x - 17, open1.end.y - 27) < 0.5);
+  const back = await walk([10, 12]);
+  assert.equal(back.throughDoor, true);
+  await page.keyboard.press('d');
+  assert.equal(await page.evaluate(() => window.__phaser.doorClosed()), true);
+  for (const d of door) assert.equal(await page.evaluate(([x, y]) => window.__phaser.walkable(x, y), [d.x, d.y]), false, 'the grid saw putTileAt');
+  await page.keyboard.press('p');
+  assert.equal(await page.evaluate(() => window.__phaser.debug()), true);
+  const closed = await walk([17, 27]);
+  assert.equal(closed.throughDoor, false, 'with the door closed the unit goes around');
+  assert.ok(Math.hypot(closed.end.x - 17, closed.end.y - 27) < 0.5, `arrived: ${closed.end.x}, ${closed.end.y}`);
+  assert.ok(closed.length > open1.length + 4, `the way around is longer (${closed.length.toFixed(1)} cells vs ${open1.length.toFixed(1)})`);
+  // The screenshot: everyone walking around the closed door, paths drawn over the overlay.
+  await page.evaluate(() => window.__phaser.orderAll(40, 21));
+  await page.waitForTimeout(700);
+  await page.locator('canvas').screenshot({ path: join(root, 'docs/phaser.png') });
+  assert.deepEqual(consoleErrors, []);
+  await page.close();
+});
+
+test('phaser e2e: frame time with 50 units walking (Phaser 4 and Phaser 3)', { skip }, async (t) => {
+  for (const major of [4, 3] as const) {
+    const page = await open(major, 'index.html?units=50');
+    await page.waitForFunction(() => window.__phaser?.ready === true, undefined, { timeout: 30_000 });
+    assert.equal((await page.evaluate(() => window.__phaser.units())).length, 50);
+    await page.evaluate(() => window.__phaser.orderAll(48, 30));
+    await page.waitForTimeout(4000);
+    const { updateMs, frameMs } = await page.evaluate(() => window.__phaser.timing());
+    const renderer = await page.evaluate(() => window.__phaser.renderer);
+    const moving = (await page.evaluate(() => window.__phaser.units())).filter((u: any) => u.moving).length;
+    const mean = (a: number[]) => a.reduce((s, v) => s + v, 0) / a.length;
+    const p95 = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length * 0.95)];
+    const recent = frameMs.slice(-150);
+    const upd = updateMs.slice(-150);
+    t.diagnostic(`Phaser ${major} (${renderer}), 50 units, ${moving} still walking: frame ${mean(recent).toFixed(2)} ms mean, ${p95(recent).toFixed(2)} ms p95 (${(1000 / mean(recent)).toFixed(1)} fps); navigation update ${mean(upd).toFixed(3)} ms mean, ${p95(upd).toFixed(3)} ms p95`);
+    assert.ok(recent.length >= 30, `frames ran: ${recent.length}`);
+    assert.ok(mean(upd) < 8, `the navigation update leaves room for 60 fps: ${mean(upd)} ms`);
+    await page.close();
+  }
+  assert.deepEqual(consoleErrors, []);
+});
+
+test("phaser e2e: the example, the check page and README's example typecheck against Phaser's own types", () => {
+  const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'examples/phaser/tsconfig.json'], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, `tsc examples/phaser:\n${r.stdout}\n${r.stderr}`);
+});
