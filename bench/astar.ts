@@ -129,7 +129,7 @@ for (const mapName of NAMES) {
     const ratio = r.name === 'tilenav A*' ? '1' : (r.meanUs / rows[0].meanUs).toFixed(1);
     console.log(`| ${r.name} | ${r.meanUs.toFixed(1)} | ${r.p95Us.toFixed(1)} | ${(r.optimal * 100).toFixed(1)}% | ${r.bytesPerQuery} | ${ratio} |`);
   }
-  // Every query, ours and native, for the scale line.
+  // Every query, ours and native, for the scale line; our jump point searches beside it.
   const full = measure('tilenav A* (all queries)', all, ours);
   let nativeLine = '';
   if (native) {
@@ -137,6 +137,11 @@ for (const mapName of NAMES) {
     if (out.status === 0) {
       const j = JSON.parse(out.stdout.trim());
       nativeLine = `; native C++ A* ${j.meanUs.toFixed(1)} us (tilenav / native = ${(full.meanUs / j.meanUs).toFixed(2)})`;
+      for (const algorithm of ['jps', 'jps+'] as const) {
+        finder.prepare({ algorithm });
+        const r = measure(`tilenav ${algorithm}`, all, (q) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm }).cost);
+        nativeLine += `; tilenav ${algorithm} ${r.meanUs.toFixed(1)} us (native A* / ${algorithm} = ${(j.meanUs / r.meanUs).toFixed(1)})`;
+      }
     }
   }
   console.log(`All ${all.length} queries: tilenav A* mean ${full.meanUs.toFixed(1)} us, p95 ${full.p95Us.toFixed(1)} us, optimal ${(full.optimal * 100).toFixed(1)}%, allocated ${full.bytesPerQuery} per query${nativeLine}`);

@@ -138,7 +138,11 @@ for (const mapName of NAMES) {
     const out = spawnSync(nativeAstar, [join(MAPS, `${mapName}.map`), join(MAPS, `${mapName}.map.scen`)], { encoding: 'utf8' });
     if (out.status === 0) {
       const j = JSON.parse(out.stdout.trim());
-      console.log(`native C++ A* (all ${j.queries} queries): mean ${j.meanUs.toFixed(1)} us; tilenav jps / native A* = ${(rows[1].t.meanUs / j.meanUs).toFixed(2)}`);
+      const ratio = (name: string) => {
+        const r = rows.find((x) => x.name === `tilenav ${name}`);
+        return r === undefined ? '' : `; tilenav ${name} ${r.t.meanUs.toFixed(1)} us (native A* / ${name} = ${(j.meanUs / r.t.meanUs).toFixed(1)})`;
+      };
+      console.log(`native C++ A* (all ${j.queries} queries): mean ${j.meanUs.toFixed(1)} us; tilenav A* / native A* = ${(rows[0].t.meanUs / j.meanUs).toFixed(2)}${ratio('jps')}${ratio('jps+')}`);
     }
   }
 }
