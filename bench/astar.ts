@@ -36,6 +36,8 @@ interface Row {
   name: string;
   queries: number;
   meanUs: number;
+  /** Process CPU time per query: steadier than wall time on a shared machine. */
+  cpuUs: number;
   p95Us: number;
   optimal: number;
   bytesPerQuery: string;
@@ -52,6 +54,7 @@ function measure(name: string, queries: ScenarioQuery[], run: (q: ScenarioQuery)
   gc();
   const gc0 = gcCount;
   const h0 = used();
+  const c0 = process.cpuUsage();
   for (const q of queries) {
     before?.();
     const t = performance.now();
@@ -60,6 +63,7 @@ function measure(name: string, queries: ScenarioQuery[], run: (q: ScenarioQuery)
     const unreachable = q.optimal === 0 && (q.startX !== q.goalX || q.startY !== q.goalY);
     if (unreachable ? Number.isNaN(cost) || cost === Infinity : Math.abs(cost - q.optimal) <= 1e-4 * Math.max(1, q.optimal)) optimal++;
   }
+  const cpu = process.cpuUsage(c0);
   const grown = used() - h0;
   const collected = gcCount !== gc0;
   times.sort((a, b) => a - b);
@@ -69,6 +73,7 @@ function measure(name: string, queries: ScenarioQuery[], run: (q: ScenarioQuery)
     name,
     queries: queries.length,
     meanUs: mean,
+    cpuUs: (cpu.user + cpu.system) / queries.length,
     p95Us: times[Math.min(times.length - 1, Math.floor(0.95 * times.length))],
     optimal: optimal / queries.length,
     // A collection during the run hides some of what was allocated: then the figure is a floor.
@@ -129,14 +134,21 @@ for (const mapName of NAMES) {
     const ratio = r.name === 'tilenav A*' ? '1' : (r.meanUs / rows[0].meanUs).toFixed(1);
     console.log(`| ${r.name} | ${r.meanUs.toFixed(1)} | ${r.p95Us.toFixed(1)} | ${(r.optimal * 100).toFixed(1)}% | ${r.bytesPerQuery} | ${ratio} |`);
   }
-  // Every query, ours and native, for the scale line.
+  // Every query, ours and native, for the scale line; our jump point searches beside it.
   const full = measure('tilenav A* (all queries)', all, ours);
   let nativeLine = '';
   if (native) {
     const out = spawnSync(native, [join(MAPS, `${mapName}.map`), join(MAPS, `${mapName}.map.scen`)], { encoding: 'utf8' });
     if (out.status === 0) {
       const j = JSON.parse(out.stdout.trim());
-      nativeLine = `; native C++ A* ${j.meanUs.toFixed(1)} us (tilenav / native = ${(full.meanUs / j.meanUs).toFixed(2)})`;
+      // Wall and CPU time: the native run happens at another moment, and on a shared machine CPU
+      // time is the fairer of the two.
+      nativeLine = `; native C++ A* ${j.meanUs.toFixed(1)} us, CPU ${j.cpuUs.toFixed(1)} (tilenav / native = ${(full.meanUs / j.meanUs).toFixed(2)}, CPU ${(full.cpuUs / j.cpuUs).toFixed(2)})`;
+      for (const algorithm of ['jps', 'jps+'] as const) {
+        finder.prepare({ algorithm });
+        const r = measure(`tilenav ${algorithm}`, all, (q) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm }).cost);
+        nativeLine += `; tilenav ${algorithm} ${r.meanUs.toFixed(1)} us, CPU ${r.cpuUs.toFixed(1)} (native A* / ${algorithm} = ${(j.meanUs / r.meanUs).toFixed(1)}, CPU ${(j.cpuUs / r.cpuUs).toFixed(1)})`;
+      }
     }
   }
   console.log(`All ${all.length} queries: tilenav A* mean ${full.meanUs.toFixed(1)} us, p95 ${full.p95Us.toFixed(1)} us, optimal ${(full.optimal * 100).toFixed(1)}%, allocated ${full.bytesPerQuery} per query${nativeLine}`);

@@ -5,6 +5,7 @@ import { NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { readFixture } from './fixtures.js';
 import { gridArb } from './grids.js';
+import { buildJumpTable, updateJumpTable } from '../src/search/jps/jps-plus.js';
 
 const MAPS = ['AcrosstheCape', 'maze-100-1', 'random-100-33', 'rmtst01', 'room-100-10'];
 
@@ -60,12 +61,33 @@ test('jps and jps+: stay exact through random sequences of tile changes', () => 
         else grid.fillRect(x, y, w, h, { walkable });
         for (let q = 0; q < 4; q++) {
           const movement = q === 2 ? 'cardinal' : 'octile';
-          // jps+ must notice that the change dropped its table.
+          // jps+ must follow the change: its table is updated in place.
           agree(grid, finder, Math.floor(rand() * width), Math.floor(rand() * height), Math.floor(rand() * width), Math.floor(rand() * height), movement, 'after change', q === 3 ? 'jps+' : 'jps');
         }
       }
     }),
     { numRuns: 150 },
+  );
+});
+
+test('jps+: a jump table updated after each tile change equals one built from scratch', () => {
+  fc.assert(
+    fc.property(randomGrid, fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.nat(4), fc.nat(4)), { minLength: 1, maxLength: 20 }), ({ grid }, changes) => {
+      const table = buildJumpTable(grid.searchView(0));
+      for (const [at, walkable, sw, sh] of changes) {
+        const x = at % grid.width;
+        const y = Math.floor(at / grid.width) % grid.height;
+        const w = Math.min(sw + 1, grid.width - x);
+        const h = Math.min(sh + 1, grid.height - y);
+        grid.fillRect(x, y, w, h, { walkable });
+        const view = grid.searchView(0);
+        updateJumpTable(table, view, x, y, w, h);
+        const fresh = buildJumpTable(view).jumps;
+        const k = fresh.findIndex((v, i) => table.jumps[i] !== v);
+        assert.equal(k, -1, `entry ${k} (cell ${k >> 3}, direction ${k & 7}): updated ${table.jumps[k]}, rebuilt ${fresh[k]}`);
+      }
+    }),
+    { numRuns: 200 },
   );
 });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MonotoneQueue } from '../src/search/heap.js';
+import { MonotoneQueue, NodeHeap } from '../src/search/heap.js';
 
 /** Dijkstra with the queue (lazy deletion, as the hierarchy runs it) on a random graph. */
 function withQueue(n: number, edges: [number, number, number][], lo: number, hi: number): Float64Array {
@@ -86,4 +86,36 @@ test('MonotoneQueue: many equal keys, a growing pool, reuse after reset', () => 
     }
     assert.equal(seen.size, 5000);
   }
+});
+
+test('NodeHeap: pops by f, then higher g, then lower id, through pushes, key decreases and growth', () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.nat(39), fc.nat(5), fc.nat(3), fc.nat(2)), { minLength: 1, maxLength: 300 }), (ops) => {
+      const heap = new NodeHeap(40);
+      const f = new Float64Array(40);
+      const g = new Float64Array(40);
+      const queued = new Set<number>();
+      const before = (a: number, b: number) => f[a] < f[b] || (f[a] === f[b] && (g[a] > g[b] || (g[a] === g[b] && a < b)));
+      for (const [node, fk, gk, op] of ops) {
+        if (op === 0 && queued.size > 0) {
+          let want = -1;
+          for (const n of queued) if (want === -1 || before(n, want)) want = n;
+          assert.equal(heap.pop(), want);
+          queued.delete(want);
+        } else if (!queued.has(node)) {
+          // Keys on a coarse grid, so that ties in f and in g are common.
+          f[node] = fk * 0.5;
+          g[node] = gk;
+          heap.push(node, f[node], g[node]);
+          queued.add(node);
+        } else if (fk * 0.5 < f[node]) {
+          f[node] = fk * 0.5;
+          g[node] = gk;
+          heap.decrease(node, f[node], g[node]);
+        }
+        assert.equal(heap.size, queued.size);
+      }
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -59,8 +59,9 @@ export interface FindPathOptions {
    *   no one-way flags, with `octile` or `cardinal` movement and weight 1. Throws otherwise.
    * - `jps+`: jump point search reading precomputed jump distances (JPS+), `octile` only, same
    *   conditions as `jps`. The table (16 bytes per cell) is built by the first such query or by
-   *   `prepare`, and any change to the layer drops it until the next `jps+` query rebuilds it:
-   *   for maps that rarely change.
+   *   `prepare`, then updated in place by each tile change (only the rows, columns and diagonals
+   *   the change reaches; a change over more than an eighth of the grid drops it for the next
+   *   `jps+` query to rebuild).
    * - `hpa`: a cluster hierarchy for big maps (see {@link Pathfinder.hierarchy}); not exact (a few
    *   percent above optimal on the Moving AI maps), `octile` or `cardinal`, any costs, no one-way
    *   flags. Built on the first such query per layer and movement. `maxIterations`, `weight` and

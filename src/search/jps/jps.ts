@@ -2,7 +2,7 @@ import type { NavGrid, SearchView } from '../../grid/navgrid.js';
 import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
 import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
-import { buildJumpTable, type JumpTable } from './jps-plus.js';
+import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
@@ -29,6 +29,8 @@ export class JumpPointSearch {
   private readonly scratch: SearchScratch;
   private readonly planes: (WalkBits | null)[];
   private readonly tables: (JumpTable | null)[];
+  /** The view each table was built on (the layer's search view, which changes in place). */
+  private readonly tableViews: (SearchView | null)[];
   private unsubscribe: (() => void) | null = null;
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
@@ -36,11 +38,14 @@ export class JumpPointSearch {
     this.scratch = scratch;
     this.planes = grid.layers.map(() => null);
     this.tables = grid.layers.map(() => null);
+    this.tableViews = grid.layers.map(() => null);
   }
 
   /**
-   * JPS+'s jump table of `layer` (octile): built on first use, dropped by any change to the layer
-   * and rebuilt by the next `jps+` query.
+   * JPS+'s jump table of `layer` (octile): built on first use, then updated in place by each change
+   * to the layer (the rows and columns through the changed rectangle, and the diagonal entries
+   * that depend on them). A change covering more than an eighth of the grid drops it instead, for
+   * the next `jps+` query to rebuild.
    */
   table(view: SearchView, layer: number): JumpTable {
     this.follow();
@@ -48,6 +53,7 @@ export class JumpPointSearch {
     if (t === null) {
       t = buildJumpTable(view);
       this.tables[layer] = t;
+      this.tableViews[layer] = view;
     }
     return t;
   }
@@ -56,7 +62,13 @@ export class JumpPointSearch {
     if (this.unsubscribe !== null) return;
     this.unsubscribe = this.grid.onChange((c) => {
       this.planes[c.layer]?.update(c.x, c.y, c.width, c.height);
-      this.tables[c.layer] = null;
+      const t = this.tables[c.layer];
+      const view = this.tableViews[c.layer];
+      if (t === null || view === null) return;
+      if (c.width * c.height * 8 > this.grid.size) {
+        this.tables[c.layer] = null;
+        this.tableViews[c.layer] = null;
+      } else updateJumpTable(t, view, c.x, c.y, c.width, c.height);
     });
   }
 
@@ -77,6 +89,7 @@ export class JumpPointSearch {
     this.unsubscribe = null;
     this.planes.fill(null);
     this.tables.fill(null);
+    this.tableViews.fill(null);
   }
 
   /**
