@@ -166,7 +166,7 @@ export class Pathfinder {
         ? `movement '${model.name}' (it needs 'octile')`
         : model.name !== 'octile' && model.name !== 'cardinal'
         ? `movement '${model.name}' (it needs 'octile' or 'cardinal')`
-        : !view.uniform
+        : algorithm === 'jps+' && !view.uniform
           ? 'a layer whose costs differ from cell to cell'
           : view.exits !== null
             ? 'a layer with one-way flags'

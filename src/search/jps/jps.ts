@@ -3,6 +3,7 @@ import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
 import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, type JumpTable } from './jps-plus.js';
+import { CostBoundaries } from './weighted.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
@@ -13,15 +14,17 @@ const scanBackward = scanBackward_;
 
 /**
  * Jump point search (Harabor & Grastien 2011) with block-based row scans (ICAPS 2014) for layers
- * whose walkable cells all cost the same and carry no one-way flags. Two models:
+ * without one-way flags; on layers whose cells cost different amounts it stops at and fully
+ * expands cost boundaries (see weighted.ts), which keeps it exact. Two models:
  * - octile without corner cutting (the successor and forced-neighbour rules of that variant: a
  *   straight jump stops where a side cell opens up behind a wall; a diagonal step stops where
  *   either straight scan from it finds a jump point);
  * - cardinal (a vertical step stops where a horizontal scan from it finds a jump point).
  * Exact: the same cost as A*. The walkability bit planes follow the grid through `onChange`.
  *
- * Memory: 0.25 bytes per cell per layer searched, on top of the search scratch it is given (shared
- * with the Pathfinder that owns it, and the hierarchy).
+ * Memory: 0.25 bytes per cell per layer searched, 0.5 on a layer with differing costs (the cost
+ * boundary planes), on top of the search scratch it is given (shared with the Pathfinder that
+ * owns it, and the hierarchy).
  * @internal used through `findPath(..., { algorithm: 'jps' })`
  */
 export class JumpPointSearch {
@@ -29,6 +32,7 @@ export class JumpPointSearch {
   private readonly scratch: SearchScratch;
   private readonly planes: (WalkBits | null)[];
   private readonly tables: (JumpTable | null)[];
+  private readonly bounds: (CostBoundaries | null)[];
   private unsubscribe: (() => void) | null = null;
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
@@ -36,6 +40,7 @@ export class JumpPointSearch {
     this.scratch = scratch;
     this.planes = grid.layers.map(() => null);
     this.tables = grid.layers.map(() => null);
+    this.bounds = grid.layers.map(() => null);
   }
 
   /**
@@ -56,11 +61,15 @@ export class JumpPointSearch {
     if (this.unsubscribe !== null) return;
     this.unsubscribe = this.grid.onChange((c) => {
       this.planes[c.layer]?.update(c.x, c.y, c.width, c.height);
+      this.bounds[c.layer]?.update(c.x, c.y, c.width, c.height);
       this.tables[c.layer] = null;
     });
   }
 
-  /** The bit planes of `layer`, built on first use and kept in step with the grid after that. */
+  /**
+   * The bit planes of `layer` (and its cost boundaries when its costs differ), built on first use
+   * and kept in step with the grid after that.
+   */
   bits(layer: number): WalkBits {
     let w = this.planes[layer];
     if (w === null) {
@@ -68,7 +77,19 @@ export class JumpPointSearch {
       this.planes[layer] = w;
       this.follow();
     }
+    if (!this.grid.searchView(layer).uniform) this.boundaries(layer);
     return w;
+  }
+
+  /** The cost boundaries of `layer`, built on first use and kept in step with the grid after that. */
+  boundaries(layer: number): CostBoundaries {
+    let b = this.bounds[layer];
+    if (b === null) {
+      b = new CostBoundaries(this.grid.searchView(layer), this.grid.width, this.grid.height);
+      this.bounds[layer] = b;
+      this.follow();
+    }
+    return b;
   }
 
   /** Stops following the grid and drops the bit planes (rebuilt on the next search). */
@@ -77,15 +98,17 @@ export class JumpPointSearch {
     this.unsubscribe = null;
     this.planes.fill(null);
     this.tables.fill(null);
+    this.bounds.fill(null);
   }
 
   /**
    * Searches from padded cell `start` to padded cell `goal` (start != goal, both walkable on
-   * `view`, whose pass array must match `layer`'s walkability) on the scratch given at
+   * `view`, whose pass array must match `layer`'s walkability and costs) on the scratch given at
    * construction. Fills and returns `out`: `reached` when the goal was settled (its cost is then
    * `scratch.g[goal]`, its path {@link reconstruct}'s), `expanded` the jump points expanded,
    * `limited` when `maxIterations` stopped it first. `plus` reads JPS+'s jump table (octile only;
-   * ignored with `cardinal`), built on first use.
+   * ignored with `cardinal`; uniform layers only), built on first use. On a view whose costs differ
+   * the cost boundaries stop every jump (weighted.ts).
    */
   search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome): SearchOutcome {
     const jumps = plus && !cardinal ? this.table(view, layer).jumps : null;
@@ -95,8 +118,13 @@ export class JumpPointSearch {
     const rw = wb.rowWords;
     const cw = wb.colWords;
     const pass = view.pass;
-    const cost = view.minCost;
     const W = view.stride;
+    // Weighted layers: the boundary planes, and each jump's cost per unit of length (its first cell's).
+    const bnd = view.uniform ? null : this.boundaries(layer);
+    const br = bnd === null ? null : bnd.rows;
+    const bc = bnd === null ? null : bnd.cols;
+    let cost = view.minCost;
+    const hCost = view.minCost;
     const scratch = this.scratch;
     const { g, parent, stamp, heap } = scratch;
     const open = scratch.start(start);
@@ -120,7 +148,7 @@ export class JumpPointSearch {
       if (st === open && ng >= g[jp]) return;
       const hx = Math.abs(jx - gx);
       const hy = Math.abs(jy - gy);
-      const f = ng + (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * cost;
+      const f = ng + (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * hCost;
       g[jp] = ng;
       parent[jp] = from;
       if (st === open) {
@@ -160,7 +188,8 @@ export class JumpPointSearch {
       const s = pass[cur + W] > 0 ? 4 : 0;
       const w = pass[cur - 1] > 0 ? 8 : 0;
       const straight = n | e | s | w;
-      if (par === -1) {
+      // A boundary cell is expanded like the start: its pruning would compare different costs.
+      if (par === -1 || (br !== null && br[cy * rw + (cx >>> 5) + 1] << (cx & 31) < 0)) {
         dirs = cardinal ? straight : straight | diagonals(straight);
       } else {
         const py = (par / W) | 0;
@@ -198,6 +227,7 @@ export class JumpPointSearch {
       }
       for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
         if ((dirs & 1) === 0) continue;
+        if (br !== null) cost = pass[cur + DY[k] * W + DX[k]];
         if (jumps !== null) {
           if (k < 4) {
             jumpStraight(jumps, cur, cx, cy, k);
@@ -233,10 +263,10 @@ export class JumpPointSearch {
           continue;
         }
         if (k === 1) {
-          const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1);
+          const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
         } else if (k === 3) {
-          const p = scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1);
+          const p = scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
         } else if (k === 0 || k === 2) {
           const dy = k === 2 ? 1 : -1;
@@ -247,7 +277,7 @@ export class JumpPointSearch {
             const d = dy * W;
             for (let y = cy + dy; pass[p + d] > 0; y += dy) {
               p += d;
-              if (y === gy && cx === gx) {
+              if ((y === gy && cx === gx) || (br !== null && br[y * rw + (cx >>> 5) + 1] << (cx & 31) < 0)) {
                 relax(cx, y);
                 break;
               }
@@ -256,13 +286,13 @@ export class JumpPointSearch {
                 break;
               }
               const goalX = y === gy ? gx : -1;
-              const east = scanForward(rows, rw, y, cx, goalX);
+              const east = scanForward(rows, rw, y, cx, goalX, br);
               if (east >= 0) relax(east, y);
-              const west = scanBackward(rows, rw, y, cx, goalX);
+              const west = scanBackward(rows, rw, y, cx, goalX, br);
               if (west >= 0) relax(west, y);
             }
           } else {
-            const p = dy > 0 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1);
+            const p = dy > 0 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1, bc) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1, bc);
             if (p >= 0) relax(cx, p);
           }
         } else {
@@ -277,17 +307,17 @@ export class JumpPointSearch {
             p += d;
             x += dx;
             y += dy;
-            if (x === gx && y === gy) {
+            if ((x === gx && y === gy) || (br !== null && br[y * rw + (x >>> 5) + 1] << (x & 31) < 0)) {
               relax(x, y);
               break;
             }
             // A blocked first cell ends a scan at once: skip the call (common in cluttered maps).
             if (pass[p + dx] > 0) {
-              const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1) : scanBackward(rows, rw, y, x, y === gy ? gx : -1);
+              const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, br) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, br);
               if (h >= 0) relax(h, y);
             }
             if (pass[p + dy * W] > 0) {
-              const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1) : scanBackward(cols, cw, x, y, x === gx ? gy : -1);
+              const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, bc) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, bc);
               if (v >= 0) relax(x, v);
             }
           }

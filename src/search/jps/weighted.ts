@@ -1,0 +1,115 @@
+/**
+ * Cost boundaries: what lets jump point search stay exact on layers whose cells cost different
+ * amounts (weighted jump point search, in the spirit of Carlson, Harabor, Stuckey et al.,
+ * "Optimal Pathfinding on Weighted Grid Maps", AAAI 2023, mapped to this library's cost model:
+ * a step costs its length times the cost of the cell it enters).
+ *
+ * A walkable cell is a *boundary* cell when some walkable cell among its eight neighbours costs
+ * something else; every other walkable cell is *interior*. The search then runs the ordinary jump
+ * point rules with three changes:
+ * 1. every jump (straight scan, diagonal run, cardinal vertical run) stops at the first boundary
+ *    cell it enters and makes it a jump point;
+ * 2. a boundary cell, once expanded, is expanded like the start: every walkable direction, with no
+ *    pruning by the direction it was reached from;
+ * 3. a jump's cost is its octile (or Manhattan) length times the cost of its first cell.
+ *
+ * Why it is exact: JPS prunes a neighbour n of cell x (reached from p) only when a path from p to
+ * n that avoids x, and stays inside x's 3x3 block, is no longer than p-x-n (and preferred on a tie).
+ * When x is interior every walkable cell of that block (n included) costs what x costs, so both
+ * paths cost their length times that one cost and each pruning decision is the unweighted one:
+ * the canonical-ordering argument of JPS goes through unchanged. A boundary cell prunes nothing,
+ * so no decision there compares paths through cells of different costs. Rule 3 holds because
+ * every cell a jump enters before its end is interior, an interior cell's walkable neighbours
+ * (the next cell of the jump among them) cost what it costs, and so every cell of the jump, the
+ * end included, costs what the first one does.
+ *
+ * On a uniform layer there are no boundary cells and this is plain JPS; on map-like terrain
+ * (regions of sand, mud, water) only the cells along region edges are boundary cells, so jumps
+ * still cross the regions' insides in one scan.
+ */
+import type { SearchView } from '../../grid/navgrid.js';
+
+/**
+ * The boundary cells of one layer as bit planes laid out like {@link WalkBits} (rows, and a
+ * transposed copy by columns; padded coordinates; bit 31 of a word is its first cell), so the row
+ * scans stop at them with the same word operations they stop at forced neighbours with.
+ *
+ * Memory: 2 bits per cell (0.25 bytes).
+ */
+export class CostBoundaries {
+  readonly rowWords: number;
+  readonly colWords: number;
+  readonly rows: Int32Array;
+  readonly cols: Int32Array;
+  private readonly view: SearchView;
+  private readonly width: number;
+  private readonly height: number;
+
+  /** @param view the layer's padded search view, kept current by the grid (read at each update). */
+  constructor(view: SearchView, width: number, height: number) {
+    this.view = view;
+    this.width = width;
+    this.height = height;
+    const W = width + 2;
+    const H = height + 2;
+    this.rowWords = (W + 31) >>> 5;
+    this.colWords = (H + 31) >>> 5;
+    // The same spare word at each end as WalkBits: the scans read one word beyond either end.
+    this.rows = new Int32Array(this.rowWords * H + 2);
+    this.cols = new Int32Array(this.colWords * W + 2);
+    this.update(0, 0, width, height);
+  }
+
+  /**
+   * Re-derives the cells a change to the rectangle (unpadded cell coordinates) can affect: the
+   * rectangle and a one-cell ring around it, since a cell's status reads its neighbours' costs.
+   */
+  update(x: number, y: number, width: number, height: number): void {
+    const x0 = Math.max(0, x - 1);
+    const y0 = Math.max(0, y - 1);
+    const x1 = Math.min(this.width, x + width + 1);
+    const y1 = Math.min(this.height, y + height + 1);
+    const pass = this.view.pass;
+    const W = this.view.stride;
+    const rows = this.rows;
+    const cols = this.cols;
+    const rw = this.rowWords;
+    const cw = this.colWords;
+    for (let yy = y0; yy < y1; yy++) {
+      const py = yy + 1;
+      for (let xx = x0; xx < x1; xx++) {
+        const px = xx + 1;
+        const p = py * W + px;
+        const rb = 1 << (31 - (px & 31));
+        const cb = 1 << (31 - (py & 31));
+        const ri = py * rw + (px >>> 5) + 1;
+        const ci = px * cw + (py >>> 5) + 1;
+        if (isBoundary(pass, p, W)) {
+          rows[ri] |= rb;
+          cols[ci] |= cb;
+        } else {
+          rows[ri] &= ~rb;
+          cols[ci] &= ~cb;
+        }
+      }
+    }
+  }
+
+  /** Whether padded cell (px, py) is a boundary cell. */
+  has(px: number, py: number): boolean {
+    return this.rows[py * this.rowWords + (px >>> 5) + 1] << (px & 31) < 0;
+  }
+}
+
+/** Walkable, with a walkable neighbour (of eight) of another cost. Padding cells are blocked. */
+function isBoundary(pass: Float32Array, p: number, W: number): boolean {
+  const c = pass[p];
+  if (!(c > 0)) return false;
+  for (let dy = -W; dy <= W; dy += W) {
+    for (let dx = -1; dx <= 1; dx++) {
+      const q = pass[p + dy + dx];
+      if (q > 0 && q !== c) return true;
+    }
+  }
+  return false;
+}
