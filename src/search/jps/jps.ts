@@ -9,6 +9,7 @@ import { CostBoundaries } from './weighted.js';
 const DX = DX_;
 const DY = DY_;
 const K = OCTILE_K;
+const SQRT2 = Math.SQRT2;
 const scanForward = scanForward_;
 const scanBackward = scanBackward_;
 
@@ -188,8 +189,7 @@ export class JumpPointSearch {
       const s = pass[cur + W] > 0 ? 4 : 0;
       const w = pass[cur - 1] > 0 ? 8 : 0;
       const straight = n | e | s | w;
-      // A boundary cell is expanded like the start: its pruning would compare different costs.
-      if (par === -1 || (br !== null && br[cy * rw + (cx >>> 5) + 1] << (cx & 31) < 0)) {
+      if (par === -1) {
         dirs = cardinal ? straight : straight | diagonals(straight);
       } else {
         const py = (par / W) | 0;
@@ -199,7 +199,13 @@ export class JumpPointSearch {
         // The last step into cur: straight when the run ended straight (see `relax`).
         const dx = cardinal ? (ax !== 0 ? Math.sign(cx - px) : 0) : ax >= ay ? Math.sign(cx - px) : 0;
         const dy = cardinal ? (ax !== 0 ? 0 : Math.sign(cy - py)) : ay >= ax ? Math.sign(cy - py) : 0;
-        if (dx !== 0 && dy !== 0) {
+        if (br !== null && br[cy * rw + (cx >>> 5) + 1] << (cx & 31) < 0) {
+          // A cost boundary prunes nothing by cost comparison (weighted.ts), only the cells
+          // beside the one it was entered from: one straight step from that cell reaches each of
+          // them more cheaply than any path through here, whatever the costs.
+          dirs = (cardinal ? straight : straight | diagonals(straight)) & ~behind(dx, dy);
+          dirs &= ~sidesReachedFromBehind(pass, cur, W, dx, dy, cardinal);
+        } else if (dx !== 0 && dy !== 0) {
           // Diagonal arrival: its two straight components and itself.
           const h = dx > 0 ? e : w;
           const v = dy > 0 ? s : n;
@@ -380,6 +386,56 @@ function runLength(p: number, q: number, stride: number, cardinal: boolean): num
 /** Bits 4-7 (NE SE SW NW) allowed by the straight bits 0-3 (N E S W) without cutting a corner. */
 function diagonals(m: number): number {
   return ((m & 3) === 3 ? 16 : 0) | ((m & 6) === 6 ? 32 : 0) | ((m & 12) === 12 ? 64 : 0) | ((m & 9) === 9 ? 128 : 0);
+}
+
+/**
+ * At a cost boundary `cur` entered by step (dx, dy) from p: the directions to the two side cells
+ * (beside cur across the step, or, after a diagonal step, the far corners beside p's straight
+ * neighbours) that a path from p avoiding cur reaches strictly more cheaply, given the costs.
+ * Strict, so no tie is broken here.
+ */
+function sidesReachedFromBehind(pass: Float32Array, cur: number, W: number, dx: number, dy: number, cardinal: boolean): number {
+  const here = pass[cur];
+  const back = cur - dy * W - dx;
+  let m = 0;
+  if (dx === 0 || dy === 0) {
+    // The sides across a straight step: octile reaches them from p by one diagonal (both of its
+    // side cells walkable: cur is, the cell beside p is checked), cardinal by two straight steps.
+    const ox = dy !== 0 ? 1 : 0;
+    const oy = dx !== 0 ? 1 : 0;
+    for (let sgn = -1; sgn <= 1; sgn += 2) {
+      const side = cur + sgn * (oy * W + ox);
+      const c = pass[side];
+      const beside = pass[back + sgn * (oy * W + ox)];
+      if (!(c > 0) || !(beside > 0)) continue;
+      if (cardinal ? beside < here : SQRT2 * c < here + c) m |= dirBit(sgn * ox, sgn * oy);
+    }
+    return m;
+  }
+  if (cardinal) return 0;
+  // After a diagonal step: the corner (-dx, +dy) from cur via its neighbour (-dx, 0), and the
+  // corner (+dx, -dy) via (0, -dy), each two straight steps from p.
+  const a = cur - dx;
+  const ca = pass[a];
+  const na = pass[a + dy * W];
+  if (ca > 0 && na > 0 && ca + na < SQRT2 * (here + na)) m |= dirBit(-dx, dy);
+  const b = cur - dy * W;
+  const cb = pass[b];
+  const nb = pass[b + dx];
+  if (cb > 0 && nb > 0 && cb + nb < SQRT2 * (here + nb)) m |= dirBit(dx, -dy);
+  return m;
+}
+
+/** The direction bit (N E S W NE SE SW NW) of step (dx, dy). */
+function dirBit(dx: number, dy: number): number {
+  return dx === 0 ? (dy < 0 ? 1 : 4) : dy === 0 ? (dx > 0 ? 2 : 8) : diagonalBit(dx, dy);
+}
+
+/** After a step (dx, dy): the directions to the cell it came from and to that cell's straight neighbours. */
+function behind(dx: number, dy: number): number {
+  if (dy === 0) return dirBit(-dx, 0) | dirBit(-dx, -1) | dirBit(-dx, 1);
+  if (dx === 0) return dirBit(0, -dy) | dirBit(-1, -dy) | dirBit(1, -dy);
+  return dirBit(-dx, -dy) | dirBit(-dx, 0) | dirBit(0, -dy);
 }
 
 function diagonalBit(dx: number, dy: number): number {
