@@ -104,6 +104,7 @@ test('weighted jps: a Moving AI map under terrain regions costs what A* finds, w
   const finder = new Pathfinder(grid);
   let jpsExpanded = 0;
   let astarExpanded = 0;
+  let longest: number[] = [];
   for (let k = 0; k < 60; k++) {
     const sx = (k * 37) % 100;
     const sy = (k * 53 + 11) % 100;
@@ -116,8 +117,14 @@ test('weighted jps: a Moving AI map under terrain regions costs what A* finds, w
     assert.ok(Math.abs(j.cost - a.cost) <= 1e-9 * a.cost, `query ${k}: jps ${j.cost}, astar ${a.cost}`);
     jpsExpanded += j.expanded;
     astarExpanded += a.expanded;
+    if (longest.length === 0 || a.expanded > longest[4]) longest = [sx, sy, gx, gy, a.expanded];
   }
   assert.ok(jpsExpanded * 3 < astarExpanded, `jps expanded ${jpsExpanded}, astar ${astarExpanded}`);
+  // 'auto': weighted JPS with cardinal movement (fewer expansions than A*), A* with octile.
+  const [sx, sy, gx, gy] = longest;
+  const cardinal = { movement: 'cardinal' } as const;
+  assert.ok(finder.findPath(sx, sy, gx, gy, { ...cardinal, algorithm: 'auto' }).expanded < finder.findPath(sx, sy, gx, gy, { ...cardinal, algorithm: 'astar' }).expanded);
+  assert.equal(finder.findPath(sx, sy, gx, gy, { algorithm: 'auto' }).expanded, finder.findPath(sx, sy, gx, gy, { algorithm: 'astar' }).expanded);
 });
 
 test("weighted jps: 'jps' searches weighted layers, 'jps+' refuses them, one-way layers go to A* under 'auto'", () => {

@@ -175,7 +175,9 @@ export class Pathfinder {
               : !plain
                 ? 'nearest mode or an overlay view'
                 : null;
-    if (why === null) return true;
+    // Weighted octile layers stay on A* under 'auto': weighted JPS measured no faster there
+    // (bench/weighted.ts: 0.8-1.6x), against 1.0-2.8x with cardinal movement.
+    if (why === null) return algorithm !== 'auto' || view.uniform || model.name === 'cardinal';
     if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
     return false;
   }
