@@ -200,11 +200,10 @@ export class JumpPointSearch {
         const dx = cardinal ? (ax !== 0 ? Math.sign(cx - px) : 0) : ax >= ay ? Math.sign(cx - px) : 0;
         const dy = cardinal ? (ax !== 0 ? 0 : Math.sign(cy - py)) : ay >= ax ? Math.sign(cy - py) : 0;
         if (br !== null && br[cy * rw + (cx >>> 5) + 1] << (cx & 31) < 0) {
-          // A cost boundary prunes nothing by cost comparison (weighted.ts), only the cells
-          // beside the one it was entered from: one straight step from that cell reaches each of
-          // them more cheaply than any path through here, whatever the costs.
-          dirs = (cardinal ? straight : straight | diagonals(straight)) & ~behind(dx, dy);
-          dirs &= ~sidesReachedFromBehind(pass, cur, W, dx, dy, cardinal);
+          // A cost boundary: JPS's pruning with each comparison made on the actual costs (see
+          // weighted.ts); cardinal keeps every direction but those a path from behind reaches
+          // strictly more cheaply.
+          dirs = cardinal ? straight & ~behind(dx, dy) & ~cardinalSides(pass, cur, W, dx, dy) : weightedOctile(pass, cur, W, dx, dy);
         } else if (dx !== 0 && dy !== 0) {
           // Diagonal arrival: its two straight components and itself.
           const h = dx > 0 ? e : w;
@@ -389,40 +388,69 @@ function diagonals(m: number): number {
 }
 
 /**
- * At a cost boundary `cur` entered by step (dx, dy) from p: the directions to the two side cells
- * (beside cur across the step, or, after a diagonal step, the far corners beside p's straight
- * neighbours) that a path from p avoiding cur reaches strictly more cheaply, given the costs.
- * Strict, so no tie is broken here.
+ * Cardinal movement at a cost boundary `cur` entered by step (dx, dy): the directions to the two
+ * side cells that two straight steps from the cell behind reach strictly more cheaply than one
+ * step from here (the cell beside the one behind costs less than `cur`). Strict, so no tie is
+ * broken here.
  */
-function sidesReachedFromBehind(pass: Float32Array, cur: number, W: number, dx: number, dy: number, cardinal: boolean): number {
+function cardinalSides(pass: Float32Array, cur: number, W: number, dx: number, dy: number): number {
   const here = pass[cur];
   const back = cur - dy * W - dx;
+  const ox = dy !== 0 ? 1 : 0;
+  const oy = dx !== 0 ? 1 : 0;
   let m = 0;
-  if (dx === 0 || dy === 0) {
-    // The sides across a straight step: octile reaches them from p by one diagonal (both of its
-    // side cells walkable: cur is, the cell beside p is checked), cardinal by two straight steps.
-    const ox = dy !== 0 ? 1 : 0;
-    const oy = dx !== 0 ? 1 : 0;
-    for (let sgn = -1; sgn <= 1; sgn += 2) {
-      const side = cur + sgn * (oy * W + ox);
-      const c = pass[side];
-      const beside = pass[back + sgn * (oy * W + ox)];
-      if (!(c > 0) || !(beside > 0)) continue;
-      if (cardinal ? beside < here : SQRT2 * c < here + c) m |= dirBit(sgn * ox, sgn * oy);
-    }
+  for (let sgn = -1; sgn <= 1; sgn += 2) {
+    const beside = pass[back + sgn * (oy * W + ox)];
+    if (pass[cur + sgn * (oy * W + ox)] > 0 && beside > 0 && beside < here) m |= dirBit(sgn * ox, sgn * oy);
+  }
+  return m;
+}
+
+/**
+ * Octile successors of a cost boundary `cur` entered by step (dx, dy) from p = cur - (dx, dy):
+ * JPS's rules with every comparison made on the actual costs (a step costs its length times the
+ * cost of the cell entered). Kept: the cells ahead (natural), and each cell JPS would prune whose
+ * alternative route from p, avoiding cur, costs more than the route through cur (or cannot be
+ * walked). Pruned on a tie, as JPS does; the alternatives are JPS's own (one diagonal instead of
+ * straight then sideways; diagonal first instead of straight first; two straight steps instead of
+ * two diagonals), each shorter or with its diagonal earlier, so ties resolve as in JPS's
+ * canonical order. The cells next to p are always reached more cheaply from p.
+ */
+function weightedOctile(pass: Float32Array, cur: number, W: number, dx: number, dy: number): number {
+  const here = pass[cur];
+  let m = 0;
+  if (dx !== 0 && dy !== 0) {
+    const h = pass[cur + dx] > 0;
+    const v = pass[cur + dy * W] > 0;
+    if (h) m |= dirBit(dx, 0);
+    if (v) m |= dirBit(0, dy);
+    if (h && v && pass[cur + dy * W + dx] > 0) m |= dirBit(dx, dy);
+    // The far corners beside p's straight neighbours: from p by two straight steps through that
+    // neighbour, or from here by one diagonal (which needs it and the cell ahead walkable).
+    const a = pass[cur - dx];
+    const na = pass[cur - dx + dy * W];
+    if (v && a > 0 && na > 0 && a + na > SQRT2 * (here + na)) m |= dirBit(-dx, dy);
+    const b = pass[cur - dy * W];
+    const nb = pass[cur - dy * W + dx];
+    if (h && b > 0 && nb > 0 && b + nb > SQRT2 * (here + nb)) m |= dirBit(dx, -dy);
     return m;
   }
-  if (cardinal) return 0;
-  // After a diagonal step: the corner (-dx, +dy) from cur via its neighbour (-dx, 0), and the
-  // corner (+dx, -dy) via (0, -dy), each two straight steps from p.
-  const a = cur - dx;
-  const ca = pass[a];
-  const na = pass[a + dy * W];
-  if (ca > 0 && na > 0 && ca + na < SQRT2 * (here + na)) m |= dirBit(-dx, dy);
-  const b = cur - dy * W;
-  const cb = pass[b];
-  const nb = pass[b + dx];
-  if (cb > 0 && nb > 0 && cb + nb < SQRT2 * (here + nb)) m |= dirBit(dx, -dy);
+  const d = dy * W + dx;
+  const ahead = pass[cur + d] > 0;
+  if (ahead) m |= dirBit(dx, dy);
+  const o = dx !== 0 ? W : 1;
+  for (let sgn = -1; sgn <= 1; sgn += 2) {
+    const side = pass[cur + sgn * o];
+    if (!(side > 0)) continue;
+    const beside = pass[cur - d + sgn * o] > 0;
+    const sx = dx !== 0 ? 0 : sgn;
+    const sy = dx !== 0 ? sgn : 0;
+    // The side cell: from p by one diagonal (beside p's cell walkable) or through here.
+    if (!beside || SQRT2 * side > here + side) m |= dirBit(sx, sy);
+    // The diagonal ahead on this side: from p by a diagonal to the side cell, then straight on.
+    const diag = pass[cur + d + sgn * o];
+    if (ahead && diag > 0 && (!beside || SQRT2 * side + diag > here + SQRT2 * diag)) m |= dirBit(dx + sx, dy + sy);
+  }
   return m;
 }
 
