@@ -1,6 +1,6 @@
 /**
  * Weighted search: A* against weighted jump point search (`jps`; what `auto` runs on weighted
- * cardinal layers, while weighted octile layers stay on A*) and the cluster hierarchy on maps with terrain regions: every Moving AI fixture with seeded
+ * octile layers, while weighted cardinal layers stay on A*) and the cluster hierarchy on maps with terrain regions: every Moving AI fixture with seeded
  * regions of sand, mud, water... painted over it, and a seeded 1024 x 1024 game-like world. Per
  * map and algorithm: mean and median microseconds per query, speed-up over A*, how many costs
  * differ from A*'s (must be 0 for auto), the hierarchy's mean excess over the optimal cost, and
@@ -72,7 +72,7 @@ for (const [k, name] of NAMES.entries()) {
 const world = terrainWorld(1024, 1);
 maps.push({ name: 'terrain-1024', grid: world, queries: randomQueries(world, 100, 2) });
 
-console.log("\nWeighted maps (terrain regions): A* vs weighted JPS ('auto' on cardinal) vs hpa, same queries; costs must not differ");
+console.log("\nWeighted maps (terrain regions): A* vs weighted JPS ('auto' on octile) vs hpa, same queries; costs must not differ");
 const rows: Record<string, string | number>[] = [];
 for (const { name, grid, queries } of maps) {
   for (const movement of ['octile', 'cardinal'] as const) {

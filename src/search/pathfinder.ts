@@ -175,9 +175,9 @@ export class Pathfinder {
               : !plain
                 ? 'nearest mode or an overlay view'
                 : null;
-    // Weighted octile layers stay on A* under 'auto': weighted JPS measured no faster there
-    // (bench/weighted.ts: 0.8-1.6x), against 1.0-2.8x with cardinal movement.
-    if (why === null) return algorithm !== 'auto' || view.uniform || model.name === 'cardinal';
+    // Weighted cardinal layers stay on A* under 'auto': weighted JPS measured no steadier gain
+    // there (bench/weighted.ts: 0.6-2.5x), against 2.5-10x with octile movement on large maps.
+    if (why === null) return algorithm !== 'auto' || view.uniform || model.name === 'octile';
     if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
     return false;
   }
