@@ -9,19 +9,20 @@
  * point rules with three changes:
  * 1. every jump (straight scan, diagonal run, cardinal vertical run) stops at the first boundary
  *    cell it enters and makes it a jump point;
- * 2. a boundary cell, once expanded, is expanded like the start: every walkable direction, with no
- *    pruning by the direction it was reached from;
+ * 2. a boundary cell prunes its neighbours by JPS's comparisons made on the actual costs (octile;
+ *    cardinal prunes only what a path from behind reaches strictly more cheaply): see
+ *    `weightedOctile` and `cardinalSides` in jps.ts;
  * 3. a jump's cost is its octile (or Manhattan) length times the cost of its first cell.
  *
  * Why it is exact: JPS prunes a neighbour n of cell x (reached from p) only when a path from p to
- * n that avoids x, and stays inside x's 3x3 block, is no longer than p-x-n (and preferred on a tie).
- * When x is interior every walkable cell of that block (n included) costs what x costs, so both
- * paths cost their length times that one cost and each pruning decision is the unweighted one:
- * the canonical-ordering argument of JPS goes through unchanged. A boundary cell prunes nothing,
- * so no decision there compares paths through cells of different costs. Rule 3 holds because
- * every cell a jump enters before its end is interior, an interior cell's walkable neighbours
- * (the next cell of the jump among them) cost what it costs, and so every cell of the jump, the
- * end included, costs what the first one does.
+ * n that avoids x is no dearer than p-x-n, and on a tie comes first in JPS's canonical order
+ * (shorter, or its diagonal earlier). An optimal path can then be rewritten pair of steps by pair
+ * of steps into one no rule prunes, each rewrite keeping the cost and ending after finitely many.
+ * When x is interior every walkable cell of its 3x3 block (n included) costs what x costs, so the
+ * comparisons are the unweighted ones; at a boundary cell rule 2 makes them on the costs. Rule 3
+ * holds because every cell a jump enters before its end is interior, an interior cell's walkable
+ * neighbours (the next cell of the jump among them) cost what it costs, and so every cell of the
+ * jump, the end included, costs what the first one does.
  *
  * On a uniform layer there are no boundary cells and this is plain JPS; on map-like terrain
  * (regions of sand, mud, water) only the cells along region edges are boundary cells, so jumps
