@@ -3,13 +3,12 @@ import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
 import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, type JumpTable } from './jps-plus.js';
-import { CostBoundaries } from './weighted.js';
+import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
 const DY = DY_;
 const K = OCTILE_K;
-const SQRT2 = Math.SQRT2;
 const scanForward = scanForward_;
 const scanBackward = scanBackward_;
 
@@ -385,78 +384,6 @@ function runLength(p: number, q: number, stride: number, cardinal: boolean): num
 /** Bits 4-7 (NE SE SW NW) allowed by the straight bits 0-3 (N E S W) without cutting a corner. */
 function diagonals(m: number): number {
   return ((m & 3) === 3 ? 16 : 0) | ((m & 6) === 6 ? 32 : 0) | ((m & 12) === 12 ? 64 : 0) | ((m & 9) === 9 ? 128 : 0);
-}
-
-/**
- * Cardinal movement at a cost boundary `cur` entered by step (dx, dy): the directions to the two
- * side cells that two straight steps from the cell behind reach strictly more cheaply than one
- * step from here (the cell beside the one behind costs less than `cur`). Strict, so no tie is
- * broken here.
- */
-function cardinalSides(pass: Float32Array, cur: number, W: number, dx: number, dy: number): number {
-  const here = pass[cur];
-  const back = cur - dy * W - dx;
-  const ox = dy !== 0 ? 1 : 0;
-  const oy = dx !== 0 ? 1 : 0;
-  let m = 0;
-  for (let sgn = -1; sgn <= 1; sgn += 2) {
-    const beside = pass[back + sgn * (oy * W + ox)];
-    if (pass[cur + sgn * (oy * W + ox)] > 0 && beside > 0 && beside < here) m |= dirBit(sgn * ox, sgn * oy);
-  }
-  return m;
-}
-
-/**
- * Octile successors of a cost boundary `cur` entered by step (dx, dy) from p = cur - (dx, dy):
- * JPS's rules with every comparison made on the actual costs (a step costs its length times the
- * cost of the cell entered). Kept: the cells ahead (natural), and each cell JPS would prune whose
- * alternative route from p, avoiding cur, costs more than the route through cur (or cannot be
- * walked). Pruned on a tie, as JPS does; the alternatives are JPS's own (one diagonal instead of
- * straight then sideways; diagonal first instead of straight first; two straight steps instead of
- * two diagonals), each shorter or with its diagonal earlier, so ties resolve as in JPS's
- * canonical order. The cells next to p are always reached more cheaply from p.
- */
-function weightedOctile(pass: Float32Array, cur: number, W: number, dx: number, dy: number): number {
-  const here = pass[cur];
-  let m = 0;
-  if (dx !== 0 && dy !== 0) {
-    const h = pass[cur + dx] > 0;
-    const v = pass[cur + dy * W] > 0;
-    if (h) m |= dirBit(dx, 0);
-    if (v) m |= dirBit(0, dy);
-    if (h && v && pass[cur + dy * W + dx] > 0) m |= dirBit(dx, dy);
-    // The far corners beside p's straight neighbours: from p by two straight steps through that
-    // neighbour, or from here by one diagonal (which needs it and the cell ahead walkable).
-    const a = pass[cur - dx];
-    const na = pass[cur - dx + dy * W];
-    if (v && a > 0 && na > 0 && a + na > SQRT2 * (here + na)) m |= dirBit(-dx, dy);
-    const b = pass[cur - dy * W];
-    const nb = pass[cur - dy * W + dx];
-    if (h && b > 0 && nb > 0 && b + nb > SQRT2 * (here + nb)) m |= dirBit(dx, -dy);
-    return m;
-  }
-  const d = dy * W + dx;
-  const ahead = pass[cur + d] > 0;
-  if (ahead) m |= dirBit(dx, dy);
-  const o = dx !== 0 ? W : 1;
-  for (let sgn = -1; sgn <= 1; sgn += 2) {
-    const side = pass[cur + sgn * o];
-    if (!(side > 0)) continue;
-    const beside = pass[cur - d + sgn * o] > 0;
-    const sx = dx !== 0 ? 0 : sgn;
-    const sy = dx !== 0 ? sgn : 0;
-    // The side cell: from p by one diagonal (beside p's cell walkable) or through here.
-    if (!beside || SQRT2 * side > here + side) m |= dirBit(sx, sy);
-    // The diagonal ahead on this side: from p by a diagonal to the side cell, then straight on.
-    const diag = pass[cur + d + sgn * o];
-    if (ahead && diag > 0 && (!beside || SQRT2 * side + diag > here + SQRT2 * diag)) m |= dirBit(dx + sx, dy + sy);
-  }
-  return m;
-}
-
-/** The direction bit (N E S W NE SE SW NW) of step (dx, dy). */
-function dirBit(dx: number, dy: number): number {
-  return dx === 0 ? (dy < 0 ? 1 : 4) : dy === 0 ? (dx > 0 ? 2 : 8) : diagonalBit(dx, dy);
 }
 
 /** After a step (dx, dy): the directions to the cell it came from and to that cell's straight neighbours. */

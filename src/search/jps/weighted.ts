@@ -11,7 +11,7 @@
  *    cell it enters and makes it a jump point;
  * 2. a boundary cell prunes its neighbours by JPS's comparisons made on the actual costs (octile;
  *    cardinal prunes only what a path from behind reaches strictly more cheaply): see
- *    `weightedOctile` and `cardinalSides` in jps.ts;
+ *    {@link weightedOctile} and {@link cardinalSides};
  * 3. a jump's cost is its octile (or Manhattan) length times the cost of its first cell.
  *
  * Why it is exact: JPS prunes a neighbour n of cell x (reached from p) only when a path from p to
@@ -29,6 +29,8 @@
  * still cross the regions' insides in one scan.
  */
 import type { SearchView } from '../../grid/navgrid.js';
+
+const SQRT2 = Math.SQRT2;
 
 /**
  * The boundary cells of one layer as bit planes laid out like {@link WalkBits} (rows, and a
@@ -113,4 +115,76 @@ function isBoundary(pass: Float32Array, p: number, W: number): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Cardinal movement at a cost boundary `cur` entered by step (dx, dy): the directions to the two
+ * side cells that two straight steps from the cell behind reach strictly more cheaply than one
+ * step from here (the cell beside the one behind costs less than `cur`). Strict, so no tie is
+ * broken here.
+ */
+export function cardinalSides(pass: Float32Array, cur: number, W: number, dx: number, dy: number): number {
+  const here = pass[cur];
+  const back = cur - dy * W - dx;
+  const ox = dy !== 0 ? 1 : 0;
+  const oy = dx !== 0 ? 1 : 0;
+  let m = 0;
+  for (let sgn = -1; sgn <= 1; sgn += 2) {
+    const beside = pass[back + sgn * (oy * W + ox)];
+    if (pass[cur + sgn * (oy * W + ox)] > 0 && beside > 0 && beside < here) m |= dirBit(sgn * ox, sgn * oy);
+  }
+  return m;
+}
+
+/**
+ * Octile successors of a cost boundary `cur` entered by step (dx, dy) from p = cur - (dx, dy):
+ * JPS's rules with every comparison made on the actual costs (a step costs its length times the
+ * cost of the cell entered). Kept: the cells ahead (natural), and each cell JPS would prune whose
+ * alternative route from p, avoiding cur, costs more than the route through cur (or cannot be
+ * walked). Pruned on a tie, as JPS does; the alternatives are JPS's own (one diagonal instead of
+ * straight then sideways; diagonal first instead of straight first; two straight steps instead of
+ * two diagonals), each shorter or with its diagonal earlier, so ties resolve as in JPS's
+ * canonical order. The cells next to p are always reached more cheaply from p.
+ */
+export function weightedOctile(pass: Float32Array, cur: number, W: number, dx: number, dy: number): number {
+  const here = pass[cur];
+  let m = 0;
+  if (dx !== 0 && dy !== 0) {
+    const h = pass[cur + dx] > 0;
+    const v = pass[cur + dy * W] > 0;
+    if (h) m |= dirBit(dx, 0);
+    if (v) m |= dirBit(0, dy);
+    if (h && v && pass[cur + dy * W + dx] > 0) m |= dirBit(dx, dy);
+    // The far corners beside p's straight neighbours: from p by two straight steps through that
+    // neighbour, or from here by one diagonal (which needs it and the cell ahead walkable).
+    const a = pass[cur - dx];
+    const na = pass[cur - dx + dy * W];
+    if (v && a > 0 && na > 0 && a + na > SQRT2 * (here + na)) m |= dirBit(-dx, dy);
+    const b = pass[cur - dy * W];
+    const nb = pass[cur - dy * W + dx];
+    if (h && b > 0 && nb > 0 && b + nb > SQRT2 * (here + nb)) m |= dirBit(dx, -dy);
+    return m;
+  }
+  const d = dy * W + dx;
+  const ahead = pass[cur + d] > 0;
+  if (ahead) m |= dirBit(dx, dy);
+  const o = dx !== 0 ? W : 1;
+  for (let sgn = -1; sgn <= 1; sgn += 2) {
+    const side = pass[cur + sgn * o];
+    if (!(side > 0)) continue;
+    const beside = pass[cur - d + sgn * o] > 0;
+    const sx = dx !== 0 ? 0 : sgn;
+    const sy = dx !== 0 ? sgn : 0;
+    // The side cell: from p by one diagonal (beside p's cell walkable) or through here.
+    if (!beside || SQRT2 * side > here + side) m |= dirBit(sx, sy);
+    // The diagonal ahead on this side: from p by a diagonal to the side cell, then straight on.
+    const diag = pass[cur + d + sgn * o];
+    if (ahead && diag > 0 && (!beside || SQRT2 * side + diag > here + SQRT2 * diag)) m |= dirBit(dx + sx, dy + sy);
+  }
+  return m;
+}
+
+/** The direction bit (N E S W NE SE SW NW) of step (dx, dy). */
+export function dirBit(dx: number, dy: number): number {
+  return dx === 0 ? (dy < 0 ? 1 : 4) : dy === 0 ? (dx > 0 ? 2 : 8) : dx > 0 ? (dy < 0 ? 16 : 32) : dy > 0 ? 64 : 128;
 }
