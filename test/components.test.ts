@@ -190,7 +190,7 @@ test('every algorithm answers an unreachable goal without a search; bad options 
   }
   assert.throws(() => finder.findPath(0, 0, 12, 4, { algorithm: 'hpa', movement: 'hex' as MovementName }), /hierarchy needs/);
   g.setCost(1, 1, 3);
-  assert.throws(() => finder.findPath(0, 0, 12, 4, { algorithm: 'jps' }), /jump point search cannot run/);
+  assert.throws(() => finder.findPath(0, 0, 12, 4, { algorithm: 'jps+' }), /cannot run/);
 });
 
 test('labels are per layer and connectivity, shared by the Pathfinders of a grid, 4 bytes per padded cell', () => {

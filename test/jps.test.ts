@@ -117,7 +117,7 @@ test('jps and jps+: optimal on every query of the Moving AI fixtures (octile), c
   }
 });
 
-test('auto picks jps only where it is exact; jps refuses layers it cannot search', () => {
+test('auto picks jps only where it is exact; jps and jps+ refuse layers they cannot search', () => {
   const grid = new NavGrid(9, 5);
   grid.fillRect(4, 0, 1, 4, { walkable: false });
   const finder = new Pathfinder(grid);
@@ -130,7 +130,9 @@ test('auto picks jps only where it is exact; jps refuses layers it cannot search
   assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps+', movement: 'cardinal' }), /needs 'octile'/);
   assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'bfs' as never }), /expected 'astar'/);
   grid.setCost(2, 2, 5);
-  assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps' }), /costs differ/);
+  // A weighted layer: jps runs its weighted form (same cost as A*), jps+ refuses it.
+  assert.equal(finder.findPath(0, 0, 8, 0, { algorithm: 'jps' }).cost, finder.findPath(0, 0, 8, 0, { algorithm: 'astar' }).cost);
+  assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps+' }), /costs differ/);
   const auto = finder.findPath(0, 0, 8, 4, { algorithm: 'auto' });
   assert.equal(auto.cost, finder.findPath(0, 0, 8, 4, { algorithm: 'astar' }).cost);
   grid.setCost(2, 2, 1);

@@ -160,7 +160,7 @@ function unsupported(algorithm: SearchAlgorithm, movement: MovementName, grid: N
   if (algorithm === 'jps' || algorithm === 'jps+') {
     if (algorithm === 'jps+' && movement !== 'octile') return 'jps+ needs octile';
     if (!squareModel) return 'jps needs octile or cardinal';
-    if (!uniform) return 'jps needs one cost';
+    if (algorithm === 'jps+' && !uniform) return 'jps+ needs one cost';
     if (oneWay) return 'jps refuses one-way flags';
   }
   if (algorithm === 'hpa') {

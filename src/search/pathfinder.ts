@@ -193,7 +193,7 @@ export class Pathfinder {
         ? `movement '${model.name}' (it needs 'octile')`
         : model.name !== 'octile' && model.name !== 'cardinal'
         ? `movement '${model.name}' (it needs 'octile' or 'cardinal')`
-        : !view.uniform
+        : algorithm === 'jps+' && !view.uniform
           ? 'a layer whose costs differ from cell to cell'
           : view.exits !== null
             ? 'a layer with one-way flags'
@@ -202,7 +202,9 @@ export class Pathfinder {
               : !plain
                 ? 'nearest mode or an overlay view'
                 : null;
-    if (why === null) return true;
+    // Weighted cardinal layers stay on A* under 'auto': weighted JPS measured no steadier gain
+    // there (bench/weighted.ts: 0.6-2.5x), against 2.5-10x with octile movement on large maps.
+    if (why === null) return algorithm !== 'auto' || view.uniform || model.name === 'octile';
     if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
     return false;
   }

@@ -67,9 +67,10 @@ export class WalkBits {
  * Scans line `line` of a bit plane from `pos` (exclusive) towards higher positions and returns
  * the first jump point: a walkable cell whose neighbour on line - 1 or line + 1 is walkable while
  * the one before it is not (a forced neighbour, no-corner-cutting rule), or `goal`. Returns -1
- * when a blocked cell comes first. `goal` is -1 when the goal is not on this line.
+ * when a blocked cell comes first. `goal` is -1 when the goal is not on this line. `stops`, unless
+ * null, is a plane of the same layout whose set cells are jump points too (cost boundaries).
  */
-export function scanForward(bits: Int32Array, words: number, line: number, pos: number, goal: number): number {
+export function scanForward(bits: Int32Array, words: number, line: number, pos: number, goal: number, stops: Int32Array | null): number {
   const b1 = line * words + 1;
   const b0 = b1 - words;
   const b2 = b1 + words;
@@ -86,6 +87,7 @@ export function scanForward(bits: Int32Array, words: number, line: number, pos: 
     const pc = (c >>> 1) | (bits[b2 + k - 1] << 31);
     let stop = ((a & ~pa) | (c & ~pc) | ~b) & mask;
     if (k === goalWord) stop |= (1 << (31 - (goal & 31))) & mask;
+    if (stops !== null) stop |= stops[b1 + k] & mask;
     if (stop !== 0) {
       const bit = Math.clz32(stop);
       return (b << bit) < 0 ? (k << 5) + bit : -1;
@@ -96,7 +98,7 @@ export function scanForward(bits: Int32Array, words: number, line: number, pos: 
 }
 
 /** {@link scanForward} towards lower positions. */
-export function scanBackward(bits: Int32Array, words: number, line: number, pos: number, goal: number): number {
+export function scanBackward(bits: Int32Array, words: number, line: number, pos: number, goal: number, stops: Int32Array | null): number {
   const b1 = line * words + 1;
   const b0 = b1 - words;
   const b2 = b1 + words;
@@ -111,6 +113,7 @@ export function scanBackward(bits: Int32Array, words: number, line: number, pos:
     const pc = (c << 1) | (bits[b2 + k + 1] >>> 31);
     let stop = ((a & ~pa) | (c & ~pc) | ~b) & mask;
     if (k === goalWord) stop |= (1 << (31 - (goal & 31))) & mask;
+    if (stops !== null) stop |= stops[b1 + k] & mask;
     if (stop !== 0) {
       const bit = Math.clz32(stop & -stop);
       return (b << bit) < 0 ? (k << 5) + bit : -1;

@@ -3,6 +3,7 @@ import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
 import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
+import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
@@ -13,15 +14,17 @@ const scanBackward = scanBackward_;
 
 /**
  * Jump point search (Harabor & Grastien 2011) with block-based row scans (ICAPS 2014) for layers
- * whose walkable cells all cost the same and carry no one-way flags. Two models:
+ * without one-way flags; on layers whose cells cost different amounts it stops at and fully
+ * expands cost boundaries (see weighted.ts), which keeps it exact. Two models:
  * - octile without corner cutting (the successor and forced-neighbour rules of that variant: a
  *   straight jump stops where a side cell opens up behind a wall; a diagonal step stops where
  *   either straight scan from it finds a jump point);
  * - cardinal (a vertical step stops where a horizontal scan from it finds a jump point).
  * Exact: the same cost as A*. The walkability bit planes follow the grid through `onChange`.
  *
- * Memory: 0.25 bytes per cell per layer searched, on top of the search scratch it is given (shared
- * with the Pathfinder that owns it, and the hierarchy).
+ * Memory: 0.25 bytes per cell per layer searched, 0.5 on a layer with differing costs (the cost
+ * boundary planes), on top of the search scratch it is given (shared with the Pathfinder that
+ * owns it, and the hierarchy).
  * Not part of the public API: used through `findPath(..., { algorithm: 'jps' })` and the hierarchy.
  */
 export class JumpPointSearch {
@@ -31,6 +34,7 @@ export class JumpPointSearch {
   private readonly tables: (JumpTable | null)[];
   /** The view each table was built on (the layer's search view, which changes in place). */
   private readonly tableViews: (SearchView | null)[];
+  private readonly bounds: (CostBoundaries | null)[];
   private unsubscribe: (() => void) | null = null;
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
@@ -39,6 +43,7 @@ export class JumpPointSearch {
     this.planes = grid.layers.map(() => null);
     this.tables = grid.layers.map(() => null);
     this.tableViews = grid.layers.map(() => null);
+    this.bounds = grid.layers.map(() => null);
   }
 
   /**
@@ -62,6 +67,7 @@ export class JumpPointSearch {
     if (this.unsubscribe !== null) return;
     this.unsubscribe = this.grid.onChange((c) => {
       this.planes[c.layer]?.update(c.x, c.y, c.width, c.height);
+      this.bounds[c.layer]?.update(c.x, c.y, c.width, c.height);
       const t = this.tables[c.layer];
       const view = this.tableViews[c.layer];
       if (t === null || view === null) return;
@@ -72,7 +78,10 @@ export class JumpPointSearch {
     });
   }
 
-  /** The bit planes of `layer`, built on first use and kept in step with the grid after that. */
+  /**
+   * The bit planes of `layer` (and its cost boundaries when its costs differ), built on first use
+   * and kept in step with the grid after that.
+   */
   bits(layer: number): WalkBits {
     let w = this.planes[layer];
     if (w === null) {
@@ -80,7 +89,19 @@ export class JumpPointSearch {
       this.planes[layer] = w;
       this.follow();
     }
+    if (!this.grid.searchView(layer).uniform) this.boundaries(layer);
     return w;
+  }
+
+  /** The cost boundaries of `layer`, built on first use and kept in step with the grid after that. */
+  boundaries(layer: number): CostBoundaries {
+    let b = this.bounds[layer];
+    if (b === null) {
+      b = new CostBoundaries(this.grid.searchView(layer), this.grid.width, this.grid.height);
+      this.bounds[layer] = b;
+      this.follow();
+    }
+    return b;
   }
 
   /** Stops following the grid and drops the bit planes (rebuilt on the next search). */
@@ -90,15 +111,17 @@ export class JumpPointSearch {
     this.planes.fill(null);
     this.tables.fill(null);
     this.tableViews.fill(null);
+    this.bounds.fill(null);
   }
 
   /**
    * Searches from padded cell `start` to padded cell `goal` (start != goal, both walkable on
-   * `view`, whose pass array must match `layer`'s walkability) on the scratch given at
+   * `view`, whose pass array must match `layer`'s walkability and costs) on the scratch given at
    * construction. Fills and returns `out`: `reached` when the goal was settled (its cost is then
    * `scratch.g[goal]`, its path {@link reconstruct}'s), `expanded` the jump points expanded,
    * `limited` when `maxIterations` stopped it first. `plus` reads JPS+'s jump table (octile only;
-   * ignored with `cardinal`), built on first use.
+   * ignored with `cardinal`; uniform layers only), built on first use. On a view whose costs differ
+   * the cost boundaries stop every jump (weighted.ts).
    */
   search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome): SearchOutcome {
     const jumps = plus && !cardinal ? this.table(view, layer).jumps : null;
@@ -108,8 +131,13 @@ export class JumpPointSearch {
     const rw = wb.rowWords;
     const cw = wb.colWords;
     const pass = view.pass;
-    const cost = view.minCost;
     const W = view.stride;
+    // Weighted layers: the boundary planes, and each jump's cost per unit of length (its first cell's).
+    const bnd = view.uniform ? null : this.boundaries(layer);
+    const br = bnd === null ? null : bnd.rows;
+    const bc = bnd === null ? null : bnd.cols;
+    let cost = view.minCost;
+    const hCost = view.minCost;
     const scratch = this.scratch;
     const { g, parent, stamp, heap } = scratch;
     const open = scratch.start(start);
@@ -133,7 +161,7 @@ export class JumpPointSearch {
       if (st === open && ng >= g[jp]) return;
       const hx = Math.abs(jx - gx);
       const hy = Math.abs(jy - gy);
-      const f = ng + (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * cost;
+      const f = ng + (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * hCost;
       g[jp] = ng;
       parent[jp] = from;
       if (st === open) {
@@ -183,7 +211,12 @@ export class JumpPointSearch {
         // The last step into cur: straight when the run ended straight (see `relax`).
         const dx = cardinal ? (ax !== 0 ? Math.sign(cx - px) : 0) : ax >= ay ? Math.sign(cx - px) : 0;
         const dy = cardinal ? (ax !== 0 ? 0 : Math.sign(cy - py)) : ay >= ax ? Math.sign(cy - py) : 0;
-        if (dx !== 0 && dy !== 0) {
+        if (br !== null && br[cy * rw + (cx >>> 5) + 1] << (cx & 31) < 0) {
+          // A cost boundary: JPS's pruning with each comparison made on the actual costs (see
+          // weighted.ts); cardinal keeps every direction but those a path from behind reaches
+          // strictly more cheaply.
+          dirs = cardinal ? straight & ~behind(dx, dy) & ~cardinalSides(pass, cur, W, dx, dy) : weightedOctile(pass, cur, W, dx, dy);
+        } else if (dx !== 0 && dy !== 0) {
           // Diagonal arrival: its two straight components and itself.
           const h = dx > 0 ? e : w;
           const v = dy > 0 ? s : n;
@@ -211,6 +244,7 @@ export class JumpPointSearch {
       }
       for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
         if ((dirs & 1) === 0) continue;
+        if (br !== null) cost = pass[cur + DY[k] * W + DX[k]];
         if (jumps !== null) {
           if (k < 4) {
             jumpStraight(jumps, cur, cx, cy, k);
@@ -246,10 +280,10 @@ export class JumpPointSearch {
           continue;
         }
         if (k === 1) {
-          const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1);
+          const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
         } else if (k === 3) {
-          const p = scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1);
+          const p = scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
         } else if (k === 0 || k === 2) {
           const dy = k === 2 ? 1 : -1;
@@ -260,7 +294,7 @@ export class JumpPointSearch {
             const d = dy * W;
             for (let y = cy + dy; pass[p + d] > 0; y += dy) {
               p += d;
-              if (y === gy && cx === gx) {
+              if ((y === gy && cx === gx) || (br !== null && br[y * rw + (cx >>> 5) + 1] << (cx & 31) < 0)) {
                 relax(cx, y);
                 break;
               }
@@ -269,13 +303,13 @@ export class JumpPointSearch {
                 break;
               }
               const goalX = y === gy ? gx : -1;
-              const east = scanForward(rows, rw, y, cx, goalX);
+              const east = scanForward(rows, rw, y, cx, goalX, br);
               if (east >= 0) relax(east, y);
-              const west = scanBackward(rows, rw, y, cx, goalX);
+              const west = scanBackward(rows, rw, y, cx, goalX, br);
               if (west >= 0) relax(west, y);
             }
           } else {
-            const p = dy > 0 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1);
+            const p = dy > 0 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1, bc) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1, bc);
             if (p >= 0) relax(cx, p);
           }
         } else {
@@ -290,17 +324,17 @@ export class JumpPointSearch {
             p += d;
             x += dx;
             y += dy;
-            if (x === gx && y === gy) {
+            if ((x === gx && y === gy) || (br !== null && br[y * rw + (x >>> 5) + 1] << (x & 31) < 0)) {
               relax(x, y);
               break;
             }
             // A blocked first cell ends a scan at once: skip the call (common in cluttered maps).
             if (pass[p + dx] > 0) {
-              const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1) : scanBackward(rows, rw, y, x, y === gy ? gx : -1);
+              const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, br) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, br);
               if (h >= 0) relax(h, y);
             }
             if (pass[p + dy * W] > 0) {
-              const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1) : scanBackward(cols, cw, x, y, x === gx ? gy : -1);
+              const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, bc) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, bc);
               if (v >= 0) relax(x, v);
             }
           }
@@ -363,6 +397,13 @@ function runLength(p: number, q: number, stride: number, cardinal: boolean): num
 /** Bits 4-7 (NE SE SW NW) allowed by the straight bits 0-3 (N E S W) without cutting a corner. */
 function diagonals(m: number): number {
   return ((m & 3) === 3 ? 16 : 0) | ((m & 6) === 6 ? 32 : 0) | ((m & 12) === 12 ? 64 : 0) | ((m & 9) === 9 ? 128 : 0);
+}
+
+/** After a step (dx, dy): the directions to the cell it came from and to that cell's straight neighbours. */
+function behind(dx: number, dy: number): number {
+  if (dy === 0) return dirBit(-dx, 0) | dirBit(-dx, -1) | dirBit(-dx, 1);
+  if (dx === 0) return dirBit(0, -dy) | dirBit(-1, -dy) | dirBit(1, -dy);
+  return dirBit(-dx, -dy) | dirBit(-dx, 0) | dirBit(0, -dy);
 }
 
 function diagonalBit(dx: number, dy: number): number {

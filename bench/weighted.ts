@@ -1,0 +1,117 @@
+/**
+ * Weighted search: A* against weighted jump point search (`jps`; what `auto` runs on weighted
+ * octile layers, while weighted cardinal layers stay on A*) and the cluster hierarchy on maps with terrain regions: every Moving AI fixture with seeded
+ * regions of sand, mud, water... painted over it, and a seeded 1024 x 1024 game-like world. Per
+ * map and algorithm: mean and median microseconds per query, speed-up over A*, how many costs
+ * differ from A*'s (must be 0 for auto), the hierarchy's mean excess over the optimal cost, and
+ * heap growth per query.
+ */
+import { Pathfinder, type NavGrid, type SearchAlgorithm } from '../src/index.js';
+import { mulberry32 } from '../src/query/index.js';
+import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
+import { readFixture } from '../test/fixtures.js';
+import { paintRegions, terrainWorld } from './regions.js';
+
+const NAMES = ['rmtst01', 'maze-100-1', 'random-100-33', 'room-100-10', 'AcrosstheCape'];
+const SAMPLE = 150;
+const WARMUP = 10;
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+type Query = [number, number, number, number];
+
+interface Timing {
+  mean: number;
+  median: number;
+  costs: Float64Array;
+  bytes: number;
+}
+
+function time(finder: Pathfinder, queries: Query[], algorithm: SearchAlgorithm, movement: 'octile' | 'cardinal'): Timing {
+  for (const q of queries.slice(0, WARMUP)) finder.findPath(q[0], q[1], q[2], q[3], { algorithm, movement });
+  const times = new Float64Array(queries.length);
+  const costs = new Float64Array(queries.length);
+  gc();
+  const h0 = process.memoryUsage().heapUsed;
+  for (let k = 0; k < queries.length; k++) {
+    const q = queries[k];
+    const t = performance.now();
+    const r = finder.findPath(q[0], q[1], q[2], q[3], { algorithm, movement });
+    times[k] = (performance.now() - t) * 1000;
+    costs[k] = r.cost;
+  }
+  const bytes = Math.max(0, process.memoryUsage().heapUsed - h0) / queries.length;
+  const sorted = times.slice().sort();
+  return { mean: times.reduce((a, b) => a + b, 0) / times.length, median: sorted[sorted.length >> 1], costs, bytes };
+}
+
+/** `count` seeded queries between walkable cells (reachability not required). */
+function randomQueries(grid: NavGrid, count: number, seed: number): Query[] {
+  const rnd = mulberry32(seed);
+  const walk = grid.layers[0].walkable;
+  const pick = (): [number, number] => {
+    for (;;) {
+      const i = Math.floor(rnd() * grid.size);
+      if (walk[i] === 1) return [i % grid.width, Math.floor(i / grid.width)];
+    }
+  };
+  return Array.from({ length: count }, () => [...pick(), ...pick()] as Query);
+}
+
+function fmt(us: number): string {
+  return us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(0)} µs`;
+}
+
+const maps: { name: string; grid: NavGrid; queries: Query[] }[] = [];
+for (const [k, name] of NAMES.entries()) {
+  const grid = paintRegions(parseMovingAiMap(readFixture(`movingai/${name}.map`)), 100 + k, { roads: 2 });
+  const scen = parseScenario(readFixture(`movingai/${name}.map.scen`));
+  const step = Math.max(1, Math.floor(scen.length / SAMPLE));
+  const queries: Query[] = [];
+  for (let i = 0; i < scen.length && queries.length < SAMPLE; i += step) queries.push([scen[i].startX, scen[i].startY, scen[i].goalX, scen[i].goalY]);
+  maps.push({ name: `${name}+regions`, grid, queries });
+}
+const world = terrainWorld(1024, 1);
+maps.push({ name: 'terrain-1024', grid: world, queries: randomQueries(world, 100, 2) });
+
+console.log("\nWeighted maps (terrain regions): A* vs weighted JPS ('auto' on octile) vs hpa, same queries; costs must not differ");
+const rows: Record<string, string | number>[] = [];
+for (const { name, grid, queries } of maps) {
+  for (const movement of ['octile', 'cardinal'] as const) {
+    const finder = new Pathfinder(grid);
+    finder.prepare({ algorithm: 'jps' });
+    const a = time(finder, queries, 'astar', movement);
+    const j = time(finder, queries, 'jps', movement);
+    let differ = 0;
+      for (let k = 0; k < queries.length; k++) if (!(Math.abs(a.costs[k] - j.costs[k]) <= 1e-9 * Math.max(1, a.costs[k])) && a.costs[k] !== j.costs[k]) differ++;
+    const row: Record<string, string | number> = {
+      map: name,
+      movement,
+      queries: queries.length,
+      'A* mean': fmt(a.mean),
+      'A* median': fmt(a.median),
+      'jps mean': fmt(j.mean),
+      'jps median': fmt(j.median),
+      'speed-up (mean)': `${(a.mean / j.mean).toFixed(1)}x`,
+      'speed-up (median)': `${(a.median / j.median).toFixed(1)}x`,
+      'costs differing': differ,
+      'A* B/query': Math.round(a.bytes),
+      'jps B/query': Math.round(j.bytes),
+    };
+    const hb = performance.now();
+    finder.prepare({ algorithm: 'hpa', movement });
+    const build = performance.now() - hb;
+    const h = time(finder, queries, 'hpa', movement);
+    let excess = 0;
+    let found = 0;
+    for (let k = 0; k < queries.length; k++) {
+      if (a.costs[k] === Infinity || a.costs[k] === 0) continue;
+      excess += h.costs[k] / a.costs[k] - 1;
+      found++;
+    }
+    row['hpa mean'] = fmt(h.mean);
+    row['hpa excess'] = `${((100 * excess) / Math.max(1, found)).toFixed(2)} %`;
+    row['hpa build'] = `${build.toFixed(0)} ms`;
+    rows.push(row);
+  }
+}
+console.table(rows);

@@ -1,0 +1,144 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
+import { parseMovingAiMap } from '../src/loaders/index.js';
+import { paintRegions } from '../bench/regions.js';
+import { readFixture } from './fixtures.js';
+import { VARYING_COSTS, gridArb } from './grids.js';
+import { refDistances } from './reference.js';
+
+type Movement = 'octile' | 'cardinal';
+
+/**
+ * Asserts weighted JPS ('jps') and 'auto' find the reference Dijkstra's cost from (sx, sy) to
+ * every goal in `goals`, with legal paths that cost what they report.
+ */
+function agreeWithReference(grid: NavGrid, finder: Pathfinder, movement: Movement, sx: number, sy: number, goals: number[], label: string): void {
+  const dist = refDistances(grid, 0, movement, [sy * grid.width + sx]);
+  for (const goal of goals) {
+    const gx = goal % grid.width;
+    const gy = Math.floor(goal / grid.width);
+    for (const algorithm of ['jps', 'auto'] as const) {
+      const r = finder.findPath(sx, sy, gx, gy, { algorithm, movement });
+      const where = `${label} ${algorithm} ${movement} (${sx},${sy})->(${gx},${gy})`;
+      if (grid.layers[0].walkable[sy * grid.width + sx] !== 1) {
+        assert.equal(r.status, 'invalid-start', where);
+        continue;
+      }
+      if (grid.layers[0].walkable[goal] !== 1) {
+        assert.equal(r.status, 'invalid-goal', where);
+        continue;
+      }
+      if (dist[goal] === Infinity) {
+        assert.equal(r.status, 'no-path', where);
+        continue;
+      }
+      assert.equal(r.status, 'found', where);
+      assert.ok(Math.abs(r.cost - dist[goal]) <= 1e-9 * Math.max(1, dist[goal]), `${where}: cost ${r.cost}, Dijkstra ${dist[goal]}`);
+      const c = checkPath(grid, r.cells, { movement });
+      assert.ok(c.valid, `${where}: ${c.problem}`);
+      assert.ok(Math.abs(c.cost - r.cost) <= 1e-9 * Math.max(1, r.cost), `${where}: path costs ${c.cost}, reported ${r.cost}`);
+    }
+  }
+}
+
+/** Weighted grids: noise costs (below 1 included) or painted regions over them, non-square. */
+const weighted = fc.tuple(gridArb({ width: [1, 40], height: [1, 30], costs: VARYING_COSTS }), fc.boolean(), fc.integer());
+
+function prepare([{ grid, rnd }, regions, seed]: [{ grid: NavGrid; rnd: () => number }, boolean, number]): { grid: NavGrid; rnd: () => number } {
+  if (regions) {
+    grid.layers[0].cost.fill(1);
+    paintRegions(grid, seed, { blobs: 2 + (seed & 7), maxRadius: 2 + (seed & 3), roads: seed & 1 });
+  }
+  return { grid, rnd };
+}
+
+function cell(rnd: () => number, grid: NavGrid): number {
+  return Math.floor(rnd() * grid.size);
+}
+
+for (const movement of ['octile', 'cardinal'] as const) {
+  test(`weighted jps: the reference Dijkstra's cost on random weighted grids (${movement})`, () => {
+    fc.assert(
+      fc.property(weighted, (arb) => {
+        const { grid, rnd } = prepare(arb);
+        const finder = new Pathfinder(grid);
+        for (let q = 0; q < 3; q++) {
+          const s = cell(rnd, grid);
+          const goals = Array.from({ length: 8 }, () => cell(rnd, grid));
+          agreeWithReference(grid, finder, movement, s % grid.width, Math.floor(s / grid.width), goals, `${grid.width}x${grid.height}`);
+        }
+      }),
+      { numRuns: 250 },
+    );
+  });
+}
+
+test('weighted jps: stays exact through random cost and wall changes', () => {
+  fc.assert(
+    fc.property(weighted, fc.array(fc.tuple(fc.nat(), fc.nat(4), fc.nat(2)), { minLength: 1, maxLength: 20 }), (arb, changes) => {
+      const { grid, rnd } = prepare(arb);
+      const finder = new Pathfinder(grid);
+      finder.findPath(0, 0, grid.width - 1, grid.height - 1, { algorithm: 'jps' }); // builds the planes before the changes
+      const costs = [0.5, 1, 2, 3.5];
+      for (const [at, kind, size] of changes) {
+        const x = at % grid.width;
+        const y = Math.floor(at / grid.width) % grid.height;
+        if (kind === 0) grid.setWalkable(x, y, !grid.isWalkable(x, y));
+        else if (kind === 1) grid.setCost(x, y, costs[at % 4]);
+        else if (kind === 2) grid.fillRect(x, y, Math.min(size + 1, grid.width - x), Math.min(size + 1, grid.height - y), { cost: costs[(at >> 2) % 4] });
+        else grid.batch(() => grid.fillRect(x, y, Math.min(size + 1, grid.width - x), Math.min(size + 1, grid.height - y), { walkable: kind === 3 }));
+        const s = cell(rnd, grid);
+        const movement: Movement = at % 2 === 0 ? 'octile' : 'cardinal';
+        agreeWithReference(grid, finder, movement, s % grid.width, Math.floor(s / grid.width), [cell(rnd, grid), cell(rnd, grid)], 'after change');
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('weighted jps: a Moving AI map under terrain regions costs what A* finds, with fewer expansions', () => {
+  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 7, { roads: 3 });
+  assert.equal(grid.searchView(0).uniform, false);
+  const finder = new Pathfinder(grid);
+  let jpsExpanded = 0;
+  let astarExpanded = 0;
+  let longest: number[] = [];
+  for (let k = 0; k < 60; k++) {
+    const sx = (k * 37) % 100;
+    const sy = (k * 53 + 11) % 100;
+    const gx = (k * 71 + 5) % 100;
+    const gy = (k * 29 + 43) % 100;
+    const a = finder.findPath(sx, sy, gx, gy, { algorithm: 'astar' });
+    const j = finder.findPath(sx, sy, gx, gy, { algorithm: 'jps' });
+    assert.equal(j.status, a.status, `query ${k}`);
+    if (a.status !== 'found') continue;
+    assert.ok(Math.abs(j.cost - a.cost) <= 1e-9 * a.cost, `query ${k}: jps ${j.cost}, astar ${a.cost}`);
+    jpsExpanded += j.expanded;
+    astarExpanded += a.expanded;
+    if (longest.length === 0 || a.expanded > longest[4]) longest = [sx, sy, gx, gy, a.expanded];
+  }
+  assert.ok(jpsExpanded * 3 < astarExpanded, `jps expanded ${jpsExpanded}, astar ${astarExpanded}`);
+  // 'auto': weighted JPS with octile movement (fewer expansions than A*), A* with cardinal.
+  const [sx, sy, gx, gy] = longest;
+  const cardinal = { movement: 'cardinal' } as const;
+  assert.ok(finder.findPath(sx, sy, gx, gy, { algorithm: 'auto' }).expanded < finder.findPath(sx, sy, gx, gy, { algorithm: 'astar' }).expanded);
+  assert.equal(finder.findPath(sx, sy, gx, gy, { ...cardinal, algorithm: 'auto' }).expanded, finder.findPath(sx, sy, gx, gy, { ...cardinal, algorithm: 'astar' }).expanded);
+});
+
+test("weighted jps: 'jps' searches weighted layers, 'jps+' refuses them, one-way layers go to A* under 'auto'", () => {
+  const grid = new NavGrid(6, 4);
+  grid.fillRect(2, 0, 2, 3, { cost: 3 });
+  const finder = new Pathfinder(grid);
+  const r = finder.findPath(0, 0, 5, 0, { algorithm: 'jps' });
+  // Around the costly block through row 3 (four diagonals, three straight steps) beats 9 straight through it.
+  assert.equal(r.status, 'found');
+  assert.ok(Math.abs(r.cost - (3 + 4 * Math.SQRT2)) < 1e-9, `cost ${r.cost}`);
+  assert.equal(r.cost, finder.findPath(0, 0, 5, 0, { algorithm: 'astar' }).cost);
+  assert.throws(() => finder.findPath(0, 0, 5, 0, { algorithm: 'jps+' }), (e: unknown) => e instanceof TilenavError && /costs differ/.test(e.message));
+  grid.setFlags(1, 1, 4);
+  assert.throws(() => finder.findPath(0, 0, 5, 0, { algorithm: 'jps' }), (e: unknown) => e instanceof TilenavError && /one-way/.test(e.message));
+  const auto = finder.findPath(0, 3, 5, 3, { algorithm: 'auto' });
+  assert.equal(auto.cost, finder.findPath(0, 3, 5, 3, { algorithm: 'astar' }).cost);
+});
