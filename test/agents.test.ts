@@ -136,7 +136,7 @@ test('a wall painted across a path triggers one replan, not one per frame', () =
   assert.ok(Math.hypot(sys.x[id] - 28, sys.y[id] - 3) < 0.5);
 });
 
-test('a walled-off goal: the unit walks as close as it can (seed 001 §5), flagged unreachable', () => {
+test('a walled-off goal: the unit walks as close as it can, flagged unreachable', () => {
   const grid = asciiGrid(['.....@...', '.....@...', '.....@...']);
   const sys = new NavigationSystem(grid);
   const id = sys.addAgent({ x: 1, y: 1 });
@@ -171,7 +171,7 @@ test('a standing unit is a dynamic obstacle for a plan, with the fallback when i
   assert.deepEqual(seen, [1]);
   const p = sys.path(w)!;
   for (let k = 0; k < p.length; k += 2) assert.ok(!(p[k] === 7 && p[k + 1] === 4), 'path goes through the standing unit');
-  // A one-cell corridor with the unit in it: the plan goes through (seed 001's fallback).
+  // A one-cell corridor with the unit in it: the plan goes through (when no path avoids the standing units, the path through them).
   const corridor = asciiGrid(['@@@@@@@@@', '.........', '@@@@@@@@@']);
   const s2 = new NavigationSystem(corridor);
   s2.addAgent({ x: 4, y: 1 });
@@ -361,7 +361,7 @@ test('toWorld maps through the grid projection', () => {
   assert.deepEqual([w.x, w.y], [3.5 * 32, 4.5 * 32]);
 });
 
-test('a unit nudged aside walks back to its spot after returnAfterNudge; 0 keeps seed 001 (it stays)', () => {
+test('a unit nudged aside walks back to its spot after returnAfterNudge; 0 keeps it where it was pushed', () => {
   for (const back of [1, 0]) {
     // The doorway of the test above, with a guard ordered to stand in it.
     const rows = Array.from({ length: 11 }, (_, y) => [...'.'.repeat(21)].map((c, x) => (x === 10 && y !== 5 ? '@' : c)).join(''));

@@ -416,7 +416,7 @@ test('demo: units: add, drag-select, right-click a target, arrive in formation; 
   assert.ok(stats.replans > replansBefore, `the wall made units replan (${replansBefore} -> ${stats.replans})`);
   assert.match((await page.textContent('#units')) ?? '', /replans/);
 
-  // A unit standing in a one-cell doorway steps aside for a walker, who passes (seed 001's nudge).
+  // A unit standing in a one-cell doorway steps aside for a walker, who passes.
   // The room's other door (6, 9) is walled first, so the way through the unit is the only one.
   await page.evaluate(() => (window as any).__tilenav.paint(6, 9, 'wall'));
   const [door] = await page.evaluate(() => (window as any).__tilenav.addUnits(1, 11, 16));

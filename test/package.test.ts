@@ -58,6 +58,11 @@ for (const [key, entry] of BROWSER_ENTRIES) {
 test('package.json: ESM, exports with types, bin, files, sideEffects false, Node >= 20', () => {
   assert.equal(pkg.type, 'module');
   assert.equal(pkg.sideEffects, false);
+  assert.equal(pkg.license, 'MIT');
+  assert.match(readFileSync(join(ROOT, 'LICENSE'), 'utf8'), /^MIT License/);
+  for (const field of ['repository', 'homepage', 'bugs']) assert.ok(pkg[field], `package.json has ${field}`);
+  assert.ok(Array.isArray(pkg.keywords) && pkg.keywords.includes('pathfinding'));
+  assert.ok(pkg.files.includes('LICENSE'));
   assert.match(pkg.engines.node, />=\s*20/);
   assert.equal(pkg.bin.tilenav, './dist/cli/main.js');
   assert.ok(pkg.files.includes('dist'));
@@ -68,7 +73,7 @@ test('package.json: ESM, exports with types, bin, files, sideEffects false, Node
 
 test('the entry points are the ones the README lists, and the root entry stays small', async () => {
   const keys = Object.keys(pkg.exports).filter((k) => k !== './package.json');
-  assert.deepEqual(keys.sort(), ['.', './agents', './graph', './loaders', './path', './query', './render', './service']);
+  assert.deepEqual(keys.sort(), ['.', './agents', './graph', './loaders', './path', './phaser', './query', './render', './service']);
   const root = await import('../src/index.js');
   const n = Object.keys(root).length;
   assert.ok(n >= 30 && n <= 50, `${n} root exports`);
@@ -102,6 +107,7 @@ test('the packed package installs and every entry imports; it ships no tests, fi
     mkdirSync(stage);
     copyFileSync(join(ROOT, 'package.json'), join(stage, 'package.json'));
     copyFileSync(join(ROOT, 'README.md'), join(stage, 'README.md'));
+    copyFileSync(join(ROOT, 'LICENSE'), join(stage, 'LICENSE'));
     run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(stage, 'dist')], ROOT);
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     const tarball = join(tmp, run(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', tmp], stage).trim().split('\n').pop()!);
@@ -120,7 +126,7 @@ test('the packed package installs and every entry imports; it ships no tests, fi
     }
 
     const files = walk(dir);
-    assert.ok(files.includes('dist/index.js') && files.includes('README.md'));
+    assert.ok(files.includes('dist/index.js') && files.includes('README.md') && files.includes('LICENSE'));
     for (const f of files) {
       assert.doesNotMatch(f, /\.test\.|fixtures|\.map$|(^|\/)(test|bench|demo|examples|src)\//, `ships ${f}`);
     }
@@ -142,6 +148,9 @@ test('the packed package installs and every entry imports; it ships no tests, fi
     const imports = subpaths.map((s, i) => `import * as m${i} from '${s}';`).join('\n');
     writeFileSync(join(app, 'consumer.ts'), `${imports}\nconst n: number = m0.findPath(new m0.NavGrid(2, 1), 0, 0, 1, 0).cost;\nconsole.log(n, ${subpaths.map((_, i) => `m${i}`).join(', ')});\n`);
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] }, files: ['consumer.ts'] }));
+    run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app], app);
+    // And as a bundler project (Vite, esbuild) resolves them.
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] }, files: ['consumer.ts'] }));
     run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app], app);
     // Under Node, tilenav/loaders has the file reader too.
     const loaders = run(process.execPath, ['--input-type=module', '-e', "const m = await import('tilenav/loaders'); console.log(typeof m.loadTiledFile, typeof m.loadTiled)"], app).trim();

@@ -165,7 +165,7 @@ test('polygon: setAreaAvailable gives exactly the full rebuild, and its rectangl
   assert.ok(rects > 50, `only ${rects} toggles changed cells`);
 });
 
-test('polygon: defaults are seed 001 values', () => {
+test('polygon: defaults are the documented DEFAULT_POLYGON_CONFIG values', () => {
   const cfg = readPolygonConfig('{"areas":[{"name":"a","polygon":[[0,0],[1,0],[0,1]]}]}');
   assert.equal(cfg.cellSize, DEFAULT_POLYGON_CONFIG.cellSize);
   assert.deepEqual(

@@ -160,7 +160,7 @@ test('office.tmj: cells under a tile whose `collides` is true are blocked, count
   const walls = m.properties.layers.find((l) => l.name === 'walls1')!;
   assert.match(walls.path, /walls.*walls1/);
   assert.equal(walls.type, 'tile');
-  // Seed 003's own properties turn the conventions into what the level designer said instead.
+  // The navigation properties turn the conventions into what the level designer said instead.
   const seeded = structuredClone(json);
   for (const l of jsonTileLayers(seeded.layers)) if (l.name === 'floor1') l.properties = [{ name: 'isTilesetWalkable', type: 'bool', value: true }];
   const floor = jsonTileLayers(json.layers).find((l) => l.name === 'floor1')!.data.map((g: number, i: number) => ((g & 0x0fffffff) !== 0 && !blocked.has(i) ? 1 : 0));
