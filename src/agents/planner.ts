@@ -40,6 +40,15 @@ export interface AgentPlanner {
    */
   plan(request: PlanRequest): Float64Array | null;
   readonly lastPartial?: boolean;
+  /**
+   * Planners that answer later (see ServicePlanner) set this after a `plan` call that has no
+   * waypoints yet: the system then leaves the agent as it is (standing, or on its old path) and
+   * asks again at a later step, skipping it while `pending(agent)` is true. `beginStep` runs once
+   * at the start of each step's planning, to collect what arrived.
+   */
+  readonly lastPending?: boolean;
+  pending?(agent: number): boolean;
+  beginStep?(): void;
 }
 
 /** Rounds a cell coordinate to the cell holding it (a cell spans its centre ± 0.5). */

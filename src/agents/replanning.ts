@@ -65,9 +65,10 @@ export class Replanner {
   planWhereNeeded(): void {
     const n = this.agents.count;
     const flags = this.agents.flags;
+    this.planner.beginStep?.();
     for (let i = 0; i < n; i++) {
       const f = flags[i];
-      if ((f & AGENT_INTENT) !== 0 && (f & AGENT_PATHFINDING) !== 0 && (f & AGENT_FLOW) === 0 && ((f & AGENT_DIRTY) !== 0 || (f & AGENT_HAS_PATH) === 0)) this.plan(i);
+      if ((f & AGENT_INTENT) !== 0 && (f & AGENT_PATHFINDING) !== 0 && (f & AGENT_FLOW) === 0 && ((f & AGENT_DIRTY) !== 0 || (f & AGENT_HAS_PATH) === 0) && this.planner.pending?.(i) !== true) this.plan(i);
     }
   }
 
@@ -143,6 +144,11 @@ export class Replanner {
     const a = this.agents;
     for (let i = 0; i < a.count; i++) {
       if ((a.flags[i] & AGENT_INTENT) === 0) continue;
+      if (this.planner.pending?.(i) === true) {
+        // Waiting for a plan from another thread is not being stuck.
+        a.anchorTime[i] = now;
+        continue;
+      }
       if (Math.hypot(a.x[i] - a.anchorX[i], a.y[i] - a.anchorY[i]) > o.stuckDist) {
         a.anchorX[i] = a.x[i];
         a.anchorY[i] = a.y[i];
@@ -241,6 +247,8 @@ export class Replanner {
     const t0 = performance.now();
     const wp = this.planner.plan({ agent: i, fromX: fx, fromY: fy, toX: tx, toY: ty, obstacles, layer: this.layer, movement: this.movement });
     this.stats.planMs += performance.now() - t0;
+    // Asked, not answered yet: the agent stays as it is (see AgentPlanner.lastPending).
+    if (this.planner.lastPending === true) return;
     this.stats.plans++;
     if (replan) {
       this.stats.replans++;
