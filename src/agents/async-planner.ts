@@ -33,7 +33,12 @@ export interface ServicePlannerOptions {
    * about a line of sight per path cell); the rest wait for the next step. @default 4
    */
   budgetMs?: number;
+  /** The layer the agents walk on, whose search view is built now rather than in a frame. @default 0 */
+  layer?: number | string;
 }
+
+/** Path cells string-pulled at once (see ServicePlanner.pulled). */
+const SMOOTH_WINDOW = 24;
 
 /** Asks for a path again at most this many times for one plan before taking what came back. */
 const MAX_ASKS = 3;
@@ -67,6 +72,9 @@ export class ServicePlanner implements AgentPlanner {
     this.grid = service.grid;
     this.smooth = options.smooth ?? true;
     this.budgetMs = options.budgetMs ?? 4;
+    // String pulling reads the grid's padded search view. The main thread never searches when the
+    // workers do, so the view would otherwise be built (a copy of every cell) by the first answer's frame.
+    if (this.smooth) this.grid.searchView(this.grid.layerIndex(options.layer ?? 0));
   }
 
   /** Collects the answers that arrived since the last step. Called by the system once per step. */
@@ -118,13 +126,30 @@ export class ServicePlanner implements AgentPlanner {
   /** Waypoints through `cells` ending at the exact target; `prependStart` walks to the path's first cell first. */
   private waypoints(req: PlanRequest, cells: Int32Array, prependStart: boolean): Float64Array {
     const hex = movementModel(req.movement).heuristic;
-    const pts = this.smooth && (hex === 'octile' || hex === 'manhattan') ? smoothPath(this.grid, cells, { layer: req.layer, movement: req.movement }) : cellsToPoints(this.grid, cells);
+    const pts = this.smooth && (hex === 'octile' || hex === 'manhattan') ? this.pulled(cells, req) : cellsToPoints(this.grid, cells);
     const skip = prependStart ? 0 : 2;
     const out = new Float64Array(Math.max(2, pts.length - skip));
     out.set(pts.subarray(skip, skip + out.length));
     out[out.length - 2] = req.toX;
     out[out.length - 1] = req.toY;
     return out;
+  }
+
+  /**
+   * String pulling window by window: on one long path, a shortcut search from every waypoint to
+   * every later cell costs up to the cube of its length (hundreds of milliseconds on a 1,000-cell
+   * path across open rooms), too much for a frame; windows of SMOOTH_WINDOW cells bound it to a
+   * few milliseconds and keep almost all of the straightening.
+   */
+  private pulled(cells: Int32Array, req: PlanRequest): Float64Array {
+    if (cells.length <= SMOOTH_WINDOW + 1) return smoothPath(this.grid, cells, { layer: req.layer, movement: req.movement });
+    const out: number[] = [];
+    for (let i = 0; i < cells.length - 1; i += SMOOTH_WINDOW) {
+      const part = smoothPath(this.grid, cells.subarray(i, Math.min(cells.length, i + SMOOTH_WINDOW + 1)), { layer: req.layer, movement: req.movement });
+      // Each window starts where the last one ended.
+      for (let k = i === 0 ? 0 : 2; k < part.length; k++) out.push(part[k]);
+    }
+    return Float64Array.from(out);
   }
 
   private ask(req: PlanRequest, sx: number, sy: number, gx: number, gy: number, asks: number): null {

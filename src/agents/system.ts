@@ -108,7 +108,7 @@ export class NavigationSystem {
     this.layer = grid.layerIndex(options.layer ?? 0);
     this.movement = options.movement ?? 'octile';
     if (options.service !== undefined && options.service.grid !== grid) throw new TilenavError('expected a PathService over the same grid as the system', { element: 'service' });
-    this.planner = options.planner ?? (options.service !== undefined ? new ServicePlanner(options.service) : new GridPlanner(grid));
+    this.planner = options.planner ?? (options.service !== undefined ? new ServicePlanner(options.service, { layer: this.layer }) : new GridPlanner(grid));
     this.onArrivedAll = options.onArrived;
     this.measureOverlap = options.measureOverlap ?? false;
     this.agents = new AgentStore(o);
