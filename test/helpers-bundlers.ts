@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, exist
 import { createServer, type Server } from 'node:http';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverAddress } from './helpers-demo.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const VITE = join(ROOT, 'node_modules/vite/bin/vite.js');
@@ -120,20 +121,6 @@ export async function serveStatic(dir: string): Promise<{ url: string; server: S
 /** Starts `vite <args>` in the app and resolves with the address it prints. */
 export async function startVite(app: string, args: string[]): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [VITE, ...args, '--host', '127.0.0.1', '--port', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`vite ${args.join(' ')} printed no address in 30 s:\n${out}`)), 30_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`vite ${args.join(' ')} exited with ${code}:\n${out}`)));
-  });
+  const url = await serverAddress(child, `vite ${args.join(' ')}`);
   return { url, child };
 }

@@ -30,7 +30,7 @@ export interface ServicePlannerOptions {
   smooth?: boolean;
   /**
    * Milliseconds per step spent turning arrived answers into waypoints (string pulling costs
-   * about a line of sight per path cell); the rest wait for the next step. @default 4
+   * up to a millisecond per long path); the rest wait for the next step. @default 2
    */
   budgetMs?: number;
   /** The layer the agents walk on, whose search view is built now rather than in a frame. @default 0 */
@@ -38,7 +38,7 @@ export interface ServicePlannerOptions {
 }
 
 /** Path cells string-pulled at once (see ServicePlanner.pulled). */
-const SMOOTH_WINDOW = 24;
+const SMOOTH_WINDOW = 12;
 
 /** Asks for a path again at most this many times for one plan before taking what came back. */
 const MAX_ASKS = 3;
@@ -71,7 +71,7 @@ export class ServicePlanner implements AgentPlanner {
     this.service = service;
     this.grid = service.grid;
     this.smooth = options.smooth ?? true;
-    this.budgetMs = options.budgetMs ?? 4;
+    this.budgetMs = options.budgetMs ?? 2;
     // String pulling reads the grid's padded search view. The main thread never searches when the
     // workers do, so the view would otherwise be built (a copy of every cell) by the first answer's frame.
     if (this.smooth) this.grid.searchView(this.grid.layerIndex(options.layer ?? 0));
@@ -138,8 +138,8 @@ export class ServicePlanner implements AgentPlanner {
   /**
    * String pulling window by window: on one long path, a shortcut search from every waypoint to
    * every later cell costs up to the cube of its length (hundreds of milliseconds on a 1,000-cell
-   * path across open rooms), too much for a frame; windows of SMOOTH_WINDOW cells bound it to a
-   * few milliseconds and keep almost all of the straightening.
+   * path across open rooms), too much for a frame; windows of SMOOTH_WINDOW cells bound it to
+   * about a millisecond and keep most of the straightening.
    */
   private pulled(cells: Int32Array, req: PlanRequest): Float64Array {
     if (cells.length <= SMOOTH_WINDOW + 1) return smoothPath(this.grid, cells, { layer: req.layer, movement: req.movement });
