@@ -72,7 +72,7 @@ export function installPacked(dir: string): { app: string; how: string } {
   sh('tar', ['-xzf', tarball, '-C', into, '--strip-components=1'], app);
   const deps = Object.keys(JSON.parse(readFileSync(join(into, 'package.json'), 'utf8')).dependencies ?? {});
   for (const d of deps) if (!existsSync(join(app, 'node_modules', d))) symlinkSync(join(ROOT, 'node_modules', d), join(app, 'node_modules', d), 'dir');
-  return { app, how: `unpacked (npm install --offline: ${(npm.stderr.split('\n').find((l) => /ERR/.test(l)) ?? `exit ${npm.status}`).trim()})` };
+  return { app, how: `unpacked (npm install --offline: ${(npm.stderr.split('\n').find((l) => /code E|error/i.test(l)) ?? `exit ${npm.status}`).trim()})` };
 }
 
 /** Writes the consumer's sources: main.js and index.html (for Vite). */

@@ -29,8 +29,9 @@ export interface ServicePlannerOptions {
   /** Straighten paths by string pulling (on the main thread, when the answer arrives). @default true */
   smooth?: boolean;
   /**
-   * Milliseconds per step spent turning arrived answers into waypoints (string pulling costs
-   * up to a millisecond per long path); the rest wait for the next step. @default 2
+   * Milliseconds per step spent in `plan`: sending requests and turning arrived answers into
+   * waypoints (string pulling costs up to a millisecond per long path); the agents left over are
+   * planned at the next steps. @default 2
    */
   budgetMs?: number;
   /** The layer the agents walk on, whose search view is built now rather than in a frame. @default 0 */
@@ -94,6 +95,15 @@ export class ServicePlanner implements AgentPlanner {
    * null with `lastPending` false when there is no way (off the grid, walled start, no path).
    */
   plan(req: PlanRequest): Float64Array | null {
+    // Over budget: come back next step (a thousand units ordered at once ask over a few frames).
+    if (this.spent >= this.budgetMs) return this.wait();
+    const t0 = performance.now();
+    const out = this.planNow(req);
+    this.spent += performance.now() - t0;
+    return out;
+  }
+
+  private planNow(req: PlanRequest): Float64Array | null {
     this.lastPending = false;
     const grid = this.grid;
     const sx = cellOf(req.fromX);
@@ -114,13 +124,9 @@ export class ServicePlanner implements AgentPlanner {
     let from = -1;
     for (let k = 0; k < a.cells.length && from < 0; k++) if (a.cells[k] === here) from = k;
     if ((a.stale || from < 0) && a.asks < MAX_ASKS) return this.ask(req, sx, sy, gx, gy, a.asks + 1);
-    if (this.spent >= this.budgetMs) return this.wait();
-    const t0 = performance.now();
     const cells = from > 0 ? a.cells.subarray(from) : a.cells;
-    const out = this.waypoints(req, cells, from < 0);
     this.asked.delete(req.agent);
-    this.spent += performance.now() - t0;
-    return out;
+    return this.waypoints(req, cells, from < 0);
   }
 
   /** Waypoints through `cells` ending at the exact target; `prependStart` walks to the path's first cell first. */
