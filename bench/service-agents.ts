@@ -47,28 +47,28 @@ interface Run {
 
 const turn = () => new Promise<void>((r) => setImmediate(r));
 
-async function run(grid: NavGrid, jobs: Float64Array, service: ReturnType<typeof createPathService> | null): Promise<Run> {
+async function run(grid: NavGrid, jobs: Float64Array, service: ReturnType<typeof createPathService> | null, agents = AGENTS, frameCount = FRAMES): Promise<Run> {
   const sys = new NavigationSystem(grid, service !== null ? { service } : {});
   const ids: number[] = [];
-  for (let k = 0; k < AGENTS; k++) ids.push(sys.addAgent({ x: jobs[k * 4], y: jobs[k * 4 + 1] }));
-  for (let k = 0; k < AGENTS; k++) sys.moveTo(ids[k], jobs[k * 4 + 2], jobs[k * 4 + 3]);
+  for (let k = 0; k < agents; k++) ids.push(sys.addAgent({ x: jobs[k * 4], y: jobs[k * 4 + 1] }));
+  for (let k = 0; k < agents; k++) sys.moveTo(ids[k], jobs[k * 4 + 2], jobs[k * 4 + 3]);
   const stepMs: number[] = [];
   const betweenMs: number[] = [];
   let frames = -1;
   let planFrame = 0;
   // Agents that have had their first plan (a path, or none: unreachable).
-  const planned = new Uint8Array(AGENTS);
+  const planned = new Uint8Array(agents);
   let count = 0;
   const waiting = () => {
-    for (let k = 0; k < AGENTS; k++) {
+    for (let k = 0; k < agents; k++) {
       if (planned[k] === 0 && (sys.path(ids[k]) !== null || !sys.isMoving(ids[k]))) {
         planned[k] = 1;
         count++;
       }
     }
-    return count < AGENTS;
+    return count < agents;
   };
-  for (let f = 0; f < FRAMES; f++) {
+  for (let f = 0; f < frameCount; f++) {
     const p0 = sys.stats.planMs;
     const t = performance.now();
     sys.step();
@@ -89,6 +89,9 @@ const jobs = orders(grid, AGENTS);
 const workers = Math.max(1, availableParallelism() - 1);
 const service = createPathService(grid, { workers });
 await service.ready();
+// Warm-up (untimed): compiled code for both planners and the agents' step.
+await run(grid, jobs, service, 100, 60);
+await run(grid, jobs, null, 100, 60);
 const withService = await run(grid, jobs, service);
 await service.close();
 const sync = await run(grid, jobs, null);
