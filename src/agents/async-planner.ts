@@ -31,7 +31,7 @@ export interface ServicePlannerOptions {
   /**
    * Milliseconds per step spent in `plan`: sending requests and turning arrived answers into
    * waypoints (string pulling costs up to a millisecond per long path); the agents left over are
-   * planned at the next steps. @default 2
+   * planned at the next steps. @default 1
    */
   budgetMs?: number;
   /** The layer the agents walk on, whose search view is built now rather than in a frame. @default 0 */
@@ -39,7 +39,7 @@ export interface ServicePlannerOptions {
 }
 
 /** Path cells string-pulled at once (see ServicePlanner.pulled). */
-const SMOOTH_WINDOW = 12;
+const SMOOTH_WINDOW = 8;
 
 /** Asks for a path again at most this many times for one plan before taking what came back. */
 const MAX_ASKS = 3;
@@ -72,7 +72,7 @@ export class ServicePlanner implements AgentPlanner {
     this.service = service;
     this.grid = service.grid;
     this.smooth = options.smooth ?? true;
-    this.budgetMs = options.budgetMs ?? 2;
+    this.budgetMs = options.budgetMs ?? 1;
     // String pulling reads the grid's padded search view. The main thread never searches when the
     // workers do, so the view would otherwise be built (a copy of every cell) by the first answer's frame.
     if (this.smooth) this.grid.searchView(this.grid.layerIndex(options.layer ?? 0));
