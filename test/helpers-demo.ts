@@ -33,6 +33,25 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The first http://127.0.0.1:PORT/ address a starting server (`what`) prints; rejects after 30 s or when it exits. */
+export function serverAddress(server: ChildProcess, what: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not print its address in 30 s:\n${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    server.stdout!.on('data', onData);
+    server.stderr!.on('data', onData);
+    server.once('exit', (code) => reject(new Error(`${what} exited with ${code}:\n${out}`)));
+  });
+}
+
 export interface Demo {
   context: BrowserContext;
   url: string;
@@ -49,21 +68,7 @@ export async function startDemo(): Promise<Demo> {
   assert.equal(build.status, 0, `demo build failed:\n${build.stdout}\n${build.stderr}`);
   const port = await freePort();
   const server: ChildProcess = spawn(process.execPath, [vite, 'preview', '--config', 'demo/vite.config.ts'], { cwd: root, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`the demo server did not print its address in 20 s:\n${out}`)), 20_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''));
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    server.stdout!.on('data', onData);
-    server.stderr!.on('data', onData);
-    server.once('exit', (code) => reject(new Error(`the demo server exited with ${code}:\n${out}`)));
-  });
+  const url = await serverAddress(server, 'the demo server');
   assert.ok(url.includes(`:${port}/`), `served on the requested port: ${url}`);
   const userDir = mkdtempSync(`${tmpdir()}/tilenav-chromium-`);
   const context = await chromium.launchPersistentContext(userDir, {

@@ -7,6 +7,7 @@ import { mulberry32 } from '../src/query/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { PathService, createPathService, nodeWorkerFactory, shareGrid, serveWorker, type NodeWorkerPort, type ServiceResult, type WorkerFactory, type WorkerPort } from '../src/service/node.js';
 import type { FromWorker, ToWorker } from '../src/service/protocol.js';
+import { WORKER_LOADED } from '../src/service/web-handshake.js';
 import { fixture } from './fixtures.js';
 
 const MAP = fixture('movingai/AcrosstheCape.map');
@@ -385,6 +386,8 @@ test('a worker that dies: its requests re-run elsewhere, or fail as configured; 
     assert.equal(n.status, 'error');
     assert.match(n.error!, /cannot start/);
     assert.equal((await never.findPath(0, 0, 1, 1)).status, 'error');
+    // ready() says so too, instead of resolving as if the pool were working.
+    await assert.rejects(never.ready(), (e: Error) => e.name === 'TilenavError' && /workers: the workers cannot start/.test(e.message));
   } finally {
     await Promise.all([retry.close(), fail.close(), never.close()]);
   }
@@ -513,6 +516,8 @@ test('the Web Worker adapter: ports over MessageChannel stand in for browser wor
     const { port1, port2 } = new MessageChannel();
     serveWorker({ post: (m, transfer) => port2.postMessage(m, transfer), listen: (h) => port2.addEventListener('message', (e) => h((e as unknown as { data: never }).data)) });
     port2.start();
+    // As web-worker.js does once its script has loaded: the page holds the grid back until then.
+    port2.postMessage(WORKER_LOADED);
     made.push(port1, port2);
     return {
       postMessage: (m: unknown, transfer: ArrayBuffer[]) => port1.postMessage(m, transfer),
@@ -536,5 +541,25 @@ test('the Web Worker adapter: ports over MessageChannel stand in for browser wor
   } finally {
     await svc.close();
     for (const p of made) p.close();
+  }
+});
+
+test('where no worker can start, ready() rejects with what was tried and how to fix it; requests answer error', async () => {
+  // Node has no Web Worker and the sources carry no bundled worker text: both ways fail, as under a CSP.
+  const { createPathService: createWebService } = await import('../src/service/web.js');
+  const svc = createWebService(maze(), { workers: 1 });
+  try {
+    await assert.rejects(svc.ready(), (e: Error) => {
+      assert.equal(e.name, 'TilenavError');
+      assert.match(e.message, /the workers cannot start/);
+      assert.match(e.message, /web-worker\.js beside tilenav\/service: ReferenceError/);
+      assert.match(e.message, /blob: URL: .*not built/);
+      assert.match(e.message, /worker-src 'self' blob:/);
+      return true;
+    });
+    const r = await svc.findPath(0, 0, 1, 1);
+    assert.equal(r.status, 'error');
+  } finally {
+    await svc.close();
   }
 });

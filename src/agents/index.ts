@@ -10,6 +10,8 @@ export { DEFAULT_NAVIGATION_OPTIONS } from './options.js';
 export type { NavigationOptions } from './options.js';
 export { GridPlanner, cellOf, segmentDistance } from './planner.js';
 export type { AgentPlanner, PlanRequest, AgentObstacle } from './planner.js';
+export { ServicePlanner } from './async-planner.js';
+export type { ServicePlannerOptions } from './async-planner.js';
 export { FlowField } from './flowfield.js';
 export { planFormation } from './formation.js';
 export type { Formation } from './formation.js';

@@ -44,6 +44,15 @@ export interface AgentPlanner {
   readonly lastPartial?: boolean;
   /** Builds what planning on `layer` reads before the first plan (optional; see NavigationSystem.prepare). */
   prepare?(layer: number, movement: MovementName): void;
+  /**
+   * Planners that answer later (see ServicePlanner) set this after a `plan` call that has no
+   * waypoints yet: the system then leaves the agent as it is (standing, or on its old path) and
+   * asks again at a later step, skipping it while `pending(agent)` is true. `beginStep` runs once
+   * at the start of each step's planning, to collect what arrived.
+   */
+  readonly lastPending?: boolean;
+  pending?(agent: number): boolean;
+  beginStep?(): void;
 }
 
 /** Expansions the search around standing agents may always use (see GridPlanner). */

@@ -71,9 +71,10 @@ export class Replanner {
   planWhereNeeded(): void {
     const n = this.agents.count;
     const flags = this.agents.flags;
+    this.planner.beginStep?.();
     for (let i = 0; i < n; i++) {
       const f = flags[i];
-      if ((f & AGENT_INTENT) !== 0 && (f & AGENT_PATHFINDING) !== 0 && (f & AGENT_FLOW) === 0 && ((f & AGENT_DIRTY) !== 0 || (f & AGENT_HAS_PATH) === 0)) this.plan(i);
+      if ((f & AGENT_INTENT) !== 0 && (f & AGENT_PATHFINDING) !== 0 && (f & AGENT_FLOW) === 0 && ((f & AGENT_DIRTY) !== 0 || (f & AGENT_HAS_PATH) === 0) && this.planner.pending?.(i) !== true) this.plan(i);
     }
   }
 
@@ -153,6 +154,11 @@ export class Replanner {
     const a = this.agents;
     for (let i = 0; i < a.count; i++) {
       if ((a.flags[i] & AGENT_INTENT) === 0) continue;
+      if (this.planner.pending?.(i) === true) {
+        // Waiting for a plan from another thread is not being stuck.
+        a.anchorTime[i] = now;
+        continue;
+      }
       const left = this.remaining(i);
       if (left < a.bestRemaining[i] - o.stuckDist || a.bestRemaining[i] === Infinity) {
         a.bestRemaining[i] = left;
@@ -288,6 +294,8 @@ export class Replanner {
     const t0 = performance.now();
     const wp = this.planner.plan({ agent: i, fromX: fx, fromY: fy, toX: tx, toY: ty, obstacles, layer: this.layer, movement: this.movement });
     this.stats.planMs += performance.now() - t0;
+    // Asked, not answered yet: the agent stays as it is (see AgentPlanner.lastPending).
+    if (this.planner.lastPending === true) return;
     this.stats.plans++;
     if (replan) {
       this.stats.replans++;

@@ -8,6 +8,8 @@ import type { FlowField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
 import { GridPlanner, cellIndexAt, walkableAt, type AgentPlanner } from './planner.js';
+import { ServicePlanner } from './async-planner.js';
+import type { PathService } from '../service/service.js';
 import { Replanner } from './replanning.js';
 import { SpatialHash, agentAt, agentsInRect } from './spatial.js';
 import { Steering } from './steering.js';
@@ -42,6 +44,12 @@ export interface NavigationStats {
 export interface NavigationSystemOptions extends Partial<NavigationOptions> {
   /** Plans paths (snapping to walkable cells, walking around standing agents, smoothing). @default new GridPlanner(grid) */
   planner?: AgentPlanner;
+  /**
+   * Plan through this PathService (from `tilenav/service`, on this grid) instead: the searches
+   * run on its workers and the step never waits; units stand (or keep their old path) until their
+   * answer arrives. Shorthand for `planner: new ServicePlanner(service)`; ignored when `planner` is given.
+   */
+  service?: PathService;
   /** Layer agents walk on. @default 0 */
   layer?: number | string;
   /** @default 'octile' */
@@ -100,7 +108,8 @@ export class NavigationSystem {
     this.options = o;
     this.layer = grid.layerIndex(options.layer ?? 0);
     this.movement = options.movement ?? 'octile';
-    this.planner = options.planner ?? new GridPlanner(grid);
+    if (options.service !== undefined && options.service.grid !== grid) throw new TilenavError('expected a PathService over the same grid as the system', { element: 'service' });
+    this.planner = options.planner ?? (options.service !== undefined ? new ServicePlanner(options.service, { layer: this.layer }) : new GridPlanner(grid));
     this.onArrivedAll = options.onArrived;
     this.measureOverlap = options.measureOverlap ?? false;
     this.agents = new AgentStore(o);

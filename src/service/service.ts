@@ -202,7 +202,7 @@ export class PathService {
   private handedOut: ServiceResult[] = [];
   private readonly pool: ServiceResult[] = [];
   private readonly waiters: (() => void)[] = [];
-  private readyWaiters: (() => void)[] = [];
+  private readyWaiters: ((error?: TilenavError) => void)[] = [];
   private readonly unsubscribe: () => void;
   private nextId = 1;
   private nextSeq = 0;
@@ -244,10 +244,17 @@ export class PathService {
   /**
    * Resolves once every worker has started (loaded its script and the grid), e.g. before timing
    * a benchmark; requests made earlier simply wait for them. Resolves at once after `close()`.
+   * Rejects with a TilenavError saying why when the workers cannot start at all (each one failed
+   * before it was ready, three times in a row); every request is then answered `error`.
    */
   ready(): Promise<void> {
+    if (this.broken !== null) return Promise.reject(this.brokenError());
     if (this.closed || this.slots.every((s) => s.ready || s.dead)) return Promise.resolve();
-    return new Promise((r) => this.readyWaiters.push(r));
+    return new Promise((resolve, reject) => this.readyWaiters.push((e) => (e === undefined ? resolve() : reject(e))));
+  }
+
+  private brokenError(): TilenavError {
+    return new TilenavError(this.broken!, { element: 'workers' });
   }
 
   /** Queues a path query; its answer comes out of `fetchCompleted()`. Returns the request id. */
@@ -616,7 +623,7 @@ export class PathService {
     if (this.startupFailures >= 3 && !this.slots.some((s) => s.ready && !s.dead)) {
       // Workers that die before they start would be replaced forever: give up and say why.
       this.broken = `the workers cannot start (${message})`;
-      for (const w of this.readyWaiters.splice(0)) w();
+      for (const w of this.readyWaiters.splice(0)) w(this.brokenError());
       for (const req of [...this.live.values()]) this.answerEmpty(req, 'error', this.broken);
       this.heap.length = 0;
       this.slots.splice(i, 1);
