@@ -15,7 +15,7 @@ import { parseMovingAiMap } from '../src/loaders/index.js';
 import { componentsOf } from '../src/search/components.js';
 import { SearchScratch } from '../src/search/kernel.js';
 import { movementModel } from '../src/search/movement.js';
-import { paddedSize } from '../src/search/padded.js';
+import { paddedSize } from '../src/grid/padded.js';
 import { fixture } from '../test/fixtures.js';
 
 const QUERIES_ON = 2000;

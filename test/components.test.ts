@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, MOVEMENT_NAMES, FLAG_NO_EXIT_EAST, FLAG_ONE_WAY_MASK, type MovementName } from '../src/index.js';
 import { componentsOf } from '../src/search/components.js';
-import { paddedSize } from '../src/search/padded.js';
+import { paddedSize } from '../src/grid/padded.js';
 import { gridArb } from './grids.js';
 import { refDistances } from './reference.js';
 

@@ -3,7 +3,7 @@ import type { NavGrid } from '../grid/navgrid.js';
 import type { Pathfinder } from '../search/pathfinder.js';
 import { MonotoneQueue } from '../search/heap.js';
 import type { MovementName } from '../search/movement.js';
-import { DX as DX_, DY as DY_ } from '../search/padded.js';
+import { DX as DX_, DY as DY_ } from '../grid/padded.js';
 
 /** Cells of margin either side of a corridor field's route (see FlowField.corridor). */
 const CORRIDOR_MARGIN = 12;

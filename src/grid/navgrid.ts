@@ -2,7 +2,7 @@ import { addChangedRect, unionRect } from './rects.js';
 import { TilenavError, assertInteger, describe } from '../errors.js';
 import { TerrainTable } from './terrain.js';
 import { orthogonal, type Projection } from './projection.js';
-import { padXY, paddedSize, strideOf } from '../search/padded.js';
+import { padXY, paddedSize, strideOf } from './padded.js';
 
 /** The default layer names, used when a grid is created with a layer count instead of names. */
 export const DEFAULT_LAYER_NAMES = Object.freeze(['Ground', 'Sky', 'Underground', 'Volume', 'Custom1', 'Custom2', 'Custom3', 'Custom4']);
@@ -17,15 +17,8 @@ export const MAX_LAYERS = 8;
  */
 export const DEFAULT_MAX_CELLS = 1 << 26;
 
-/** Flag bit 0: safe zone (a game-defined marker; searches ignore it). */
-export const FLAG_SAFE_ZONE = 0x01;
-/** Flag bits 1-4 forbid leaving a cell northward (y - 1), eastward (x + 1), southward, westward. */
-export const FLAG_NO_EXIT_NORTH = 0x02;
-export const FLAG_NO_EXIT_EAST = 0x04;
-export const FLAG_NO_EXIT_SOUTH = 0x08;
-export const FLAG_NO_EXIT_WEST = 0x10;
-/** All one-way bits. */
-export const FLAG_ONE_WAY_MASK = 0x1e;
+export { FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_ONE_WAY_MASK } from './flags.js';
+import { FLAG_ONE_WAY_MASK } from './flags.js';
 
 export interface NavGridOptions {
   /** Layer count (1-8, named from {@link DEFAULT_LAYER_NAMES}) or the layer names. @default 1 */

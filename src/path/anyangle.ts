@@ -1,7 +1,7 @@
 import { TilenavError } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { SearchScratch } from '../search/kernel.js';
-import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, exitMask, padXY, paddedSize, paddedX, paddedY, strideOf } from '../search/padded.js';
+import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, exitMask, padXY, paddedSize, paddedX, paddedY, strideOf } from '../grid/padded.js';
 import type { PathStatus } from '../search/result.js';
 import { segmentCost } from './los.js';
 

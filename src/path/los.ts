@@ -1,7 +1,7 @@
 import type { SearchView } from '../grid/navgrid.js';
 import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST } from '../grid/navgrid.js';
 import type { CornerRule } from '../search/movement.js';
-import { padXY } from '../search/padded.js';
+import { padXY } from '../grid/padded.js';
 
 /** Ties closer than this (in units of the segment's parameter t) count as passing exactly through a corner. */
 const CORNER_EPS = 1e-9;

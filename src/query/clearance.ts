@@ -2,7 +2,7 @@ import { TilenavError, describe } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import type { FindPathOptions, PathResult, PathStatus } from '../search/result.js';
-import { padXY, strideOf } from '../search/padded.js';
+import { padXY, strideOf } from '../grid/padded.js';
 import { cellStep } from '../path/smooth.js';
 import type { NearestHooks } from './navigate.js';
 

@@ -3,7 +3,7 @@ import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import type { FindPathOptions, SearchResult } from '../search/result.js';
-import { padXY, strideOf } from '../search/padded.js';
+import { padXY, strideOf } from '../grid/padded.js';
 import { cellsToPoints, smoothPath, toWorldWaypoints, planeOf, worldToCellPoint } from '../path/smooth.js';
 import { nearestWalkable, DEFAULT_NEAREST_RADIUS } from './nearest.js';
 import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from './obstacles.js';

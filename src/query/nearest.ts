@@ -1,7 +1,7 @@
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { cellStep } from '../path/smooth.js';
-import { padXY } from '../search/padded.js';
+import { padXY } from '../grid/padded.js';
 
 export interface NearestWalkableOptions {
   /** Layer index or name. @default 0 */

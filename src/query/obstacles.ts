@@ -2,7 +2,7 @@ import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { cellStep, planeOf, worldToCellPoint } from '../path/smooth.js';
-import { padXY, strideOf } from '../search/padded.js';
+import { padXY, strideOf } from '../grid/padded.js';
 
 /**
  * Something standing in the way for one query (another unit, a cart): a circle at a world position with a

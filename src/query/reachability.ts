@@ -2,7 +2,7 @@ import { TilenavError } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
 import { Stamps } from '../search/kernel.js';
 import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
-import { padXY, paddedSize, strideOf } from '../search/padded.js';
+import { padXY, paddedSize, strideOf } from '../grid/padded.js';
 import { ComponentLabels, connectivity } from '../search/components.js';
 import { nearestWalkable } from './nearest.js';
 import type { NearestHooks } from './navigate.js';

@@ -6,7 +6,7 @@
 import type { SearchView } from '../grid/navgrid.js';
 import { report, type SearchOutcome, type SearchScratch } from './kernel.js';
 import { axialDistance, type MovementModel, type MovementName } from './movement.js';
-import { DX as DX_, DY as DY_, OCTILE_K, SQRT2 as SQRT2_, exitMask, octileDeltas, paddedX, paddedY, strideOf } from './padded.js';
+import { DX as DX_, DY as DY_, OCTILE_K, SQRT2 as SQRT2_, exitMask, octileDeltas, paddedX, paddedY, strideOf } from '../grid/padded.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;

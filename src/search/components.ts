@@ -16,7 +16,7 @@
 import type { CellRect, GridChange, NavGrid } from '../grid/navgrid.js';
 import type { SearchScratch, Stamps } from './kernel.js';
 import { MOVEMENT_NAMES, movementModel, type MovementModel, type MovementName } from './movement.js';
-import { padXY, paddedSize, paddedX, paddedY, strideOf } from './padded.js';
+import { padXY, paddedSize, paddedX, paddedY, strideOf } from '../grid/padded.js';
 
 /**
  * Neighbour steps of a movement model in padded index deltas, per parity, with the side cells

@@ -6,7 +6,7 @@ import type { SearchView } from '../grid/navgrid.js';
 import type { GridAStar } from './astar.js';
 import type { SearchOutcome } from './kernel.js';
 import type { MovementModel } from './movement.js';
-import { pad, padXY, strideOf } from './padded.js';
+import { pad, padXY, strideOf } from '../grid/padded.js';
 
 /**
  * Costs from the nearest of `sources` (cell indices `y * width + x`, each in range; those blocked

@@ -12,7 +12,7 @@ import { Hierarchy, type HierarchyOptions } from './hierarchy/index.js';
 import { JumpPointSearch } from './jps/jps.js';
 import { SearchScratch, outcome } from './kernel.js';
 import { movementModel, type MovementModel, type MovementName } from './movement.js';
-import { padXY, paddedSize, strideOf, unpad } from './padded.js';
+import { padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
 import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, PathResult, PathStatus, SearchAlgorithm, SearchOptions, SearchResult, SearchStatus } from './result.js';
 
 const EMPTY = new Int32Array(0);

@@ -1,6 +1,6 @@
 import type { NavGrid } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from './movement.js';
-import { exitMask } from './padded.js';
+import { exitMask } from '../grid/padded.js';
 
 export interface PathCheck {
   /** True when every step is a legal move of the model onto a walkable cell. */

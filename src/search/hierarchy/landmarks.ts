@@ -11,7 +11,7 @@
  * changed.
  */
 import type { SearchView } from '../../grid/navgrid.js';
-import { DX as DX_, DY as DY_ } from '../padded.js';
+import { DX as DX_, DY as DY_ } from '../../grid/padded.js';
 import type { Groups } from './groups.js';
 import type { ClusterLayout, CompactIds } from './ids.js';
 

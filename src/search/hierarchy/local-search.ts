@@ -6,7 +6,7 @@
 import type { SearchView } from '../../grid/navgrid.js';
 import { NodeHeap } from '../heap.js';
 import { Stamps } from '../kernel.js';
-import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, padXY } from '../padded.js';
+import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, padXY } from '../../grid/padded.js';
 import type { ClusterLayout } from './ids.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.

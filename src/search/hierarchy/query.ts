@@ -7,7 +7,7 @@
  */
 import type { SearchView } from '../../grid/navgrid.js';
 import type { SearchScratch } from '../kernel.js';
-import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, paddedX, paddedY } from '../padded.js';
+import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, paddedX, paddedY } from '../../grid/padded.js';
 import type { Groups } from './groups.js';
 import { GROUP_SIDE as GROUP_SIDE_, type ClusterLayout, type CompactIds, type CompactScratch } from './ids.js';
 import type { Landmarks } from './landmarks.js';

@@ -9,7 +9,7 @@
 import type { SearchView } from '../../grid/navgrid.js';
 import type { JumpPointSearch } from '../jps/jps.js';
 import { SearchScratch, outcome, type SearchOutcome } from '../kernel.js';
-import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, SQRT2 as SQRT2_, paddedX, paddedY, unpad } from '../padded.js';
+import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, SQRT2 as SQRT2_, paddedX, paddedY, unpad } from '../../grid/padded.js';
 import type { ClusterLayout } from './ids.js';
 import { appendLineCells, clearLineCost } from './lines.js';
 import { reverseFrom } from './query.js';

@@ -4,7 +4,7 @@
  * can reach.
  */
 import type { SearchView } from '../../grid/navgrid.js';
-import { DX, DY } from '../padded.js';
+import { DX, DY } from '../../grid/padded.js';
 
 /**
  * JPS+ (precomputed jump distances) for octile without corner cutting: for every padded cell and

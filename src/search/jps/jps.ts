@@ -1,6 +1,6 @@
 import type { NavGrid, SearchView } from '../../grid/navgrid.js';
 import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
-import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../padded.js';
+import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';

@@ -10,7 +10,7 @@
  * Hot loops keep `stride` in a local and add the deltas from {@link octileDeltas}; code outside them
  * uses the functions here.
  */
-import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST } from '../grid/navgrid.js';
+import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST } from './flags.js';
 
 export const SQRT2 = Math.SQRT2;
 /** sqrt 2 - 1: the octile distance of (dx, dy) is max + OCTILE_K * min. */
