@@ -39,6 +39,35 @@ export function assertPositive(value: unknown, name: string): asserts value is n
   }
 }
 
+/** The smallest positive normal float32, 2^-126: smaller costs lose precision or round to 0. */
+export const MIN_COST = 2 ** -126;
+/** The largest finite float32: a larger cost rounds to Infinity in a grid's cost array. */
+export const MAX_COST = 3.4028234663852886e38;
+
+/**
+ * Throws a TilenavError naming `name` unless `value` is a cost a grid's float32 cost array holds
+ * as given: a number from {@link MIN_COST} (about 1.18e-38) to {@link MAX_COST} (about 3.4e38).
+ */
+export function assertCost(value: unknown, name: string, hint = ''): asserts value is number {
+  if (typeof value !== 'number' || !(value >= MIN_COST && value <= MAX_COST)) {
+    throw new TilenavError(`expected a cost from 2^-126 (about 1.18e-38) to 3.4028234663852886e38 (float32), got ${describe(value)}${hint}`, { element: name });
+  }
+}
+
+/** Throws a TilenavError naming `name` unless `value` is undefined or a non-null object. */
+export function assertOptionsObject(value: unknown, name: string): void {
+  if (value !== undefined && (value === null || typeof value !== 'object')) {
+    throw new TilenavError(`expected an options object, got ${describe(value)}`, { element: name });
+  }
+}
+
+/** Throws a TilenavError naming `name` unless `value` is undefined or a number >= 0 (Infinity allowed). */
+export function assertLimit(value: unknown, name: string): void {
+  if (value !== undefined && (typeof value !== 'number' || !(value >= 0))) {
+    throw new TilenavError(`expected a number >= 0, got ${describe(value)}`, { element: name });
+  }
+}
+
 export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);

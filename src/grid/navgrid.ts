@@ -1,5 +1,5 @@
 import { addChangedRect, unionRect } from './rects.js';
-import { TilenavError, assertInteger, describe } from '../errors.js';
+import { TilenavError, assertCost, assertInteger, assertLimit, assertOptionsObject, describe } from '../errors.js';
 import { TerrainTable } from './terrain.js';
 import { orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from '../search/padded.js';
@@ -36,7 +36,7 @@ export interface NavGridOptions {
   terrain?: TerrainTable;
   /** Whether cells start walkable. @default true */
   walkable?: boolean;
-  /** Refuse grids with more cells than this. @default DEFAULT_MAX_CELLS */
+  /** Refuse grids with more cells than this (a number >= 0; Infinity for no limit). @default DEFAULT_MAX_CELLS */
   maxCells?: number;
   /**
    * Adopt this storage instead of allocating (an ArrayBuffer or SharedArrayBuffer laid out as
@@ -69,7 +69,7 @@ export interface GridChange extends CellRect {
 /** What to write into each cell of a rectangle; omitted fields are left as they are. */
 export interface CellValues {
   walkable?: boolean;
-  /** Traversal cost (finite, > 0). */
+  /** Traversal cost, 2^-126 (about 1.18e-38) to about 3.4e38 (what a float32 holds). */
   cost?: number;
   flags?: number;
   /** Terrain name or id: sets the terrain id, its cost and its walkability together. */
@@ -156,7 +156,21 @@ export class NavGrid {
     assertInteger(width, 'width');
     assertInteger(height, 'height');
     if (width < 1 || height < 1) throw new TilenavError(`grid size must be at least 1 x 1, got ${width} x ${height}`, { element: 'width/height' });
+    assertOptionsObject(options, 'options');
+    options ??= {};
     const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
+    // NaN or a string would make the size test always false and switch the limit off.
+    assertLimit(maxCells, 'maxCells');
+    if (options.terrain !== undefined && !(options.terrain instanceof TerrainTable)) {
+      throw new TilenavError(`expected a TerrainTable, got ${describe(options.terrain)}`, { element: 'terrain' });
+    }
+    const proj = options.projection as Partial<Projection> | null | undefined;
+    if (proj !== undefined && (proj === null || typeof proj !== 'object' || typeof proj.cellToWorld !== 'function' || typeof proj.worldToCell !== 'function')) {
+      throw new TilenavError(`expected a Projection (e.g. isometric(64, 32) or createProjection(spec)), got ${describe(proj)}`, { element: 'projection' });
+    }
+    if (options.storageOffset !== undefined && (!Number.isInteger(options.storageOffset) || options.storageOffset < 0)) {
+      throw new TilenavError(`expected an integer byte offset >= 0, got ${describe(options.storageOffset)}`, { element: 'storageOffset' });
+    }
     if (width * height > maxCells) {
       throw new TilenavError(`grid of ${width} x ${height} = ${width * height} cells exceeds maxCells ${maxCells}; pass a larger maxCells to allow it`, { element: 'width/height' });
     }
@@ -287,7 +301,10 @@ export class NavGrid {
     this.fillRect(x, y, 1, 1, { walkable }, layer);
   }
 
-  /** Sets the traversal cost (finite, > 0); walkability is unchanged. */
+  /**
+   * Sets the traversal cost; walkability is unchanged. The cost must fit the float32 cost array as
+   * given: 2^-126 (about 1.18e-38) to about 3.4e38, else a TilenavError naming `cost`.
+   */
   setCost(x: number, y: number, cost: number, layer: number | string = 0): void {
     this.fillRect(x, y, 1, 1, { cost }, layer);
   }
@@ -308,6 +325,7 @@ export class NavGrid {
   fillRect(x: number, y: number, width: number, height: number, values: CellValues, layer: number | string = 0): void {
     const l = this.layerIndex(layer);
     this.checkRect(x, y, width, height);
+    if (values === null || typeof values !== 'object') throw new TilenavError(`expected cell values such as { walkable: false } or { cost: 2 }, got ${describe(values)}`, { element: 'values' });
     const { walkable, cost, flags, terrain } = values;
     let terrainId = -1;
     let terrainCost = 0;
@@ -318,9 +336,7 @@ export class NavGrid {
       terrainCost = t.cost;
       terrainWalk = t.walkable;
     }
-    if (cost !== undefined && (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0)) {
-      throw new TilenavError(`expected a finite cost > 0, got ${describe(cost)}; to block a cell set walkable: false`, { element: 'cost' });
-    }
+    if (cost !== undefined) assertCost(cost, 'cost', '; to block a cell set walkable: false');
     if (flags !== undefined && (!Number.isInteger(flags) || flags < 0 || flags > 255)) {
       throw new TilenavError(`expected flags 0..255, got ${describe(flags)}`, { element: 'flags' });
     }
