@@ -50,7 +50,7 @@ export const MAX_COST = 3.4028234663852886e38;
  */
 export function assertCost(value: unknown, name: string, hint = ''): asserts value is number {
   if (typeof value !== 'number' || !(value >= MIN_COST && value <= MAX_COST)) {
-    throw new TilenavError(`expected a cost from 2^-126 (about 1.18e-38) to 3.4028234663852886e38 (float32), got ${describe(value)}${hint}`, { element: name });
+    throw new TilenavError(`expected a finite number > 0 that a float32 holds, 2^-126 (about 1.18e-38) to 3.4028234663852886e38, got ${describe(value)}${hint}`, { element: name });
   }
 }
 
