@@ -4,7 +4,7 @@
  * How the pieces fit and who keeps which scratch: docs/search.md.
  */
 import { TilenavError, describe } from '../errors.js';
-import type { NavGrid, SearchView } from '../grid/navgrid.js';
+import { NavGrid, type SearchView } from '../grid/navgrid.js';
 import { GridAStar } from './astar.js';
 import { componentsOf } from './components.js';
 import { dijkstra } from './dijkstra.js';
@@ -43,6 +43,7 @@ export class Pathfinder {
   private readonly hierarchies = new Map<string, Hierarchy>();
 
   constructor(grid: NavGrid) {
+    if (!(grid instanceof NavGrid)) throw new TilenavError(`expected a NavGrid, got ${describe(grid)}`, { element: 'grid' });
     this.grid = grid;
     this.stride = strideOf(grid.width);
     this.scratch = new SearchScratch(paddedSize(grid.width, grid.height));
@@ -68,6 +69,9 @@ export class Pathfinder {
    */
   search(sx: number, sy: number, gx: number, gy: number, options: SearchOptions = {}): SearchResult {
     const grid = this.grid;
+    if (options === null || typeof options !== 'object') throw new TilenavError(`expected an options object, got ${describe(options)}`, { element: 'options' });
+    // A unit size is not a search option: ignoring it would route a wide unit through gaps it cannot pass.
+    if ((options as { radius?: unknown }).radius !== undefined) throw new TilenavError("findPath has no radius: search for a unit of some size with ClearanceMap.findPath (tilenav/query)", { element: 'radius' });
     checkInt(sx, 'start x');
     checkInt(sy, 'start y');
     checkInt(gx, 'goal x');
