@@ -68,6 +68,29 @@ export function assertLimit(value: unknown, name: string): void {
   }
 }
 
+/** Throws a TilenavError naming `name` unless `value` is an array or typed array of numbers' shape (has a length). */
+export function assertArrayLike(value: unknown, name: string): asserts value is ArrayLike<number> {
+  if (value === null || typeof value !== 'object' || typeof (value as { length?: unknown }).length !== 'number') {
+    throw new TilenavError(`expected an array, got ${describe(value)}`, { element: name });
+  }
+}
+
+/** Throws a TilenavError naming `name` unless every entry of `cells` is a cell index 0 .. size - 1. */
+export function assertCellIndices(cells: ArrayLike<number>, size: number, name: string): void {
+  assertArrayLike(cells, name);
+  for (let k = 0; k < cells.length; k++) {
+    const i = cells[k];
+    if (!Number.isInteger(i) || i < 0 || i >= size) throw new TilenavError(`entry ${k} is ${describe(i)}, not a cell index 0..${size - 1}`, { element: name });
+  }
+}
+
+/** Throws a TilenavError naming `name` unless `value` is an object with finite-or-not number x and y (a world point). */
+export function assertPoint(value: unknown, name: string): void {
+  if (value === null || typeof value !== 'object' || typeof (value as { x?: unknown }).x !== 'number' || typeof (value as { y?: unknown }).y !== 'number') {
+    throw new TilenavError(`expected a point { x, y, z }, got ${describe(value)}`, { element: name });
+  }
+}
+
 export function describe(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);

@@ -78,6 +78,8 @@ interface Header {
 export function saveGrid(grid: NavGrid, options: { shared: true }): SharedArrayBuffer;
 export function saveGrid(grid: NavGrid, options?: SaveGridOptions): ArrayBuffer;
 export function saveGrid(grid: NavGrid, options: SaveGridOptions = {}): ArrayBuffer | SharedArrayBuffer {
+  assertOptionsObject(options, 'options');
+  options ??= {};
   const header: Header = {
     layers: grid.layers.map((l) => l.name),
     projection: grid.projection.spec as ProjectionSpec,

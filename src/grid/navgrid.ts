@@ -268,7 +268,7 @@ export class NavGrid {
   /** Whether (x, y) can be entered on `layer`. False outside the grid (no error). */
   isWalkable(x: number, y: number, layer: number | string = 0): boolean {
     if (!this.inBounds(x, y)) return false;
-    return this.layers[typeof layer === 'number' && layer >= 0 && layer < this.layers.length ? layer : this.layerIndex(layer)].walkable[y * this.width + x] === 1;
+    return this.layers[typeof layer === 'number' && Number.isInteger(layer) && layer >= 0 && layer < this.layers.length ? layer : this.layerIndex(layer)].walkable[y * this.width + x] === 1;
   }
 
   /** Traversal cost of (x, y) on `layer` (kept while the cell is blocked). Throws outside the grid. */
@@ -378,6 +378,7 @@ export class NavGrid {
    * rectangle), e.g. while a level editor paints a stroke.
    */
   batch(fn: () => void): void {
+    if (typeof fn !== 'function') throw new TilenavError(`expected a function, got ${describe(fn)}`, { element: 'fn' });
     this.batchDepth++;
     try {
       fn();

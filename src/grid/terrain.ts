@@ -35,7 +35,11 @@ export class TerrainTable {
 
   /** @param terrains entries in id order; defaults to {@link DEFAULT_TERRAINS}. */
   constructor(terrains: readonly Terrain[] = DEFAULT_TERRAINS) {
-    for (const t of terrains) this.define(t.name, t.cost, t.walkable);
+    if (!Array.isArray(terrains)) throw new TilenavError('expected an array of { name, cost, walkable }', { element: 'terrains' });
+    for (const t of terrains) {
+      if (t === null || typeof t !== 'object') throw new TilenavError('expected { name, cost, walkable }', { element: 'terrains' });
+      this.define(t.name, t.cost, t.walkable);
+    }
   }
 
   /**

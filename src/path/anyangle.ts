@@ -1,5 +1,5 @@
-import { TilenavError } from '../errors.js';
-import type { NavGrid, SearchView } from '../grid/navgrid.js';
+import { TilenavError, assertOptionsObject, describe } from '../errors.js';
+import { NavGrid, type SearchView } from '../grid/navgrid.js';
 import { SearchScratch } from '../search/kernel.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, exitMask, padXY, paddedSize, paddedX, paddedY, strideOf } from '../search/padded.js';
@@ -47,12 +47,14 @@ export class AnyAngleFinder {
   private pathfinder: Pathfinder | undefined;
 
   constructor(grid: NavGrid) {
+    if (!(grid instanceof NavGrid)) throw new TilenavError(`expected a NavGrid, got ${describe(grid)}`, { element: 'grid' });
     this.grid = grid;
     this.scratch = new SearchScratch(paddedSize(grid.width, grid.height));
   }
 
   /** An any-angle path from cell (sx, sy) to cell (gx, gy). */
   findPath(sx: number, sy: number, gx: number, gy: number, options: AnyAngleOptions = {}): AnyAngleResult {
+    assertOptionsObject(options, 'options');
     const grid = this.grid;
     for (const [v, n] of [[sx, 'start x'], [sy, 'start y'], [gx, 'goal x'], [gy, 'goal y']] as const) {
       if (!Number.isInteger(v)) throw new TilenavError('expected an integer cell coordinate', { element: n });
@@ -260,6 +262,7 @@ export interface FindAnyAngleOptions extends AnyAngleOptions {
 
 /** An any-angle path from cell (sx, sy) to cell (gx, gy) of `grid`: {@link AnyAngleFinder.findPath}. */
 export function findAnyAnglePath(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options: FindAnyAngleOptions = {}): AnyAngleResult {
+  assertOptionsObject(options, 'options');
   const { finder, ...rest } = options;
   if (finder === undefined) return new AnyAngleFinder(grid).findPath(sx, sy, gx, gy, rest);
   if (!(finder instanceof AnyAngleFinder) || finder.grid !== grid) throw new TilenavError('expected an AnyAngleFinder of the same grid', { element: 'finder' });

@@ -1,4 +1,4 @@
-import { TilenavError, describe } from '../errors.js';
+import { TilenavError, assertOptionsObject, describe } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import type { FindPathOptions, PathResult, PathStatus } from '../search/result.js';
@@ -69,6 +69,7 @@ export class ClearanceMap {
   private finder: Pathfinder | undefined;
 
   constructor(grid: NavGrid, options: ClearanceOptions = {}) {
+    assertOptionsObject(options, 'options');
     this.grid = grid;
     this.layer = grid.layerIndex(options.layer ?? 0);
     const cap = options.maxClearance ?? 16;
@@ -134,6 +135,7 @@ export class ClearanceMap {
    * `unit-does-not-fit` (`blocked` when the cell is blocked or outside the grid).
    */
   findPath(sx: number, sy: number, gx: number, gy: number, options: ClearancePathOptions = {}): ClearancePathResult {
+    assertOptionsObject(options, 'options');
     if (options.layer !== undefined && this.grid.layerIndex(options.layer) !== this.layer) throw new TilenavError(`this clearance map is for layer ${this.layer}`, { element: 'layer' });
     const { pathfinder, radius, ...search } = options;
     const finder = pathfinder ?? (this.finder ??= new Pathfinder(this.grid));

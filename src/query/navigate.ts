@@ -1,4 +1,4 @@
-import { TilenavError } from '../errors.js';
+import { TilenavError, assertOptionsObject, assertPoint, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Pathfinder } from '../search/pathfinder.js';
@@ -61,6 +61,8 @@ export interface NearestPathResult extends SearchResult {
  * without exploring the start's whole component.
  */
 export function findPathToNearest(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options: NearestPathOptions = {}): NearestPathResult {
+  assertOptionsObject(options, 'options');
+  if (options.obstacles !== undefined && !Array.isArray(options.obstacles)) throw new TilenavError(`expected an array of obstacles, got ${describe(options.obstacles)}`, { element: 'obstacles' });
   const layer = grid.layerIndex(options.layer ?? 0);
   const finder = pathfinderOf(grid, options.pathfinder);
   const movement = options.movement ?? 'octile';
@@ -125,6 +127,9 @@ export interface WorldPath {
  * requested end on the last when it lies in the goal cell. Points are world positions.
  */
 export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, options: PlanOptions = {}): WorldPath {
+  assertOptionsObject(options, 'options');
+  assertPoint(start, 'start');
+  assertPoint(end, 'end');
   const proj = grid.projection;
   const layer = grid.layerIndex(options.layer ?? 0);
   const radius = options.snapRadius ?? DEFAULT_NEAREST_RADIUS;

@@ -3,7 +3,7 @@
  * JPS+, the cluster hierarchy), runs it on the one search scratch it owns and wraps the outcome.
  * How the pieces fit and who keeps which scratch: docs/search.md.
  */
-import { TilenavError, describe } from '../errors.js';
+import { TilenavError, assertArrayLike, assertOptionsObject, describe } from '../errors.js';
 import { NavGrid, type SearchView } from '../grid/navgrid.js';
 import { GridAStar } from './astar.js';
 import { componentsOf } from './components.js';
@@ -77,6 +77,7 @@ export class Pathfinder {
     checkInt(gx, 'goal x');
     checkInt(gy, 'goal y');
     const layer = grid.layerIndex(options.layer ?? 0);
+    if (options.out !== undefined && !(options.out instanceof Int32Array)) throw new TilenavError(`expected an Int32Array, got ${describe(options.out)}`, { element: 'out' });
     const model = movementModel(options.movement ?? 'octile');
     const maxIterations = options.maxIterations ?? Infinity;
     if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
@@ -127,6 +128,7 @@ export class Pathfinder {
    * more than the others.
    */
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName } = {}): void {
+    assertOptionsObject(options, 'options');
     const layer = this.grid.layerIndex(options.layer ?? 0);
     componentsOf(this.grid).labels(layer, movementModel(options.movement ?? 'octile'), this.grid.searchView(layer).pass, this.scratch);
     const algorithm = options.algorithm ?? 'auto';
@@ -219,6 +221,8 @@ export class Pathfinder {
    * The base of flow fields and nearest-point queries.
    */
   distanceMap(sources: ArrayLike<number>, options: DistanceMapOptions = {}, out?: Float64Array): Float64Array {
+    assertOptionsObject(options, 'options');
+    assertArrayLike(sources, 'sources');
     const grid = this.grid;
     const layer = grid.layerIndex(options.layer ?? 0);
     const model = movementModel(options.movement ?? 'octile');
