@@ -5,6 +5,7 @@ import { Pathfinder } from '../search/pathfinder.js';
 import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, exitMask, padXY, paddedSize, paddedX, paddedY, strideOf } from '../search/padded.js';
 import type { PathStatus } from '../search/result.js';
 import { segmentCost } from './los.js';
+import { polylineCost, smoothPath } from './smooth.js';
 
 export interface AnyAngleOptions {
   /** Layer index or name. @default 0 */
@@ -165,15 +166,8 @@ export class AnyAngleFinder {
     this.pathfinder ??= new Pathfinder(this.grid);
     const r = this.pathfinder.search(sx, sy, gx, gy, { layer, view, maxIterations, algorithm: 'astar' });
     if (r.status !== 'found') return found;
-    const cells = r.cells;
-    const w = this.grid.width;
-    const pts = new Float64Array(2 * cells.length);
-    for (let k = 0; k < cells.length; k++) {
-      pts[2 * k] = cells[k] % w;
-      pts[2 * k + 1] = (cells[k] - (cells[k] % w)) / w;
-    }
-    const smoothed = pullString(view, pts);
-    const cost = pathCost(view, smoothed);
+    const smoothed = smoothPath(this.grid, r.cells, { layer, view });
+    const cost = polylineCost(this.grid, smoothed, { layer, view });
     if (!(cost < found.cost)) return found;
     return { status: 'found', points: smoothed, cost, expanded: found.expanded + r.expanded };
   }
@@ -209,45 +203,6 @@ export class AnyAngleFinder {
     g[cur] = bestG;
     parent[cur] = bestP;
   }
-}
-
-/** The cost of the polyline `pts` as {@link segmentCost} measures it; Infinity when a segment is blocked. */
-function pathCost(view: SearchView, pts: Float64Array): number {
-  let cost = 0;
-  for (let k = 2; k < pts.length; k += 2) {
-    const c = segmentCost(view, pts[k - 2], pts[k - 1], pts[k], pts[k + 1], 0);
-    if (c < 0) return Infinity;
-    cost += c;
-  }
-  return cost;
-}
-
-/**
- * Greedy string pulling of a grid path's points: from each kept point, advance while the straight segment
- * to the next point stays clear and no dearer than the grid steps it replaces (never dearer overall).
- */
-function pullString(view: SearchView, pts: Float64Array): Float64Array {
-  const n = pts.length / 2;
-  const prefix = new Float64Array(n);
-  for (let k = 1; k < n; k++) prefix[k] = prefix[k - 1] + segmentCost(view, pts[2 * k - 2], pts[2 * k - 1], pts[2 * k], pts[2 * k + 1], 0);
-  const keep: number[] = [0];
-  let a = 0;
-  while (a < n - 1) {
-    let b = a + 1;
-    for (let j = a + 2; j < n; j++) {
-      const c = segmentCost(view, pts[2 * a], pts[2 * a + 1], pts[2 * j], pts[2 * j + 1], 0);
-      if (c < 0 || c > prefix[j] - prefix[a]) break;
-      b = j;
-    }
-    keep.push(b);
-    a = b;
-  }
-  const out = new Float64Array(2 * keep.length);
-  for (let k = 0; k < keep.length; k++) {
-    out[2 * k] = pts[2 * keep[k]];
-    out[2 * k + 1] = pts[2 * keep[k] + 1];
-  }
-  return out;
 }
 
 /** Options of {@link findAnyAnglePath}: the finder's, plus one to reuse. */
