@@ -157,11 +157,15 @@ test('planPath and findPathToNearest on a kept Pathfinder and overlay answer as 
   assert.throws(() => planPath(g, { x: 1, y: 0, z: 1 }, { x: 5, y: 0, z: 5 }, { obstacles, overlay, layer: 1 }), /same grid and layer 1/);
 });
 
-test('findPathToNearest stays at a start exactly as near the goal as any reachable cell', () => {
+test('findPathToNearest stays at a start exactly as near the goal as any reachable cell', async () => {
   const g = new NavGrid(7, 5);
   g.fillRect(0, 2, 7, 1, { walkable: false });
   g.setWalkable(3, 1, false);
   const r = findPathToNearest(g, 4, 1, 3, 4);
   assert.equal(r.status, 'no-path', 'the start (4,1) is as near (3,4) as (2,1): it stays');
   assert.equal(r.cells.length, 0);
+  const { ReachabilityIndex } = await import('../src/query/index.js');
+  const hooked = findPathToNearest(g, 4, 1, 3, 4, { hooks: new ReachabilityIndex(g).hooks });
+  assert.equal(hooked.status, 'no-path', 'with a reachability index the start stays too');
+  assert.equal(hooked.cells.length, 0);
 });
