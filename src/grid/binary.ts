@@ -180,7 +180,7 @@ export function loadGrid(buffer: ArrayBuffer | SharedArrayBuffer | Uint8Array, o
     grid = new NavGrid(width, height, { layers: header.layers, projection, terrain, maxCells, storage: base, storageOffset: start + dataOffset });
   } catch (e) {
     // The grid's own checks (duplicate layer names, ...) do not know the file: say which it was.
-    if (e instanceof TilenavError && e.file === undefined) throw new TilenavError(e.message, { file, element: 'header' });
+    if (e instanceof TilenavError && e.file === undefined) throw new TilenavError(e.message, { file });
     throw e;
   }
   if (options.trusted !== true) checkCells(grid, file);
