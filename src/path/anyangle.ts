@@ -163,6 +163,10 @@ export class AnyAngleFinder {
    * grid path between the same cells. Skipped when A* hits `maxIterations`.
    */
   private noDearerThanGrid(view: SearchView, layer: number, sx: number, sy: number, gx: number, gy: number, maxIterations: number, found: AnyAngleResult): AnyAngleResult {
+    // No grid path is cheaper than the octile distance at the cheapest cost: then A* cannot win.
+    const dx = Math.abs(gx - sx);
+    const dy = Math.abs(gy - sy);
+    if (found.cost <= (Math.max(dx, dy) + (SQRT2 - 1) * Math.min(dx, dy)) * view.minCost) return found;
     this.pathfinder ??= new Pathfinder(this.grid);
     const r = this.pathfinder.search(sx, sy, gx, gy, { layer, view, maxIterations, algorithm: 'astar' });
     if (r.status !== 'found') return found;
