@@ -73,3 +73,29 @@ test('findAnyAnglePath on a kept finder answers as a fresh one; a finder of anot
   }
   assert.throws(() => findAnyAnglePath(g, 0, 0, 1, 1, { finder: new AnyAngleFinder(new NavGrid(20, 12)) }), /same grid/);
 });
+
+test('any-angle on mixed terrain never costs more than the grid path it replaces (water square)', async () => {
+  const { polylineCost, cellsToPoints } = await import('../src/path/index.js');
+  const g = new NavGrid(3, 3);
+  for (const [x, y] of [[0, 0], [1, 1], [2, 1]]) g.setCost(x, y, 2);
+  const r = findPath(g, 0, 0, 2, 2);
+  const t = findAnyAnglePath(g, 0, 0, 2, 2);
+  const gridCost = polylineCost(g, cellsToPoints(g, r.cells));
+  assert.equal(t.status, 'found');
+  assert.ok(t.cost <= gridCost + 1e-9, `any-angle ${t.cost} > grid path ${gridCost}`);
+  assert.ok(Math.abs(polylineCost(g, t.points) - t.cost) < 1e-9);
+});
+
+test('property: any-angle cost <= the grid path cost measured as segments, on random costs', async () => {
+  const { polylineCost, cellsToPoints } = await import('../src/path/index.js');
+  fc.assert(
+    fc.property(gridArb({ costs: VARYING_COSTS }), fc.nat(), fc.nat(), ({ grid: g }, a, b) => {
+      const { r, t } = both(g, a, b);
+      if (t.status !== 'found') return;
+      const gridCost = polylineCost(g, cellsToPoints(g, r.cells));
+      assert.ok(t.cost <= gridCost + 1e-9, `any-angle ${t.cost} > grid path ${gridCost}`);
+      assert.ok(Math.abs(polylineCost(g, t.points) - t.cost) < 1e-6);
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid } from '../src/index.js';
+import { NavGrid, Pathfinder, TilenavError, findPath, orthogonal } from '../src/index.js';
 import { ClearanceMap, findPathToNearest } from '../src/query/index.js';
 import { gridArb } from './grids.js';
 
@@ -26,15 +26,16 @@ function segmentToCell(ax: number, ay: number, bx: number, by: number, cx: numbe
   return Math.min(dist(0), dist(1), dist((lo + hi) / 2));
 }
 
-function bruteClearance(g: NavGrid, cap: number): Uint8Array {
-  const out = new Uint8Array(g.size);
+/** Per cell: the Euclidean distance from its centre to the nearest blocked square or the grid's edge, capped. */
+function bruteClearance(g: NavGrid, cap: number): Float64Array {
+  const out = new Float64Array(g.size);
   const walk = g.layers[0].walkable;
   for (let i = 0; i < g.size; i++) {
     if (walk[i] === 0) continue;
     const x = g.xOf(i);
     const y = g.yOf(i);
-    let d = Math.min(x + 1, y + 1, g.width - x, g.height - y, cap);
-    for (let j = 0; j < g.size; j++) if (walk[j] === 0) d = Math.min(d, Math.max(Math.abs(g.xOf(j) - x), Math.abs(g.yOf(j) - y)));
+    let d = Math.min(x + 0.5, y + 0.5, g.width - 0.5 - x, g.height - 0.5 - y, cap);
+    for (let j = 0; j < g.size; j++) if (walk[j] === 0) d = Math.min(d, segmentToCell(x, y, x, y, g.xOf(j), g.yOf(j)));
     out[i] = d;
   }
   return out;
@@ -50,7 +51,8 @@ test('property: clearance after random changes equals a brute-force recomputatio
         const y = c.y % g.height;
         g.fillRect(x, y, Math.min(c.w, g.width - x), Math.min(c.h, g.height - y), { walkable: c.walkable });
       }
-      assert.deepEqual(map.values, bruteClearance(g, cap));
+      const want = bruteClearance(g, cap);
+      for (let i = 0; i < g.size; i++) assert.ok(Math.abs(map.values[i] - want[i]) < 1e-6, `cell ${i}: ${map.values[i]} != ${want[i]}`);
       map.dispose();
     }),
     { numRuns: 200 },
@@ -94,7 +96,8 @@ test('a wide unit takes the wide corridor; too wide a unit gets no path; the cas
   assert.equal(small.status, 'found');
   assert.equal(big.status, 'found');
   assert.ok(big.cost > small.cost + 10, 'the big unit goes round by the wide gap');
-  assert.equal(map.findPath(3, 3, 3, 11, { radius: 2.5 }).status, 'no-path');
+  assert.equal(map.findPath(3, 3, 3, 11, { radius: 2.5 }).status, 'found', 'a disc 5 cells wide passes the 6-cell gap');
+  assert.equal(map.findPath(3, 3, 3, 11, { radius: 3.1 }).status, 'no-path', 'a disc 6.2 cells wide does not');
   g.fillRect(12, 7, 6, 1, { walkable: false });
   assert.equal(map.findPath(3, 3, 3, 11, { radius: 1.2 }).status, 'no-path', 'the map followed the change');
   const near = findPathToNearest(g, 3, 3, 3, 11, { hooks: map.hooks(1.2) });
@@ -106,9 +109,44 @@ test('planPath with a clearance map snaps a wide unit to a cell it fits in', asy
   const { planPath } = await import('../src/query/index.js');
   const g = new NavGrid(20, 20);
   const map = new ClearanceMap(g);
-  // A start against the map's edge: a unit of radius 1.5 needs clearance 3, so 2 cells from the edge.
+  // A start against the map's edge: a unit of radius 1.5 needs its centre 1.5 from the edge, cell x = 1.
   const p = planPath(g, { x: 0.5, y: 10.5, z: 0 }, { x: 10.5, y: 10.5, z: 0 }, { hooks: map.hooks(1.5) });
   assert.equal(p.status, 'found');
-  assert.equal(g.xOf(p.cells[0]), 2);
-  for (const c of p.cells) assert.ok(map.values[c] >= 3);
+  assert.equal(g.xOf(p.cells[0]), 1);
+  for (const c of p.cells) assert.ok(map.values[c] >= 1.5);
+});
+
+test('clearance is exact for a disc: a unit fits corridors as wide as it is, and a misfit says why', () => {
+  // The widest disc at a cell centre of a corridor w cells wide: radius w / 2 (odd w) or (w - 1) / 2.
+  for (const [width, radius] of [[1, 0.3], [1, 0.5], [2, 0.3], [2, 0.5], [3, 1.5], [4, 1.5]] as const) {
+    // Open rooms at both ends, joined by a corridor in rows 5 .. 4 + width from x = 10 to 19.
+    const g = new NavGrid(30, width + 10);
+    g.fillRect(10, 0, 10, 5, { walkable: false });
+    g.fillRect(10, width + 5, 10, 5, { walkable: false });
+    const map = new ClearanceMap(g);
+    const y = 5 + Math.floor((width - 1) / 2);
+    assert.equal(map.findPath(3, y, 26, y, { radius }).status, 'found', `radius ${radius} in a corridor ${width} wide`);
+    const widest = width % 2 === 1 ? width / 2 : (width - 1) / 2;
+    const tight = map.findPath(3, y, 26, y, { radius: widest + 0.01 });
+    assert.equal(tight.status, 'no-path', `radius ${widest + 0.01} in a corridor ${width} wide`);
+    const inside = map.findPath(15, y, 26, y, { radius: widest + 0.01 });
+    assert.equal(inside.status, 'invalid-start');
+    assert.equal(inside.reason, 'unit-does-not-fit');
+    assert.equal(map.findPath(15, 0, 26, y, { radius: 0.1 }).reason, 'blocked');
+  }
+  // World units: cells of 0.4 m; an agent of radius 0.45 m in a corridor of four cells (1.6 m).
+  const g = new NavGrid(30, 14, { projection: orthogonal(0.4, 0.4) });
+  g.fillRect(10, 0, 10, 5, { walkable: false });
+  g.fillRect(10, 9, 10, 5, { walkable: false });
+  const map = new ClearanceMap(g);
+  const r = map.findPath(3, 6, 26, 6, { radius: 0.45 });
+  assert.equal(r.status, 'found');
+  assert.ok(Array.from(r.cells).some((c) => g.xOf(c) === 15), 'through the corridor');
+  assert.equal(map.findPath(3, 6, 26, 6, { radius: 0.61 }).status, 'no-path', 'no cell centre of the 1.6 m corridor is 0.61 m from both walls');
+});
+
+test('a plain findPath given a radius refuses and names ClearanceMap.findPath', () => {
+  const g = new NavGrid(4, 4);
+  assert.throws(() => findPath(g, 0, 0, 3, 3, { radius: 0.4 } as never), (e: unknown) => e instanceof TilenavError && /ClearanceMap\.findPath/.test(e.message));
+  assert.throws(() => new Pathfinder(g).findPath(0, 0, 3, 3, { radius: 0.4 } as never), TilenavError);
 });

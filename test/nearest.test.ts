@@ -17,13 +17,14 @@ test('nearestWalkable grows rings, keeps the Euclidean nearest (ties to the lowe
   assert.equal(nearestWalkable(g, 0, 0), 0);
 });
 
-/** Brute force: the reachable cell nearest (Euclidean, then lower index) the goal. */
+/** Brute force: the reachable cell nearest (Euclidean, then cheapest path, then lower index) the goal. */
 function bruteNearest(g: NavGrid, start: number, gx: number, gy: number): number {
   let best = -1;
   let bestD = Infinity;
+  const dist = distanceMap(g, [start]);
   for (const c of [...flood(g, start)].sort((a, b) => a - b)) {
     const d = (g.xOf(c) - gx) ** 2 + (g.yOf(c) - gy) ** 2;
-    if (d < bestD) {
+    if (d < bestD || (d === bestD && dist[c] < dist[best] - 1e-9)) {
       bestD = d;
       best = c;
     }
@@ -154,4 +155,17 @@ test('planPath and findPathToNearest on a kept Pathfinder and overlay answer as 
   const other = new NavGrid(30, 20);
   assert.throws(() => planPath(g, { x: 1, y: 0, z: 1 }, { x: 5, y: 0, z: 5 }, { pathfinder: new Pathfinder(other) }), /same grid/);
   assert.throws(() => planPath(g, { x: 1, y: 0, z: 1 }, { x: 5, y: 0, z: 5 }, { obstacles, overlay, layer: 1 }), /same grid and layer 1/);
+});
+
+test('findPathToNearest stays at a start exactly as near the goal as any reachable cell', async () => {
+  const g = new NavGrid(7, 5);
+  g.fillRect(0, 2, 7, 1, { walkable: false });
+  g.setWalkable(3, 1, false);
+  const r = findPathToNearest(g, 4, 1, 3, 4);
+  assert.equal(r.status, 'no-path', 'the start (4,1) is as near (3,4) as (2,1): it stays');
+  assert.equal(r.cells.length, 0);
+  const { ReachabilityIndex } = await import('../src/query/index.js');
+  const hooked = findPathToNearest(g, 4, 1, 3, 4, { hooks: new ReachabilityIndex(g).hooks });
+  assert.equal(hooked.status, 'no-path', 'with a reachability index the start stays too');
+  assert.equal(hooked.cells.length, 0);
 });

@@ -1,4 +1,4 @@
-import { TilenavError, describe } from '../errors.js';
+import { MIN_COST, TilenavError, assertLimit, assertOptionsObject, describe } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS, MAX_LAYERS } from './navgrid.js';
 import { createProjection, type ProjectionSpec } from './projection.js';
 import { TerrainTable, type Terrain } from './terrain.js';
@@ -78,6 +78,8 @@ interface Header {
 export function saveGrid(grid: NavGrid, options: { shared: true }): SharedArrayBuffer;
 export function saveGrid(grid: NavGrid, options?: SaveGridOptions): ArrayBuffer;
 export function saveGrid(grid: NavGrid, options: SaveGridOptions = {}): ArrayBuffer | SharedArrayBuffer {
+  assertOptionsObject(options, 'options');
+  options ??= {};
   const header: Header = {
     layers: grid.layers.map((l) => l.name),
     projection: grid.projection.spec as ProjectionSpec,
@@ -112,7 +114,10 @@ export function saveGrid(grid: NavGrid, options: SaveGridOptions = {}): ArrayBuf
  * the grid cannot hold.
  */
 export function loadGrid(buffer: ArrayBuffer | SharedArrayBuffer | Uint8Array, options: LoadGridOptions = {}): NavGrid {
+  assertOptionsObject(options, 'options');
+  options ??= {};
   const file = options.file ?? '<binary grid>';
+  assertLimit(options.maxCells, 'maxCells');
   let base: ArrayBufferLike;
   let start: number;
   let length: number;
@@ -170,7 +175,14 @@ export function loadGrid(buffer: ArrayBuffer | SharedArrayBuffer | Uint8Array, o
     base = bytes.slice().buffer;
     start = 0;
   }
-  const grid = new NavGrid(width, height, { layers: header.layers, projection, terrain, maxCells, storage: base, storageOffset: start + dataOffset });
+  let grid: NavGrid;
+  try {
+    grid = new NavGrid(width, height, { layers: header.layers, projection, terrain, maxCells, storage: base, storageOffset: start + dataOffset });
+  } catch (e) {
+    // The grid's own checks (duplicate layer names, ...) do not know the file: say which it was.
+    if (e instanceof TilenavError && e.file === undefined) throw new TilenavError(e.message, { file });
+    throw e;
+  }
   if (options.trusted !== true) checkCells(grid, file);
   grid.refresh();
   return grid;
@@ -211,8 +223,8 @@ function checkCells(grid: NavGrid, file: string): void {
     if (costsValid(cost) && byteOr(walkable) <= 1 && (byteOr(terrain) < terrains || byteMax(terrain) < terrains)) continue;
     for (let i = 0; i < grid.size; i++) {
       const c = cost[i];
-      // `!(c > 0)` also catches NaN.
-      if (walkable[i] > 1 || !(c > 0) || c === Infinity || terrain[i] >= terrains) {
+      // `!(c >= MIN_COST)` also catches NaN and the subnormals no setter writes.
+      if (walkable[i] > 1 || !(c >= MIN_COST) || c === Infinity || terrain[i] >= terrains) {
         const what = walkable[i] > 1 ? `walkable ${walkable[i]}` : terrain[i] >= terrains ? `terrain id ${terrain[i]} (the table has ${terrains})` : `cost ${c}`;
         throw new TilenavError(`cell (${grid.xOf(i)}, ${grid.yOf(i)}) holds ${what}`, { file, element: `layer "${layer.name}"` });
       }
@@ -220,10 +232,10 @@ function checkCells(grid: NavGrid, file: string): void {
   }
 }
 
-/** Every cost finite and > 0: positive finite float32 bit patterns are 0x00000001..0x7f7fffff. */
+/** Every cost a normal positive float32, as the setters allow: bit patterns 0x00800000..0x7f7fffff. */
 function costsValid(cost: Float32Array): boolean {
   const bits = new Uint32Array(cost.buffer, cost.byteOffset, cost.length);
-  for (let i = 0; i < bits.length; i++) if (((bits[i] - 1) >>> 0) >= 0x7f7fffff) return false;
+  for (let i = 0; i < bits.length; i++) if (((bits[i] - 0x00800000) >>> 0) > 0x7effffff) return false;
   return true;
 }
 

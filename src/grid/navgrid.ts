@@ -1,5 +1,5 @@
 import { addChangedRect, unionRect } from './rects.js';
-import { TilenavError, assertInteger, describe } from '../errors.js';
+import { TilenavError, assertCost, assertInteger, assertLimit, assertOptionsObject, describe } from '../errors.js';
 import { TerrainTable } from './terrain.js';
 import { orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from './padded.js';
@@ -29,7 +29,7 @@ export interface NavGridOptions {
   terrain?: TerrainTable;
   /** Whether cells start walkable. @default true */
   walkable?: boolean;
-  /** Refuse grids with more cells than this. @default DEFAULT_MAX_CELLS */
+  /** Refuse grids with more cells than this (a number >= 0; Infinity for no limit). @default DEFAULT_MAX_CELLS */
   maxCells?: number;
   /**
    * Adopt this storage instead of allocating (an ArrayBuffer or SharedArrayBuffer laid out as
@@ -62,7 +62,7 @@ export interface GridChange extends CellRect {
 /** What to write into each cell of a rectangle; omitted fields are left as they are. */
 export interface CellValues {
   walkable?: boolean;
-  /** Traversal cost (finite, > 0). */
+  /** Traversal cost, 2^-126 (about 1.18e-38) to about 3.4e38 (what a float32 holds). */
   cost?: number;
   flags?: number;
   /** Terrain name or id: sets the terrain id, its cost and its walkability together. */
@@ -149,7 +149,21 @@ export class NavGrid {
     assertInteger(width, 'width');
     assertInteger(height, 'height');
     if (width < 1 || height < 1) throw new TilenavError(`grid size must be at least 1 x 1, got ${width} x ${height}`, { element: 'width/height' });
+    assertOptionsObject(options, 'options');
+    options ??= {};
     const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
+    // NaN or a string would make the size test always false and switch the limit off.
+    assertLimit(maxCells, 'maxCells');
+    if (options.terrain !== undefined && !(options.terrain instanceof TerrainTable)) {
+      throw new TilenavError(`expected a TerrainTable, got ${describe(options.terrain)}`, { element: 'terrain' });
+    }
+    const proj = options.projection as Partial<Projection> | null | undefined;
+    if (proj !== undefined && (proj === null || typeof proj !== 'object' || typeof proj.cellToWorld !== 'function' || typeof proj.worldToCell !== 'function')) {
+      throw new TilenavError(`expected a Projection (e.g. isometric(64, 32) or createProjection(spec)), got ${describe(proj)}`, { element: 'projection' });
+    }
+    if (options.storageOffset !== undefined && (!Number.isInteger(options.storageOffset) || options.storageOffset < 0)) {
+      throw new TilenavError(`expected an integer byte offset >= 0, got ${describe(options.storageOffset)}`, { element: 'storageOffset' });
+    }
     if (width * height > maxCells) {
       throw new TilenavError(`grid of ${width} x ${height} = ${width * height} cells exceeds maxCells ${maxCells}; pass a larger maxCells to allow it`, { element: 'width/height' });
     }
@@ -247,7 +261,7 @@ export class NavGrid {
   /** Whether (x, y) can be entered on `layer`. False outside the grid (no error). */
   isWalkable(x: number, y: number, layer: number | string = 0): boolean {
     if (!this.inBounds(x, y)) return false;
-    return this.layers[typeof layer === 'number' && layer >= 0 && layer < this.layers.length ? layer : this.layerIndex(layer)].walkable[y * this.width + x] === 1;
+    return this.layers[typeof layer === 'number' && Number.isInteger(layer) && layer >= 0 && layer < this.layers.length ? layer : this.layerIndex(layer)].walkable[y * this.width + x] === 1;
   }
 
   /** Traversal cost of (x, y) on `layer` (kept while the cell is blocked). Throws outside the grid. */
@@ -280,7 +294,10 @@ export class NavGrid {
     this.fillRect(x, y, 1, 1, { walkable }, layer);
   }
 
-  /** Sets the traversal cost (finite, > 0); walkability is unchanged. */
+  /**
+   * Sets the traversal cost; walkability is unchanged. The cost must fit the float32 cost array as
+   * given: 2^-126 (about 1.18e-38) to about 3.4e38, else a TilenavError naming `cost`.
+   */
   setCost(x: number, y: number, cost: number, layer: number | string = 0): void {
     this.fillRect(x, y, 1, 1, { cost }, layer);
   }
@@ -301,6 +318,7 @@ export class NavGrid {
   fillRect(x: number, y: number, width: number, height: number, values: CellValues, layer: number | string = 0): void {
     const l = this.layerIndex(layer);
     this.checkRect(x, y, width, height);
+    if (values === null || typeof values !== 'object') throw new TilenavError(`expected cell values such as { walkable: false } or { cost: 2 }, got ${describe(values)}`, { element: 'values' });
     const { walkable, cost, flags, terrain } = values;
     let terrainId = -1;
     let terrainCost = 0;
@@ -311,9 +329,7 @@ export class NavGrid {
       terrainCost = t.cost;
       terrainWalk = t.walkable;
     }
-    if (cost !== undefined && (typeof cost !== 'number' || !Number.isFinite(cost) || cost <= 0)) {
-      throw new TilenavError(`expected a finite cost > 0, got ${describe(cost)}; to block a cell set walkable: false`, { element: 'cost' });
-    }
+    if (cost !== undefined) assertCost(cost, 'cost', '; to block a cell set walkable: false');
     if (flags !== undefined && (!Number.isInteger(flags) || flags < 0 || flags > 255)) {
       throw new TilenavError(`expected flags 0..255, got ${describe(flags)}`, { element: 'flags' });
     }
@@ -355,6 +371,7 @@ export class NavGrid {
    * rectangle), e.g. while a level editor paints a stroke.
    */
   batch(fn: () => void): void {
+    if (typeof fn !== 'function') throw new TilenavError(`expected a function, got ${describe(fn)}`, { element: 'fn' });
     this.batchDepth++;
     try {
       fn();

@@ -1,4 +1,4 @@
-import { TilenavError, assertPositive } from '../errors.js';
+import { TilenavError, assertCost } from '../errors.js';
 
 /** One terrain type: how expensive it is to enter, or that it cannot be entered at all. */
 export interface Terrain {
@@ -35,13 +35,20 @@ export class TerrainTable {
 
   /** @param terrains entries in id order; defaults to {@link DEFAULT_TERRAINS}. */
   constructor(terrains: readonly Terrain[] = DEFAULT_TERRAINS) {
-    for (const t of terrains) this.define(t.name, t.cost, t.walkable);
+    if (!Array.isArray(terrains)) throw new TilenavError('expected an array of { name, cost, walkable }', { element: 'terrains' });
+    for (const t of terrains) {
+      if (t === null || typeof t !== 'object') throw new TilenavError('expected { name, cost, walkable }', { element: 'terrains' });
+      this.define(t.name, t.cost, t.walkable);
+    }
   }
 
-  /** Adds a terrain or overrides an existing one's cost; returns its id. */
+  /**
+   * Adds a terrain or overrides an existing one's cost; returns its id. `cost` must fit a float32
+   * as given: 2^-126 (about 1.18e-38) to about 3.4e38, else a TilenavError naming the terrain.
+   */
   define(name: string, cost: number, walkable = true): number {
     if (typeof name !== 'string' || name === '') throw new TilenavError('terrain name must be a non-empty string', { element: 'terrain' });
-    assertPositive(cost, `terrain "${name}" cost`);
+    assertCost(cost, `terrain "${name}" cost`);
     const entry: Terrain = Object.freeze({ name, cost, walkable });
     const existing = this.byName.get(name);
     if (existing !== undefined) {

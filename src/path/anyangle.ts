@@ -1,9 +1,11 @@
-import { TilenavError } from '../errors.js';
-import type { NavGrid, SearchView } from '../grid/navgrid.js';
+import { TilenavError, assertOptionsObject, describe } from '../errors.js';
+import { NavGrid, type SearchView } from '../grid/navgrid.js';
 import { SearchScratch } from '../search/kernel.js';
+import { Pathfinder } from '../search/pathfinder.js';
 import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, exitMask, padXY, paddedSize, paddedX, paddedY, strideOf } from '../grid/padded.js';
 import type { PathStatus } from '../search/result.js';
 import { segmentCost } from './los.js';
+import { polylineCost, smoothPath } from './smooth.js';
 
 export interface AnyAngleOptions {
   /** Layer index or name. @default 0 */
@@ -42,14 +44,18 @@ export class AnyAngleFinder {
   readonly grid: NavGrid;
   /** Search state over padded cell indices; a node's parent is itself at the start. */
   private readonly scratch: SearchScratch;
+  /** The exact grid search an any-angle path is checked against; made on first use. */
+  private pathfinder: Pathfinder | undefined;
 
   constructor(grid: NavGrid) {
+    if (!(grid instanceof NavGrid)) throw new TilenavError(`expected a NavGrid, got ${describe(grid)}`, { element: 'grid' });
     this.grid = grid;
     this.scratch = new SearchScratch(paddedSize(grid.width, grid.height));
   }
 
   /** An any-angle path from cell (sx, sy) to cell (gx, gy). */
   findPath(sx: number, sy: number, gx: number, gy: number, options: AnyAngleOptions = {}): AnyAngleResult {
+    assertOptionsObject(options, 'options');
     const grid = this.grid;
     for (const [v, n] of [[sx, 'start x'], [sy, 'start y'], [gx, 'goal x'], [gy, 'goal y']] as const) {
       if (!Number.isInteger(v)) throw new TilenavError('expected an integer cell coordinate', { element: n });
@@ -115,7 +121,13 @@ export class AnyAngleFinder {
             np = par;
           }
         }
-        if (np === cur) ng = g[cur] + segmentCost(view, cx, cy, nx, ny, 0);
+        // On mixed terrain the shortcut from the parent may cross dear cells: keep the plain
+        // step when it is cheaper, so no node's cost exceeds its grid neighbour's plus one step.
+        const step = np === cur || !lazy ? g[cur] + segmentCost(view, cx, cy, nx, ny, 0) : Infinity;
+        if (step < ng) {
+          ng = step;
+          np = cur;
+        }
         if (stamp[n] === open) {
           if (ng < g[n]) {
             g[n] = ng;
@@ -141,7 +153,27 @@ export class AnyAngleFinder {
       points[2 * k + 1] = paddedY(W, p);
       if (parent[p] === p) break;
     }
-    return { status: 'found', points, cost: g[goal], expanded };
+    return this.noDearerThanGrid(view, layer, sx, sy, gx, gy, maxIterations, { status: 'found', points, cost: g[goal], expanded });
+  }
+
+  /**
+   * Theta* is not optimal, and on mixed terrain its shortcuts can cost more than the grid path it
+   * stands for. The exact grid path (A*) is measured the same way (its steps as segments), string
+   * pulled, and returned instead when it is cheaper: an any-angle path never costs more than the
+   * grid path between the same cells. Skipped when A* hits `maxIterations`.
+   */
+  private noDearerThanGrid(view: SearchView, layer: number, sx: number, sy: number, gx: number, gy: number, maxIterations: number, found: AnyAngleResult): AnyAngleResult {
+    // No grid path is cheaper than the octile distance at the cheapest cost: then A* cannot win.
+    const dx = Math.abs(gx - sx);
+    const dy = Math.abs(gy - sy);
+    if (found.cost <= (Math.max(dx, dy) + (SQRT2 - 1) * Math.min(dx, dy)) * view.minCost) return found;
+    this.pathfinder ??= new Pathfinder(this.grid);
+    const r = this.pathfinder.search(sx, sy, gx, gy, { layer, view, maxIterations, algorithm: 'astar' });
+    if (r.status !== 'found') return found;
+    const smoothed = smoothPath(this.grid, r.cells, { layer, view });
+    const cost = polylineCost(this.grid, smoothed, { layer, view });
+    if (!(cost < found.cost)) return found;
+    return { status: 'found', points: smoothed, cost, expanded: found.expanded + r.expanded };
   }
 
   /**
@@ -189,6 +221,7 @@ export interface FindAnyAngleOptions extends AnyAngleOptions {
 
 /** An any-angle path from cell (sx, sy) to cell (gx, gy) of `grid`: {@link AnyAngleFinder.findPath}. */
 export function findAnyAnglePath(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options: FindAnyAngleOptions = {}): AnyAngleResult {
+  assertOptionsObject(options, 'options');
   const { finder, ...rest } = options;
   if (finder === undefined) return new AnyAngleFinder(grid).findPath(sx, sy, gx, gy, rest);
   if (!(finder instanceof AnyAngleFinder) || finder.grid !== grid) throw new TilenavError('expected an AnyAngleFinder of the same grid', { element: 'finder' });

@@ -1,4 +1,4 @@
-import { TilenavError } from '../errors.js';
+import { TilenavError, assertArrayLike, assertCellIndices, assertOptionsObject } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { Projection, WorldPoint } from '../grid/projection.js';
 import { movementModel, type MovementName } from '../search/movement.js';
@@ -34,6 +34,8 @@ let prefix = new Float64Array(256);
  * Hex models have no straight-line geometry in cell space and throw.
  */
 export function smoothPath(grid: NavGrid, cells: ArrayLike<number>, options: SmoothOptions = {}, out?: Float64Array): Float64Array {
+  assertOptionsObject(options, 'options');
+  assertCellIndices(cells, grid.size, 'cells');
   const model = movementModel(options.movement ?? 'octile');
   if (model.heuristic === 'hex') throw new TilenavError('smoothing needs a square or isometric grid; hex paths have no straight segments in cell space', { element: `movement "${model.name}"` });
   const view = options.view ?? grid.searchView(grid.layerIndex(options.layer ?? 0));
@@ -81,6 +83,8 @@ export function smoothPath(grid: NavGrid, cells: ArrayLike<number>, options: Smo
  * Euclidean length.
  */
 export function polylineCost(grid: NavGrid, points: ArrayLike<number>, options: SmoothOptions = {}): number {
+  assertOptionsObject(options, 'options');
+  assertArrayLike(points, 'points');
   const view = options.view ?? grid.searchView(grid.layerIndex(options.layer ?? 0));
   const corner = movementModel(options.movement ?? 'octile').corner;
   let cost = 0;
@@ -101,6 +105,7 @@ export function polylineLength(points: ArrayLike<number>): number {
 
 /** The cell path as waypoints [x0, y0, ...] at the cell centres, unsmoothed. */
 export function cellsToPoints(grid: NavGrid, cells: ArrayLike<number>, out?: Float64Array): Float64Array {
+  assertCellIndices(cells, grid.size, 'cells');
   const n = cells.length;
   const res = out && out.length >= 2 * n ? out.subarray(0, 2 * n) : new Float64Array(2 * n);
   for (let k = 0; k < n; k++) {
@@ -184,6 +189,8 @@ export interface WorldWaypointOptions {
  * the first waypoint trimmed when the unit is already there and the exact end point put on the last.
  */
 export function toWorldWaypoints(grid: NavGrid, points: ArrayLike<number>, options: WorldWaypointOptions = {}): WorldPoint[] {
+  assertOptionsObject(options, 'options');
+  assertArrayLike(points, 'points');
   const proj = grid.projection;
   const view = options.view ?? grid.searchView(grid.layerIndex(options.layer ?? 0));
   const corner = movementModel(options.movement ?? 'octile').corner;

@@ -1,4 +1,4 @@
-import { TilenavError, describe } from '../errors.js';
+import { TilenavError, assertOptionsObject, describe } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import type { FindPathOptions, PathResult, PathStatus } from '../search/result.js';
@@ -25,36 +25,57 @@ export interface ClearancePathOptions extends FindPathOptions {
 }
 
 /**
- * A clearance map of one layer, for units wider than a cell: for each cell, the Chebyshev distance in
- * cells to the nearest blocked cell or the grid's edge (0 on a blocked cell, 1 beside a wall),
- * capped at `maxClearance`: the cell is the centre of a free (2d - 1)-cell square.
+ * Why {@link ClearanceMap.findPath} refused a start or goal: the cell is outside the grid or
+ * blocked, or walkable but too close to a wall for the unit's disc.
+ */
+export type ClearanceRefusal = 'blocked' | 'unit-does-not-fit';
+
+/** A {@link ClearanceMap.findPath} result: a PathResult, plus why an `invalid-start`/`invalid-goal` was refused. */
+export interface ClearancePathResult extends PathResult {
+  /** Set with status `invalid-start` or `invalid-goal`: `unit-does-not-fit` when the cell is walkable but the unit's disc is not clear there. */
+  reason?: ClearanceRefusal;
+}
+
+/**
+ * A clearance map of one layer, for units wider than a point: for each cell, the exact Euclidean
+ * distance in cells from its centre to the nearest blocked cell's square or the grid's edge (0 on
+ * a blocked cell, 0.5 beside a wall), capped at `maxClearance`.
  *
- * A unit of radius r cells (its radius in world units over `cellStep`) may use a cell with
- * clearance d when r <= d - 1. That keeps the unit's disc clear of every blocked cell not only at the cell centres but along every octile step
- * between usable cells (a diagonal step passes within half a cell of its side cells), at a cost of
- * at most half a cell of caution. Searches for a unit run on a view of the layer with the other
- * cells blocked ({@link view}); views are cached per radius and updated locally on changes.
- * Updates: a change of a w x h rectangle recomputes (w + 4 cap) x (h + 4 cap) cells with a
- * two-pass chessboard distance transform.
+ * A unit whose disc has radius r cells (its radius in world units over `cellStep`) may use a cell
+ * whose clearance is >= r: its disc, centred there, overlaps no blocked square. Searches for a
+ * unit run on a view of the layer with the other cells blocked ({@link view}), so every step goes
+ * between usable cells; the disc then stays clear along the whole step: a straight step's nearest
+ * approach to any blocked square is at one of its ends, and a diagonal step needs its two side
+ * cells usable too (no corner cutting), and a square outside that 2 x 2 block is never nearer a
+ * point of the block's centre square than one of the four centres. (Movement models that cut
+ * corners keep the guarantee at cell centres and straight steps only.) So a unit of width w fits
+ * a corridor exactly w cells wide or wider (a 1-cell corridor takes widths up to 1).
+ *
+ * Views are cached per radius and updated locally on changes. Updates: a change of a w x h
+ * rectangle recomputes the (w + 2 cap) x (h + 2 cap) cells around it, reading cap more on each
+ * side: per column the distance to the nearest blocked cell, then per cell a scan of at most
+ * 2 cap + 1 columns. Memory: 4 bytes per cell, plus 4 per padded cell per cached radius.
  */
 export class ClearanceMap {
   readonly grid: NavGrid;
   readonly layer: number;
   readonly maxClearance: number;
-  /** Clearance per cell (index y * width + x). Read only. */
-  readonly values: Uint8Array;
+  /** Clearance per cell in cells (index y * width + x), float32, capped at maxClearance. Read only. */
+  readonly values: Float32Array;
   private readonly views = new Map<number, { view: SearchView; need: number }>();
-  private scratch = new Uint8Array(0);
+  /** Per region column, the rows to the nearest blocked cell (or edge) in that column. */
+  private scratch = new Int32Array(0);
   private readonly unsubscribe: () => void;
   private finder: Pathfinder | undefined;
 
   constructor(grid: NavGrid, options: ClearanceOptions = {}) {
+    assertOptionsObject(options, 'options');
     this.grid = grid;
     this.layer = grid.layerIndex(options.layer ?? 0);
     const cap = options.maxClearance ?? 16;
     if (!Number.isInteger(cap) || cap < 1 || cap > 255) throw new TilenavError(`expected a whole number 1..255, got ${describe(cap)}`, { element: 'maxClearance' });
     this.maxClearance = cap;
-    this.values = new Uint8Array(grid.size);
+    this.values = new Float32Array(grid.size);
     this.recompute(0, 0, grid.width, grid.height);
     this.unsubscribe = grid.onChange((c) => this.onChange(c));
   }
@@ -64,16 +85,15 @@ export class ClearanceMap {
     this.unsubscribe();
   }
 
-  /** The clearance of (x, y) in cells; 0 when blocked or outside. */
+  /** The clearance of (x, y) in cells (distance to the nearest blocked square or edge, capped); 0 when blocked or outside. */
   at(x: number, y: number): number {
     return this.grid.inBounds(x, y) ? this.values[y * this.grid.width + x] : 0;
   }
 
-  /** The clearance a unit of `radius` world units needs: ceil(radius in cells) + 1, or 1 for radius 0. */
+  /** The clearance a unit of `radius` world units needs: its radius in cells (radius / cellStep). Throws for a radius that is not a finite number >= 0. */
   needed(radius: number): number {
     if (typeof radius !== 'number' || !Number.isFinite(radius) || radius < 0) throw new TilenavError(`expected a unit radius >= 0 in world units, got ${describe(radius)}`, { element: 'radius' });
-    const r = radius / cellStep(this.grid.projection);
-    return r === 0 ? 1 : Math.ceil(r - 1e-9) + 1;
+    return radius / cellStep(this.grid.projection);
   }
 
   /**
@@ -84,7 +104,8 @@ export class ClearanceMap {
   view(radius: number): SearchView {
     const need = this.needed(radius);
     const base = this.grid.searchView(this.layer);
-    if (need <= 1) return base;
+    // Every walkable cell is at least half a cell from any blocked square.
+    if (need <= 0.5) return base;
     if (need > this.maxClearance) throw new TilenavError(`a unit of radius ${radius} needs clearance ${need} cells, over this map's maxClearance ${this.maxClearance}`, { element: 'radius' });
     let entry = this.views.get(need);
     if (entry === undefined) {
@@ -109,16 +130,22 @@ export class ClearanceMap {
   /**
    * A cheapest path for a unit of `radius` world units (default 0): only through cells it fits in.
    * Runs on `options.pathfinder` when given (a Pathfinder of this grid); otherwise on one this map
-   * creates on first use and keeps (the search scratch, about 20 bytes per cell).
+   * creates on first use and keeps (the search scratch, about 20 bytes per cell). A start or goal
+   * the unit does not fit in gives `invalid-start` / `invalid-goal` with `reason`
+   * `unit-does-not-fit` (`blocked` when the cell is blocked or outside the grid).
    */
-  findPath(sx: number, sy: number, gx: number, gy: number, options: ClearancePathOptions = {}): PathResult {
+  findPath(sx: number, sy: number, gx: number, gy: number, options: ClearancePathOptions = {}): ClearancePathResult {
+    assertOptionsObject(options, 'options');
     if (options.layer !== undefined && this.grid.layerIndex(options.layer) !== this.layer) throw new TilenavError(`this clearance map is for layer ${this.layer}`, { element: 'layer' });
     const { pathfinder, radius, ...search } = options;
     const finder = pathfinder ?? (this.finder ??= new Pathfinder(this.grid));
     if (finder.grid !== this.grid) throw new TilenavError('expected a Pathfinder of this clearance map\'s grid', { element: 'pathfinder' });
     const r = finder.search(sx, sy, gx, gy, { ...search, layer: this.layer, view: this.view(radius ?? 0) });
     // Without `nearest` the search never answers 'partial'.
-    return { status: r.status as PathStatus, cells: r.cells, cost: r.cost, expanded: r.expanded };
+    const out: ClearancePathResult = { status: r.status as PathStatus, cells: r.cells, cost: r.cost, expanded: r.expanded };
+    if (r.status === 'invalid-start') out.reason = this.grid.isWalkable(sx, sy, this.layer) ? 'unit-does-not-fit' : 'blocked';
+    if (r.status === 'invalid-goal') out.reason = this.grid.isWalkable(gx, gy, this.layer) ? 'unit-does-not-fit' : 'blocked';
+    return out;
   }
 
   private onChange(c: GridChange): void {
@@ -141,47 +168,53 @@ export class ClearanceMap {
     const w = bx - ax;
     const h = by - ay;
     if (w <= 0 || h <= 0) return;
-    if (this.scratch.length < w * h) this.scratch = new Uint8Array(w * h);
-    const d = this.scratch;
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const gx = ax + x;
-        const gy = ay + y;
-        if (walk[gy * gw + gx] === 0) {
-          d[y * w + x] = 0;
-          continue;
-        }
-        // Distance to the grid's edge (cells outside count as blocked).
-        const edge = Math.min(gx + 1, gy + 1, gw - gx, grid.height - gy, cap);
-        let v = edge;
-        if (y > 0) {
-          v = Math.min(v, d[(y - 1) * w + x] + 1);
-          if (x > 0) v = Math.min(v, d[(y - 1) * w + x - 1] + 1);
-          if (x + 1 < w) v = Math.min(v, d[(y - 1) * w + x + 1] + 1);
-        }
-        if (x > 0) v = Math.min(v, d[y * w + x - 1] + 1);
-        d[y * w + x] = v;
+    if (this.scratch.length < w * h) this.scratch = new Int32Array(w * h);
+    const col = this.scratch;
+    const H = grid.height;
+    // Rows to the nearest blocked cell in the same column (0 on a blocked cell); rows outside
+    // the grid count as blocked, rows outside the region are farther than cap.
+    const far = cap + 1;
+    for (let x = 0; x < w; x++) {
+      let k = ay === 0 ? 0 : far;
+      for (let y = 0; y < h; y++) {
+        k = walk[(ay + y) * gw + ax + x] === 0 ? 0 : Math.min(k + 1, far);
+        col[y * w + x] = k;
+      }
+      k = by === H ? 0 : far;
+      for (let y = h - 1; y >= 0; y--) {
+        const v = col[y * w + x];
+        k = v === 0 ? 0 : Math.min(k + 1, far);
+        if (k < v) col[y * w + x] = k;
       }
     }
-    for (let y = h - 1; y >= 0; y--) {
-      for (let x = w - 1; x >= 0; x--) {
-        let v = d[y * w + x];
-        if (v === 0) continue;
-        if (y + 1 < h) {
-          v = Math.min(v, d[(y + 1) * w + x] + 1);
-          if (x > 0) v = Math.min(v, d[(y + 1) * w + x - 1] + 1);
-          if (x + 1 < w) v = Math.min(v, d[(y + 1) * w + x + 1] + 1);
-        }
-        if (x + 1 < w) v = Math.min(v, d[y * w + x + 1] + 1);
-        d[y * w + x] = v;
-      }
-    }
-    // Write back only the inner rectangle: its cells saw every blocked cell within cap.
     const ix = Math.max(0, rx);
     const iy = Math.max(0, ry);
     const jx = Math.min(gw, rx + rw);
-    const jy = Math.min(grid.height, ry + rh);
-    for (let y = iy; y < jy; y++) for (let x = ix; x < jx; x++) this.values[y * gw + x] = d[(y - ay) * w + (x - ax)];
+    const jy = Math.min(H, ry + rh);
+    const cap2 = cap * cap;
+    for (let y = iy; y < jy; y++) {
+      const row = (y - ay) * w - ax;
+      for (let x = ix; x < jx; x++) {
+        // The grid's edge: the squares just outside it.
+        const e = Math.min(x, y, gw - 1 - x, H - 1 - y) + 0.5;
+        let best = Math.min(e * e, cap2);
+        // Columns outward from x; h(k) = (k - 1/2)^2 bounds every later column from below.
+        for (let k = 0; k <= cap; k++) {
+          const hk = k === 0 ? 0 : (k - 0.5) * (k - 0.5);
+          if (hk >= best) break;
+          for (let s = -1; s <= 1; s += 2) {
+            if (k === 0 && s === 1) break;
+            const cx = x + s * k;
+            if (cx < ax || cx >= bx) continue;
+            const v = col[row + cx];
+            if (v === far) continue;
+            const dv = v === 0 ? 0 : (v - 0.5) * (v - 0.5);
+            if (hk + dv < best) best = hk + dv;
+          }
+        }
+        this.values[y * gw + x] = Math.sqrt(best);
+      }
+    }
     for (const e of this.views.values()) this.fillView(e.view, e.need, ix, iy, jx - ix, jy - iy);
   }
 
@@ -194,7 +227,8 @@ export class ClearanceMap {
     for (let y = y0; y < y0 + h; y++) {
       for (let x = x0; x < x0 + w; x++) {
         const p = padXY(W, x, y);
-        pass[p] = values[y * gw + x] >= need ? base[p] : 0;
+        // A float32 distance may round just below an exact radius: allow that rounding.
+        pass[p] = values[y * gw + x] >= need - 1e-6 ? base[p] : 0;
       }
     }
   }

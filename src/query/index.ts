@@ -11,7 +11,7 @@ export type { NearestHooks, NearestPathOptions, NearestPathResult, PlanOptions, 
 export { ReachabilityIndex } from './reachability.js';
 export type { ReachabilityOptions } from './reachability.js';
 export { ClearanceMap } from './clearance.js';
-export type { ClearanceOptions, ClearancePathOptions } from './clearance.js';
+export type { ClearanceOptions, ClearancePathOptions, ClearancePathResult, ClearanceRefusal } from './clearance.js';
 export { ObstacleOverlay, DEFAULT_DYNAMIC_OBSTACLE_OPTIONS } from './obstacles.js';
 export type { DynamicObstacle, DynamicObstacleOptions } from './obstacles.js';
 export { randomPoint, mulberry32 } from './random.js';

@@ -1,4 +1,4 @@
-import { TilenavError } from '../errors.js';
+import { TilenavError, assertOptionsObject, assertPoint, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Pathfinder } from '../search/pathfinder.js';
@@ -52,12 +52,17 @@ export interface NearestPathResult extends SearchResult {
  * 1. a path that avoids the dynamic obstacles (when there are any);
  * 2. a path through them (an NPC in a doorway is ignored; collision resolution nudges it);
  * 3. nearest-reachable A*: the path to the reached cell closest (Euclidean) to the goal, status
- *    `partial`, or `no-path` with no cells when the start is isolated.
+ *    `partial`, or `no-path` with no cells when the start itself is (one of) the nearest: it
+ *    stays. Ties between equally near cells go to the start, then to the cheaper path, then to
+ *    the lower cell index (with a reachability index in `hooks`, which does not search: to the
+ *    start, then the lower index).
  * The goal may be a blocked cell; one outside the grid is clamped to it first. With a
  * reachability index in `hooks`, a goal in another component goes straight to step 3's answer
  * without exploring the start's whole component.
  */
 export function findPathToNearest(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options: NearestPathOptions = {}): NearestPathResult {
+  assertOptionsObject(options, 'options');
+  if (options.obstacles !== undefined && !Array.isArray(options.obstacles)) throw new TilenavError(`expected an array of obstacles, got ${describe(options.obstacles)}`, { element: 'obstacles' });
   const layer = grid.layerIndex(options.layer ?? 0);
   const finder = pathfinderOf(grid, options.pathfinder);
   const movement = options.movement ?? 'octile';
@@ -71,7 +76,9 @@ export function findPathToNearest(grid: NavGrid, sx: number, sy: number, gx: num
   const hook = options.hooks?.nearestReachable;
   if (hook !== undefined && base === undefined && grid.inBounds(sx, sy) && grid.isWalkable(sx, sy, layer)) {
     const start = sy * grid.width + sx;
-    const target = hook(layer, movement, start, cgx, cgy);
+    let target = hook(layer, movement, start, cgx, cgy);
+    // The start stays when it is as near the goal as the index's answer.
+    if (target >= 0 && (sx - cgx) ** 2 + (sy - cgy) ** 2 <= (grid.xOf(target) - cgx) ** 2 + (grid.yOf(target) - cgy) ** 2) target = start;
     if (target === start) return { status: 'no-path', cells: new Int32Array(0), cost: Infinity, expanded: 0, reached: -1, avoided: free };
     if (target >= 0) {
       const r = finder.search(sx, sy, grid.xOf(target), grid.yOf(target), search);
@@ -120,6 +127,9 @@ export interface WorldPath {
  * requested end on the last when it lies in the goal cell. Points are world positions.
  */
 export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, options: PlanOptions = {}): WorldPath {
+  assertOptionsObject(options, 'options');
+  assertPoint(start, 'start');
+  assertPoint(end, 'end');
   const proj = grid.projection;
   const layer = grid.layerIndex(options.layer ?? 0);
   const radius = options.snapRadius ?? DEFAULT_NEAREST_RADIUS;

@@ -1,4 +1,4 @@
-import { TilenavError, describe } from '../errors.js';
+import { TilenavError, assertOptionsObject, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { cellStep } from '../path/smooth.js';
 import { padXY } from '../grid/padded.js';
@@ -24,6 +24,7 @@ export const DEFAULT_NEAREST_RADIUS = 8;
  * Returns the cell index, or -1 when none lies within the radius. The cell itself when walkable.
  */
 export function nearestWalkable(grid: NavGrid, x: number, y: number, options: NearestWalkableOptions = {}): number {
+  assertOptionsObject(options, 'options');
   if (typeof x !== 'number' || !Number.isFinite(x) || typeof y !== 'number' || !Number.isFinite(y)) {
     throw new TilenavError(`expected finite cell coordinates, got (${describe(x)}, ${describe(y)})`, { element: 'point' });
   }

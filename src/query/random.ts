@@ -1,4 +1,4 @@
-import { TilenavError, describe } from '../errors.js';
+import { TilenavError, assertOptionsObject, assertPoint, describe } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { planeOf } from '../path/smooth.js';
@@ -39,6 +39,8 @@ export interface RandomPointOptions {
  * its XZ plane and returns the centre's y.
  */
 export function randomPoint(grid: NavGrid, center: WorldPoint, radius: number, options: RandomPointOptions = {}): WorldPoint | null {
+  assertOptionsObject(options, 'options');
+  assertPoint(center, 'center');
   const layer = grid.layerIndex(options.layer ?? 0);
   if (typeof radius !== 'number' || !Number.isFinite(radius) || radius < 0) throw new TilenavError(`expected a finite radius >= 0 in world units, got ${describe(radius)}`, { element: 'radius' });
   const maxAttempts = options.maxAttempts ?? 10;

@@ -1,4 +1,4 @@
-import { TilenavError } from '../errors.js';
+import { TilenavError, assertOptionsObject } from '../errors.js';
 import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
 import { Stamps } from '../search/kernel.js';
 import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
@@ -44,6 +44,7 @@ export class ReachabilityIndex {
   private readonly unsubscribe: () => void;
 
   constructor(grid: NavGrid, options: ReachabilityOptions = {}) {
+    assertOptionsObject(options, 'options');
     this.grid = grid;
     this.layer = grid.layerIndex(options.layer ?? 0);
     this.model = movementModel(options.movement ?? 'octile');

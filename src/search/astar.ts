@@ -8,6 +8,9 @@ import { report, type SearchOutcome, type SearchScratch } from './kernel.js';
 import { axialDistance, type MovementModel, type MovementName } from './movement.js';
 import { DX as DX_, DY as DY_, OCTILE_K, SQRT2 as SQRT2_, exitMask, octileDeltas, paddedX, paddedY, strideOf } from '../grid/padded.js';
 
+/** Path costs closer than this count as equal when breaking a nearest-cell tie. */
+const TIE_EPS = 1e-9;
+
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
 const DY = DY_;
@@ -108,7 +111,8 @@ export class GridAStar {
    * Any model, one-way flags, optional goal (-1: none, a Dijkstra), cost cap: nodes dearer than
    * `maxCost` are left unsettled and end the search. With `seeded` the caller has already begun
    * the scratch's search and queued the sources (`start` is then ignored). With `track` it keeps
-   * {@link best}, the closed cell nearest the goal (Euclidean, ties to the lower index). Fills `out`.
+   * {@link best}, the closed cell nearest the goal (Euclidean; ties to the cheaper path, the start
+   * first, then to the lower index; costs within 1e-9 count as equal). Fills `out`.
    */
   generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, maxCost: number, seeded: boolean, track: boolean, out: SearchOutcome): SearchOutcome {
     const W = this.stride;
@@ -153,7 +157,9 @@ export class GridAStar {
         const dx = cur - (y + 1) * W - 1 - gx;
         const dy = y - gy;
         const d = dx * dx + dy * dy;
-        if (d < bestD || (d === bestD && cur < best)) {
+        // Ties: the cheaper path (so the start, at cost 0, stays put), then the lower index.
+        const gb = g[best];
+        if (d < bestD || (d === bestD && (gc < gb - TIE_EPS || (gc <= gb + TIE_EPS && cur < best)))) {
           bestD = d;
           best = cur;
         }

@@ -3,8 +3,8 @@
  * JPS+, the cluster hierarchy), runs it on the one search scratch it owns and wraps the outcome.
  * How the pieces fit and who keeps which scratch: docs/search.md.
  */
-import { TilenavError, describe } from '../errors.js';
-import type { NavGrid, SearchView } from '../grid/navgrid.js';
+import { TilenavError, assertArrayLike, assertOptionsObject, describe } from '../errors.js';
+import { NavGrid, type SearchView } from '../grid/navgrid.js';
 import { GridAStar } from './astar.js';
 import { componentsOf } from './components.js';
 import { dijkstra } from './dijkstra.js';
@@ -43,6 +43,7 @@ export class Pathfinder {
   private readonly hierarchies = new Map<string, Hierarchy>();
 
   constructor(grid: NavGrid) {
+    if (!(grid instanceof NavGrid)) throw new TilenavError(`expected a NavGrid, got ${describe(grid)}`, { element: 'grid' });
     this.grid = grid;
     this.stride = strideOf(grid.width);
     this.scratch = new SearchScratch(paddedSize(grid.width, grid.height));
@@ -68,11 +69,15 @@ export class Pathfinder {
    */
   search(sx: number, sy: number, gx: number, gy: number, options: SearchOptions = {}): SearchResult {
     const grid = this.grid;
+    if (options === null || typeof options !== 'object') throw new TilenavError(`expected an options object, got ${describe(options)}`, { element: 'options' });
+    // A unit size is not a search option: ignoring it would route a wide unit through gaps it cannot pass.
+    if ((options as { radius?: unknown }).radius !== undefined) throw new TilenavError("findPath has no radius: search for a unit of some size with ClearanceMap.findPath (tilenav/query)", { element: 'radius' });
     checkInt(sx, 'start x');
     checkInt(sy, 'start y');
     checkInt(gx, 'goal x');
     checkInt(gy, 'goal y');
     const layer = grid.layerIndex(options.layer ?? 0);
+    if (options.out !== undefined && !(options.out instanceof Int32Array)) throw new TilenavError(`expected an Int32Array, got ${describe(options.out)}`, { element: 'out' });
     const model = movementModel(options.movement ?? 'octile');
     const maxIterations = options.maxIterations ?? Infinity;
     if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
@@ -123,6 +128,7 @@ export class Pathfinder {
    * more than the others.
    */
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName } = {}): void {
+    assertOptionsObject(options, 'options');
     const layer = this.grid.layerIndex(options.layer ?? 0);
     componentsOf(this.grid).labels(layer, movementModel(options.movement ?? 'octile'), this.grid.searchView(layer).pass, this.scratch);
     const algorithm = options.algorithm ?? 'auto';
@@ -215,6 +221,8 @@ export class Pathfinder {
    * The base of flow fields and nearest-point queries.
    */
   distanceMap(sources: ArrayLike<number>, options: DistanceMapOptions = {}, out?: Float64Array): Float64Array {
+    assertOptionsObject(options, 'options');
+    assertArrayLike(sources, 'sources');
     const grid = this.grid;
     const layer = grid.layerIndex(options.layer ?? 0);
     const model = movementModel(options.movement ?? 'octile');

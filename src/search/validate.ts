@@ -1,3 +1,4 @@
+import { assertArrayLike, assertOptionsObject } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from './movement.js';
 import { exitMask } from '../grid/padded.js';
@@ -17,6 +18,8 @@ export interface PathCheck {
  * its cost. The CLI's `scen` command and the tests use it.
  */
 export function checkPath(grid: NavGrid, cells: ArrayLike<number>, options: { layer?: number | string; movement?: MovementName } = {}): PathCheck {
+  assertOptionsObject(options, 'options');
+  assertArrayLike(cells, 'cells');
   const layer = grid.layer(options.layer ?? 0);
   const model = movementModel(options.movement ?? 'octile');
   const bad = (problem: string): PathCheck => ({ valid: false, cost: NaN, problem });

@@ -1,5 +1,6 @@
 import { TilenavError, Pathfinder, movementModel, type SearchResult, type MovementName, type NavGrid, type SearchAlgorithm } from '../../index.js';
 import { ClearanceMap, findPathToNearest } from '../../query/index.js';
+import { cellStep } from '../../path/index.js';
 import { findAnyAnglePath, cellsToPoints, smoothPath, polylineLength, toWorldWaypoints } from '../../path/index.js';
 import { drawAscii } from '../ascii.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
@@ -48,7 +49,7 @@ export function pathCommand(args: string[], io: CliIo): number {
   }
   if (values['any-angle'] && movement !== 'octile') throw new TilenavError(`runs Theta* on the octile grid; it does not combine with --movement ${movement}`, { element: '--any-angle' });
   if (values.world) assertFiniteProjection(grid, { file: positionals[0], element: '--world' });
-  const clearance = radius > 0 ? new ClearanceMap(grid, { layer, maxClearance: 255 }) : null;
+  const clearance = radius > 0 ? new ClearanceMap(grid, { layer, maxClearance: Math.min(255, Math.ceil(radius / cellStep(grid.projection)) + 1) }) : null;
   const view = clearance?.view(radius);
   const finder = new Pathfinder(grid);
   const t0 = performance.now();

@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NavGrid, TerrainTable, TilenavError, findPath, saveGrid, loadGrid } from '../src/index.js';
+
+/** Asserts `fn` throws a TilenavError whose message names `name`. */
+function refuses(fn: () => unknown, name: string | RegExp): void {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof TilenavError, `expected a TilenavError, got ${String(e)}`);
+    if (typeof name === 'string') assert.ok(e.message.includes(name), `message ${JSON.stringify(e.message)} names ${name}`);
+    else assert.match(e.message, name);
+    return true;
+  });
+}
+
+test('costs a float32 cannot hold are refused by setCost, fillRect and TerrainTable.define', () => {
+  const g = new NavGrid(3, 3);
+  refuses(() => g.setCost(1, 1, 1e-50), 'cost');
+  refuses(() => g.setCost(1, 1, 1e39), 'cost');
+  refuses(() => g.setCost(1, 1, 2 ** -127), 'cost');
+  refuses(() => g.fillRect(0, 0, 2, 2, { cost: 1e-50 }), 'cost');
+  refuses(() => g.fillRect(0, 0, 2, 2, { cost: 1e39 }), 'cost');
+  refuses(() => new TerrainTable().define('Tar', 1e-50), 'terrain "Tar" cost');
+  refuses(() => new TerrainTable().define('Tar', 1e39), 'terrain "Tar" cost');
+  assert.equal(g.getCost(1, 1), 1, 'a refused cost leaves the cell as it was');
+  assert.equal(findPath(g, 0, 0, 2, 2).status, 'found');
+  // The float32 range ends are accepted and stored exactly.
+  g.setCost(1, 1, 2 ** -126);
+  assert.equal(g.getCost(1, 1), 2 ** -126);
+  g.setCost(1, 1, 3.4028234663852886e38);
+  assert.equal(g.getCost(1, 1), 3.4028234663852886e38);
+  assert.equal(new TerrainTable().define('Tar', 2 ** -126) >= 0, true);
+});
+
+test('maxCells that is not a number >= 0 is refused instead of switching the limit off', () => {
+  for (const bad of [NaN, 'x', -1]) {
+    refuses(() => new NavGrid(4, 4, { maxCells: bad as number }), 'maxCells');
+  }
+  const bytes = saveGrid(new NavGrid(4, 4));
+  for (const bad of [NaN, 'x', -1]) refuses(() => loadGrid(bytes, { maxCells: bad as number }), 'maxCells');
+  refuses(() => loadGrid(bytes, { maxCells: 10 }), 'maxCells');
+  assert.equal(new NavGrid(4, 4, { maxCells: Infinity }).size, 16);
+});
+
+test('loadGrid names the file when the header repeats a layer name', () => {
+  const bytes = new Uint8Array(saveGrid(new NavGrid(2, 2, { layers: ['Aa', 'Bb'] })));
+  const text = new TextDecoder('latin1').decode(bytes);
+  const at = text.indexOf('"Bb"');
+  assert.ok(at > 0);
+  bytes[at + 1] = 'A'.charCodeAt(0);
+  bytes[at + 2] = 'a'.charCodeAt(0);
+  refuses(() => loadGrid(bytes, { file: 'maps/level1.tnav' }), /maps\/level1\.tnav.*"Aa" appears twice/);
+});
+
+test('NavGrid options of the wrong kind are refused naming the option', () => {
+  refuses(() => new NavGrid(2, 2, { storageOffset: -4, storage: new ArrayBuffer(64) }), 'storageOffset');
+  refuses(() => new NavGrid(2, 2, { storageOffset: -4 }), 'storageOffset');
+  refuses(() => new NavGrid(2, 2, { projection: 'iso' as never }), 'projection');
+  refuses(() => new NavGrid(2, 2, { terrain: 'x' as never }), 'terrain');
+  refuses(() => new NavGrid(2, 2, null as never), 'options');
+  refuses(() => new NavGrid(2, 2).fillRect(0, 0, 1, 1, null as never), 'values');
+  refuses(() => new NavGrid(2, 2).fillRect(0, 0, 1, 1, { terrain: 'x' }), 'terrain "x"');
+});
