@@ -3,11 +3,11 @@
  * isometric and hexagonal tilemaps converted, searched, a door put with putTileAt, world <-> cell
  * against Phaser's drawing) built against Phaser 4 and against Phaser 3; then the playable example
  * (Phaser 4): select, move, the door, debug paths, no console error, frame time with 50 units and
- * a screenshot in docs/phaser.png.
+ * a screenshot in test-output/ (docs/phaser.png with TILENAV_UPDATE_SCREENSHOT=1).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -205,7 +205,11 @@ test('phaser e2e: D closes the fort door and a unit inside walks around it; P dr
   // The screenshot: everyone walking around the closed door, paths drawn over the overlay.
   await page.evaluate(() => window.__phaser.orderAll(40, 21));
   await page.waitForTimeout(700);
-  await page.locator('canvas').screenshot({ path: join(root, 'docs/phaser.png') });
+  // README's picture is refreshed on request (TILENAV_UPDATE_SCREENSHOT=1), so a test run leaves the
+  // checkout clean; otherwise the shot goes to test-output/.
+  const shot = process.env.TILENAV_UPDATE_SCREENSHOT === '1' ? join(root, 'docs/phaser.png') : join(root, 'test-output/phaser-example.png');
+  mkdirSync(join(root, 'test-output'), { recursive: true });
+  await page.locator('canvas').screenshot({ path: shot });
   assert.deepEqual(consoleErrors, []);
   await page.close();
 });
