@@ -53,6 +53,8 @@ test('tilenav COMMAND --help: every flag with its value, a description, and its 
   assert.deepEqual((await run('help', 'path')).out, p.out);
   assert.ok(p.out.some((l) => /--algorithm A .*\(default: auto\)/.test(l)));
   assert.ok(p.out.some((l) => /--radius R .*\(default: 0\)/.test(l)));
+  // An isometric Tiled map is walked in `iso`, as staggered and hexagonal ones in their own model.
+  assert.ok(p.out.some((l) => /--movement M .*default: octile, or a Tiled map's own \(iso, staggered, hex\)/.test(l)));
 });
 
 test('a mistyped command or flag gets one line with the nearest name and exit 2; no arguments prints the usage to stderr', async () => {
