@@ -112,7 +112,7 @@ test('bad input exits 2 with one line naming the file, the line or the flag', as
   mkdirSync(join(dir, 'folder.map'));
   const cases: [string[], RegExp][] = [
     [['path', broken, '--from', '0,0', '--to', '1,1'], /broken\.map:6: unknown terrain character "x"/],
-    [['path', join(dir, 'missing.map'), '--from', '0,0', '--to', '1,1'], /missing\.map: cannot read the file \(ENOENT\)/],
+    [['path', join(dir, 'missing.map'), '--from', '0,0', '--to', '1,1'], /missing\.map: cannot read the file \(ENOENT: no such file or directory\)/],
     [['path', ARENA, '--from', '0,0'], /--to: is required/],
     [['path', ARENA, '--from', 'a,b', '--to', '1,1'], /--from: expected x,y/],
     [['path', ARENA, '--from', '0,0', '--to', '100,1'], /--to: \(100, 1\) is outside the 60 x 21 map/],

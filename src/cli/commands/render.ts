@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { checkInput, checkOutput } from '../output.js';
+import { fileErrorReason } from '../../loaders/node.js';
 import { PNG } from 'pngjs';
 import { TilenavError, Pathfinder, type NavGrid, type PathResult, type MovementName } from '../../index.js';
 import { artImages, drawsBounds, externalTilesets, gridBounds, keyOut, layerDraws, movementFor, paintTiles, parseTileArt, renderOverlayImage, type LayerDraws, type OverlayImageOptions, type RgbaImage } from '../../render/index.js';
@@ -120,7 +121,7 @@ export function renderCommand(args: string[], io: CliIo): number {
   try {
     writeFileSync(out, r.png);
   } catch (e) {
-    throw new TilenavError(`cannot write the picture (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: out });
+    throw new TilenavError(`cannot write the picture (${fileErrorReason(e)})`, { file: out });
   }
   const q = r.result === null ? '' : r.result.status === 'found' ? `  path cost ${r.result.cost.toFixed(4)}, expanded ${r.result.expanded}` : `  ${r.result.status}, expanded ${r.result.expanded}`;
   const drawn = tiles === undefined ? '' : `, ${tiles.draws.reduce((n, l) => n + l.draws.length, 0)} tiles`;
