@@ -95,6 +95,19 @@ test('demo: click a route, paint a wall across it, the redrawn path avoids the w
   assert.deepEqual(dragged.path[dragged.path.length - 1], [gx - 2, gy]);
   assert.deepEqual(dragged.start, [sx, sy]);
 
+  // A quick drag with the wall tool: the pointer lands every few cells, the wall has no gaps.
+  const row = [...Array(grid.height).keys()].find((y) => [...Array(12).keys()].every((k) => grid.isWalkable(30 + k, y)))!;
+  assert.ok(row !== undefined, 'a free stretch of 12 cells to paint');
+  await page.selectOption('#tool', 'wall');
+  const w0 = await page.evaluate(([x, y]) => window.__tilenav.cellToClient(x, y), [30, row]);
+  const w1 = await page.evaluate(([x, y]) => window.__tilenav.cellToClient(x, y), [41, row]);
+  await page.mouse.move(w0.x, w0.y);
+  await page.mouse.down();
+  await page.mouse.move(w1.x, w1.y, { steps: 2 });
+  await page.mouse.up();
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  for (let x = 30; x <= 41; x++) assert.equal(await page.evaluate(([x, y]) => window.__tilenav.isWalkable(x, y), [x, row]), false, `(${x}, ${row}) painted by the drag`);
+
   mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
   writeFileSync(new URL('../test-output/demo-e2e.png', import.meta.url), await page.screenshot());
   assert.deepEqual(consoleErrors, [], 'no console errors');
