@@ -13,7 +13,7 @@ import { NavGrid, findPath, saveGrid } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { OVERLAY_COLORS } from '../src/render/index.js';
 import { fixture } from './fixtures.js';
-import { clickCell, pageState as state, pixelAt, skip, startDemo, type Demo } from './helpers-demo.js';
+import { clickCell, drawn, pageState as state, pixelAt, skip, startDemo, type Demo } from './helpers-demo.js';
 
 // Page functions run in the browser; the project's Node typecheck has no DOM library (the core
 // must not use it), so these names are declared loosely for this file only.
@@ -131,6 +131,23 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   assert.equal(tiled.status, 'found');
   assert.ok(tiled.cost > tiled.path.length - 1, `terrain costs count (${tiled.cost} over ${tiled.path.length - 1} steps)`);
   assert.match((await page.$$eval('#tool option', (os) => os.map((o) => (o as any).textContent).join('|'))), /Water \(cost 2\)/);
+  // "Show expanded" shows over the tiles with the cost colours hidden too: A* reaches every
+  // neighbour of the start, so one off the path is drawn otherwise with the box checked.
+  await page.selectOption('#algorithm', 'astar');
+  await page.uncheck('#overlay');
+  await drawn(page);
+  const searched = await state(page);
+  const onPath = new Set(searched.path.map(([x, y]) => `${x},${y}`));
+  const [sx0, sy0] = searched.start;
+  const side = [[sx0 + 1, sy0], [sx0, sy0 + 1], [sx0 - 1, sy0], [sx0, sy0 - 1]].find(([x, y]) => !onPath.has(`${x},${y}`) && x >= 0 && y >= 0)!;
+  const marked = await pixelAt(page, side[0], side[1]);
+  await page.uncheck('#expanded');
+  await drawn(page);
+  assert.notDeepEqual(await pixelAt(page, side[0], side[1]), marked, `the searched cell (${side}) is drawn marked`);
+  await page.check('#expanded');
+  await page.check('#overlay');
+  await page.selectOption('#algorithm', 'jps');
+  await drawn(page);
   // Twelve units on their way across it (test-output/demo-frontier.png).
   await page.selectOption('#tool', 'units');
   await page.click('#add-units');
