@@ -56,6 +56,9 @@ test('scen --json on a real map: every query optimal, the summary has the requir
   assert.equal(j.queries, 470);
   assert.equal(j.optimal, 470);
   assert.equal(j.invalid, 0);
+  // The text says why 2 of the 470 optimal answers are not paths.
+  const t = await run('scen', join(MAPS, 'rmtst01.map'), join(MAPS, 'rmtst01.map.scen'));
+  assert.equal(t.out[0], 'rmtst01.map: 470 queries, 470 optimal (468 paths found and 2 no-path where the scenario has no path), 0 invalid');
 });
 
 test('scen exits 1 when an answer disagrees with the file', async () => {
