@@ -126,4 +126,4 @@ for (const [name, make] of [
     `| ${name} | ${((100 * stats.walkable) / n).toFixed(0)}% | ${genMs.toFixed(0)} | ${per(m1 - m0)} | ${per(m2 - m1)} | ${per(m3 - m2)} | ${per(m4 - m3)} | ${prepMs.toFixed(0)} | ${jpsMean.toFixed(0)} | ${median(jps).toFixed(0)} | ${found}/${JPS_QUERIES} | ${astarMean.toFixed(0)} | ${((astarMean * 1000) / jpsFirst).toFixed(1)} | ${per(m6 - m5)} | ${plusMs.toFixed(0)} | ${(plus.reduce((a, b) => a + b, 0) / plus.length).toFixed(0)} | ${median(plus).toFixed(0)} | ${per(h.bytes)} | ${h.buildMs.toFixed(0)} | ${(hpa.reduce((a, b) => a + b, 0) / hpa.length).toFixed(0)} | ${median(hpa).toFixed(0)} | ${((excess / exact - 1) * 100).toFixed(2)} % |`,
   );
 }
-console.log('Scratch grows by up to 12 B per cell of heap as the open list grows (not counted above: it is allocated on demand).');
+console.log('Scratch grows by up to 20 B per cell of heap (node i32, f f64, g f64) as the open list grows (not counted above: it is allocated on demand).');

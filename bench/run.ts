@@ -4,7 +4,13 @@
  */
 const suites = ['./astar.ts', './formats.ts', './render.ts', './queries.ts', './unreachable.ts', './tiled.ts', './agents.ts', './service.ts', './service-agents.ts', './speed.ts', './large.ts', './weighted.ts'];
 const only = process.argv.slice(2);
+// Whole names: `agents` runs agents.ts alone, not service-agents.ts too.
+const unknown = only.filter((o) => !suites.includes(`./${o}.ts`));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.map((o) => `'${o}'`).join(', ')}; expected one of ${suites.map((s) => s.slice(2, -3)).join(', ')}`);
+  process.exit(2);
+}
 for (const s of suites) {
-  if (only.length > 0 && !only.some((o) => s.includes(o))) continue;
+  if (only.length > 0 && !only.includes(s.slice(2, -3))) continue;
   await import(s);
 }

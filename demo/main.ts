@@ -1,5 +1,5 @@
 import { Pathfinder, TilenavError, type FindPathOptions, type MovementName } from 'tilenav';
-import { AnyAngleFinder, findAnyAnglePath, polylineLength, smoothPath } from 'tilenav/path';
+import { AnyAngleFinder, findAnyAnglePath, forEachTouchedCell, polylineLength, smoothPath } from 'tilenav/path';
 import { gridBounds, movementFor } from 'tilenav/render';
 import { drawArt } from './art.js';
 import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, movementsFor, pickedPath, type DemoMap } from './maps.js';
@@ -410,6 +410,19 @@ function paint(x: number, y: number, tool = ui.tool.value): void {
   else if (tool.startsWith('terrain:')) g.fillRect(x0, y0, w, h, { terrain: tool.slice(8) }, layer);
 }
 
+/** The cell the brush stroke reached last: the next pointer event paints on from there. */
+let strokeAt: [number, number] = [0, 0];
+
+/**
+ * Paints every cell from the stroke's last cell to (x, y), in one change: pointer events come a
+ * few cells apart on a quick drag, and a wall painted only where they landed had gaps.
+ */
+function paintStroke(x: number, y: number): void {
+  const [x0, y0] = strokeAt;
+  strokeAt = [x, y];
+  state.grid.batch(() => forEachTouchedCell(x0, y0, x, y, (cx, cy) => paint(cx, cy)));
+}
+
 let lastPan: [number, number] = [0, 0];
 
 function pointer(e: PointerEvent): [number, number] {
@@ -461,6 +474,7 @@ screen.addEventListener('pointerdown', (e) => {
   }
   if (ui.tool.value !== 'route') {
     drag = 'paint';
+    strokeAt = c;
     paint(c[0], c[1]);
     updateStats();
     return;
@@ -495,7 +509,7 @@ screen.addEventListener('pointermove', (e) => {
   const c = state.view.cellAt(sx, sy);
   if (c === null) return;
   inputAt = performance.now();
-  if (drag === 'paint') paint(c[0], c[1]);
+  if (drag === 'paint') paintStroke(c[0], c[1]);
   else if (c[1] * state.grid.width + c[0] !== state[drag]) setPoint(drag, c[0], c[1]);
 });
 screen.addEventListener('pointerup', (e) => {

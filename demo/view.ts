@@ -190,16 +190,21 @@ export class GridView {
       const [x0, y0] = this.worldToBase(a.minX, a.minY);
       ctx.drawImage(a.canvas, x0, y0, (a.canvas.width / a.scale) * this.kx, (a.canvas.height / a.scale) * this.ky);
     }
-    ctx.globalAlpha = a === null ? 1 : this.overlayVisible ? this.overlayOpacity : 0;
+    const costAlpha = a === null ? 1 : this.overlayVisible ? this.overlayOpacity : 0;
     // Zoomed in on polygon cells, the offscreen picture would be magnified and blurred: the
     // cells in view are drawn as vectors instead, sharp at any zoom.
     const vector = !this.pixelMode && this.zoom > 1.25;
-    if (ctx.globalAlpha > 0) {
-      if (vector) this.drawCellsVector(ctx, showExpanded);
-      else {
+    // The search's marks keep their own strength, as the path does: at the cost colours' opacity
+    // over a map's tiles (0.25 by default) they hardly showed, and not at all with the overlay off.
+    if (vector) {
+      if (costAlpha > 0 || showExpanded) this.drawCellsVector(ctx, costAlpha, showExpanded);
+    } else {
+      if (costAlpha > 0) {
+        ctx.globalAlpha = costAlpha;
         ctx.drawImage(this.base, 0, 0);
-        if (showExpanded) ctx.drawImage(this.overlay, 0, 0);
+        ctx.globalAlpha = 1;
       }
+      if (showExpanded) ctx.drawImage(this.overlay, 0, 0);
     }
     ctx.globalAlpha = 1;
     const W = this.grid.width;
@@ -256,8 +261,11 @@ export class GridView {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
   }
 
-  /** Fills the cells in view (and their expanded marks) as polygons, one path per colour. */
-  private drawCellsVector(ctx: CanvasRenderingContext2D, showExpanded: boolean): void {
+  /**
+   * Fills the cells in view as polygons, one path per colour: the cost colours at `alpha` (none at
+   * 0), the expanded marks at their own strength.
+   */
+  private drawCellsVector(ctx: CanvasRenderingContext2D, alpha: number, showExpanded: boolean): void {
     const layer = this.grid.layers[this.layer];
     const W = this.grid.width;
     const c = ctx.canvas;
@@ -283,14 +291,15 @@ export class GridView {
         const sy = by * this.zoom + this.panY;
         if (sx < -reach || sy < -reach || sx > c.width + reach || sy > c.height + reach) continue;
         const i = y * W + x;
-        add(css(cellColor(layer.walkable[i] === 1, layer.cost[i])), x, y);
+        if (alpha > 0) add(css(cellColor(layer.walkable[i] === 1, layer.cost[i])), x, y);
         if (marks !== null && marks[i] !== 0) add(marks[i] === 1 ? 'expanded' : 'open', x, y);
       }
     }
-    const alpha = ctx.globalAlpha;
-    for (const [key, p] of paths) {
+    // The marks go over every cost colour, whichever colour was met first in the scan.
+    const order = [...paths].sort(([a], [b]) => Number(a === 'expanded' || a === 'open') - Number(b === 'expanded' || b === 'open'));
+    for (const [key, p] of order) {
       const mark = key === 'expanded' || key === 'open';
-      ctx.globalAlpha = alpha * (key === 'expanded' ? EXPANDED_ALPHA : key === 'open' ? EXPANDED_ALPHA / 2 : 1);
+      ctx.globalAlpha = key === 'expanded' ? EXPANDED_ALPHA : key === 'open' ? EXPANDED_ALPHA / 2 : alpha;
       ctx.fillStyle = mark ? css(key === 'expanded' ? OVERLAY_COLORS.expanded : OVERLAY_COLORS.open) : key;
       ctx.fill(p);
       if (!mark && alpha === 1) {
@@ -301,7 +310,7 @@ export class GridView {
         ctx.stroke(p);
       }
     }
-    ctx.globalAlpha = alpha;
+    ctx.globalAlpha = 1;
   }
 
   /**

@@ -53,6 +53,8 @@ test('tilenav COMMAND --help: every flag with its value, a description, and its 
   assert.deepEqual((await run('help', 'path')).out, p.out);
   assert.ok(p.out.some((l) => /--algorithm A .*\(default: auto\)/.test(l)));
   assert.ok(p.out.some((l) => /--radius R .*\(default: 0\)/.test(l)));
+  // An isometric Tiled map is walked in `iso`, as staggered and hexagonal ones in their own model.
+  assert.ok(p.out.some((l) => /--movement M .*default: octile, or a Tiled map's own \(iso, staggered, hex\)/.test(l)));
 });
 
 test('a mistyped command or flag gets one line with the nearest name and exit 2; no arguments prints the usage to stderr', async () => {
@@ -63,6 +65,11 @@ test('a mistyped command or flag gets one line with the nearest name and exit 2;
     [['frobnicate'], "tilenav: unknown command 'frobnicate'; expected one of path, scen, info, convert, render, simulate (tilenav --help)"],
     [['path', ARENA, '--from', '1,1', '--to', '2,2', '--algoritm', 'jps'], "tilenav path: unknown flag '--algoritm'; did you mean '--algorithm'?"],
     [['scen', SCEN_MAP, SCEN, '--worker', '2'], "tilenav scen: unknown flag '--worker'; did you mean '--workers'?"],
+    // Two letters swapped beat a prefix: --form is a prefix of --format but one slip from --from.
+    [['path', ARENA, '--form', '1,1', '--to', '2,2'], "tilenav path: unknown flag '--form'; did you mean '--from'?"],
+    [['path', ARENA, '--from', '1,1', '--to', '2,2', '--algo', 'jps'], "tilenav path: unknown flag '--algo'; did you mean '--algorithm'?"],
+    // Without the map, the map is what is missing (not --from).
+    [['path'], "tilenav path: arguments: expected one MAP, got none; usage: tilenav path MAP --from x,y --to x,y [options]"],
     [['path', ARENA, '--from', '1,1', '--to', '2,2', '--movement', 'octil'], "tilenav path: --movement: unknown value 'octil'; expected one of cardinal, octile, octile-one-obstacle, octile-always, iso, hex, hex-odd-r, hex-even-r, hex-odd-q, hex-even-q, staggered-odd-r, staggered-even-r, staggered-odd-q, staggered-even-q (did you mean 'octile'?)"],
   ];
   for (const [argv, line] of cases) {

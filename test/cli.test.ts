@@ -56,6 +56,9 @@ test('scen --json on a real map: every query optimal, the summary has the requir
   assert.equal(j.queries, 470);
   assert.equal(j.optimal, 470);
   assert.equal(j.invalid, 0);
+  // The text says why 2 of the 470 optimal answers are not paths.
+  const t = await run('scen', join(MAPS, 'rmtst01.map'), join(MAPS, 'rmtst01.map.scen'));
+  assert.equal(t.out[0], 'rmtst01.map: 470 queries, 470 optimal (468 paths found and 2 no-path where the scenario has no path), 0 invalid');
 });
 
 test('scen exits 1 when an answer disagrees with the file', async () => {
@@ -112,7 +115,7 @@ test('bad input exits 2 with one line naming the file, the line or the flag', as
   mkdirSync(join(dir, 'folder.map'));
   const cases: [string[], RegExp][] = [
     [['path', broken, '--from', '0,0', '--to', '1,1'], /broken\.map:6: unknown terrain character "x"/],
-    [['path', join(dir, 'missing.map'), '--from', '0,0', '--to', '1,1'], /missing\.map: cannot read the file \(ENOENT\)/],
+    [['path', join(dir, 'missing.map'), '--from', '0,0', '--to', '1,1'], /missing\.map: cannot read the file \(ENOENT: no such file or directory\)/],
     [['path', ARENA, '--from', '0,0'], /--to: is required/],
     [['path', ARENA, '--from', 'a,b', '--to', '1,1'], /--from: expected x,y/],
     [['path', ARENA, '--from', '0,0', '--to', '100,1'], /--to: \(100, 1\) is outside the 60 x 21 map/],

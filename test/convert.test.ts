@@ -72,7 +72,7 @@ test('cli convert: refused pairs and bad files exit 2 with one line naming the p
       [['convert', ARENA, join(dir, 'x'), '--to', 'tiled'], /cannot convert to tiled/],
       [['convert', ARENA, join(dir, 'x.xyz')], /cannot tell the output format from the extension ".xyz"/],
       [['convert', ARENA], /expected IN and OUT, got '.*arena\.map'/],
-      [['convert', ARENA, join(dir, 'no/such/dir.tnav')], /cannot write the file \(ENOENT\)/],
+      [['convert', ARENA, join(dir, 'no/such/dir.tnav')], /cannot write the file \(ENOENT: no such file or directory\)/],
       [['convert', ARENA, join(dir, 'x.tnav'), '--layer', 'Sky'], /unknown layer/],
     ];
     const bad = join(dir, 'bad.tnav');

@@ -13,7 +13,7 @@ import { NavGrid, findPath, saveGrid } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { OVERLAY_COLORS } from '../src/render/index.js';
 import { fixture } from './fixtures.js';
-import { clickCell, pageState as state, pixelAt, skip, startDemo, type Demo } from './helpers-demo.js';
+import { clickCell, drawn, pageState as state, pixelAt, skip, startDemo, type Demo } from './helpers-demo.js';
 
 // Page functions run in the browser; the project's Node typecheck has no DOM library (the core
 // must not use it), so these names are declared loosely for this file only.
@@ -95,6 +95,19 @@ test('demo: click a route, paint a wall across it, the redrawn path avoids the w
   assert.deepEqual(dragged.path[dragged.path.length - 1], [gx - 2, gy]);
   assert.deepEqual(dragged.start, [sx, sy]);
 
+  // A quick drag with the wall tool: the pointer lands every few cells, the wall has no gaps.
+  const row = [...Array(grid.height).keys()].find((y) => [...Array(12).keys()].every((k) => grid.isWalkable(30 + k, y)))!;
+  assert.ok(row !== undefined, 'a free stretch of 12 cells to paint');
+  await page.selectOption('#tool', 'wall');
+  const w0 = await page.evaluate(([x, y]) => window.__tilenav.cellToClient(x, y), [30, row]);
+  const w1 = await page.evaluate(([x, y]) => window.__tilenav.cellToClient(x, y), [41, row]);
+  await page.mouse.move(w0.x, w0.y);
+  await page.mouse.down();
+  await page.mouse.move(w1.x, w1.y, { steps: 2 });
+  await page.mouse.up();
+  await page.waitForFunction(() => window.__tilenav.drawn);
+  for (let x = 30; x <= 41; x++) assert.equal(await page.evaluate(([x, y]) => window.__tilenav.isWalkable(x, y), [x, row]), false, `(${x}, ${row}) painted by the drag`);
+
   mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
   writeFileSync(new URL('../test-output/demo-e2e.png', import.meta.url), await page.screenshot());
   assert.deepEqual(consoleErrors, [], 'no console errors');
@@ -118,6 +131,23 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   assert.equal(tiled.status, 'found');
   assert.ok(tiled.cost > tiled.path.length - 1, `terrain costs count (${tiled.cost} over ${tiled.path.length - 1} steps)`);
   assert.match((await page.$$eval('#tool option', (os) => os.map((o) => (o as any).textContent).join('|'))), /Water \(cost 2\)/);
+  // "Show expanded" shows over the tiles with the cost colours hidden too: A* reaches every
+  // neighbour of the start, so one off the path is drawn otherwise with the box checked.
+  await page.selectOption('#algorithm', 'astar');
+  await page.uncheck('#overlay');
+  await drawn(page);
+  const searched = await state(page);
+  const onPath = new Set(searched.path.map(([x, y]) => `${x},${y}`));
+  const [sx0, sy0] = searched.start;
+  const side = [[sx0 + 1, sy0], [sx0, sy0 + 1], [sx0 - 1, sy0], [sx0, sy0 - 1]].find(([x, y]) => !onPath.has(`${x},${y}`) && x >= 0 && y >= 0)!;
+  const marked = await pixelAt(page, side[0], side[1]);
+  await page.uncheck('#expanded');
+  await drawn(page);
+  assert.notDeepEqual(await pixelAt(page, side[0], side[1]), marked, `the searched cell (${side}) is drawn marked`);
+  await page.check('#expanded');
+  await page.check('#overlay');
+  await page.selectOption('#algorithm', 'jps');
+  await drawn(page);
   // Twelve units on their way across it (test-output/demo-frontier.png).
   await page.selectOption('#tool', 'units');
   await page.click('#add-units');

@@ -55,7 +55,7 @@ test('files over maxFileBytes are refused before they are read; a NaN limit is r
   await assert.rejects(readFileBounded(p, { maxFileBytes: 10 }), /over the 10-byte limit/);
   assert.throws(() => readFileBoundedSync(p, { maxFileBytes: NaN }), /maxFileBytes: expected a number >= 0/);
   assert.throws(() => readFileBoundedSync(d), /is a directory/);
-  assert.throws(() => readFileBoundedSync(join(d, 'missing')), /missing: cannot read the file \(ENOENT\)/);
+  assert.throws(() => readFileBoundedSync(join(d, 'missing')), /missing: cannot read the file \(ENOENT: no such file or directory\)/);
 });
 
 test('loadTiledFile reads the map and its tileset through the bounded reader', async () => {

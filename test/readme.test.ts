@@ -4,7 +4,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { fixture } from './fixtures.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -24,10 +23,7 @@ test('README has runnable TypeScript examples', () => assert.ok(blocks.length >=
 
 blocks.forEach((code, k) => {
   test(`README example ${k + 1} runs: ${code.split('\n').find((l) => l.trim() && !l.startsWith('import'))?.slice(0, 60)}`, () => {
-    const body = code
-      .replace(/from 'tilenav(\/[a-z]+)?'/g, (_, sub) => `from '${entrySource('.' + (sub ?? ''))}'`)
-      // The Tiled example names a game's own files; run it on a real map.
-      .replace(/'maps\/level1\.tmx'/g, JSON.stringify(fixture('tiled/tiled-examples/desert.tmx')));
+    const body = code.replace(/from 'tilenav(\/[a-z]+)?'/g, (_, sub) => `from '${entrySource('.' + (sub ?? ''))}'`);
     const dir = join(ROOT, 'test-output');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `readme-${k + 1}.ts`);

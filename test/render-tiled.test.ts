@@ -113,8 +113,8 @@ test("render draws a Tiled map's own tiles under the overlay (its opacity by --o
   assert.deepEqual(pixel(out, 0.25, 0.5), [...green], 'no tiles: the overlay stays opaque');
 });
 
-test("simulate walks units in the map's own model on hexagonal and staggered maps (another with --movement)", async () => {
-  for (const name of ['hex-odd-q.tmj', 'staggered-odd-r.tmj']) {
+test("simulate walks units in the map's own model on isometric, hexagonal and staggered maps (another with --movement)", async () => {
+  for (const name of ['hex-odd-q.tmj', 'staggered-odd-r.tmj', 'tiled-examples/isometric_grass_and_water.tmx']) {
     const map = fixture(name);
     const m = loadTiled(read(map), { file: map, readFile: read });
     const cells: string[] = [];

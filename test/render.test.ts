@@ -29,7 +29,7 @@ test('tilenav render: a small map is scaled to >= 600 px with overlay, path, sta
   const c = capture();
   const code = await main(['render', join(dir, 'm.map'), '--from', '0,0', '--to', '7,0', '--out', out], c.io);
   assert.equal(code, 0, c.err.join('\n'));
-  assert.match(c.out[0], /wrote .*m\.png: 600 x 375 px \(75 px/);
+  assert.match(c.out[0], /wrote .*m\.png: 600 x 375 px \(75 px per world unit\)/, 'the unit --scale takes');
   const png = PNG.sync.read(readFileSync(out));
   assert.equal(png.width, 600);
   assert.equal(png.height, 375);

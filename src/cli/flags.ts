@@ -92,12 +92,13 @@ export function parseCommand<T extends Record<string, Flag>>(command: string, sp
     }
     values[name] = checkValue(flag, raw, element);
   }
-  for (const [name, flag] of Object.entries(spec.flags)) {
-    if (flag.required && values[name] === undefined) throw new TilenavError(`is required (${placeholder(flag)}); ${flag.description}`, { element: `--${name}` });
-  }
+  // The map first: `tilenav path` alone should ask for MAP, not for --from.
   if (positionals.length !== spec.args.length) {
     const want = spec.args.length === 1 ? `one ${spec.args[0]}` : spec.args.join(' and ');
     throw new TilenavError(`expected ${want}, got ${positionals.length === 0 ? 'none' : positionals.map(quote).join(' ')}; usage: ${usageLine(command, spec)}`, { element: 'arguments' });
+  }
+  for (const [name, flag] of Object.entries(spec.flags)) {
+    if (flag.required && values[name] === undefined) throw new TilenavError(`is required (${placeholder(flag)}); ${flag.description}`, { element: `--${name}` });
   }
   return { values: values as FlagValues<T>, positionals };
 }
@@ -166,10 +167,13 @@ export function commandHelp(command: string, spec: CommandSpec): string {
 /**
  * The candidate closest to `word` by edit distance, when close enough to be a likely typo (at most
  * a third of the word's letters, at least one) or when `word` is a prefix of exactly one; else
- * undefined.
+ * undefined. A single slip (one letter wrong, missing, extra, or two swapped) wins over a prefix:
+ * `--form` means `--from`, not `--format`.
  */
 export function suggest(word: string, candidates: readonly string[]): string | undefined {
   const w = word.toLowerCase();
+  const slips = candidates.filter((c) => editDistance(w, c.toLowerCase()) === 1);
+  if (slips.length === 1) return slips[0];
   const prefixed = candidates.filter((c) => w.length >= 2 && c.toLowerCase().startsWith(w));
   if (prefixed.length === 1) return prefixed[0];
   let best: string | undefined;

@@ -36,9 +36,31 @@ function check(path: string, st: Stats, max: number): void {
   if (st.size > max) throw new TilenavError(`the file is ${st.size} bytes, over the ${max}-byte limit (maxFileBytes)`, { file: path });
 }
 
+/** What the common file-system error codes mean, for people who do not know them by heart. */
+const OS_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a folder on the way is a file',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EMFILE: 'too many open files',
+};
+
+/**
+ * Why a file operation failed, in words a message can carry: the error code and, for the common
+ * ones, what it means (`ENOENT: no such file or directory`); the error's message when it has no code.
+ */
+export function fileErrorReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === undefined) return (e as Error).message;
+  return Object.hasOwn(OS_REASONS, code) ? `${code}: ${OS_REASONS[code]}` : code;
+}
+
 function cannot(path: string, e: unknown): TilenavError {
   if (e instanceof TilenavError) return e;
-  return new TilenavError(`cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: path });
+  return new TilenavError(`cannot read the file (${fileErrorReason(e)})`, { file: path });
 }
 
 /**

@@ -4,6 +4,7 @@ import { TilenavError, saveGrid, BINARY_EXTENSION, type NavGrid } from '../../in
 import { formatMovingAiMap, formatTextGrid } from '../../loaders/index.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
 import { checkInput, checkOutput } from '../output.js';
+import { fileErrorReason } from '../../loaders/node.js';
 import { loadMap, readText, MAP_FORMATS, type CliIo, type LoadedMap } from '../io.js';
 
 export const spec = {
@@ -95,7 +96,7 @@ export function convertCommand(args: string[], io: CliIo): number {
   try {
     writeFileSync(output, data);
   } catch (e) {
-    throw new TilenavError(`cannot write the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: output });
+    throw new TilenavError(`cannot write the file (${fileErrorReason(e)})`, { file: output });
   }
   io.out(`${input} (${map.format}, ${map.grid.width} x ${map.grid.height}, ${map.grid.layers.length} layer${map.grid.layers.length === 1 ? '' : 's'}) -> ${output} (${to}, ${data.length} bytes)`);
   for (const w of map.warnings) io.err(`warning: ${w}`);

@@ -15,7 +15,7 @@ export const spec = {
     from: { ...COMMON_FLAGS.from, required: true },
     to: { ...COMMON_FLAGS.to, required: true },
     algorithm: COMMON_FLAGS.algorithm,
-    movement: { ...COMMON_FLAGS.movement, default: "octile, or the map's own (hex, staggered)" },
+    movement: { ...COMMON_FLAGS.movement, default: "octile, or a Tiled map's own (iso, staggered, hex)" },
     layer: COMMON_FLAGS.layer,
     format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules,
     smooth: { kind: 'boolean', description: 'add string-pulled waypoints and their length' },

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { checkInput, checkOutput } from '../output.js';
+import { fileErrorReason } from '../../loaders/node.js';
 import { PNG } from 'pngjs';
 import { TilenavError, Pathfinder, type NavGrid, type PathResult, type MovementName } from '../../index.js';
 import { artImages, drawsBounds, externalTilesets, gridBounds, keyOut, layerDraws, movementFor, paintTiles, parseTileArt, renderOverlayImage, type LayerDraws, type OverlayImageOptions, type RgbaImage } from '../../render/index.js';
@@ -16,7 +17,7 @@ export const spec = {
     from: { ...COMMON_FLAGS.from, description: 'start cell of a path to draw (with --to)' },
     to: { ...COMMON_FLAGS.to, description: 'goal cell of a path to draw (with --from)' },
     layer: COMMON_FLAGS.layer,
-    movement: { ...COMMON_FLAGS.movement, default: "the map's own (octile on square tiles)" },
+    movement: { ...COMMON_FLAGS.movement, default: "octile, or a Tiled map's own (iso, staggered, hex)" },
     scale: { kind: 'number', value: 'S', above: 0, default: 'fits the map in 600..8192 px', description: 'pixels per world unit' },
     opacity: { kind: 'number', value: 'O', min: 0, max: 1, default: '0.4 over tiles, else 1', description: "how opaque the cost colours are over a Tiled map's tiles" },
     'overlay-only': { kind: 'boolean', description: "draw the overlay alone, without a Tiled map's own tiles" },
@@ -120,10 +121,10 @@ export function renderCommand(args: string[], io: CliIo): number {
   try {
     writeFileSync(out, r.png);
   } catch (e) {
-    throw new TilenavError(`cannot write the picture (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: out });
+    throw new TilenavError(`cannot write the picture (${fileErrorReason(e)})`, { file: out });
   }
   const q = r.result === null ? '' : r.result.status === 'found' ? `  path cost ${r.result.cost.toFixed(4)}, expanded ${r.result.expanded}` : `  ${r.result.status}, expanded ${r.result.expanded}`;
   const drawn = tiles === undefined ? '' : `, ${tiles.draws.reduce((n, l) => n + l.draws.length, 0)} tiles`;
-  io.out(`wrote ${out}: ${r.width} x ${r.height} px (${r.scale} px per cell unit)${drawn}${q}`);
+  io.out(`wrote ${out}: ${r.width} x ${r.height} px (${r.scale} px per world unit)${drawn}${q}`);
   return 0;
 }

@@ -89,6 +89,8 @@ export async function scenCommand(args: string[], io: CliIo): Promise<number> {
   const times: number[] = pooled?.latenciesUs ?? [];
   let solved = 0;
   let optimal = 0;
+  // Goals the scenario itself marks out of reach (optimal 0, start not the goal), answered no-path.
+  let unreachable = 0;
   // The hierarchy is not exact: a legal path no cheaper than the optimum counts as an answer, and
   // its mean excess is reported instead of failing the run.
   const exact = algorithm !== 'hpa';
@@ -128,6 +130,7 @@ export async function scenCommand(args: string[], io: CliIo): Promise<number> {
       }
     } else if (expected === Infinity && r.status === 'no-path') {
       optimal++;
+      unreachable++;
     } else if (wrong.length < 5) {
       wrong.push(`line ${q.line}: ${r.status} but optimal is ${expected}`);
     }
@@ -154,7 +157,9 @@ export async function scenCommand(args: string[], io: CliIo): Promise<number> {
     ...(exact ? {} : { suboptimal, meanExcessPct: round((100 * excess) / Math.max(1, optimal + suboptimal), 2) }),
   };
   if (!values.json) {
-    io.out(`${summary.map}: ${queries.length} queries, ${solved} solved, ${optimal} optimal, ${invalid} invalid`);
+    // "468 solved, 470 optimal" read as a contradiction: say which answers were no-path, and why right.
+    const none = unreachable > 0 ? ` and ${unreachable} no-path where the scenario has no path` : '';
+    io.out(`${summary.map}: ${queries.length} queries, ${optimal} optimal (${solved} paths found${none}), ${invalid} invalid`);
     if (!exact) io.out(`${suboptimal} above optimal; mean excess over optimal ${summary.meanExcessPct} %`);
     io.out(`time per query: mean ${summary.meanUs} us, median ${summary.medianUs} us, p95 ${summary.p95Us} us (load ${summary.buildMs} ms)`);
     if (workers > 0) io.out(`${workers} workers: ${summary.throughputQps} queries/s (time per query above is request-to-answer latency)`);

@@ -22,7 +22,7 @@ export const spec = {
     to: { ...COMMON_FLAGS.to, required: true, description: 'where the group goes' },
     steps: { kind: 'number', value: 'S', integer: true, min: 0, max: 10_000_000, default: `${DEFAULT_SIMULATE_STEPS} or ${ROUTE_TIME_FACTOR}x the route's walking time, the larger`, description: 'step budget (60 steps per simulated second)' },
     mode: { kind: 'string', choices: ['auto', 'formation', 'flow'], default: 'auto', description: 'group movement: formation slots, a flow field, or chosen by size' },
-    movement: { ...COMMON_FLAGS.movement, default: "octile, or the map's own (hex, staggered)" },
+    movement: { ...COMMON_FLAGS.movement, default: "octile, or a Tiled map's own (iso, staggered, hex)" },
     format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules,
     json: COMMON_FLAGS.json,
   },
@@ -44,7 +44,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
   for (const [p, flag] of [[from, '--from'], [to, '--to']] as const) {
     if (!grid.inBounds(p[0], p[1])) throw new TilenavError(`(${p[0]}, ${p[1]}) is outside the ${grid.width} x ${grid.height} map`, { element: flag });
   }
-  // Units walk the map's own model, as `path` and `render` search it (hexagonal, staggered maps).
+  // Units walk the map's own model, as `path` and `render` search it (isometric, staggered, hexagonal Tiled maps).
   const movement = movementModel(values.movement ?? loaded.movement ?? 'octile').name as MovementName;
   const sys = new NavigationSystem(grid, { measureOverlap: true, movement });
   const ids: number[] = [];
