@@ -182,7 +182,16 @@ test('phaser e2e: D closes the fort door and a unit inside walks around it; P dr
       seen.push([Math.round(v.x), Math.round(v.y)]);
       await page.waitForTimeout(50);
     }
-    for (let k = 0; k + 1 < path.length; k += 2) if (door.some((d) => Math.abs(d.x - path[k]) < 0.6 && Math.abs(d.y - path[k + 1]) < 0.6)) throughDoor = true;
+    // The path's segments, sampled every tenth of a cell (a smoothed path need not have a corner in the gate);
+    // the walk samples above can miss the gate on a slow machine.
+    for (let k = 0, px = start.x, py = start.y; k + 1 < path.length; px = path[k], py = path[k + 1], k += 2) {
+      const n = Math.ceil(Math.hypot(path[k] - px, path[k + 1] - py) * 10);
+      for (let i = 0; i <= n; i++) {
+        const x = px + ((path[k] - px) * i) / Math.max(n, 1);
+        const y = py + ((path[k + 1] - py) * i) / Math.max(n, 1);
+        if (door.some((d) => Math.abs(d.x - x) < 0.5 && Math.abs(d.y - y) < 0.5)) throughDoor = true;
+      }
+    }
     for (const [x, y] of seen) if (door.some((d) => d.x === x && d.y === y)) throughDoor = true;
     const end = (await page.evaluate(() => window.__phaser.units()))[0];
     return { throughDoor, end, length };
