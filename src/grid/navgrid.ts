@@ -1,7 +1,7 @@
 import { addChangedRect, unionRect } from './rects.js';
 import { TilenavError, assertCost, assertInteger, assertLimit, assertOptionsObject, describe } from '../errors.js';
 import { TerrainTable } from './terrain.js';
-import { orthogonal, type Projection } from './projection.js';
+import { assertProjectionFits, orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from './padded.js';
 
 /** The default layer names, used when a grid is created with a layer count instead of names. */
@@ -173,6 +173,8 @@ export class NavGrid {
     this.size = width * height;
     this.terrain = options.terrain ?? new TerrainTable();
     this.projection = options.projection ?? orthogonal(1, 1);
+    // Pictures, world positions and worldToCell all need finite coordinates.
+    assertProjectionFits(this.projection, width, height);
 
     const n = this.size;
     const bytes = NavGrid.storageBytes(width, height, names.length);
