@@ -133,7 +133,7 @@ export function storedPathCost(view: SearchView, model: MovementModel, path: { c
 /** One Pathfinder per grid for the confirming searches of {@link shortcutPaths}. */
 const finders = new WeakMap<NavGrid, Pathfinder>();
 
-/** Checks {@link ShortcutOptions} and builds the check; errors name `where`.field. */
+/** Checks {@link ShortcutOptions} and builds the check; errors name `where`.field. @internal */
 export function shortcutCheck(options: ShortcutOptions, where = 'shortcuts'): ShortcutCheck {
   if (options === null || typeof options !== 'object') throw new TilenavError(`expected { grid, factor }, got ${describe(options)}`, { element: where });
   const { grid, factor } = options;
