@@ -111,6 +111,8 @@ test('shortcuts: NaN and other bad option values are refused naming the option',
     assert.throws(() => pathsAffectedBy(rect, paths, 40, { shortcuts: shortcuts as never }), (e: unknown) => e instanceof TilenavError && pattern.test(e.message), JSON.stringify(shortcuts));
   }
   assert.throws(() => shortcutPaths([rect], paths, { grid: g, factor: NaN }), /shortcuts\.factor/);
+  assert.throws(() => shortcutPaths(rect as never, paths, { grid: g, factor: 1.2 }), /change: expected a list of rectangles or a grid change event/);
+  assert.throws(() => shortcutPaths([rect], null as never, { grid: g, factor: 1.2 }), /paths: expected an array/);
 });
 
 /** An agent walking the detour of {@link detour}, and the system, stepped until it is on its way. */

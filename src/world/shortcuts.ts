@@ -160,6 +160,8 @@ export function shortcutCheck(options: ShortcutOptions, where = 'shortcuts'): Sh
  */
 export function shortcutPaths(change: readonly CellRect[] | GridChange, paths: readonly ({ cells: ArrayLike<number> } | { points: ArrayLike<number> })[], options: ShortcutOptions): number[] {
   const check = shortcutCheck(options);
+  if (!Array.isArray(change) && !Array.isArray((change as GridChange | null)?.rects)) throw new TilenavError(`expected a list of rectangles or a grid change event, got ${describe(change)}`, { element: 'change' });
+  if (!Array.isArray(paths)) throw new TilenavError(`expected an array of stored paths, got ${describe(paths)}`, { element: 'paths' });
   const rects = Array.isArray(change) ? (change as readonly CellRect[]) : (change as GridChange).opened === false ? [] : (change as GridChange).rects;
   check.setRects(rects);
   if (!check.active) return [];
