@@ -35,4 +35,6 @@ export type { PathCheck } from './search/validate.js';
 export { saveGrid, loadGrid, BINARY_MAGIC, BINARY_VERSION, BINARY_EXTENSION } from './grid/binary.js';
 export type { SaveGridOptions, LoadGridOptions } from './grid/binary.js';
 export { World, pathsAffectedBy } from './world/world.js';
+export { shortcutPaths, SHORTCUT_SEARCH_LIMIT } from './world/shortcuts.js';
+export type { ShortcutOptions } from './world/shortcuts.js';
 export type { Door, Footprint, StoredPath } from './world/world.js';

@@ -2,8 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, MOVEMENT_NAMES, FLAG_NO_EXIT_EAST, FLAG_ONE_WAY_MASK, type MovementName } from '../src/index.js';
-import { componentsOf } from '../src/search/components.js';
-import { paddedSize } from '../src/grid/padded.js';
+import { ComponentLabels, componentsOf, connectivity } from '../src/search/components.js';
+import { movementModel } from '../src/search/movement.js';
+import { mulberry32 } from '../src/query/index.js';
+import { pad, paddedSize } from '../src/grid/padded.js';
 import { gridArb } from './grids.js';
 import { refDistances } from './reference.js';
 
@@ -235,4 +237,38 @@ test('prepare builds the labels of its layer and movement before the first query
   assert.ok(built >= 4 * paddedSize(13, 5));
   assert.equal(finder.findPath(0, 0, 12, 4, { movement: 'hex' }).expanded, 0);
   assert.equal(componentsOf(g).bytes, built, 'the query found them built');
+});
+
+test('a full relabel (fresh, then again over old labels) splits cells exactly as the reference does, border blocked', () => {
+  const rnd = mulberry32(3);
+  for (const movement of ['cardinal', 'octile-always', 'hex-odd-r'] as const) {
+    for (const density of [0.05, 0.3, 0.45, 0.7]) {
+      const g = new NavGrid(23, 17);
+      const model = connectivity(movementModel(movement));
+      const labels = new ComponentLabels(g.width, g.height, model);
+      const ids = new Int32Array(paddedSize(g.width, g.height));
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < g.size; i++) g.layers[0].walkable[i] = rnd() < density ? 0 : 1;
+        g.refresh();
+        labels.rebuild(g.searchView(0).pass, ids);
+        const W = g.width + 2;
+        for (let p = 0; p < labels.label.length; p++) {
+          const x = (p % W) - 1;
+          const y = Math.floor(p / W) - 1;
+          const inside = x >= 0 && y >= 0 && x < g.width && y < g.height;
+          if (!inside || g.layers[0].walkable[y * g.width + x] !== 1) assert.equal(labels.root(p), -1, `${movement} padded ${p}`);
+        }
+        for (let k = 0; k < 6; k++) {
+          const s = Math.floor(rnd() * g.size);
+          if (g.layers[0].walkable[s] !== 1) continue;
+          const d = refDistances(g, 0, movement, [s]);
+          const rs = labels.root(pad(g.width, s));
+          for (let t = 0; t < g.size; t++) {
+            if (g.layers[0].walkable[t] !== 1) continue;
+            assert.equal(labels.root(pad(g.width, t)) === rs, d[t] < Infinity, `${movement} density ${density} round ${round}: ${s} -> ${t}`);
+          }
+        }
+      }
+    }
+  }
 });

@@ -97,14 +97,14 @@ test('change events carry the rectangle and the version; batch coalesces', () =>
   const seen: GridChange[] = [];
   const off = g.onChange((c) => seen.push(c));
   g.setWalkable(2, 3, false);
-  assert.deepEqual(seen[0], { layer: 0, x: 2, y: 3, width: 1, height: 1, version: 1, rects: [{ x: 2, y: 3, width: 1, height: 1 }] });
+  assert.deepEqual(seen[0], { layer: 0, x: 2, y: 3, width: 1, height: 1, version: 1, rects: [{ x: 2, y: 3, width: 1, height: 1 }], opened: false });
   g.batch(() => {
     g.setWalkable(1, 1, false);
     g.setCost(5, 7, 2);
   });
   assert.equal(seen.length, 2);
   // The bounding rectangle, and the two cells apart in `rects`.
-  assert.deepEqual(seen[1], { layer: 0, x: 1, y: 1, width: 5, height: 7, version: 2, rects: [{ x: 1, y: 1, width: 1, height: 1 }, { x: 5, y: 7, width: 1, height: 1 }] });
+  assert.deepEqual(seen[1], { layer: 0, x: 1, y: 1, width: 5, height: 7, version: 2, rects: [{ x: 1, y: 1, width: 1, height: 1 }, { x: 5, y: 7, width: 1, height: 1 }], opened: false }, 'a wall and a dearer cell open nothing');
   off();
   g.setWalkable(0, 0, false);
   assert.equal(seen.length, 2);

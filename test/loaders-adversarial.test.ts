@@ -289,3 +289,109 @@ test('a terrain whose cost a 32-bit float stores as 0 or Infinity is refused whe
     refuses(() => loadTiled(map, { file: 'goo.tmx', terrain }), /goo\.tmx: tileset "ts" tile 0 property "terrainType": terrain "Goo" costs .*, which a 32-bit float cost stores as (0|Infinity)/);
   }
 });
+
+// ---- sizes that give no finite pixel coordinates
+
+/** A 6 x 5 map in TMX or TMJ with the given map attributes over orthogonal 16 x 16 tiles. */
+function sizedMap(json: boolean, attrs: Record<string, string | number>): string {
+  const a: Record<string, string | number> = { orientation: 'orthogonal', width: 6, height: 5, tilewidth: 16, tileheight: 16, ...attrs };
+  const cells = Array(Number(a.width) * Number(a.height)).fill(0);
+  if (json) {
+    const num = (v: string | number) => (typeof v === 'number' || /^[0-9.e+-]+$/.test(v) ? Number(v) : v);
+    const m = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, num(v)]));
+    return JSON.stringify({ ...m, type: 'map', infinite: false, layers: [{ type: 'tilelayer', name: 'L', width: a.width, height: a.height, data: cells }], tilesets: [] });
+  }
+  const at = Object.entries(a).map(([k, v]) => `${k}="${v}"`).join(' ');
+  return `<?xml version="1.0"?><map ${at}><layer name="L" width="${a.width}" height="${a.height}"><data encoding="csv">${cells.join(',')}</data></layer></map>`;
+}
+
+const HEX_X = { orientation: 'hexagonal', staggeraxis: 'x', staggerindex: 'odd' };
+const HEX_Y = { orientation: 'hexagonal', staggeraxis: 'y', staggerindex: 'odd' };
+/** Attributes, and the one the loader must name. */
+const UNFIT: [Record<string, string | number>, string][] = [
+  [{ tilewidth: '1e308' }, 'tilewidth'],
+  [{ tileheight: '1e308' }, 'tileheight'],
+  [{ tilewidth: '5e-324' }, 'tilewidth'],
+  [{ tileheight: '5e-324' }, 'tileheight'],
+  // Each tile size is finite; the map's width or height in pixels is not.
+  [{ tilewidth: '1e307', width: 20 }, 'tilewidth'],
+  [{ tileheight: '1e307', height: 20 }, 'tileheight'],
+  [{ orientation: 'isometric', tilewidth: '1e308' }, 'tilewidth'],
+  [{ ...HEX_X, hexsidelength: '1e308' }, 'hexsidelength'],
+  [{ ...HEX_Y, hexsidelength: '1e308' }, 'hexsidelength'],
+  [{ orientation: 'staggered', staggeraxis: 'y', staggerindex: 'odd', tileheight: '1e308' }, 'tileheight'],
+];
+
+test('TMX and TMJ: tile sizes, hex sides and map sizes whose pixels are not finite are refused by loadTiled, naming the file and attribute', () => {
+  for (const json of [false, true]) {
+    const file = json ? 'huge.tmj' : 'huge.tmx';
+    for (const [attrs, name] of UNFIT) {
+      const e = refuses(() => loadTiled(sizedMap(json, attrs), { file }), new RegExp(`^${file.replace('.', '\\.')}: <map> ${name}: ${name} `), /expected a size that gives finite pixel coordinates/);
+      assert.equal(e.file, file);
+      assert.equal(e.element, `<map> ${name}`, JSON.stringify(attrs));
+    }
+    // The same sizes at a scale that fits load.
+    const fitting: Record<string, string>[] = [{ tilewidth: '1e300' }, { ...HEX_X, hexsidelength: '1e300' }, { tilewidth: '1e-300', tileheight: '1e-300' }];
+    for (const attrs of fitting) {
+      const m = loadTiled(sizedMap(json, attrs), { file });
+      assert.ok(Number.isFinite(m.grid.projection.cellToWorld(5, 4).x));
+    }
+  }
+});
+
+test('loadTiledAsync and loadTiledFile refuse a map with tilewidth 1e308 the same way', async () => {
+  const { loadTiledAsync } = await import('../src/loaders/index.js');
+  const { loadTiledFile } = await import('../src/loaders/node.js');
+  const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  await assert.rejects(loadTiledAsync(sizedMap(false, { tilewidth: '1e308' }), { file: 'a.tmx' }), /^TilenavError: a\.tmx: <map> tilewidth: .*expected a size that gives finite pixel coordinates/);
+  const dir = mkdtempSync(join(tmpdir(), 'tilenav-unfit-'));
+  try {
+    const path = join(dir, 'b.tmj');
+    writeFileSync(path, sizedMap(true, { tileheight: '1e308' }));
+    await assert.rejects(loadTiledFile(path), (e: unknown) => e instanceof TilenavError && e.file === path && e.element === '<map> tileheight' && /finite pixel coordinates/.test(e.message));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a NavGrid refuses a projection that gives its cells no finite coordinates, and a binary grid saying so names its file', async () => {
+  const { NavGrid, orthogonal, isometric, hexagonal, continuous, staggered, saveGrid, loadGrid } = await import('../src/index.js');
+  const unfit = [
+    [orthogonal(1e308), 3, 2],
+    [orthogonal(1e307, 1), 30, 2],
+    [orthogonal(5e-324, 1), 3, 2],
+    [isometric(1e308, 1), 2, 2],
+    [hexagonal(1e308), 2, 1],
+    [continuous(1e308), 2, 2],
+    [continuous(1e-320), 2, 2],
+    [staggered(16, 16, { staggerAxis: 'x', hexSideLength: 1e308 }), 5, 2],
+    // Finite sizes, but an origin so far out that the far cells overflow.
+    [orthogonal(1e305, 1, 1.797e308), 3, 1],
+  ] as const;
+  for (const [projection, w, h] of unfit) {
+    refuses(() => new NavGrid(w, h, { projection, maxCells: 1e6 }), /^projection: the \w+ projection \(.*\) spans .* world units over \d+ x \d+ cells; expected a size that gives finite pixel coordinates/);
+  }
+  // One cell less and the same sizes fit.
+  assert.equal(new NavGrid(1, 1, { projection: orthogonal(1e308) }).width, 1);
+  const bytes = saveGrid(new NavGrid(3, 2, { projection: orthogonal(1e300) }));
+  const header = JSON.stringify({ kind: 'orthogonal', tileWidth: 1e300, tileHeight: 1e300, originX: 0, originY: 0 });
+  const text = new TextDecoder().decode(bytes);
+  const at = text.indexOf(header);
+  assert.ok(at > 0, 'the projection spec is stored as JSON');
+  const patched = new Uint8Array(bytes);
+  patched.set(new TextEncoder().encode(header.replace('1e+300,"tileHeight"', '9e+307,"tileHeight"')), at);
+  refuses(() => loadGrid(patched, { file: 'big.tnav' }), /^big\.tnav: projection: the orthogonal projection .* finite pixel coordinates/);
+});
+
+test('a projection of the game\'s own (no built-in spec) is checked on its cells\' positions alone', async () => {
+  const { NavGrid } = await import('../src/index.js');
+  const custom = (scale: number) => ({
+    spec: { kind: 'custom' } as never,
+    cellToWorld: (cx: number, cy: number, out = { x: 0, y: 0, z: 0 }) => Object.assign(out, { x: cx * scale, y: cy * scale, z: 0 }),
+    worldToCell: (a: number, b: number, out = { x: 0, y: 0 }) => Object.assign(out, { x: Math.floor(a / scale), y: Math.floor(b / scale) }),
+  });
+  assert.equal(new NavGrid(4, 3, { projection: custom(10) }).width, 4);
+  refuses(() => new NavGrid(4, 3, { projection: custom(1e308) }), /^projection: the custom projection \(\) spans Infinity x Infinity world units over 4 x 3 cells/);
+});

@@ -152,6 +152,29 @@ test('phaser: bad input is a TilenavError naming what was wrong', () => {
   assert.throws(() => sync(fakeMap({ g: ['11'] }), new (grid.constructor as never as new (w: number, h: number) => typeof grid)(2, 1)), /not made by tilemapToNavGrid/);
 });
 
+test('phaser: tile sizes, a hex side or a layer scale that give no finite pixel coordinates are refused, naming the field', () => {
+  const layerAt = (scaleX: number, scaleY: number) => ({ x: 0, y: 0, scaleX, scaleY });
+  const cases: [Partial<TilemapLike>, string, ReturnType<typeof layerAt> | null][] = [
+    [{ tileWidth: 1e308 }, 'tileWidth', null],
+    [{ tileHeight: 1e308 }, 'tileHeight', null],
+    [{ tileWidth: 5e-324 }, 'tileWidth', null],
+    [{ orientation: 1, tileWidth: 1e308 }, 'tileWidth', null],
+    [{ orientation: 3, staggerAxis: 'x', hexSideLength: 1e308 } as Partial<TilemapLike>, 'hexSideLength', null],
+    // Finite tiles, but the world layer's scale takes them past the largest double.
+    [{ tileWidth: 1e300 }, 'tileWidth', layerAt(1e10, 1)],
+  ];
+  for (const [extra, field, at] of cases) {
+    const map = fakeMap({ g: ['11111', '11111'] }, extra);
+    if (at !== null) (map.layers[0] as { tilemapLayer: unknown }).tilemapLayer = at;
+    assert.throws(
+      () => tilemapToNavGrid(map),
+      (e: unknown) => e instanceof TilenavError && e.element === `tilemap.${field}` && /expected a size that gives finite pixel coordinates/.test(e.message),
+      JSON.stringify(extra),
+    );
+  }
+  assert.equal(tilemapToNavGrid(fakeMap({ g: ['11111', '11111'] }, { tileWidth: 1e300 })).grid.width, 5);
+});
+
 test('phaser: a custom terrain table and blocks rule', () => {
   const terrain = new TerrainTable();
   terrain.define('Mud', 4);

@@ -21,8 +21,9 @@ test('doors open and close at once; events carry the rectangle; version increase
   assert.equal(door.open, false);
   assert.equal(findPath(g, 0, 1, 8, 1).status, 'no-path');
   assert.ok(world.version > v);
-  assert.deepEqual({ ...events[events.length - 1], version: 0 }, { layer: 0, x: 4, y: 1, width: 1, height: 1, version: 0, rects: [{ x: 4, y: 1, width: 1, height: 1 }] });
+  assert.deepEqual({ ...events[events.length - 1], version: 0 }, { layer: 0, x: 4, y: 1, width: 1, height: 1, version: 0, rects: [{ x: 4, y: 1, width: 1, height: 1 }], opened: false });
   world.setDoor('gate', true);
+  assert.equal(events[events.length - 1].opened, true, 'an opening door opens a way');
   assert.equal(findPath(g, 0, 1, 8, 1).status, 'found');
   assert.throws(() => world.setDoor('nope', true), /no door named "nope"/);
   assert.throws(() => world.addDoor('gate', { x: 0, y: 0, width: 1, height: 1 }), /exists already/);

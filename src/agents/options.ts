@@ -69,6 +69,18 @@ export interface NavigationOptions {
   stuckDist: number;
   /** A flow-field unit within this path distance of the goal leaves the field for its own formation slot (cells). @default 6 */
   flowSlotHandoff: number;
+  /**
+   * Shortcuts (off at 0): after a grid change that opened a way (a wall removed, a cell made
+   * cheaper, a one-way flag cleared; `GridChange.opened`), a walker whose remaining path costs
+   * more than this factor times the best route now replans, once, at the next step: 1.2 replans
+   * walkers more than 20 % dearer than needed. Each walker gets a cheap bound first (step
+   * distance to the opened rectangle and on to its target, at the layer's smallest cost) and a
+   * search of at most `shortcutSearchLimit` expansions only when the bound allows such a
+   * shortcut. 0 or a number >= 1. @default 0
+   */
+  shortcutFactor: number;
+  /** Expansions of one shortcut-confirming search (see shortcutFactor); a walker whose search runs out keeps its path. A whole number >= 1. @default 4096 */
+  shortcutSearchLimit: number;
 }
 
 /** The defaults of {@link NavigationOptions}. */
@@ -96,4 +108,6 @@ export const DEFAULT_NAVIGATION_OPTIONS: Readonly<NavigationOptions> = Object.fr
   stuckRetries: 3,
   returnAfterNudge: 1,
   stuckDist: 0.5,
+  shortcutFactor: 0,
+  shortcutSearchLimit: 4096,
 });

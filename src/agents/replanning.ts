@@ -1,4 +1,8 @@
-import type { GridChange, NavGrid } from '../grid/navgrid.js';
+import type { CellRect, GridChange, NavGrid } from '../grid/navgrid.js';
+import { addChangedRect } from '../grid/rects.js';
+import { segmentCost } from '../path/los.js';
+import { movementModel } from '../search/movement.js';
+import { ShortcutCheck } from '../world/shortcuts.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import type { MovementName } from '../search/movement.js';
 import { FlowField } from './flowfield.js';
@@ -31,6 +35,9 @@ export class Replanner {
   private readonly obstacles: AgentObstacle[] = [];
   private readonly obstaclePool: AgentObstacle[] = [];
   private readonly moversByGroup = new Map<number, number>();
+  /** Rectangles grid changes opened since the last shortcut check (shortcutFactor > 0 only). */
+  private opened: CellRect[] = [];
+  private shortcuts: ShortcutCheck | null = null;
 
   constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, movement: MovementName, options: Readonly<NavigationOptions>, stats: NavigationStats, planner: AgentPlanner) {
     this.agents = agents;
@@ -242,6 +249,49 @@ export class Replanner {
       }
     }
     for (let g = 0; g < this.fields.length; g++) if (this.fields[g] !== null) this.fieldStale[g] = true;
+    if (this.options.shortcutFactor > 0 && c.opened !== false) for (const r of rects) addChangedRect(this.opened, r);
+  }
+
+  /**
+   * With `shortcutFactor` set, marks dirty the walkers on their own path (flow fields are rebuilt
+   * after every change anyway) whose remaining way, from where they stand along their waypoints,
+   * costs more than `shortcutFactor` times the best route now that the changes since the last
+   * step opened their rectangles (see ShortcutCheck: a bound per walker, a bounded search only
+   * for candidates). Runs once per step, before planning, so a burst of changes costs one check.
+   */
+  checkShortcuts(): void {
+    if (this.opened.length === 0) return;
+    const o = this.options;
+    this.shortcuts ??= new ShortcutCheck(this.grid, o.shortcutFactor, this.layer, this.movement, o.shortcutSearchLimit, this.finder);
+    const check = this.shortcuts;
+    check.setRects(this.opened);
+    this.opened = [];
+    if (!check.active) return;
+    const a = this.agents;
+    const view = this.grid.searchView(this.layer);
+    const corner = movementModel(this.movement).corner;
+    const t0 = performance.now();
+    for (let i = 0; i < a.count; i++) {
+      if ((a.flags[i] & (AGENT_ACTIVE | AGENT_HAS_PATH | AGENT_DIRTY | AGENT_FLOW)) !== (AGENT_ACTIVE | AGENT_HAS_PATH)) continue;
+      const path = a.paths[i]!;
+      const from = cellIndexAt(this.grid, a.x[i], a.y[i]);
+      if (from < 0 || path.length < 2) continue;
+      let cost = 0;
+      let px = a.x[i];
+      let py = a.y[i];
+      for (let k = a.waypointIndex[i] * 2; k + 1 < path.length; k += 2) {
+        const c = segmentCost(view, px, py, path[k], path[k + 1], corner);
+        // A blocked leg is the change crossing the path: gridChanged has marked it already.
+        cost = c < 0 ? Infinity : cost + c;
+        px = path[k];
+        py = path[k + 1];
+      }
+      const tx = Math.round(path[path.length - 2]);
+      const ty = Math.round(path[path.length - 1]);
+      if (!this.grid.inBounds(tx, ty)) continue;
+      if (check.flags(this.grid.xOf(from), this.grid.yOf(from), tx, ty, cost)) a.flags[i] |= AGENT_DIRTY;
+    }
+    this.stats.planMs += performance.now() - t0;
   }
 
   /** Rebuilds the flow fields a grid change made stale, or drops them when no unit follows them any more. */

@@ -104,6 +104,8 @@ export class NavigationSystem {
       merged[key] = v;
     }
     if (!(merged.fixedStep > 0)) throw new TilenavError('expected a step > 0 seconds', { element: 'fixedStep' });
+    if (merged.shortcutFactor !== 0 && !(merged.shortcutFactor >= 1)) throw new TilenavError(`expected 0 (off) or a factor >= 1 (1.2: replan walkers more than 20 % dearer than needed), got ${describe(merged.shortcutFactor)}`, { element: 'shortcutFactor' });
+    if (!Number.isInteger(merged.shortcutSearchLimit) || merged.shortcutSearchLimit < 1) throw new TilenavError(`expected a whole number >= 1, got ${describe(merged.shortcutSearchLimit)}`, { element: 'shortcutSearchLimit' });
     const o = Object.freeze(merged);
     this.options = o;
     this.layer = grid.layerIndex(options.layer ?? 0);
@@ -403,6 +405,7 @@ export class NavigationSystem {
     agents.prevX.set(agents.x.subarray(0, n));
     agents.prevY.set(agents.y.subarray(0, n));
     this.replanner.refreshFields();
+    this.replanner.checkShortcuts();
     this.replanner.planWhereNeeded();
     const dt = this.options.fixedStep;
     this.steering.walkAll(dt, now);

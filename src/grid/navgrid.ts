@@ -1,7 +1,7 @@
 import { addChangedRect, unionRect } from './rects.js';
 import { TilenavError, assertCost, assertInteger, assertLimit, assertOptionsObject, describe } from '../errors.js';
 import { TerrainTable } from './terrain.js';
-import { orthogonal, type Projection } from './projection.js';
+import { assertProjectionFits, orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from './padded.js';
 
 /** The default layer names, used when a grid is created with a layer count instead of names. */
@@ -57,6 +57,13 @@ export interface GridChange extends CellRect {
   layer: number;
   version: number;
   rects: readonly CellRect[];
+  /**
+   * Whether the change may have opened a way: a cell became walkable, got cheaper, or lost a
+   * one-way flag. False when it only blocked cells, raised costs or added one-way flags (a path
+   * can then only get longer, never find a shortcut). `refresh` cannot tell what direct writes
+   * did, so its events say true.
+   */
+  opened: boolean;
 }
 
 /** What to write into each cell of a rectangle; omitted fields are left as they are. */
@@ -143,6 +150,8 @@ export class NavGrid {
   private batchDepth = 0;
   private readonly deferred = new Set<() => void>();
   private pending: (CellRect[] | null)[] = [];
+  /** Per layer, whether a write of the running batch opened a way (see GridChange.opened). */
+  private pendingOpened: boolean[] = [];
   private readonly walkWriters = new Set<(layer: number, rect: CellRect, walkable: boolean) => void>();
 
   constructor(width: number, height: number, options: NavGridOptions = {}) {
@@ -173,6 +182,8 @@ export class NavGrid {
     this.size = width * height;
     this.terrain = options.terrain ?? new TerrainTable();
     this.projection = options.projection ?? orthogonal(1, 1);
+    // Pictures, world positions and worldToCell all need finite coordinates.
+    assertProjectionFits(this.projection, width, height);
 
     const n = this.size;
     const bytes = NavGrid.storageBytes(width, height, names.length);
@@ -337,9 +348,13 @@ export class NavGrid {
       throw new TilenavError(`expected true or false, got ${describe(walkable)}`, { element: 'walkable' });
     }
     const data = this.layers[l];
+    let opened = false;
     for (let yy = y; yy < y + height; yy++) {
       let i = yy * this.width + x;
       for (let xx = 0; xx < width; xx++, i++) {
+        const wasWalkable = data.walkable[i];
+        const wasCost = data.cost[i];
+        const wasFlags = data.flags[i];
         if (terrainId >= 0) {
           data.terrain[i] = terrainId;
           data.cost[i] = terrainCost;
@@ -348,11 +363,13 @@ export class NavGrid {
         if (cost !== undefined) data.cost[i] = cost;
         if (walkable !== undefined) data.walkable[i] = walkable ? 1 : 0;
         if (flags !== undefined) data.flags[i] = flags;
+        // A way opens where a cell is walkable now and was blocked, dearer, or one-way.
+        if (data.walkable[i] === 1 && (wasWalkable === 0 || data.cost[i] < wasCost || (wasFlags & ~data.flags[i] & FLAG_ONE_WAY_MASK) !== 0)) opened = true;
       }
     }
     const wrote = walkable ?? (terrainId >= 0 ? terrainWalk : undefined);
     if (wrote !== undefined) for (const fn of this.walkWriters) fn(l, { x, y, width, height }, wrote);
-    this.changed(l, { x, y, width, height }, (flags ?? 0) & FLAG_ONE_WAY_MASK);
+    this.changed(l, { x, y, width, height }, (flags ?? 0) & FLAG_ONE_WAY_MASK, opened);
   }
 
   /**
@@ -378,9 +395,11 @@ export class NavGrid {
     } finally {
       if (--this.batchDepth === 0) {
         const pending = this.pending;
+        const opened = this.pendingOpened;
         this.pending = [];
+        this.pendingOpened = [];
         pending.forEach((rects, l) => {
-          if (rects) this.emit(l, rects.reduce(unionRect), rects);
+          if (rects) this.emit(l, rects.reduce(unionRect), rects, opened[l] === true);
         });
       }
     }
@@ -400,7 +419,7 @@ export class NavGrid {
         view.exitsValid = false;
         view.statsValid = false;
       }
-      this.changed(l, r, 0);
+      this.changed(l, r, 0, true);
     }
   }
 
@@ -453,7 +472,7 @@ export class NavGrid {
     return view;
   }
 
-  private changed(layer: number, rect: CellRect, oneWayBits: number): void {
+  private changed(layer: number, rect: CellRect, oneWayBits: number, opened: boolean): void {
     const view = this.views[layer];
     if (view) {
       this.copyToView(layer, view, rect.x, rect.y, rect.width, rect.height);
@@ -461,15 +480,16 @@ export class NavGrid {
     }
     if (this.batchDepth > 0) {
       addChangedRect((this.pending[layer] ??= []), rect);
+      if (opened) this.pendingOpened[layer] = true;
       return;
     }
-    this.emit(layer, rect, [{ ...rect }]);
+    this.emit(layer, rect, [{ ...rect }], opened);
   }
 
-  private emit(layer: number, rect: CellRect, rects: readonly CellRect[]): void {
+  private emit(layer: number, rect: CellRect, rects: readonly CellRect[], opened: boolean): void {
     this.version++;
     if (this.listeners.size === 0) return;
-    const change: GridChange = { layer, x: rect.x, y: rect.y, width: rect.width, height: rect.height, version: this.version, rects };
+    const change: GridChange = { layer, x: rect.x, y: rect.y, width: rect.width, height: rect.height, version: this.version, rects, opened };
     for (const fn of this.listeners) fn(change);
   }
 

@@ -223,6 +223,86 @@ export function staggered(tileWidth: number, tileHeight: number, options: { stag
   };
 }
 
+/**
+ * How far a projection spreads a `width` x `height` grid, in world units along its plane's two
+ * axes (x and y; x and z for the continuous world): `spanX` / `spanY` reach from the outermost
+ * cell centres plus one cell's size on each axis (so every cell outline fits inside), `cellX` /
+ * `cellY` are one cell's size (0 when the projection is not one of the built-in kinds).
+ */
+export interface ProjectionExtent {
+  spanX: number;
+  spanY: number;
+  cellX: number;
+  cellY: number;
+}
+
+/** {@link ProjectionExtent} of a projection over a grid: O(1), a few cellToWorld calls. */
+export function projectionExtent(projection: Projection, width: number, height: number): ProjectionExtent {
+  const spec = projection.spec as Partial<ProjectionSpec> | undefined;
+  let cellX = 0;
+  let cellY = 0;
+  if (spec?.kind === 'orthogonal' || spec?.kind === 'isometric' || spec?.kind === 'staggered') {
+    // A staggered cell's outline fills its tile's box whatever the hexagon's side length.
+    cellX = spec.tileWidth ?? 0;
+    cellY = spec.tileHeight ?? 0;
+  } else if (spec?.kind === 'hexagonal') cellX = cellY = 2 * (spec.size ?? 0);
+  else if (spec?.kind === 'continuous') cellX = cellY = spec.cellSize ?? 0;
+  const plane = spec?.kind === 'continuous';
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  const p: WorldPoint = { x: 0, y: 0, z: 0 };
+  // Every built-in projection is affine per row and column parity, so the extremes lie among the
+  // corner cells and their neighbours (staggered rows shift every other one).
+  for (const cy of [0, 1, height - 2, height - 1]) {
+    if (cy < 0 || cy >= height) continue;
+    for (const cx of [0, 1, width - 2, width - 1]) {
+      if (cx < 0 || cx >= width) continue;
+      projection.cellToWorld(cx, cy, p);
+      const a = p.x;
+      const b = plane ? p.z : p.y;
+      // NaN fails every comparison: make it poison the span instead of vanishing.
+      minX = a < minX || a !== a ? a : minX;
+      maxX = a > maxX || a !== a ? a : maxX;
+      minY = b < minY || b !== b ? b : minY;
+      maxY = b > maxY || b !== b ? b : maxY;
+    }
+  }
+  return { spanX: maxX - minX + cellX, spanY: maxY - minY + cellY, cellX, cellY };
+}
+
+/**
+ * The axis on which a projection does not give a grid finite world coordinates, or null when it
+ * does. The rule: the grid's span is finite on both axes, and each cell's size has a finite
+ * reciprocal (above about 5.6e-309; unchecked when unknown), so that `worldToCell`'s division stays finite too. Tiled
+ * maps with `tilewidth="1e308"` fail the first, subnormal tile sizes the second.
+ */
+export function unfitAxis(extent: ProjectionExtent): 'x' | 'y' | null {
+  // A cell size of 0 means unknown (a projection of the game's own): only its span is checked.
+  const fits = (span: number, cell: number) => Number.isFinite(span) && (cell === 0 || Number.isFinite(1 / cell));
+  if (!fits(extent.spanX, extent.cellX)) return 'x';
+  if (!fits(extent.spanY, extent.cellY)) return 'y';
+  return null;
+}
+
+/** The end of every message refusing a projection's sizes, so that they all state one rule. */
+export const FINITE_PROJECTION_RULE = 'expected a size that gives finite pixel coordinates (cells at least about 5.6e-309 and the map under about 1.8e308 units across)';
+
+/**
+ * Throws a TilenavError (naming `where`) unless `projection` puts every cell of a `width` x
+ * `height` grid at finite world coordinates, by the rule of {@link unfitAxis}. NavGrid applies it
+ * to every grid; loaders run it first to name the file's attribute at fault.
+ */
+export function assertProjectionFits(projection: Projection, width: number, height: number, where: { file?: string; element?: string } = { element: 'projection' }): void {
+  const extent = projectionExtent(projection, width, height);
+  if (unfitAxis(extent) === null) return;
+  const spec = projection.spec as Partial<ProjectionSpec> | undefined;
+  const numbers = Object.entries(spec ?? {}).filter(([, v]) => typeof v === 'number' && v !== 0);
+  const sizes = numbers.map(([k, v]) => `${k} ${v}`).join(', ');
+  throw new TilenavError(`the ${spec?.kind ?? 'custom'} projection (${sizes}) spans ${extent.spanX} x ${extent.spanY} world units over ${width} x ${height} cells; ${FINITE_PROJECTION_RULE}`, where);
+}
+
 /** Builds a projection from its spec (as stored in a binary grid or a JSON config). */
 export function createProjection(spec: ProjectionSpec): Projection {
   switch (spec?.kind) {

@@ -76,7 +76,9 @@ export class ComponentLabels {
     this.width = width;
     this.height = height;
     this.W = strideOf(width);
-    this.label = new Int32Array(paddedSize(width, height)).fill(-1);
+    // Left at 0 until the first rebuild: that writes every cell once, blocked ones and the border
+    // as -1, so a fill here would only fault in the 4 bytes per cell twice.
+    this.label = new Int32Array(paddedSize(width, height));
     this.parent = new Int32Array(256);
     this.steps = stepDeltas(model, this.W);
   }
@@ -110,8 +112,7 @@ export class ComponentLabels {
    * @param ids scratch of at least one Int32 per padded cell.
    */
   rebuild(pass: Float32Array, ids: Int32Array): void {
-    const label = this.label;
-    label.fill(-1);
+    this.blockBorder();
     const count = this.steps.count === 4 && this.steps.parityAxis === null ? this.scanCardinal(pass, ids) : this.scan(pass, ids);
     // The cells keep their scan ids; the union-find keeps the scan's, each pointed straight at its
     // root in one ascending pass (a parent precedes its children).
@@ -121,38 +122,64 @@ export class ComponentLabels {
     this.nextLabel = count;
   }
 
+  /** Labels the padded border -1 (blocked): the first and last padded rows and each row's two ends. */
+  private blockBorder(): void {
+    const label = this.label;
+    const W = this.W;
+    label.fill(-1, 0, W + 1);
+    for (let y = 1; y < this.height; y++) {
+      // The pad after row y - 1 and the pad before row y are neighbours in the array.
+      label[y * W + W - 1] = -1;
+      label[y * W + W] = -1;
+    }
+    label.fill(-1, this.height * W + W - 1);
+  }
+
   /**
    * The row scan for 4-neighbour moves, with provisional ids in `ids` (every id's parent smaller
-   * than itself). A cell continues the run of its west neighbour and joins its north one, unless
-   * the north-west cell is open too: then north and west are already joined through it, which
-   * skips most unions on open ground. Returns the number of provisional ids.
+   * than itself), a run of open cells at a time. A run joins the label of each run of open cells
+   * above it once, where that run starts over it (or where the run itself starts): the rest of
+   * such a run above carries the same label. A cell takes the id in hand (cells before a union
+   * that lowers it reach the new id through `ids`), so each cell costs two reads and a write.
+   * Returns the number of provisional ids.
    */
-  private scanCardinal(pass: Float32Array, ids: Int32Array): number {
+  private scanCardinal(costs: Float32Array, ids: Int32Array): number {
+    // The costs' bit patterns as integers: > 0 exactly where the cost is (costs are never negative).
+    const pass = new Int32Array(costs.buffer, costs.byteOffset, costs.length);
     const label = this.label;
     const W = this.W;
     let count = 0;
     for (let y = 0; y < this.height; y++) {
       let p = padXY(W, 0, y);
-      let cur = -1;
-      for (let x = 0; x < this.width; x++, p++) {
+      const end = p + this.width;
+      while (p < end) {
         if (pass[p] <= 0) {
-          cur = -1;
+          label[p++] = -1;
           continue;
         }
-        const n = p - W;
-        if (pass[n] > 0 && !(cur !== -1 && pass[n - 1] > 0)) {
-          let r = label[n];
-          while (ids[r] !== r) r = ids[r] = ids[ids[r]];
-          if (cur === -1) cur = r;
-          else if (r < cur) {
-            ids[cur] = r;
-            cur = r;
-          } else if (r > cur) ids[r] = cur;
-        } else if (cur === -1) {
+        let above = pass[p - W] > 0;
+        let cur: number;
+        if (above) {
+          cur = label[p - W];
+          while (ids[cur] !== cur) cur = ids[cur] = ids[ids[cur]];
+        } else {
           cur = count;
           ids[count++] = cur;
         }
-        label[p] = cur;
+        label[p++] = cur;
+        while (p < end && pass[p] > 0) {
+          const open = pass[p - W] > 0;
+          if (open && !above) {
+            let r = label[p - W];
+            while (ids[r] !== r) r = ids[r] = ids[ids[r]];
+            if (r < cur) {
+              ids[cur] = r;
+              cur = r;
+            } else if (r > cur) ids[r] = cur;
+          }
+          above = open;
+          label[p++] = cur;
+        }
       }
     }
     return count;
@@ -174,7 +201,10 @@ export class ComponentLabels {
       let p = padXY(W, 0, y);
       const oddRow = axis === 2 && (y & 1) === 1;
       for (let x = 0; x < this.width; x++, p++) {
-        if (pass[p] <= 0) continue;
+        if (pass[p] <= 0) {
+          label[p] = -1;
+          continue;
+        }
         const odd = oddRow || (axis === 1 && (x & 1) === 1);
         const delta = odd ? delta1 : delta0;
         const sideA = odd ? sideA1 : sideA0;

@@ -1,6 +1,7 @@
-import { TilenavError, describe } from '../errors.js';
+import { TilenavError, assertOptionsObject, describe } from '../errors.js';
 import type { CellRect, GridChange, NavGrid } from '../grid/navgrid.js';
 import { forEachTouchedCell } from '../path/los.js';
+import { shortcutCheck, shortcutPaths, type ShortcutOptions } from './shortcuts.js';
 
 /** A named door: a rectangle of cells on one layer that blocks while closed. */
 export interface Door {
@@ -249,11 +250,17 @@ export type StoredPath = { cells: ArrayLike<number> } | { points: ArrayLike<numb
  * between them). `width` is the grid's width, to decode cell indices. Returns the indices into
  * `paths` of the affected ones, in order. A rectangle that is not whole cells (NaN, fractions,
  * width or height below 1) throws a TilenavError naming it.
+ *
+ * `options.shortcuts` (off by default) also returns the paths the change made much longer than
+ * needed: a removed wall (a cheaper cell, a cleared one-way flag) that opens a route costing less
+ * than a path's own cost divided by `shortcuts.factor`; see {@link shortcutPaths} for the test
+ * and its bounds. Its `grid` must be `width` wide.
  */
-export function pathsAffectedBy(change: CellRect | readonly CellRect[] | GridChange, paths: readonly StoredPath[], width: number): number[] {
+export function pathsAffectedBy(change: CellRect | readonly CellRect[] | GridChange, paths: readonly StoredPath[], width: number, options: { shortcuts?: ShortcutOptions } = {}): number[] {
   const rects = checkRects(change);
   if (!Number.isInteger(width) || width < 1) throw new TilenavError(`expected the grid's width, a whole number >= 1, got ${describe(width)}`, { element: 'width' });
   if (!Array.isArray(paths)) throw new TilenavError(`expected an array of stored paths, got ${describe(paths)}`, { element: 'paths' });
+  assertOptionsObject(options, 'options');
   const out: number[] = [];
   paths.forEach((path, k) => {
     for (const rect of rects) {
@@ -263,7 +270,16 @@ export function pathsAffectedBy(change: CellRect | readonly CellRect[] | GridCha
       }
     }
   });
-  return out;
+  const shortcuts = options?.shortcuts;
+  if (shortcuts === undefined) return out;
+  // Checked first, so that a bad factor is named before a grid of the wrong size.
+  shortcutCheck(shortcuts);
+  if (shortcuts.grid.width !== width) throw new TilenavError(`expected the grid the paths run on, ${width} cells wide, got one ${shortcuts.grid.width} wide`, { element: 'shortcuts.grid' });
+  const opened = Array.isArray(change) || (change as GridChange).rects === undefined ? rects : (change as GridChange);
+  const touched = new Set(out);
+  const rest = paths.map((_, k) => k).filter((k) => !touched.has(k));
+  for (const j of shortcutPaths(opened, rest.map((k) => paths[k]), shortcuts)) out.push(rest[j]);
+  return out.sort((a, b) => a - b);
 }
 
 /** The rectangles of a pathsAffectedBy change, each checked to be whole cells. */

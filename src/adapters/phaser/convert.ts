@@ -5,6 +5,7 @@
 import { NavGrid, TerrainTable, TilenavError, orthogonal, isometric, staggered } from '../../index.js';
 import type { MovementName, Projection } from '../../index.js';
 import type { CellRect } from '../../grid/navgrid.js';
+import { FINITE_PROJECTION_RULE, projectionExtent, unfitAxis } from '../../grid/projection.js';
 import type { LayerDataLike, TileLike, TilemapLayerLike, TilemapLike } from './types.js';
 
 /** Options of {@link tilemapToNavGrid}; {@link sync} and {@link watch} reuse the ones a grid was made with. */
@@ -75,6 +76,10 @@ function projectionOf(tilemap: TilemapLike, orientation: Orientation, at: Tilema
   const tw = tilemap.tileWidth * sx;
   const th = tilemap.tileHeight * sy;
   if (!(tw > 0 && th > 0)) throw new TilenavError(`expected tile sizes > 0, got ${tilemap.tileWidth} x ${tilemap.tileHeight} at scale ${sx} x ${sy}`, { element: 'tilemap.tileWidth/tileHeight' });
+  const sideScale = tilemap.staggerAxis === 'x' ? sx : sy;
+  for (const [field, value, scale] of [['tileWidth', tilemap.tileWidth, sx], ['tileHeight', tilemap.tileHeight, sy], ['hexSideLength', orientation === 'hexagonal' ? tilemap.hexSideLength ?? 0 : 0, sideScale]] as const) {
+    if (!Number.isFinite(value * scale)) throw new TilenavError(`${field} ${value} at scale ${scale} is ${value * scale} pixels; ${FINITE_PROJECTION_RULE}`, { element: `tilemap.${field}` });
+  }
   switch (orientation) {
     case 'orthogonal':
       return { projection: orthogonal(tw, th, x0, y0), movement: 'octile' };
@@ -92,6 +97,23 @@ function projectionOf(tilemap: TilemapLike, orientation: Orientation, at: Tilema
       return { projection, movement: `hex-${index}-${axis === 'x' ? 'q' : 'r'}` as MovementName };
     }
   }
+}
+
+/**
+ * Refuses tile sizes (or a hexagon side) that, at the world layer's scale, put the map's cells at
+ * non-finite pixels: the rule every grid follows (`unfitAxis`), naming the tilemap field at fault.
+ */
+function checkExtent(tilemap: TilemapLike, projection: Projection, at: TilemapLayerLike | null): void {
+  const extent = projectionExtent(projection, tilemap.width, tilemap.height);
+  const axis = unfitAxis(extent);
+  if (axis === null) return;
+  const hex = orientationOf(tilemap) === 'hexagonal' && (tilemap.staggerAxis === 'x') === (axis === 'x');
+  const tile = axis === 'x' ? tilemap.tileWidth : tilemap.tileHeight;
+  const side = hex ? tilemap.hexSideLength ?? 0 : 0;
+  const field = side > tile ? 'hexSideLength' : axis === 'x' ? 'tileWidth' : 'tileHeight';
+  const scale = axis === 'x' ? at?.scaleX ?? 1 : at?.scaleY ?? 1;
+  const span = axis === 'x' ? extent.spanX : extent.spanY;
+  throw new TilenavError(`${field} ${side > tile ? side : tile} at scale ${scale} on a ${tilemap.width} x ${tilemap.height} tile map spans ${span} pixels ${axis === 'x' ? 'across' : 'down'}; ${FINITE_PROJECTION_RULE}`, { element: `tilemap.${field}` });
 }
 
 function layerIndex(tilemap: TilemapLike, ref: string | number, what: string): number {
@@ -134,6 +156,7 @@ export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOption
   const navCount = Number.isFinite(navCountRaw) ? Math.min(8, Math.max(1, Math.round(navCountRaw))) : 1;
   const worldAt = options.worldLayer !== undefined ? tilemap.layers[layerIndex(tilemap, options.worldLayer, 'options.worldLayer')].tilemapLayer ?? null : counted.map((i) => tilemap.layers[i].tilemapLayer).find((l) => l != null) ?? null;
   const { projection, movement } = projectionOf(tilemap, orientation, worldAt);
+  checkExtent(tilemap, projection, worldAt);
   const grid = new NavGrid(tilemap.width, tilemap.height, { layers: navCount, projection, terrain: options.terrain });
   const layers = counted.map((i) => {
     const data = tilemap.layers[i];

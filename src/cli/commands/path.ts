@@ -4,7 +4,6 @@ import { cellStep } from '../../path/index.js';
 import { findAnyAnglePath, cellsToPoints, smoothPath, polylineLength, toWorldWaypoints } from '../../path/index.js';
 import { drawAscii } from '../ascii.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
-import { assertFiniteProjection } from '../limits.js';
 import { checkInput } from '../output.js';
 import { loadMap, type CliIo } from '../io.js';
 
@@ -48,7 +47,6 @@ export function pathCommand(args: string[], io: CliIo): number {
     if (!grid.inBounds(p[0], p[1])) throw new TilenavError(`(${p[0]}, ${p[1]}) is outside the ${grid.width} x ${grid.height} map`, { element: flag });
   }
   if (values['any-angle'] && movement !== 'octile') throw new TilenavError(`runs Theta* on the octile grid; it does not combine with --movement ${movement}`, { element: '--any-angle' });
-  if (values.world) assertFiniteProjection(grid, { file: positionals[0], element: '--world' });
   const clearance = radius > 0 ? new ClearanceMap(grid, { layer, maxClearance: Math.min(255, Math.ceil(radius / cellStep(grid.projection)) + 1) }) : null;
   const view = clearance?.view(radius);
   const finder = new Pathfinder(grid);

@@ -6,7 +6,6 @@ import { PNG } from 'pngjs';
 import { TilenavError, Pathfinder, type NavGrid, type PathResult, type MovementName } from '../../index.js';
 import { artImages, drawsBounds, externalTilesets, gridBounds, keyOut, layerDraws, movementFor, paintTiles, parseTileArt, renderOverlayImage, type LayerDraws, type OverlayImageOptions, type RgbaImage } from '../../render/index.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
-import { assertFiniteProjection } from '../limits.js';
 import { loadMap, type CliIo } from '../io.js';
 
 export const spec = {
@@ -112,7 +111,6 @@ export function renderCommand(args: string[], io: CliIo): number {
   checkOutput(out, [positionals[0]], true, '--out');
   const loaded = loadMap(positionals[0], values.format, values.rules);
   const { grid } = loaded;
-  assertFiniteProjection(grid, { file: positionals[0] });
   const layer = layerArg(values.layer);
   const tiles = loaded.tileOffset !== undefined && !values['overlay-only'] ? readTiles(positionals[0], grid, loaded.tileOffset) : undefined;
   for (const m of tiles?.missing ?? []) io.err(`warning: cannot read ${m}; the tiles drawn from it are left out`);

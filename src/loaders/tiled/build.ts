@@ -1,6 +1,6 @@
 /** Navigation from a parsed Tiled map: the navigation properties (isTilesetWalkable, useTilesetBorder and the tiles' own), then the common collision conventions. */
 import { DEFAULT_LAYER_NAMES, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_SAFE_ZONE, MAX_LAYERS, NavGrid } from '../../grid/navgrid.js';
-import { isometric, orthogonal, staggered, type Projection } from '../../grid/projection.js';
+import { FINITE_PROJECTION_RULE, isometric, orthogonal, projectionExtent, staggered, unfitAxis, type Projection } from '../../grid/projection.js';
 import type { TerrainTable } from '../../grid/terrain.js';
 import { movementModel, type MovementName } from '../../search/movement.js';
 import { RasterBudget } from '../limits.js';
@@ -201,13 +201,15 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     const sideX = sx ? side : 0;
     const sideY = sx ? 0 : side;
     // Tiled lays staggered and hexagonal tiles out on even pixel sizes (HexagonalRenderer's RenderParams).
-    const ew = Number.isInteger(tw) && tw >= 2 ? tw & ~1 : tw;
-    const eh = Number.isInteger(th) && th >= 2 ? th & ~1 : th;
+    const ew = Number.isInteger(tw) && tw >= 2 ? tw - (tw % 2) : tw;
+    const eh = Number.isInteger(th) && th >= 2 ? th - (th % 2) : th;
     const originX = ox * (sx ? (ew - sideX) / 2 + sideX : ew + sideX);
     const originY = oy * (sx ? eh + sideY : (eh - sideY) / 2 + sideY);
     projection = staggered(ew, eh, { staggerAxis: sx ? 'x' : 'y', staggerIndex: index, hexSideLength: side, originX, originY });
     movement = `${orientation === 'hexagonal' ? 'hex' : 'staggered'}-${index}-${sx ? 'q' : 'r'}` as MovementName;
   }
+
+  checkExtent(ctx, map, projection, W, H);
 
   // ---- navigation layers
   let navCount = 1;
@@ -490,4 +492,20 @@ function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Flo
     flags[i] |= t.flags[k];
   }
   return bad;
+}
+
+/**
+ * Refuses tile sizes (or a hexagon side) that put the map's cells at non-finite pixels, by the
+ * rule every grid follows (`unfitAxis`), naming the attribute: on the axis at fault the hex side
+ * when it is the larger part of a step along it, else the tile size.
+ */
+function checkExtent(ctx: Ctx, map: RawMap, projection: Projection, W: number, H: number): void {
+  const extent = projectionExtent(projection, W, H);
+  const axis = unfitAxis(extent);
+  if (axis === null) return;
+  const side = map.orientation === 'hexagonal' && (map.staggerAxis === 'x') === (axis === 'x') ? map.hexSideLength : 0;
+  const tile = axis === 'x' ? map.tileWidth : map.tileHeight;
+  const [name, value] = side > tile ? ['hexsidelength', side] : [axis === 'x' ? 'tilewidth' : 'tileheight', tile];
+  const span = axis === 'x' ? extent.spanX : extent.spanY;
+  fail(ctx, `<map> ${name}`, `${name} ${value} on a ${W} x ${H} tile map spans ${span} pixels ${axis === 'x' ? 'across' : 'down'}; ${FINITE_PROJECTION_RULE}`);
 }
