@@ -6,7 +6,7 @@ import { ALGORITHMS, LEGEND_HTML, SMOOTHING, option } from './panel.js';
 import { pageApi, type PageApi } from './api.js';
 import { BUNDLED_MAPS } from './maps.js';
 import { $, page, palette, resize, screen, selectedLayer, ui } from './page.js';
-import { checkWeight, query } from './search.js';
+import { checkWeight, fitToMovement, query, weightTyped } from './search.js';
 import { paint, restartRouteClicks, selectionBox } from './tools.js';
 import { loadBundled } from './map-picker.js';
 import { addUnits, clearUnits, orderUnits, rebuildUnits, showUnits, units, unitsShownAgo } from './units-panel.js';
@@ -74,8 +74,13 @@ ui.opacity.addEventListener('input', () => {
   page.state.view.overlayOpacity = Number(ui.opacity.value) / 100;
   page.dirty = true;
 });
+// Before the query: a movement the chosen search or smoothing does not fit switches them first.
+ui.movement.addEventListener('change', fitToMovement);
+// A note about a fallback goes once the user picks again.
+for (const el of [ui.algorithm, ui.smoothing]) el.addEventListener('change', () => (ui.searchNote.textContent = ''));
 for (const el of [ui.algorithm, ui.movement, ui.expanded, ui.smoothing]) el.addEventListener('change', query);
 ui.weight.addEventListener('change', checkWeight);
+ui.weight.addEventListener('input', weightTyped);
 ui.movement.addEventListener('change', rebuildUnits);
 $('add-units').addEventListener('click', () => addUnits(12));
 $('clear-units').addEventListener('click', clearUnits);

@@ -9,7 +9,7 @@ import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, movementsF
 import { option } from './panel.js';
 import { GridView } from './view.js';
 import { $, page, palette, resize, screen, ui, updateStats } from './page.js';
-import { query } from './search.js';
+import { fitToMovement, query } from './search.js';
 import { listTools, restartRouteClicks } from './tools.js';
 import { showUnits } from './units-panel.js';
 
@@ -59,6 +59,7 @@ function show(name: string, m: DemoMap): void {
   ui.movement.replaceChildren();
   for (const mv of movementsFor(grid.projection, m.movement)) option(ui.movement, mv, mv);
   ui.movement.value = m.movement;
+  fitToMovement();
   ui.layer.replaceChildren();
   grid.layers.forEach((l, i) => option(ui.layer, String(i), l.name));
   palette.show(m.tiled ?? null, grid);

@@ -4,7 +4,7 @@
  */
 import { TilenavError, type FindPathOptions, type MovementName } from 'tilenav';
 import { AnyAngleFinder, findAnyAnglePath, polylineLength, smoothPath } from 'tilenav/path';
-import { ALGORITHMS, type Smoothed } from './panel.js';
+import { ALGORITHMS, FALLBACK_ALGORITHM, SMOOTHING, algorithmRefusal, smoothingRefusal, type Smoothed } from './panel.js';
 import { page, selectedLayer, ui } from './page.js';
 
 /** The heuristic weight the search runs with: the field's value once it passed {@link checkWeight}. */
@@ -14,18 +14,60 @@ function options(): FindPathOptions {
   return { layer: selectedLayer(), movement: ui.movement.value as MovementName, weight };
 }
 
-/** Takes the weight field's value when the search can use it (0 to 10), else says why and restores the last one. */
-export function checkWeight(): void {
+/** The weight the field holds, or null when the search cannot use it (empty, not a number, outside 0 to 10). */
+function fieldWeight(): number | null {
   const text = ui.weight.value.trim();
   const w = Number(text);
-  if (text === '' || !Number.isFinite(w) || w < 0 || w > 10) {
-    ui.notice.textContent = `Weight ${JSON.stringify(ui.weight.value)} cannot be used: give a number from 0 (Dijkstra) to 10 (1 keeps paths optimal). Kept ${weight}.`;
+  return text === '' || !Number.isFinite(w) || w < 0 || w > 10 ? null : w;
+}
+
+/** Takes the weight field's value when the search can use it (0 to 10), else says why and restores the last one. */
+export function checkWeight(): void {
+  const w = fieldWeight();
+  if (w === null) {
+    ui.weightError.textContent = `Weight ${JSON.stringify(ui.weight.value)} cannot be used: give a number from 0 (Dijkstra) to 10 (1 keeps paths optimal). Kept ${weight}.`;
     ui.weight.value = String(weight);
     return;
   }
-  ui.notice.textContent = '';
+  ui.weightError.textContent = '';
   weight = w;
   query();
+}
+
+/**
+ * While the weight is typed: the refusal goes as soon as the field holds a usable value (the
+ * search takes it on change, as before). Typing the kept value again fires no change event, so
+ * without this the message stayed beside a valid weight.
+ */
+export function weightTyped(): void {
+  if (fieldWeight() !== null) ui.weightError.textContent = '';
+}
+
+/**
+ * Disables the algorithms and smoothing modes the chosen movement rules out, the reason as the
+ * option's tooltip (its text stays short enough to read whole in the list). A chosen one so
+ * ruled out (Hierarchy on a hexagonal map) falls back to auto or to no smoothing, and the Search
+ * panel says so; otherwise its note is cleared.
+ */
+export function fitToMovement(): void {
+  const movement = ui.movement.value as MovementName;
+  const notes: string[] = [];
+  const fit = (select: HTMLSelectElement, labels: Record<string, string>, why: (id: string, m: MovementName) => string, fallback: string, instead: string) => {
+    const chosen = select.value;
+    for (const o of select.options) {
+      const reason = why(o.value, movement);
+      o.disabled = reason !== '';
+      o.title = reason === '' ? '' : `${labels[o.value]} ${reason}`;
+    }
+    const reason = why(chosen, movement);
+    if (reason === '') return;
+    select.value = fallback;
+    notes.push(`${labels[chosen]} ${reason}: ${instead}.`);
+  };
+  const algorithmLabels = Object.fromEntries(Object.entries(ALGORITHMS).map(([id, a]) => [id, a.label]));
+  fit(ui.algorithm, algorithmLabels, algorithmRefusal, FALLBACK_ALGORITHM, `searching with ${ALGORITHMS[FALLBACK_ALGORITHM].label} instead`);
+  fit(ui.smoothing, SMOOTHING, smoothingRefusal, 'none', 'smoothing is off');
+  ui.searchNote.textContent = notes.join('\n');
 }
 
 /** Runs the current query and records its time; the next frame draws it. */

@@ -261,9 +261,14 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   const anyAngle = await page.evaluate(() => window.__tilenav.smoothed);
   const [[ax, ay], [bx, by]] = [gridPath.path[0], gridPath.path[gridPath.path.length - 1]];
   assert.ok(anyAngle.points.length >= 2 && anyAngle.length <= gridPath.cost + 1e-9 && anyAngle.length >= Math.hypot(bx - ax, by - ay) - 1e-9, `any-angle length ${anyAngle.length}`);
+  // Cardinal movement rules any-angle out: the option is disabled with the reason, smoothing
+  // falls back to none, and the Search panel says so.
   await page.selectOption('#movement', 'cardinal');
   await page.waitForFunction(() => window.__tilenav.drawn);
-  assert.match((await page.evaluate(() => window.__tilenav.smoothed)).note, /octile/, 'any-angle says it needs octile movement');
+  assert.equal(await page.inputValue('#smoothing'), 'none', 'any-angle falls back to no smoothing');
+  assert.deepEqual(await page.$eval('#smoothing option[value=anyangle]', (o) => [(o as any).disabled, (o as any).title]), [true, "any-angle (octile) needs 'octile' movement, not 'cardinal'"]);
+  assert.match((await page.textContent('#search-note')) ?? '', /^any-angle \(octile\) needs 'octile' movement, not 'cardinal': smoothing is off\.$/);
+  assert.equal((await page.evaluate(() => window.__tilenav.smoothed)).points.length, 0);
   await page.selectOption('#smoothing', 'none');
   // 60 fps drawing on 1024 x 1024: redraw every frame (as while panning) for a second.
   await page.selectOption('#map', 'big');
