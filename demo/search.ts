@@ -70,6 +70,15 @@ export function fitToMovement(): void {
   ui.searchNote.textContent = notes.join('\n');
 }
 
+/**
+ * A search's refusal in the page's words: without the option name the library puts first
+ * ('algorithm: ...'), its advice naming the page's choices rather than the option values.
+ */
+function refusal(e: TilenavError): string {
+  const text = e.element !== undefined && e.file === undefined ? e.message.slice(e.element.length + 2) : e.message;
+  return text.replace("use algorithm 'auto' or 'astar'", `pick ${ALGORITHMS[FALLBACK_ALGORITHM].label} or ${ALGORITHMS.astar.label}`);
+}
+
 /** Runs the current query and records its time; the next frame draws it. */
 export function query(): void {
   const s = page.state;
@@ -91,7 +100,7 @@ export function query(): void {
   } catch (e) {
     if (!(e instanceof TilenavError)) throw e;
     s.result = null;
-    s.queryError = `${ui.algorithm.selectedOptions[0]?.textContent ?? ui.algorithm.value}: ${e.message}`;
+    s.queryError = `${ui.algorithm.selectedOptions[0]?.textContent ?? ui.algorithm.value}: ${refusal(e)}`;
   }
   s.lastQueryMs = performance.now() - t0;
   s.smoothed = smooth(s.start % W, (s.start / W) | 0, s.goal % W, (s.goal / W) | 0);
