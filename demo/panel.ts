@@ -33,7 +33,11 @@ export const SMOOTHING: Record<string, string> = { none: 'none', string: 'string
 
 /** Why smoothing mode `id` does not apply to paths of `movement`, or '' when it does (the rules of smoothPath and findAnyAnglePath). */
 export function smoothingRefusal(id: string, movement: MovementName): string {
-  if (id === 'string' && movementModel(movement).heuristic === 'hex') return `needs square or isometric movement, not '${movement}' (hex paths have no straight segments)`;
+  // smoothPath refuses hex models only, but a staggered map's cell coordinates are not its
+  // geometry either (every other row is shifted by half a cell): a line pulled straight in them
+  // is not the straight line on the map, so the page does not offer it there.
+  const heuristic = movementModel(movement).heuristic;
+  if (id === 'string' && heuristic !== 'octile' && heuristic !== 'manhattan') return `needs square or isometric movement, not '${movement}' (${heuristic === 'hex' ? 'hex' : 'staggered'} paths have no straight segments)`;
   if (id === 'anyangle' && movement !== 'octile') return `needs 'octile' movement, not '${movement}'`;
   return '';
 }

@@ -146,6 +146,8 @@ test('demo: staggered and hexagonal maps: clicks pick the cell drawn there, rout
   for (const [file, movement] of [['tiled-examples/hexagonal-mini.tmx', 'hex-odd-r'], ['tiled-examples/isometric_staggered_grass_and_water.tmx', 'staggered-odd-r'], ['tiled-examples/test_hexagonal_tile_60x60x30.tmx', 'hex-']] as const) {
     await pickMap(page, join(TILED_DIR, file));
     assert.ok((await page.inputValue('#movement')).startsWith(movement), `${file}: walks ${movement}`);
+    // Neither smoothing mode is straight in hex or staggered cell coordinates: neither is offered.
+    assert.deepEqual(await page.$$eval('#smoothing option:disabled', (os) => os.map((o: any) => o.value)), ['string', 'anyangle'], `${file}: no smoothing on ${movement} cells`);
     const [w, h] = await page.evaluate(() => window.__tilenav.size);
     await page.click('#clear');
     const cells: [number, number][] = [];
