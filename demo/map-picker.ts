@@ -67,6 +67,8 @@ function show(name: string, m: DemoMap): void {
   ui.error.textContent = '';
   ui.notice.textContent = '';
   ui.missing.textContent = '';
+  // The field shows the weight kept: a refusal of an earlier attempt means nothing on the next map.
+  ui.weightError.textContent = '';
   $('overlay-row').hidden = true;
   resize();
   view.fit(screen.width, screen.height);

@@ -193,9 +193,13 @@ test('demo: the hexagonal map offers only the searches and smoothing that apply;
   for (const sel of ['#algorithm', '#smoothing']) assert.ok((await options(sel)).every((o) => !o.disabled), `${sel}: all offered on the arena`);
   await page.selectOption('#algorithm', 'hpa');
   await page.selectOption('#smoothing', 'string');
+  await page.fill('#weight', '-5');
+  await page.dispatchEvent('#weight', 'change');
+  assert.match(await text(page, '#weight-error'), /"-5" cannot be used/);
   await drawn(page);
   await page.selectOption('#map', 'hex');
   await drawn(page);
+  assert.equal(await text(page, '#weight-error'), '', 'a refused weight of the last map is not shown on the next');
   // The Hierarchy and strict jump point searches walk square grids only: greyed out, the reason as tooltip.
   const algorithms = await options('#algorithm');
   assert.deepEqual(algorithms.filter((o) => o.disabled).map((o) => o.value), ['jpsStrict', 'jpsPlus', 'hpa']);
