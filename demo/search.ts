@@ -146,7 +146,8 @@ function showResult(): void {
     ['cost', r && r.status === 'found' ? r.cost.toFixed(3) : '-'],
     ['steps', r && r.status === 'found' ? String(r.cells.length - 1) : '-'],
     ['expanded', r ? String(r.expanded) : '-'],
-    ['smoothed', state.smoothed.points !== null ? `${state.smoothed.length.toFixed(3)} (${state.smoothed.points.length / 2} points)` : state.smoothed.note || '-'],
+    // A length, not a cost: on terrain it is not comparable with the cost row, and says so.
+    ['smoothed', state.smoothed.points !== null ? `length ${state.smoothed.length.toFixed(3)} (${state.smoothed.points.length / 2} points)` : state.smoothed.note || '-'],
     ['query', `${state.lastQueryMs.toFixed(2)} ms`],
     ['frame', `${state.lastFrameMs.toFixed(2)} ms`],
   ];

@@ -245,7 +245,7 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   assert.ok(pulled.points.length >= 2 && pulled.points.length < gridPath.path.length, `string pulling: ${pulled.points.length} points for ${gridPath.path.length} cells`);
   assert.deepEqual([pulled.points[0], pulled.points[pulled.points.length - 1]], [gridPath.path[0], gridPath.path[gridPath.path.length - 1]]);
   assert.ok(pulled.length <= gridPath.cost + 1e-9, `smoothed length ${pulled.length} <= grid path ${gridPath.cost} (arena costs 1 everywhere)`);
-  assert.match((await page.textContent('#result')) ?? '', new RegExp(`smoothed${pulled.length.toFixed(3)}`));
+  assert.match((await page.textContent('#result')) ?? '', new RegExp(`smoothedlength ${pulled.length.toFixed(3)} \\(`));
   // Drawn: the middle of the longest smoothed segment is the smoothed colour.
   let seg = 1;
   const segLen = (k: number) => Math.hypot(pulled.points[k][0] - pulled.points[k - 1][0], pulled.points[k][1] - pulled.points[k - 1][1]);
