@@ -1,25 +1,46 @@
 /** The page's fixed parts: the searches and smoothing modes offered, the legend, the tool hints. */
-import type { FindPathOptions, Pathfinder, PathResult } from 'tilenav';
+import { movementModel, type FindPathOptions, type MovementName, type Pathfinder, type PathResult } from 'tilenav';
 import { OVERLAY_COLORS, OVERLAY_COST_BANDS } from 'tilenav/render';
 import { ORDER_COLOR, SMOOTHED_COLOR } from './view.js';
 
 /**
  * Search algorithms the page offers, one line per FindPathOptions.algorithm (Dijkstra is A* with
- * weight 0). The strict ones (jps, jps+, hpa) refuse layers and models they do not support: the
- * page shows their message as the query's status.
+ * weight 0). `movements` lists the models a strict one runs with (absent: every model); the page
+ * disables it for the others. The strict ones also refuse some layers (terrain costs for JPS+,
+ * one-way flags) and weights: the page shows their message as the query's status.
  */
-export const ALGORITHMS: Record<string, { label: string; run(f: Pathfinder, sx: number, sy: number, gx: number, gy: number, o: FindPathOptions): PathResult }> = {
+export const ALGORITHMS: Record<string, { label: string; movements?: readonly MovementName[]; run(f: Pathfinder, sx: number, sy: number, gx: number, gy: number, o: FindPathOptions): PathResult }> = {
   astar: { label: 'A*', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'astar' }) },
   dijkstra: { label: 'Dijkstra', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, weight: 0, algorithm: 'astar' }) },
   // 'auto' rather than 'jps': hex movement, one-way flags and weighted cardinal layers go to A*.
   jps: { label: 'Jump point search (auto)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'auto' }) },
-  jpsStrict: { label: 'JPS (octile or cardinal)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'jps' }) },
-  jpsPlus: { label: 'JPS+ (octile, uniform cost)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'jps+' }) },
-  hpa: { label: 'Hierarchy (HPA*, near-optimal)', run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'hpa' }) },
+  jpsStrict: { label: 'JPS (octile or cardinal)', movements: ['octile', 'cardinal'], run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'jps' }) },
+  jpsPlus: { label: 'JPS+ (octile, uniform cost)', movements: ['octile'], run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'jps+' }) },
+  hpa: { label: 'Hierarchy (HPA*, near-optimal)', movements: ['octile', 'cardinal'], run: (f, sx, sy, gx, gy, o) => f.findPath(sx, sy, gx, gy, { ...o, algorithm: 'hpa' }) },
 };
+
+/** The algorithm the page falls back to when the chosen one does not apply: the library's default. */
+export const FALLBACK_ALGORITHM = 'jps';
+
+/** Why algorithm `id` cannot search with `movement` ('needs ... movement'), or '' when it can. */
+export function algorithmRefusal(id: string, movement: MovementName): string {
+  const needs = ALGORITHMS[id]?.movements;
+  return needs === undefined || needs.includes(movement) ? '' : `needs ${needs.map((m) => `'${m}'`).join(' or ')} movement, not '${movement}'`;
+}
 
 /** Path smoothing modes: the grid path as is, string pulled (smoothPath), or any-angle (Theta*, octile only). */
 export const SMOOTHING: Record<string, string> = { none: 'none', string: 'string pulling', anyangle: 'any-angle (octile)' };
+
+/** Why smoothing mode `id` does not apply to paths of `movement`, or '' when it does (the rules of smoothPath and findAnyAnglePath). */
+export function smoothingRefusal(id: string, movement: MovementName): string {
+  // smoothPath refuses hex models only, but a staggered map's cell coordinates are not its
+  // geometry either (every other row is shifted by half a cell): a line pulled straight in them
+  // is not the straight line on the map, so the page does not offer it there.
+  const heuristic = movementModel(movement).heuristic;
+  if (id === 'string' && heuristic !== 'octile' && heuristic !== 'manhattan') return `needs square or isometric movement, not '${movement}' (${heuristic === 'hex' ? 'hex' : 'staggered'} paths have no straight segments)`;
+  if (id === 'anyangle' && movement !== 'octile') return `needs 'octile' movement, not '${movement}'`;
+  return '';
+}
 
 export interface Smoothed {
   /** Waypoints [x0, y0, ...] in cell coordinates, or null when the mode does not apply. */

@@ -146,6 +146,8 @@ test('demo: staggered and hexagonal maps: clicks pick the cell drawn there, rout
   for (const [file, movement] of [['tiled-examples/hexagonal-mini.tmx', 'hex-odd-r'], ['tiled-examples/isometric_staggered_grass_and_water.tmx', 'staggered-odd-r'], ['tiled-examples/test_hexagonal_tile_60x60x30.tmx', 'hex-']] as const) {
     await pickMap(page, join(TILED_DIR, file));
     assert.ok((await page.inputValue('#movement')).startsWith(movement), `${file}: walks ${movement}`);
+    // Neither smoothing mode is straight in hex or staggered cell coordinates: neither is offered.
+    assert.deepEqual(await page.$$eval('#smoothing option:disabled', (os) => os.map((o: any) => o.value)), ['string', 'anyangle'], `${file}: no smoothing on ${movement} cells`);
     const [w, h] = await page.evaluate(() => window.__tilenav.size);
     await page.click('#clear');
     const cells: [number, number][] = [];
@@ -181,6 +183,46 @@ test('demo: staggered and hexagonal maps: clicks pick the cell drawn there, rout
     await shot(page, `tiled-zoom-${name}.png`);
     await page.click('#fit');
   }
+  await page.close();
+});
+
+test('demo: the hexagonal map offers only the searches and smoothing that apply; a chosen one that does not falls back and says so', { skip, timeout: 60_000 }, async () => {
+  const page = await demo!.open('?map=arena', { width: 1280, height: 800 });
+  const options = (sel: string) => page.$$eval(`${sel} option`, (os) => os.map((o: any) => ({ value: o.value, disabled: o.disabled, title: o.title })));
+  // On a square map every search and smoothing mode is offered.
+  for (const sel of ['#algorithm', '#smoothing']) assert.ok((await options(sel)).every((o) => !o.disabled), `${sel}: all offered on the arena`);
+  await page.selectOption('#algorithm', 'hpa');
+  await page.selectOption('#smoothing', 'string');
+  await page.fill('#weight', '-5');
+  await page.dispatchEvent('#weight', 'change');
+  assert.match(await text(page, '#weight-error'), /"-5" cannot be used/);
+  await drawn(page);
+  await page.selectOption('#map', 'hex');
+  await drawn(page);
+  assert.equal(await text(page, '#weight-error'), '', 'a refused weight of the last map is not shown on the next');
+  // The Hierarchy and strict jump point searches walk square grids only: greyed out, the reason as tooltip.
+  const algorithms = await options('#algorithm');
+  assert.deepEqual(algorithms.filter((o) => o.disabled).map((o) => o.value), ['jpsStrict', 'jpsPlus', 'hpa']);
+  assert.equal(algorithms.find((o) => o.value === 'hpa')!.title, "Hierarchy (HPA*, near-optimal) needs 'octile' or 'cardinal' movement, not 'hex'");
+  const smoothing = await options('#smoothing');
+  assert.deepEqual(smoothing.filter((o) => o.disabled).map((o) => o.value), ['string', 'anyangle']);
+  assert.match(smoothing.find((o) => o.value === 'string')!.title, /needs square or isometric movement, not 'hex'/);
+  // The chosen ones fell back: a path is found (not a refusal as status), and the panel says why.
+  assert.deepEqual([await page.inputValue('#algorithm'), await page.inputValue('#smoothing')], ['jps', 'none']);
+  assert.equal((await pageState(page)).status, 'found');
+  assert.equal(await text(page, '#result [data-k=status]'), 'found');
+  const note = await text(page, '#search-note');
+  assert.match(note, /^Hierarchy \(HPA\*, near-optimal\) needs 'octile' or 'cardinal' movement, not 'hex': searching with Jump point search \(auto\) instead\.$/m);
+  assert.match(note, /^string pulling needs square or isometric movement, not 'hex' .*: smoothing is off\.$/m);
+  assert.deepEqual(await layoutProblems(page), [], 'the note wraps inside the panel');
+  await page.locator('#side').screenshot({ path: fileURLToPath(new URL('demo-hex-fallback.png', OUT)) });
+  // Picking again clears the note; back on a square map every option is offered again.
+  await page.selectOption('#algorithm', 'astar');
+  assert.equal(await text(page, '#search-note'), '');
+  await page.selectOption('#map', 'arena');
+  await drawn(page);
+  for (const sel of ['#algorithm', '#smoothing']) assert.ok((await options(sel)).every((o) => !o.disabled && o.title === ''), `${sel}: all offered again`);
+  assert.deepEqual(demo!.consoleErrors, [], 'no console errors');
   await page.close();
 });
 
@@ -221,16 +263,28 @@ test('demo: polish: blocked clicks, weight, hint, legend, labels at two sizes, u
   const s = await pageState(page);
   assert.deepEqual([s.start, s.goal], [[2, 2], [57, 18]], 'the blocked click did not use up the start');
   assert.equal(await text(page, '#notice'), '');
-  // The weight field refuses what the search cannot use, says why, and keeps the last weight.
+  // The weight field refuses what the search cannot use, says why beside it, and keeps the last weight.
   for (const bad of ['-1', '11', '']) {
     await page.fill('#weight', bad);
     await page.dispatchEvent('#weight', 'change');
-    assert.match(await text(page, '#notice'), /cannot be used: give a number from 0/, `weight ${bad}`);
+    assert.match(await text(page, '#weight-error'), /cannot be used: give a number from 0/, `weight ${bad}`);
     assert.equal(await page.inputValue('#weight'), '1');
   }
+  // Typed as a user does: the refusal goes once the field holds a usable weight again, even the
+  // kept one (no change event then), and stays while it does not.
+  await page.click('#weight', { clickCount: 3 });
+  await page.keyboard.type('12');
+  await page.keyboard.press('Enter');
+  assert.match(await text(page, '#weight-error'), /"12" cannot be used/);
+  await page.click('#weight', { clickCount: 3 });
+  await page.keyboard.type('-');
+  assert.match(await text(page, '#weight-error'), /"12" cannot be used/, 'a half-typed value leaves the message');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('1');
+  assert.equal(await text(page, '#weight-error'), '', 'the kept weight typed again clears the message');
   await page.fill('#weight', '2');
   await page.dispatchEvent('#weight', 'change');
-  assert.equal(await text(page, '#notice'), '');
+  assert.equal(await text(page, '#weight-error'), '');
   await page.fill('#weight', '1');
   await page.dispatchEvent('#weight', 'change');
   // Units appear around the view centre, never on the start marker.

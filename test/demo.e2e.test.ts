@@ -214,7 +214,8 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   await page.selectOption('#algorithm', 'jpsPlus');
   await page.waitForFunction(() => window.__tilenav.drawn);
   assert.equal(await page.evaluate(() => window.__tilenav.status), null);
-  assert.match((await page.textContent('#result [data-k=status]')) ?? '', /^JPS\+/);
+  // In the page's words: no 'algorithm:' option name, the advice naming the page's choices.
+  assert.equal(await page.textContent('#result [data-k=status]'), 'JPS+ (octile, uniform cost): jump point search cannot run on a layer whose costs differ from cell to cell; pick Jump point search (auto) or A*');
   await page.selectOption('#map', 'arena');
   await page.selectOption('#algorithm', 'astar');
   await page.waitForFunction(() => window.__tilenav.drawn);
@@ -244,7 +245,7 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   assert.ok(pulled.points.length >= 2 && pulled.points.length < gridPath.path.length, `string pulling: ${pulled.points.length} points for ${gridPath.path.length} cells`);
   assert.deepEqual([pulled.points[0], pulled.points[pulled.points.length - 1]], [gridPath.path[0], gridPath.path[gridPath.path.length - 1]]);
   assert.ok(pulled.length <= gridPath.cost + 1e-9, `smoothed length ${pulled.length} <= grid path ${gridPath.cost} (arena costs 1 everywhere)`);
-  assert.match((await page.textContent('#result')) ?? '', new RegExp(`smoothed${pulled.length.toFixed(3)}`));
+  assert.match((await page.textContent('#result')) ?? '', new RegExp(`smoothedlength ${pulled.length.toFixed(3)} \\(`));
   // Drawn: the middle of the longest smoothed segment is the smoothed colour.
   let seg = 1;
   const segLen = (k: number) => Math.hypot(pulled.points[k][0] - pulled.points[k - 1][0], pulled.points[k][1] - pulled.points[k - 1][1]);
@@ -261,9 +262,14 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   const anyAngle = await page.evaluate(() => window.__tilenav.smoothed);
   const [[ax, ay], [bx, by]] = [gridPath.path[0], gridPath.path[gridPath.path.length - 1]];
   assert.ok(anyAngle.points.length >= 2 && anyAngle.length <= gridPath.cost + 1e-9 && anyAngle.length >= Math.hypot(bx - ax, by - ay) - 1e-9, `any-angle length ${anyAngle.length}`);
+  // Cardinal movement rules any-angle out: the option is disabled with the reason, smoothing
+  // falls back to none, and the Search panel says so.
   await page.selectOption('#movement', 'cardinal');
   await page.waitForFunction(() => window.__tilenav.drawn);
-  assert.match((await page.evaluate(() => window.__tilenav.smoothed)).note, /octile/, 'any-angle says it needs octile movement');
+  assert.equal(await page.inputValue('#smoothing'), 'none', 'any-angle falls back to no smoothing');
+  assert.deepEqual(await page.$eval('#smoothing option[value=anyangle]', (o) => [(o as any).disabled, (o as any).title]), [true, "any-angle (octile) needs 'octile' movement, not 'cardinal'"]);
+  assert.match((await page.textContent('#search-note')) ?? '', /^any-angle \(octile\) needs 'octile' movement, not 'cardinal': smoothing is off\.$/);
+  assert.equal((await page.evaluate(() => window.__tilenav.smoothed)).points.length, 0);
   await page.selectOption('#smoothing', 'none');
   // 60 fps drawing on 1024 x 1024: redraw every frame (as while panning) for a second.
   await page.selectOption('#map', 'big');
