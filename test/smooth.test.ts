@@ -126,3 +126,23 @@ test('property: smoothed and any-angle segments never leave a cell against its o
     { numRuns: 300 },
   );
 });
+
+test('hexagonal and staggered paths are not string-pulled: smoothPath refuses them, planPath keeps the cell centres', async () => {
+  const { canSmooth } = await import('../src/path/index.js');
+  const { planPath } = await import('../src/query/index.js');
+  const { hexagonal } = await import('../src/index.js');
+  assert.equal(canSmooth('octile'), true);
+  assert.equal(canSmooth('cardinal'), true);
+  assert.equal(canSmooth('hex-odd-r'), false);
+  assert.equal(canSmooth('staggered-odd-r'), false);
+  const g = new NavGrid(8, 6, { projection: hexagonal(8, { layout: 'odd-r' }) });
+  const r = findPath(g, 0, 0, 7, 5, { movement: 'staggered-odd-r' });
+  assert.equal(r.status, 'found');
+  assert.throws(() => smoothPath(g, r.cells, { movement: 'staggered-odd-r' }), /hexagonal and staggered paths have no straight segments/);
+  assert.throws(() => smoothPath(g, r.cells, { movement: 'hex-odd-r' }), /hexagonal and staggered paths have no straight segments/);
+  for (const movement of ['hex-odd-r', 'staggered-odd-r'] as const) {
+    const p = planPath(g, g.projection.cellToWorld(0, 0), g.projection.cellToWorld(7, 5), { movement });
+    assert.equal(p.status, 'found', movement);
+    assert.equal(p.points.length, 2 * p.cells.length, `${movement}: one point per cell`);
+  }
+});

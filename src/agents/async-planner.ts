@@ -4,8 +4,7 @@
  * and the DOM; give it the service of your environment (`tilenav/service`).
  */
 import type { NavGrid } from '../grid/navgrid.js';
-import { movementModel } from '../search/movement.js';
-import { cellsToPoints, smoothPath } from '../path/smooth.js';
+import { canSmooth, cellsToPoints, smoothPath } from '../path/smooth.js';
 import type { PathService, ServiceResult } from '../service/service.js';
 import { cellOf, type AgentPlanner, type PlanRequest } from './planner.js';
 
@@ -131,8 +130,7 @@ export class ServicePlanner implements AgentPlanner {
 
   /** Waypoints through `cells` ending at the exact target; `prependStart` walks to the path's first cell first. */
   private waypoints(req: PlanRequest, cells: Int32Array, prependStart: boolean): Float64Array {
-    const hex = movementModel(req.movement).heuristic;
-    const pts = this.smooth && (hex === 'octile' || hex === 'manhattan') ? this.pulled(cells, req) : cellsToPoints(this.grid, cells);
+    const pts = this.smooth && canSmooth(req.movement) ? this.pulled(cells, req) : cellsToPoints(this.grid, cells);
     const skip = prependStart ? 0 : 2;
     const out = new Float64Array(Math.max(2, pts.length - skip));
     out.set(pts.subarray(skip, skip + out.length));

@@ -4,7 +4,7 @@ import { lineOfSight } from '../path/los.js';
 import { findPathToNearest, type NearestPathResult } from '../query/navigate.js';
 import { ObstacleOverlay, type DynamicObstacle } from '../query/obstacles.js';
 import { Pathfinder } from '../search/pathfinder.js';
-import { cellStep, cellsToPoints, smoothPath } from '../path/smooth.js';
+import { canSmooth, cellStep, cellsToPoints, smoothPath } from '../path/smooth.js';
 
 /**
  * A standing agent that should be walked around when planning: centre in cell coordinates and
@@ -131,7 +131,7 @@ export class GridPlanner implements AgentPlanner {
     const gy = cellOf(req.toY);
     if (!grid.isWalkable(sx, sy, req.layer) || !grid.inBounds(gx, gy)) return null;
     if (!this.nearest && !grid.isWalkable(gx, gy, req.layer)) return null;
-    const hex = movementModel(req.movement).heuristic !== 'octile' && movementModel(req.movement).heuristic !== 'manhattan';
+    const hex = !canSmooth(req.movement);
     if (this.smooth && !hex && this.straight(req, gx, gy)) {
       this.straightPlans++;
       return Float64Array.of(req.toX, req.toY);

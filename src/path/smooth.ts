@@ -19,6 +19,16 @@ const COST_EPS = 1e-9;
 let prefix = new Float64Array(256);
 
 /**
+ * Whether a movement model has straight lines in cell coordinates (square and isometric grids):
+ * hexagonal and staggered grids shift every other row or column by half a cell, so a line that
+ * is straight in cell coordinates is not straight on the map, and their paths stay cell centres.
+ */
+export function canSmooth(movement: MovementName = 'octile'): boolean {
+  const h = movementModel(movement).heuristic;
+  return h === 'octile' || h === 'manhattan';
+}
+
+/**
  * String pulling with exact line of sight: compresses a cell path (indices from a search, start
  * first) into the fewest waypoints the greedy pass finds, each consecutive pair joined by a
  * segment with exact line of sight ({@link segmentCost}: every touched cell walkable, corners as
@@ -31,13 +41,13 @@ let prefix = new Float64Array(256);
  *
  * Returns [x0, y0, x1, y1, ...] in cell coordinates (a waypoint at a cell is its centre), start
  * and goal cells included; `out` is reused when large enough. An empty path gives an empty array.
- * Hex models have no straight-line geometry in cell space and throw.
+ * Hexagonal and staggered models have no straight lines in cell space ({@link canSmooth}) and throw.
  */
 export function smoothPath(grid: NavGrid, cells: ArrayLike<number>, options: SmoothOptions = {}, out?: Float64Array): Float64Array {
   assertOptionsObject(options, 'options');
   assertCellIndices(cells, grid.size, 'cells');
   const model = movementModel(options.movement ?? 'octile');
-  if (model.heuristic === 'hex') throw new TilenavError('smoothing needs a square or isometric grid; hex paths have no straight segments in cell space', { element: `movement "${model.name}"` });
+  if (!canSmooth(model.name)) throw new TilenavError('smoothing needs a square or isometric grid; hexagonal and staggered paths have no straight segments in cell space', { element: `movement "${model.name}"` });
   const view = options.view ?? grid.searchView(grid.layerIndex(options.layer ?? 0));
   const corner = model.corner;
   const n = cells.length;

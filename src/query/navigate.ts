@@ -4,7 +4,7 @@ import type { WorldPoint } from '../grid/projection.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import type { FindPathOptions, SearchResult } from '../search/result.js';
 import { padXY, strideOf } from '../grid/padded.js';
-import { cellsToPoints, smoothPath, toWorldWaypoints, planeOf, worldToCellPoint } from '../path/smooth.js';
+import { canSmooth, cellsToPoints, smoothPath, toWorldWaypoints, planeOf, worldToCellPoint } from '../path/smooth.js';
 import { nearestWalkable, DEFAULT_NEAREST_RADIUS } from './nearest.js';
 import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from './obstacles.js';
 
@@ -99,7 +99,7 @@ export function findPathToNearest(grid: NavGrid, sx: number, sy: number, gx: num
 export interface PlanOptions extends NearestPathOptions {
   /** Snap a blocked or off-grid start or goal to the nearest walkable cell within this radius, in world units. @default 8 */
   snapRadius?: number;
-  /** String-pull the path (see smoothPath). @default true */
+  /** String-pull the path (see smoothPath). Hexagonal and staggered paths are never pulled: their waypoints are the cell centres. @default true */
   smooth?: boolean;
   /** Drop the first waypoint when within this fraction of a cell of the start. @default 0.75 */
   trimFactor?: number;
@@ -162,7 +162,7 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
   if (r.cells.length === 0) return { ...empty(r.status), expanded: r.expanded };
   // Smooth against what the search avoided: the obstacle overlay when the path goes around them.
   const view = overlay !== undefined && r.avoided ? overlay.stamp(obstacles, grid.xOf(r.cells[0]), grid.yOf(r.cells[0]), gx, gy, options, base) : base;
-  const points = options.smooth === false ? cellsToPoints(grid, r.cells) : smoothPath(grid, r.cells, { layer, movement: options.movement, view });
+  const points = options.smooth === false || !canSmooth(options.movement) ? cellsToPoints(grid, r.cells) : smoothPath(grid, r.cells, { layer, movement: options.movement, view });
   const waypoints = toWorldWaypoints(grid, points, {
     layer,
     movement: options.movement,
