@@ -7,6 +7,7 @@ import { paintRegions } from '../bench/regions.js';
 import { readFixture } from './fixtures.js';
 import { VARYING_COSTS, gridArb } from './grids.js';
 import { refDistances } from './reference.js';
+import { mulberry32 } from '../src/query/index.js';
 
 type Movement = 'octile' | 'cardinal';
 
@@ -71,6 +72,61 @@ for (const movement of ['octile', 'cardinal'] as const) {
         }
       }),
       { numRuns: 250 },
+    );
+  });
+}
+
+/** Costs for stripes and bands: below 1 (cheaper than plain ground and roads), 1, and dearer. */
+const STRIPE_COSTS = [0.5, 0.75, 0.9, 1, 1.25, 1.5, 2, 3, 4];
+
+/**
+ * A long grid whose costs change every few cells along it: stripes across it (straight edges), or
+ * bands along a diagonal (stair-step edges), optionally inside a corridor 1 to 3 cells wide with
+ * a few walls scattered in it, and stood on end when `upright` (so column scans cross the edges).
+ */
+function stripedGrid(seed: number, upright: boolean, diagonal: boolean, corridor: number): NavGrid {
+  const rnd = mulberry32(seed);
+  const long = 16 + Math.floor(rnd() * 60);
+  const across = corridor > 0 ? corridor + 2 : 2 + Math.floor(rnd() * 10);
+  const grid = upright ? new NavGrid(across, long) : new NavGrid(long, across);
+  const cost = grid.layers[0].cost;
+  const walk = grid.layers[0].walkable;
+  // Stripe widths of 1 to 6 cells, each at a cost drawn from STRIPE_COSTS.
+  const bands: number[] = [];
+  while (bands.length < long + across) {
+    const c = STRIPE_COSTS[Math.floor(rnd() * STRIPE_COSTS.length)];
+    for (let w = 1 + Math.floor(rnd() * 6); w > 0; w--) bands.push(c);
+  }
+  for (let a = 0; a < long; a++) {
+    for (let b = 0; b < across; b++) {
+      const i = upright ? a * across + b : b * long + a;
+      cost[i] = bands[diagonal ? a + b : a];
+      if (corridor > 0 && (b === 0 || b === across - 1)) walk[i] = 0;
+      else if (rnd() < 0.04) walk[i] = 0;
+    }
+  }
+  grid.refresh();
+  return grid;
+}
+
+for (const movement of ['octile', 'cardinal'] as const) {
+  test(`weighted jps: long stripes and corridors crossing many cost edges, costs below 1 included (${movement})`, () => {
+    fc.assert(
+      fc.property(fc.integer(), fc.boolean(), fc.boolean(), fc.integer({ min: 0, max: 3 }), (seed, upright, diagonal, corridor) => {
+        const grid = stripedGrid(seed, upright, diagonal, corridor);
+        const finder = new Pathfinder(grid);
+        const rnd = mulberry32(seed ^ 0x51);
+        const long = upright ? grid.height : grid.width;
+        const across = upright ? grid.width : grid.height;
+        // From near one end to the whole far end (every cost edge crossed), and between random cells.
+        const at = (a: number, b: number): number => (upright ? a * across + b : b * long + a);
+        for (let q = 0; q < 2; q++) {
+          const s = at(Math.floor(rnd() * 3), Math.floor(rnd() * across));
+          const goals = [...Array.from({ length: across }, (_, b) => at(long - 1 - Math.floor(rnd() * 2), b)), cell(rnd, grid), cell(rnd, grid)];
+          agreeWithReference(grid, finder, movement, s % grid.width, Math.floor(s / grid.width), goals, `stripes ${grid.width}x${grid.height}`);
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 }
