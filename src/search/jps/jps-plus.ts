@@ -4,7 +4,18 @@
  * can reach.
  */
 import type { SearchView } from '../../grid/navgrid.js';
-import { DX, DY } from '../../grid/padded.js';
+import { DX, DY, OCTILE_K } from '../../grid/padded.js';
+import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
+
+// Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
+const DX_ = DX;
+const DY_ = DY;
+const K = OCTILE_K;
+/** The diagonal direction bits (N E S W are 1 2 4 8). */
+const NE = 16;
+const SE = 32;
+const SW = 64;
+const NW = 128;
 
 /**
  * JPS+ (precomputed jump distances) for octile without corner cutting: for every padded cell and
@@ -139,4 +150,165 @@ export function updateJumpTable(table: JumpTable, view: SearchView, x: number, y
       }
     }
   }
+}
+
+/**
+ * JPS+ on a layer whose walkable cells all cost `cost` (octile, no corner cutting), from padded
+ * cell `start` to padded cell `goal` (start != goal, both walkable) on `scratch`, reading the jump
+ * distances of `jumps` (built on the layer's padded view, `W` cells wide). Only the table is read,
+ * never the walkability, so an expansion touches one cache line of it. A diagonal run hops from
+ * one cell with straight jump points to the next and queues those jump points as successors of
+ * the expanded node itself (pruned intermediates), so each successor's path from its parent is
+ * diagonal steps, then straight ones. Fills and returns `out` like {@link JumpPointSearch.search}. `found` is a buffer
+ * of at least {@link successorCapacity} entries for one node's successors.
+ */
+export function searchJumpTable(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, out: SearchOutcome): SearchOutcome {
+  const { g, parent, stamp, heap } = scratch;
+  const open = scratch.start(start);
+  const closed = open + 1;
+  const gy = (goal / W) | 0;
+  const gx = goal - gy * W;
+  let expanded = 0;
+  while (heap.size > 0) {
+    const cur = heap.pop();
+    stamp[cur] = closed;
+    if (cur === goal) break;
+    if (expanded >= maxIterations) return report(out, false, expanded, true);
+    expanded++;
+    const cy = (cur / W) | 0;
+    const cx = cur - cy * W;
+    let n = 0;
+    for (let dirs = tableDirections(jumps, W, cur, cx, cy, parent[cur]), k = 0; dirs !== 0; k++, dirs >>>= 1) {
+      if ((dirs & 1) === 0) continue;
+      if (k < 4) {
+        n = straightJump(jumps, cur, cx, cy, k, gx, gy, found, n);
+        continue;
+      }
+      const dx = DX_[k];
+      const dy = DY_[k];
+      const kh = dx > 0 ? 1 : 3;
+      const kv = dy > 0 ? 2 : 0;
+      let q = cur;
+      let x = cx;
+      let y = cy;
+      for (;;) {
+        const d = jumps[q * 8 + k];
+        // The run meets the goal's row or column within this hop: the cell where it does becomes
+        // a node (the goal itself when it lies on the diagonal), which reaches the goal straight.
+        const mx = (gx - x) * dx;
+        const my = (gy - y) * dy;
+        if (mx > 0 && my > 0) {
+          const m = mx < my ? mx : my;
+          if (m <= (d < 0 ? -d : d)) {
+            found[n++] = x + m * dx;
+            found[n++] = y + m * dy;
+            break;
+          }
+        }
+        if (d <= 0) break;
+        x += d * dx;
+        y += d * dy;
+        q = y * W + x;
+        n = straightJump(jumps, q, x, y, kh, gx, gy, found, n);
+        n = straightJump(jumps, q, x, y, kv, gx, gy, found, n);
+      }
+    }
+    const base = g[cur];
+    for (let i = 0; i < n; i += 2) {
+      const jx = found[i];
+      const jy = found[i + 1];
+      const jp = jy * W + jx;
+      const st = stamp[jp];
+      if (st === closed) continue;
+      const ax = jx > cx ? jx - cx : cx - jx;
+      const ay = jy > cy ? jy - cy : cy - jy;
+      const ng = base + (ax > ay ? ax + K * ay : ay + K * ax) * cost;
+      if (st === open && ng >= g[jp]) continue;
+      const hx = jx > gx ? jx - gx : gx - jx;
+      const hy = jy > gy ? jy - gy : gy - jy;
+      const f = ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost;
+      g[jp] = ng;
+      parent[jp] = cur;
+      if (st === open) heap.decrease(jp, f, ng);
+      else {
+        stamp[jp] = open;
+        heap.push(jp, f, ng);
+      }
+    }
+  }
+  return report(out, stamp[goal] === closed, expanded, false);
+}
+
+/**
+ * Entries {@link searchJumpTable}'s successor buffer needs on a padded view of `stride` x `rows`:
+ * two per successor; four straight ones, and per diagonal at most two per hop plus the goal.
+ */
+export function successorCapacity(stride: number, rows: number): number {
+  return 2 * (4 + 4 * (2 * Math.max(stride, rows) + 1));
+}
+
+/**
+ * Appends to `found` (at `n`, as x, y) the jump point of padded cell `p` at (x, y) in straight
+ * direction `k`, or the goal when it comes first on the way; returns the new length.
+ */
+function straightJump(jumps: Int16Array | Int32Array, p: number, x: number, y: number, k: number, gx: number, gy: number, found: Int32Array, n: number): number {
+  const d = jumps[p * 8 + k];
+  const dx = DX_[k];
+  const dy = DY_[k];
+  const ahead = dx !== 0 ? (gy === y ? (gx - x) * dx : 0) : gx === x ? (gy - y) * dy : 0;
+  if (ahead > 0 && ahead <= (d < 0 ? -d : d)) {
+    found[n] = gx;
+    found[n + 1] = gy;
+    return n + 2;
+  }
+  if (d <= 0) return n;
+  found[n] = x + d * dx;
+  found[n + 1] = y + d * dy;
+  return n + 2;
+}
+
+/**
+ * The directions (bits N E S W NE SE SW NW) JPS+ follows from padded cell `cur` at (cx, cy), reached
+ * from `par` (-1 for the start: every open direction), read off cur's own eight table entries: an
+ * entry is 0 exactly when its first step is blocked, so they say which neighbours are open, and
+ * (with the cell behind open) which side cells are forced. A node's path from its parent ends with
+ * a straight step unless it is all diagonal, so the last step is read off the two cells' offsets.
+ */
+function tableDirections(jumps: Int16Array | Int32Array, W: number, cur: number, cx: number, cy: number, par: number): number {
+  const b = cur * 8;
+  const open =
+    (jumps[b] !== 0 ? 1 : 0) |
+    (jumps[b + 1] !== 0 ? 2 : 0) |
+    (jumps[b + 2] !== 0 ? 4 : 0) |
+    (jumps[b + 3] !== 0 ? 8 : 0) |
+    (jumps[b + 4] !== 0 ? NE : 0) |
+    (jumps[b + 5] !== 0 ? SE : 0) |
+    (jumps[b + 6] !== 0 ? SW : 0) |
+    (jumps[b + 7] !== 0 ? NW : 0);
+  if (par === -1) return open;
+  const py = (par / W) | 0;
+  const px = par - py * W;
+  const ax = cx > px ? cx - px : px - cx;
+  const ay = cy > py ? cy - py : py - cy;
+  if (ax === ay) {
+    // Diagonal arrival: its two straight components and itself.
+    const east = cx > px;
+    return cy > py ? open & (east ? 2 | 4 | SE : 8 | 4 | SW) : open & (east ? 2 | 1 | NE : 8 | 1 | NW);
+  }
+  // Straight arrival: ahead, and only the forced sides: a side cell open here whose diagonal
+  // from the cell behind is blocked, which (the cell behind and the side cell being open) means
+  // the corner cell beside the one behind is; an unforced side is reached more cheaply from
+  // behind. Plus the diagonal ahead beside each forced side.
+  if (ax > ay) {
+    const east = cx > px;
+    let m = open & (east ? 2 : 8);
+    if ((open & 1) !== 0 && (open & (east ? NW : NE)) === 0) m |= 1 | (open & (east ? NE : NW));
+    if ((open & 4) !== 0 && (open & (east ? SW : SE)) === 0) m |= 4 | (open & (east ? SE : SW));
+    return m;
+  }
+  const south = cy > py;
+  let m = open & (south ? 4 : 1);
+  if ((open & 2) !== 0 && (open & (south ? NE : SE)) === 0) m |= 2 | (open & (south ? SE : NE));
+  if ((open & 8) !== 0 && (open & (south ? NW : SW)) === 0) m |= 8 | (open & (south ? SW : NW));
+  return m;
 }

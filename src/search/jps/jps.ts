@@ -2,7 +2,7 @@ import type { NavGrid, SearchView } from '../../grid/navgrid.js';
 import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
 import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
-import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
+import { buildJumpTable, searchJumpTable, successorCapacity, updateJumpTable, type JumpTable } from './jps-plus.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
@@ -36,6 +36,7 @@ export class JumpPointSearch {
   private readonly tableViews: (SearchView | null)[];
   private readonly bounds: (CostBoundaries | null)[];
   private unsubscribe: (() => void) | null = null;
+  private found = new Int32Array(0);
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
     this.grid = grid;
@@ -104,6 +105,13 @@ export class JumpPointSearch {
     return b;
   }
 
+  /** JPS+'s successor buffer, sized for `view`. */
+  private successors(view: SearchView): Int32Array {
+    const need = successorCapacity(view.stride, view.pass.length / view.stride);
+    if (this.found.length < need) this.found = new Int32Array(need);
+    return this.found;
+  }
+
   /** Stops following the grid and drops the bit planes (rebuilt on the next search). */
   dispose(): void {
     this.unsubscribe?.();
@@ -124,7 +132,7 @@ export class JumpPointSearch {
    * the cost boundaries stop every jump (weighted.ts).
    */
   search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome): SearchOutcome {
-    const jumps = plus && !cardinal ? this.table(view, layer).jumps : null;
+    if (plus && !cardinal) return searchJumpTable(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, this.successors(view), out);
     const wb = this.bits(layer);
     const rows = wb.rows;
     const cols = wb.cols;
@@ -170,15 +178,6 @@ export class JumpPointSearch {
         stamp[jp] = open;
         heap.push(jp, f, ng);
       }
-    };
-    /** JPS+'s straight jump from (x, y) in direction k (N E S W), stopping at the goal on the way. */
-    const jumpStraight = (jumps: Int16Array | Int32Array, p: number, x: number, y: number, k: number): void => {
-      const d = jumps[p * 8 + k];
-      const dx = DX[k];
-      const dy = DY[k];
-      const ahead = dx !== 0 ? (gy === y ? (gx - x) * dx : 0) : gx === x ? (gy - y) * dy : 0;
-      if (ahead > 0 && ahead <= (d < 0 ? -d : d)) relax(gx, gy);
-      else if (d > 0) relax(x + d * dx, y + d * dy);
     };
     let expanded = 0;
     while (heap.size > 0) {
@@ -245,40 +244,6 @@ export class JumpPointSearch {
       for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
         if ((dirs & 1) === 0) continue;
         if (br !== null) cost = pass[cur + DY[k] * W + DX[k]];
-        if (jumps !== null) {
-          if (k < 4) {
-            jumpStraight(jumps, cur, cx, cy, k);
-            continue;
-          }
-          // Diagonal run by table: hop from one cell with straight jump points to the next, and
-          // stop at the cell where the goal lines up (it becomes a node, which reaches the goal).
-          const dx = DX[k];
-          const dy = DY[k];
-          const kh = dx > 0 ? 1 : 3;
-          const kv = dy > 0 ? 2 : 0;
-          let q = cur;
-          let x = cx;
-          let y = cy;
-          for (;;) {
-            const d = jumps[q * 8 + k];
-            const mx = (gx - x) * dx;
-            const my = (gy - y) * dy;
-            if (mx > 0 && my > 0) {
-              const m = mx < my ? mx : my;
-              if (m <= (d < 0 ? -d : d)) {
-                relax(x + m * dx, y + m * dy);
-                break;
-              }
-            }
-            if (d <= 0) break;
-            x += d * dx;
-            y += d * dy;
-            q = y * W + x;
-            jumpStraight(jumps, q, x, y, kh);
-            jumpStraight(jumps, q, x, y, kv);
-          }
-          continue;
-        }
         if (k === 1) {
           const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
