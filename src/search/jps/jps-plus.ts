@@ -5,6 +5,7 @@
  */
 import type { SearchView } from '../../grid/navgrid.js';
 import { DX, DY, OCTILE_K } from '../../grid/padded.js';
+import type { LazyNodeHeap } from '../heap.js';
 import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
@@ -160,17 +161,23 @@ export function updateJumpTable(table: JumpTable, view: SearchView, x: number, y
  * one cell with straight jump points to the next and queues those jump points as successors of
  * the expanded node itself (pruned intermediates), so each successor's path from its parent is
  * diagonal steps, then straight ones. Fills and returns `out` like {@link JumpPointSearch.search}. `found` is a buffer
- * of at least {@link successorCapacity} entries for one node's successors.
+ * of at least {@link successorCapacity} entries for one node's successors, `heap` the open list
+ * (its own: a lazy heap, see {@link LazyNodeHeap}; the scratch's stays empty).
  */
-export function searchJumpTable(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, out: SearchOutcome): SearchOutcome {
-  const { g, parent, stamp, heap } = scratch;
-  const open = scratch.start(start);
+export function searchJumpTable(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, out: SearchOutcome): SearchOutcome {
+  const { g, parent, stamp } = scratch;
+  const open = scratch.begin();
   const closed = open + 1;
+  scratch.place(start, 0);
+  heap.clear();
+  heap.push(start, 0, 0);
   const gy = (goal / W) | 0;
   const gx = goal - gy * W;
   let expanded = 0;
   while (heap.size > 0) {
     const cur = heap.pop();
+    // An entry left behind when its node's cost improved: the node is settled already.
+    if (stamp[cur] === closed) continue;
     stamp[cur] = closed;
     if (cur === goal) break;
     if (expanded >= maxIterations) return report(out, false, expanded, true);
@@ -229,11 +236,8 @@ export function searchJumpTable(jumps: Int16Array | Int32Array, W: number, cost:
       const f = ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost;
       g[jp] = ng;
       parent[jp] = cur;
-      if (st === open) heap.decrease(jp, f, ng);
-      else {
-        stamp[jp] = open;
-        heap.push(jp, f, ng);
-      }
+      stamp[jp] = open;
+      heap.push(jp, f, ng);
     }
   }
   return report(out, stamp[goal] === closed, expanded, false);

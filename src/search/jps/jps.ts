@@ -1,4 +1,5 @@
 import type { NavGrid, SearchView } from '../../grid/navgrid.js';
+import { LazyNodeHeap } from '../heap.js';
 import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
 import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
@@ -37,6 +38,7 @@ export class JumpPointSearch {
   private readonly bounds: (CostBoundaries | null)[];
   private unsubscribe: (() => void) | null = null;
   private found = new Int32Array(0);
+  private readonly queue = new LazyNodeHeap();
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
     this.grid = grid;
@@ -132,7 +134,7 @@ export class JumpPointSearch {
    * the cost boundaries stop every jump (weighted.ts).
    */
   search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome): SearchOutcome {
-    if (plus && !cardinal) return searchJumpTable(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, this.successors(view), out);
+    if (plus && !cardinal) return searchJumpTable(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, this.successors(view), this.queue, out);
     const wb = this.bits(layer);
     const rows = wb.rows;
     const cols = wb.cols;
