@@ -1,7 +1,7 @@
 import type { NavGrid, SearchView } from '../../grid/navgrid.js';
 import { LazyNodeHeap } from '../heap.js';
 import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
-import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../../grid/padded.js';
+import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, searchJumpTable, successorCapacity, updateJumpTable, type JumpTable } from './jps-plus.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
@@ -326,26 +326,29 @@ export class JumpPointSearch {
     let k = len;
     for (let p = goal; ; ) {
       const q = parent[p];
-      let y = paddedY(stride, p);
-      let x = paddedX(stride, p);
+      const y = paddedY(stride, p);
+      const x = p - (y + 1) * stride - 1;
+      let cell = y * width + x;
       if (q === -1) {
-        cells[--k] = y * width + x;
+        cells[--k] = cell;
         break;
       }
       const qy = paddedY(stride, q);
-      const qx = paddedX(stride, q);
-      // Walking back from p, q excluded: the straight part first, then the diagonal one.
-      while (x !== qx || y !== qy) {
-        cells[--k] = y * width + x;
-        const ax = Math.abs(qx - x);
-        const ay = Math.abs(qy - y);
-        if (cardinal) {
-          if (ax !== 0) x += Math.sign(qx - x);
-          else y += Math.sign(qy - y);
-        } else {
-          if (ax >= ay) x += Math.sign(qx - x);
-          if (ay >= ax) y += Math.sign(qy - y);
-        }
+      const qx = q - (qy + 1) * stride - 1;
+      // Walking back from p, q excluded: the straight part first, then the diagonal one
+      // (cardinal: the horizontal part, then the vertical one), one index step per cell.
+      const ax = qx > x ? qx - x : x - qx;
+      const ay = qy > y ? qy - y : y - qy;
+      const sx = qx > x ? 1 : qx < x ? -1 : 0;
+      const sy = qy > y ? width : qy < y ? -width : 0;
+      if (cardinal) {
+        for (let i = 0; i < ax; i++, cell += sx) cells[--k] = cell;
+        for (let i = 0; i < ay; i++, cell += sy) cells[--k] = cell;
+      } else {
+        const diagonal = ax < ay ? ax : ay;
+        const straight = ax > ay ? sx : sy;
+        for (let i = ax + ay - 2 * diagonal; i > 0; i--, cell += straight) cells[--k] = cell;
+        for (let i = 0; i < diagonal; i++, cell += sx + sy) cells[--k] = cell;
       }
       p = q;
     }
