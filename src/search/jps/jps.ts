@@ -3,7 +3,8 @@ import { LazyNodeHeap } from '../heap.js';
 import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
 import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
-import { buildJumpTable, searchJumpTable, successorCapacity, updateJumpTable, type JumpTable } from './jps-plus.js';
+import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
+import { searchPlus, searchScan, successorCapacity } from './uniform.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
@@ -107,7 +108,7 @@ export class JumpPointSearch {
     return b;
   }
 
-  /** JPS+'s successor buffer, sized for `view`. */
+  /** The uniform search's successor buffer, sized for `view`. */
   private successors(view: SearchView): Int32Array {
     const need = successorCapacity(view.stride, view.pass.length / view.stride);
     if (this.found.length < need) this.found = new Int32Array(need);
@@ -130,11 +131,16 @@ export class JumpPointSearch {
    * construction. Fills and returns `out`: `reached` when the goal was settled (its cost is then
    * `scratch.g[goal]`, its path {@link reconstruct}'s), `expanded` the jump points expanded,
    * `limited` when `maxIterations` stopped it first. `plus` reads JPS+'s jump table (octile only;
-   * ignored with `cardinal`; uniform layers only), built on first use. On a view whose costs differ
-   * the cost boundaries stop every jump (weighted.ts).
+   * ignored with `cardinal`; uniform layers only), built on first use. Uniform octile layers run
+   * the loop of uniform.ts (JPS and JPS+); on a view whose costs differ the cost boundaries stop
+   * every jump (weighted.ts).
    */
   search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome): SearchOutcome {
-    if (plus && !cardinal) return searchJumpTable(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, this.successors(view), this.queue, out);
+    if (!cardinal && view.uniform) {
+      const found = this.successors(view);
+      if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
+      return searchScan(this.bits(layer), view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
+    }
     const wb = this.bits(layer);
     const rows = wb.rows;
     const cols = wb.cols;
