@@ -38,7 +38,9 @@ export class JumpPointSearch {
   private readonly tableViews: (SearchView | null)[];
   private readonly bounds: (CostBoundaries | null)[];
   private unsubscribe: (() => void) | null = null;
+  /** The uniform loops' successor buffer: 4 x (16 x the longer side + 48) bytes. */
   private found = new Int32Array(0);
+  /** The uniform loops' open list: 20 bytes per queued entry, kept between queries. */
   private readonly queue = new LazyNodeHeap();
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
