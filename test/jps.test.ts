@@ -141,18 +141,22 @@ test('auto picks jps only where it is exact; jps and jps+ refuse layers they can
   assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'jps' }), /one-way/);
 });
 
-test('jps: uniform cost other than 1 scales the cost; limit and no-path are results', () => {
-  const grid = new NavGrid(6, 3);
-  grid.fillRect(0, 0, 6, 3, { cost: 2 });
-  const finder = new Pathfinder(grid);
-  const r = finder.findPath(0, 0, 5, 2, { algorithm: 'jps' });
-  assert.ok(Math.abs(r.cost - 2 * (3 + 2 * Math.SQRT2)) < 1e-9, `cost ${r.cost}`);
-  grid.fillRect(3, 0, 1, 3, { walkable: false });
-  assert.equal(finder.findPath(0, 0, 5, 2, { algorithm: 'jps' }).status, 'no-path');
-  grid.fillRect(3, 1, 1, 1, { walkable: true });
-  assert.equal(finder.findPath(0, 0, 5, 2, { algorithm: 'jps', maxIterations: 0 }).status, 'limit-reached');
-  assert.equal(finder.findPath(0, 0, 5, 2, { algorithm: 'jps' }).status, 'found');
-});
+for (const algorithm of ['jps', 'jps+'] as const) {
+  test(`${algorithm}: uniform cost other than 1 scales the cost; limit and no-path are results`, () => {
+    const grid = new NavGrid(6, 3);
+    grid.fillRect(0, 0, 6, 3, { cost: 2 });
+    const finder = new Pathfinder(grid);
+    const r = finder.findPath(0, 0, 5, 2, { algorithm });
+    assert.ok(Math.abs(r.cost - 2 * (3 + 2 * Math.SQRT2)) < 1e-9, `cost ${r.cost}`);
+    grid.fillRect(3, 0, 1, 3, { walkable: false });
+    assert.equal(finder.findPath(0, 0, 5, 2, { algorithm }).status, 'no-path');
+    grid.fillRect(3, 1, 1, 1, { walkable: true });
+    const limited = finder.findPath(0, 0, 5, 2, { algorithm, maxIterations: 1 });
+    assert.equal(limited.status, 'limit-reached');
+    assert.equal(limited.expanded, 1);
+    assert.equal(finder.findPath(0, 0, 5, 2, { algorithm }).status, 'found');
+  });
+}
 
 test('nearest mode and overlay views stay on A* under auto; jps and hpa refuse them', () => {
   const grid = new NavGrid(12, 7);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { MonotoneQueue, NodeHeap } from '../src/search/heap.js';
+import { LazyNodeHeap, MonotoneQueue, NodeHeap } from '../src/search/heap.js';
 
 /** Dijkstra with the queue (lazy deletion, as the hierarchy runs it) on a random graph. */
 function withQueue(n: number, edges: [number, number, number][], lo: number, hi: number): Float64Array {
@@ -114,6 +114,47 @@ test('NodeHeap: pops by f, then higher g, then lower id, through pushes, key dec
           heap.decrease(node, f[node], g[node]);
         }
         assert.equal(heap.size, queued.size);
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('LazyNodeHeap: with stale entries skipped, pops the nodes NodeHeap pops, in its order, through re-pushes and growth', () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.nat(299), fc.nat(5), fc.nat(3), fc.nat(2)), { minLength: 1, maxLength: 600 }), (ops) => {
+      const heap = new NodeHeap(300);
+      const lazy = new LazyNodeHeap();
+      const queued = new Set<number>();
+      const f = new Float64Array(300);
+      const done = new Uint8Array(300);
+      for (const [node, fk, gk, op] of ops) {
+        if (op === 0 && queued.size > 0) {
+          const want = heap.pop();
+          queued.delete(want);
+          let got = lazy.pop();
+          // An entry whose node was re-pushed with a lower key, or already popped, is stale.
+          while (done[got] === 1) got = lazy.pop();
+          assert.equal(got, want);
+          done[got] = 1;
+        } else if (done[node] === 0 && !queued.has(node)) {
+          f[node] = fk * 0.5;
+          heap.push(node, f[node], gk);
+          lazy.push(node, f[node], gk);
+          queued.add(node);
+        } else if (done[node] === 0 && fk * 0.5 < f[node]) {
+          f[node] = fk * 0.5;
+          heap.decrease(node, f[node], gk);
+          lazy.push(node, f[node], gk);
+        }
+      }
+      // What is left comes out in the same order too.
+      while (heap.size > 0) {
+        const want = heap.pop();
+        let got = lazy.pop();
+        while (done[got] === 1) got = lazy.pop();
+        assert.equal(got, want);
+        done[got] = 1;
       }
     }),
     { numRuns: 300 },

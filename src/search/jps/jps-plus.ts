@@ -1,6 +1,6 @@
 /**
- * JPS+: jump distances precomputed per cell and direction, read by {@link JumpPointSearch} in
- * place of the row scans, and kept current through tile changes by recomputing only what a change
+ * JPS+: jump distances precomputed per cell and direction, read by the uniform search (uniform.ts)
+ * in place of the row scans, and kept current through tile changes by recomputing only what a change
  * can reach.
  */
 import type { SearchView } from '../../grid/navgrid.js';

@@ -1,8 +1,10 @@
 import type { NavGrid, SearchView } from '../../grid/navgrid.js';
+import { LazyNodeHeap } from '../heap.js';
 import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
-import { DX as DX_, DY as DY_, OCTILE_K, paddedX, paddedY, strideOf } from '../../grid/padded.js';
+import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
+import { searchPlus, searchScan, successorCapacity } from './uniform.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
@@ -36,6 +38,10 @@ export class JumpPointSearch {
   private readonly tableViews: (SearchView | null)[];
   private readonly bounds: (CostBoundaries | null)[];
   private unsubscribe: (() => void) | null = null;
+  /** The uniform loops' successor buffer: 4 x (16 x the longer side + 48) bytes. */
+  private found = new Int32Array(0);
+  /** The uniform loops' open list: 20 bytes per queued entry, kept between queries. */
+  private readonly queue = new LazyNodeHeap();
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
     this.grid = grid;
@@ -104,6 +110,13 @@ export class JumpPointSearch {
     return b;
   }
 
+  /** The uniform search's successor buffer, sized for `view`. */
+  private successors(view: SearchView): Int32Array {
+    const need = successorCapacity(view.stride, view.pass.length / view.stride);
+    if (this.found.length < need) this.found = new Int32Array(need);
+    return this.found;
+  }
+
   /** Stops following the grid and drops the bit planes (rebuilt on the next search). */
   dispose(): void {
     this.unsubscribe?.();
@@ -120,11 +133,16 @@ export class JumpPointSearch {
    * construction. Fills and returns `out`: `reached` when the goal was settled (its cost is then
    * `scratch.g[goal]`, its path {@link reconstruct}'s), `expanded` the jump points expanded,
    * `limited` when `maxIterations` stopped it first. `plus` reads JPS+'s jump table (octile only;
-   * ignored with `cardinal`; uniform layers only), built on first use. On a view whose costs differ
-   * the cost boundaries stop every jump (weighted.ts).
+   * ignored with `cardinal`; uniform layers only), built on first use. Uniform octile layers run
+   * the loop of uniform.ts (JPS and JPS+); on a view whose costs differ the cost boundaries stop
+   * every jump (weighted.ts).
    */
   search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome): SearchOutcome {
-    const jumps = plus && !cardinal ? this.table(view, layer).jumps : null;
+    if (!cardinal && view.uniform) {
+      const found = this.successors(view);
+      if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
+      return searchScan(this.bits(layer), view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
+    }
     const wb = this.bits(layer);
     const rows = wb.rows;
     const cols = wb.cols;
@@ -170,15 +188,6 @@ export class JumpPointSearch {
         stamp[jp] = open;
         heap.push(jp, f, ng);
       }
-    };
-    /** JPS+'s straight jump from (x, y) in direction k (N E S W), stopping at the goal on the way. */
-    const jumpStraight = (jumps: Int16Array | Int32Array, p: number, x: number, y: number, k: number): void => {
-      const d = jumps[p * 8 + k];
-      const dx = DX[k];
-      const dy = DY[k];
-      const ahead = dx !== 0 ? (gy === y ? (gx - x) * dx : 0) : gx === x ? (gy - y) * dy : 0;
-      if (ahead > 0 && ahead <= (d < 0 ? -d : d)) relax(gx, gy);
-      else if (d > 0) relax(x + d * dx, y + d * dy);
     };
     let expanded = 0;
     while (heap.size > 0) {
@@ -245,40 +254,6 @@ export class JumpPointSearch {
       for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
         if ((dirs & 1) === 0) continue;
         if (br !== null) cost = pass[cur + DY[k] * W + DX[k]];
-        if (jumps !== null) {
-          if (k < 4) {
-            jumpStraight(jumps, cur, cx, cy, k);
-            continue;
-          }
-          // Diagonal run by table: hop from one cell with straight jump points to the next, and
-          // stop at the cell where the goal lines up (it becomes a node, which reaches the goal).
-          const dx = DX[k];
-          const dy = DY[k];
-          const kh = dx > 0 ? 1 : 3;
-          const kv = dy > 0 ? 2 : 0;
-          let q = cur;
-          let x = cx;
-          let y = cy;
-          for (;;) {
-            const d = jumps[q * 8 + k];
-            const mx = (gx - x) * dx;
-            const my = (gy - y) * dy;
-            if (mx > 0 && my > 0) {
-              const m = mx < my ? mx : my;
-              if (m <= (d < 0 ? -d : d)) {
-                relax(x + m * dx, y + m * dy);
-                break;
-              }
-            }
-            if (d <= 0) break;
-            x += d * dx;
-            y += d * dy;
-            q = y * W + x;
-            jumpStraight(jumps, q, x, y, kh);
-            jumpStraight(jumps, q, x, y, kv);
-          }
-          continue;
-        }
         if (k === 1) {
           const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
@@ -359,26 +334,29 @@ export class JumpPointSearch {
     let k = len;
     for (let p = goal; ; ) {
       const q = parent[p];
-      let y = paddedY(stride, p);
-      let x = paddedX(stride, p);
+      const y = paddedY(stride, p);
+      const x = p - (y + 1) * stride - 1;
+      let cell = y * width + x;
       if (q === -1) {
-        cells[--k] = y * width + x;
+        cells[--k] = cell;
         break;
       }
       const qy = paddedY(stride, q);
-      const qx = paddedX(stride, q);
-      // Walking back from p, q excluded: the straight part first, then the diagonal one.
-      while (x !== qx || y !== qy) {
-        cells[--k] = y * width + x;
-        const ax = Math.abs(qx - x);
-        const ay = Math.abs(qy - y);
-        if (cardinal) {
-          if (ax !== 0) x += Math.sign(qx - x);
-          else y += Math.sign(qy - y);
-        } else {
-          if (ax >= ay) x += Math.sign(qx - x);
-          if (ay >= ax) y += Math.sign(qy - y);
-        }
+      const qx = q - (qy + 1) * stride - 1;
+      // Walking back from p, q excluded: the straight part first, then the diagonal one
+      // (cardinal: the horizontal part, then the vertical one), one index step per cell.
+      const ax = qx > x ? qx - x : x - qx;
+      const ay = qy > y ? qy - y : y - qy;
+      const sx = qx > x ? 1 : qx < x ? -1 : 0;
+      const sy = qy > y ? width : qy < y ? -width : 0;
+      if (cardinal) {
+        for (let i = 0; i < ax; i++, cell += sx) cells[--k] = cell;
+        for (let i = 0; i < ay; i++, cell += sy) cells[--k] = cell;
+      } else {
+        const diagonal = ax < ay ? ax : ay;
+        const straight = ax > ay ? sx : sy;
+        for (let i = ax + ay - 2 * diagonal; i > 0; i--, cell += straight) cells[--k] = cell;
+        for (let i = 0; i < diagonal; i++, cell += sx + sy) cells[--k] = cell;
       }
       p = q;
     }
