@@ -3,7 +3,7 @@ import { Pathfinder } from '../search/pathfinder.js';
 import type { MovementName } from '../search/movement.js';
 import { FlowField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
-import { cellIndexAt, segmentDistance, type AgentObstacle, type AgentPlanner } from './planner.js';
+import { GridPlanner, cellIndexAt, segmentDistance, type AgentObstacle, type AgentPlanner } from './planner.js';
 import type { SpatialHash } from './spatial.js';
 import { AGENT_ACTIVE, AGENT_BLOCKED, AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, AGENT_UNREACHABLE, type AgentStore } from './store.js';
 import type { NavigationStats } from './system.js';
@@ -41,12 +41,15 @@ export class Replanner {
     this.options = options;
     this.stats = stats;
     this.planner = planner;
-    this.finder = new Pathfinder(grid);
+    // One Pathfinder for the flow fields and the default planner's plans: its scratch and jump
+    // point planes are built once for the map, not once per user.
+    this.finder = planner instanceof GridPlanner && planner.grid === grid ? planner.pathfinder : new Pathfinder(grid);
   }
 
   /** Builds the search structures planning reads (see NavigationSystem.prepare). */
   prepare(): void {
     this.finder.prepare({ layer: this.layer, movement: this.movement });
+    // A planner sharing the finder finds it built; its own call costs nothing then.
     this.planner.prepare?.(this.layer, this.movement);
   }
 
