@@ -60,6 +60,8 @@ export interface AgentPlanner {
 const AROUND_BUDGET_BASE = 1024;
 /** Further expansions per cell of the octile distance from start to goal. */
 const AROUND_BUDGET_PER_CELL = 64;
+/** Expansions of the search from the goal that comes first (see GridPlanner's search). */
+const PROBE_BUDGET = 256;
 
 /** Rounds a cell coordinate to the cell holding it (a cell spans its centre ± 0.5). */
 export function cellOf(v: number): number {
@@ -208,8 +210,9 @@ export class GridPlanner implements AgentPlanner {
 
   /**
    * The cascade of findPathToNearest with a bounded first step: a path around the standing agents
-   * that may expand at most `AROUND_BUDGET_BASE` nodes plus `AROUND_BUDGET_PER_CELL` per cell of
-   * the octile distance, then the path through them (or to the nearest reachable cell). A goal
+   * (first searched from the goal for at most `PROBE_BUDGET` expansions, then from the start for
+   * at most `AROUND_BUDGET_BASE` nodes plus `AROUND_BUDGET_PER_CELL` per cell of the octile
+   * distance), then the path through them (or to the nearest reachable cell). A goal
    * walled in by standing units (a slot in a packed crowd) would otherwise make the search around
    * them explore the start's whole component, hundreds of milliseconds on a big map, before
    * settling for the path through them. Null when the way around fails and `line` says the
@@ -221,11 +224,22 @@ export class GridPlanner implements AgentPlanner {
     if (obstacles.length > 0 && grid.isWalkable(gx, gy, layer)) {
       const overlay = (this.overlays[layer] ??= new ObstacleOverlay(grid, layer));
       const view = (this.aroundView = overlay.stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }));
-      const dx = Math.abs(gx - sx);
-      const dy = Math.abs(gy - sy);
-      const maxIterations = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
-      const around = this.pathfinder.search(sx, sy, gx, gy, { layer, movement, view, maxIterations });
-      if (around.status === 'found') return { ...around, avoided: true };
+      // Ways are the same both ways round unless cells have one-way exits: a short search from the
+      // goal proves at once a goal walled in by standing units (the search from the start would
+      // spend its whole budget), and on uniform costs the path it finds, reversed, is the plan.
+      let walledIn = false;
+      if (view.exits === null) {
+        const probe = this.pathfinder.search(gx, gy, sx, sy, { layer, movement, view, maxIterations: PROBE_BUDGET });
+        if (probe.status === 'found' && view.uniform) return { ...probe, cells: probe.cells.slice().reverse(), reached: gy * grid.width + gx, avoided: true };
+        walledIn = probe.status === 'no-path' || probe.status === 'invalid-start';
+      }
+      if (!walledIn) {
+        const dx = Math.abs(gx - sx);
+        const dy = Math.abs(gy - sy);
+        const maxIterations = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
+        const around = this.pathfinder.search(sx, sy, gx, gy, { layer, movement, view, maxIterations });
+        if (around.status === 'found') return { ...around, avoided: true };
+      }
       if (line) return null;
     }
     return findPathToNearest(grid, sx, sy, gx, gy, { layer, movement, pathfinder: this.pathfinder });
