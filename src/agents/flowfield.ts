@@ -3,7 +3,7 @@ import type { NavGrid } from '../grid/navgrid.js';
 import type { Pathfinder } from '../search/pathfinder.js';
 import { MonotoneQueue } from '../search/heap.js';
 import type { MovementName } from '../search/movement.js';
-import { DX as DX_, DY as DY_ } from '../grid/padded.js';
+import { DX as DX_, DY as DY_, octileDeltas } from '../grid/padded.js';
 
 /** Cells of margin either side of a corridor field's route (see FlowField.corridor). */
 const CORRIDOR_MARGIN = 12;
@@ -227,21 +227,22 @@ function corridorDistances(grid: NavGrid, layer: number, goal: number, inside: U
   dist[goal] = 0;
   queue.push(goal, 0);
   const dirs = diagonal ? 8 : 4;
+  // Each direction's step in the padded view (and its two sides' for a diagonal) and in cells.
+  const step = octileDeltas(S);
+  const side = Int32Array.from(DY, (dy) => dy * S);
+  const cellStep = octileDeltas(W);
   while (queue.size > 0) {
     const c = queue.pop();
     const key = queue.key;
     if (key > dist[c]) continue;
     const x = c % W;
-    const y = (c - x) / W;
-    const p = (y + 1) * S + x + 1;
+    const p = c + 2 * ((c - x) / W) + S + 1;
     for (let k = 0; k < dirs; k++) {
-      const dx = DX[k];
-      const dy = DY[k];
-      const cost = pass[p + dy * S + dx];
+      const cost = pass[p + step[k]];
       if (cost <= 0) continue;
-      const j = c + dy * W + dx;
+      const j = c + cellStep[k];
       if (inside[j] === 0) continue;
-      if (k >= 4 && (pass[p + dx] <= 0 || pass[p + dy * S] <= 0)) continue;
+      if (k >= 4 && (pass[p + DX[k]] <= 0 || pass[p + side[k]] <= 0)) continue;
       const d = key + (k >= 4 ? cost * Math.SQRT2 : cost);
       if (d < dist[j]) {
         dist[j] = d;
