@@ -95,6 +95,12 @@ export class ObstacleOverlay {
     const startP = padXY(W, sx, sy);
     // The plane's second axis (see planeOf), read from reused points: no object per stamped cell.
     const continuous = proj.spec.kind === 'continuous';
+    // Cells whose centre can lie within r of an obstacle: on square grids exactly those within
+    // r / (cell size) cells of it on each axis; other projections scan one cell more.
+    const spec = proj.spec;
+    const square = spec.kind === 'orthogonal' || spec.kind === 'continuous';
+    const reach = spec.kind === 'orthogonal' ? Math.min(spec.tileWidth, spec.tileHeight) : step;
+    const pad = square ? 1e-9 : 1;
     const cp = { x: 0, y: 0 };
     const w = this.scratch;
     for (const o of obstacles) {
@@ -110,7 +116,7 @@ export class ObstacleOverlay {
       const c = worldToCellPoint(proj, ox, oz, cp);
       const own = proj.worldToCell(ox, oz, this.ownCell);
       if (grid.inBounds(own.x, own.y)) this.block(padXY(W, own.x, own.y), startP);
-      const rc = r / step + 1;
+      const rc = r / reach + pad;
       const x0 = Math.max(0, Math.floor(c.x - rc));
       const x1 = Math.min(grid.width - 1, Math.ceil(c.x + rc));
       const y0 = Math.max(0, Math.floor(c.y - rc));
