@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NavGrid } from '../src/index.js';
 import { asciiGrid } from './grids.js';
-import { NavigationSystem, DEFAULT_NAVIGATION_OPTIONS } from '../src/agents/index.js';
+import { parseMovingAiMap } from '../src/loaders/index.js';
+import { readFixture } from './fixtures.js';
+import { NavigationSystem, GridPlanner, DEFAULT_NAVIGATION_OPTIONS, AGENT_BLOCKED, AGENT_UNREACHABLE } from '../src/agents/index.js';
 
 test('a goal drifting 0.05 cell per order keeps the path: no replan per order, and the unit ends at the last goal', () => {
   const grid = asciiGrid([
@@ -104,4 +106,50 @@ test('a small goal change toward an unreachable target plans again: a partial pa
   assert.equal(sys.stats.plans, 2);
   const after = sys.path(a)!;
   assert.notDeepEqual([after[after.length - 2], after[after.length - 1]], [7.1, 2]);
+});
+
+test('a group order searches the map once: one route for the flow field, then only short bounded searches near the goal', () => {
+  const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map'));
+  const planner = new GridPlanner(grid);
+  // Counts the searches of the one Pathfinder the planner and the flow fields share.
+  const searches: { maxIterations: number | undefined; expanded: number }[] = [];
+  const pf = planner.pathfinder;
+  const search = pf.search.bind(pf);
+  pf.search = (sx, sy, gx, gy, options) => {
+    const r = search(sx, sy, gx, gy, options);
+    searches.push({ maxIterations: options?.maxIterations, expanded: r.expanded });
+    return r;
+  };
+  const distanceMap = pf.distanceMap.bind(pf);
+  let distanceMaps = 0;
+  pf.distanceMap = (...args) => {
+    distanceMaps++;
+    return distanceMap(...args);
+  };
+  const sys = new NavigationSystem(grid, { planner, walkSpeed: 8 });
+  const ids: number[] = [];
+  for (let r = 0; ids.length < 50; r++) {
+    for (let dy = -r; dy <= r && ids.length < 50; dy++) {
+      for (let dx = -r; dx <= r && ids.length < 50; dx++) {
+        if (Math.max(Math.abs(dx), Math.abs(dy)) === r && grid.isWalkable(600 + dx, 150 + dy)) ids.push(sys.addAgent({ x: 600 + dx, y: 150 + dy }));
+      }
+    }
+  }
+  assert.equal(sys.moveGroup(ids, 740, 150).mode, 'flow');
+  // The order: one route search for the corridor field, no distance map over the whole map, no plan.
+  assert.deepEqual({ searches: searches.length, distanceMaps, flowFields: sys.stats.flowFields, plans: sys.stats.plans }, { searches: 1, distanceMaps: 0, flowFields: 1, plans: 0 });
+  searches.length = 0;
+  let steps = 0;
+  while (steps < 3000 && ids.some((i) => sys.isMoving(i))) {
+    sys.step();
+    steps++;
+  }
+  assert.ok(ids.every((i) => !sys.isMoving(i) && (sys.flags[i] & (AGENT_BLOCKED | AGENT_UNREACHABLE)) === 0), 'every unit arrives');
+  // Walking: the field, no plan per unit across the map. Arriving: each unit plans its last
+  // stretch to its slot (and steps aside for others): straight lines or searches with a budget.
+  assert.equal(sys.stats.flowFields, 1);
+  assert.equal(distanceMaps, 0);
+  assert.ok(searches.every((s) => s.maxIterations !== undefined), 'a search without a bound after the order');
+  assert.ok(searches.length <= 2 * sys.stats.plans, `${searches.length} searches for ${sys.stats.plans} plans`);
+  assert.ok(planner.straightPlans > 0);
 });

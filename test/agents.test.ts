@@ -229,7 +229,15 @@ function capeRun(units: number, budget: number) {
   }
   const order = sys.moveGroup(ids, 740, 150);
   const slots = ids.map((i) => [sys.targetX[i], sys.targetY[i]]);
-  const steps = runUntil(sys, () => ids.every((i) => !sys.isMoving(i)), budget);
+  const standing = () => ids.every((i) => !sys.isMoving(i));
+  let steps = runUntil(sys, standing, budget);
+  // A unit shoved in the last moments stands until returnAfterNudge (1 s) and then walks back to
+  // its slot: the group has settled when every unit still stands after that.
+  if (steps >= 0) {
+    for (let s = 0; s < 90; s++) sys.step();
+    const more = runUntil(sys, standing, budget - steps - 90);
+    steps = more < 0 ? -1 : steps + 90 + more;
+  }
   return { sys, ids, order, steps, slots };
 }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, Pathfinder, distanceMap, checkPath, continuous, findPath } from '../src/index.js';
+import { NavGrid, Pathfinder, distanceMap, checkPath, continuous, findPath, orthogonal, isometric } from '../src/index.js';
 import { findPathToNearest, nearestWalkable, planPath, ObstacleOverlay } from '../src/query/index.js';
 import { flood } from './helpers-queries.js';
 import { gridArb, VARYING_COSTS } from './grids.js';
@@ -168,4 +168,30 @@ test('findPathToNearest stays at a start exactly as near the goal as any reachab
   const hooked = findPathToNearest(g, 4, 1, 3, 4, { hooks: new ReachabilityIndex(g).hooks });
   assert.equal(hooked.status, 'no-path', 'with a reachability index the start stays too');
   assert.equal(hooked.cells.length, 0);
+});
+
+test('ObstacleOverlay: every cell whose centre lies within the stamped radius is blocked, on tiles wider than tall too', () => {
+  for (const projection of [orthogonal(1), orthogonal(32, 16), orthogonal(8, 20, 3, -5), isometric(64, 32), continuous(2)]) {
+    const g = new NavGrid(30, 24, { projection });
+    const overlay = new ObstacleOverlay(g);
+    const w = projection.cellToWorld(14.3, 11.6);
+    const obstacle = { x: w.x, y: w.y, z: w.z, radius: 5 * Math.hypot(projection.cellToWorld(1, 1).x - projection.cellToWorld(0, 0).x, projection.cellToWorld(1, 1).y - projection.cellToWorld(0, 0).y) };
+    const view = overlay.stamp([obstacle], 0, 0, 29, 23, { radiusFraction: 1, influence: Infinity });
+    const stride = g.width + 2;
+    const plane = (p: { x: number; y: number; z: number }) => (projection.spec.kind === 'continuous' ? [p.x, p.z] : [p.x, p.y]);
+    const [ox, oy] = plane(w);
+    const own = projection.worldToCell(ox, oy);
+    let blocked = 0;
+    for (let y = 0; y < g.height; y++) {
+      for (let x = 0; x < g.width; x++) {
+        const [cx, cy] = plane(projection.cellToWorld(x, y));
+        const inside = Math.hypot(cx - ox, cy - oy) <= obstacle.radius;
+        // The cell holding the obstacle's centre is blocked whatever the radius.
+        const held = x === own.x && y === own.y;
+        assert.equal(view.pass[(y + 1) * stride + x + 1] === 0, inside || held, `${projection.spec.kind} cell (${x}, ${y})`);
+        if (inside) blocked++;
+      }
+    }
+    assert.ok(blocked > 10, `${projection.spec.kind}: ${blocked} cells`);
+  }
 });

@@ -3,7 +3,7 @@ import type { NavGrid } from '../grid/navgrid.js';
 import type { Pathfinder } from '../search/pathfinder.js';
 import { MonotoneQueue } from '../search/heap.js';
 import type { MovementName } from '../search/movement.js';
-import { DX as DX_, DY as DY_ } from '../grid/padded.js';
+import { DX as DX_, DY as DY_, octileDeltas } from '../grid/padded.js';
 
 /** Cells of margin either side of a corridor field's route (see FlowField.corridor). */
 const CORRIDOR_MARGIN = 12;
@@ -44,8 +44,8 @@ export class FlowField {
     this.maxCost = maxCost;
     if (dist === undefined && finder === null) throw new TilenavError('expected a Pathfinder or the distances', { element: 'finder' });
     this.dist = dist ?? finder!.distanceMap([goal], { layer, movement, maxCost });
-    // -2: not computed yet; -1: no way on (unreachable or the goal itself).
-    this.nextCell = new Int32Array(grid.size).fill(-2);
+    // The step plus 2: 0 not computed yet (a fresh array needs no fill), 1 no way on (unreachable or the goal itself).
+    this.nextCell = new Int32Array(grid.size);
   }
 
   /**
@@ -79,13 +79,27 @@ export class FlowField {
     // A band that would cover much of the map saves nothing over the whole-map field.
     if (route.cells.length * (2 * R + 1) > grid.size / 4) return null;
     const inside = new Uint8Array(grid.size);
-    const mark = (x: number, y: number) => {
-      const x0 = Math.max(0, x - R);
-      const x1 = Math.min(W - 1, x + R);
-      for (let yy = Math.max(0, y - R); yy <= Math.min(H - 1, y + R); yy++) inside.fill(1, yy * W + x0, yy * W + x1 + 1);
+    const row = (y: number, x0: number, x1: number) => {
+      if (y >= 0 && y < H) inside.fill(1, y * W + Math.max(0, x0), y * W + Math.min(W - 1, x1) + 1);
     };
     const rc = route.cells;
-    for (let k = 0; k < rc.length; k++) mark(grid.xOf(rc[k]), grid.yOf(rc[k]));
+    // The square of radius R around each route cell. Consecutive cells are neighbours, so a square
+    // adds to the one before it only the row and the column on the side it moved to.
+    let px = -Infinity;
+    let py = -Infinity;
+    for (let k = 0; k < rc.length; k++) {
+      const x = grid.xOf(rc[k]);
+      const y = grid.yOf(rc[k]);
+      if (Math.abs(x - px) > 1 || Math.abs(y - py) > 1) {
+        for (let yy = y - R; yy <= y + R; yy++) row(yy, x - R, x + R);
+      } else {
+        if (y !== py) row(y + (y > py ? R : -R), x - R, x + R);
+        const cx = x + (x > px ? R : -R);
+        if (x !== px && cx >= 0 && cx < W) for (let yy = Math.max(0, y - R); yy <= Math.min(H - 1, y + R); yy++) inside[yy * W + cx] = 1;
+      }
+      px = x;
+      py = y;
+    }
     // The group's bounding box too, with the margin: every unit starts inside the corridor.
     let bx0 = W;
     let by0 = H;
@@ -98,9 +112,7 @@ export class FlowField {
       by0 = Math.min(by0, grid.yOf(cells[k]));
       by1 = Math.max(by1, grid.yOf(cells[k]));
     }
-    for (let yy = Math.max(0, by0 - CORRIDOR_MARGIN); yy <= Math.min(H - 1, by1 + CORRIDOR_MARGIN); yy++) {
-      inside.fill(1, yy * W + Math.max(0, bx0 - CORRIDOR_MARGIN), yy * W + Math.min(W - 1, bx1 + CORRIDOR_MARGIN) + 1);
-    }
+    for (let yy = by0 - CORRIDOR_MARGIN; yy <= by1 + CORRIDOR_MARGIN; yy++) row(yy, bx0 - CORRIDOR_MARGIN, bx1 + CORRIDOR_MARGIN);
     const dist = corridorDistances(grid, layer, goal, inside, movement === 'octile');
     for (let k = 0; k < cells.length; k++) {
       const c = cells[k];
@@ -135,9 +147,9 @@ export class FlowField {
 
   /** The cell to step to from cell i, or -1 at the goal or where the goal cannot be reached. */
   next(i: number): number {
-    let n = this.nextCell[i];
-    if (n !== -2) return n;
-    n = -1;
+    const known = this.nextCell[i];
+    if (known !== 0) return known - 2;
+    let n = -1;
     const grid = this.grid;
     const dist = this.dist;
     // A cell outside a corridor field (a unit pushed out of it) steps back to the nearest cell in it.
@@ -159,13 +171,13 @@ export class FlowField {
         }
       }
     }
-    this.nextCell[i] = n;
+    this.nextCell[i] = n + 2;
     return n;
   }
 
   /** Forgets the cached steps (after the grid changed and `dist` was not rebuilt). */
   clearSteps(): void {
-    this.nextCell.fill(-2);
+    this.nextCell.fill(0);
   }
 }
 
@@ -204,29 +216,34 @@ function groupCentre(grid: NavGrid, cells: ArrayLike<number>): { mid: number; sp
  */
 function corridorDistances(grid: NavGrid, layer: number, goal: number, inside: Uint8Array, diagonal: boolean): Float64Array {
   const W = grid.width;
-  const H = grid.height;
-  const { walkable, cost } = grid.layers[layer];
   const dist = new Float64Array(grid.size).fill(Infinity);
   const view = grid.searchView(layer);
+  // The padded view: its border is blocked, so a neighbour needs no bounds test, and its entries
+  // are the cells' costs (0 blocked).
+  const pass = view.pass;
+  const S = view.stride;
   const queue = new MonotoneQueue();
   queue.reset(view.minCost, view.maxCost * Math.SQRT2);
   dist[goal] = 0;
   queue.push(goal, 0);
   const dirs = diagonal ? 8 : 4;
+  // Each direction's step in the padded view (and its two sides' for a diagonal) and in cells.
+  const step = octileDeltas(S);
+  const side = Int32Array.from(DY, (dy) => dy * S);
+  const cellStep = octileDeltas(W);
   while (queue.size > 0) {
     const c = queue.pop();
     const key = queue.key;
     if (key > dist[c]) continue;
     const x = c % W;
-    const y = (c - x) / W;
+    const p = c + 2 * ((c - x) / W) + S + 1;
     for (let k = 0; k < dirs; k++) {
-      const nx = x + DX[k];
-      const ny = y + DY[k];
-      if (nx < 0 || ny < 0 || nx >= W || ny >= H) continue;
-      const j = ny * W + nx;
-      if (inside[j] === 0 || walkable[j] === 0) continue;
-      if (k >= 4 && (walkable[y * W + nx] === 0 || walkable[ny * W + x] === 0)) continue;
-      const d = key + cost[j] * (k >= 4 ? Math.SQRT2 : 1);
+      const cost = pass[p + step[k]];
+      if (cost <= 0) continue;
+      const j = c + cellStep[k];
+      if (inside[j] === 0) continue;
+      if (k >= 4 && (pass[p + DX[k]] <= 0 || pass[p + side[k]] <= 0)) continue;
+      const d = key + (k >= 4 ? cost * Math.SQRT2 : cost);
       if (d < dist[j]) {
         dist[j] = d;
         queue.push(j, d);
@@ -235,4 +252,3 @@ function corridorDistances(grid: NavGrid, layer: number, goal: number, inside: U
   }
   return dist;
 }
-

@@ -1,3 +1,4 @@
+import { TilenavError } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import { lineOfSight } from '../path/los.js';
@@ -59,6 +60,8 @@ export interface AgentPlanner {
 const AROUND_BUDGET_BASE = 1024;
 /** Further expansions per cell of the octile distance from start to goal. */
 const AROUND_BUDGET_PER_CELL = 64;
+/** Expansions of the search from the goal that comes first (see GridPlanner's search). */
+const PROBE_BUDGET = 256;
 
 /** Rounds a cell coordinate to the cell holding it (a cell spans its centre ± 0.5). */
 export function cellOf(v: number): number {
@@ -104,22 +107,31 @@ export class GridPlanner implements AgentPlanner {
   private readonly worldObstacles: DynamicObstacle[] = [];
   /** The overlay the last search around standing agents read (valid until the next plan). */
   private aroundView: SearchView | undefined;
-  /** Plans answered by a straight line without a search (see straight). */
+  /** Plans answered by a straight line without a search (see lineClear). */
   straightPlans = 0;
-  /** This planner's search scratch and obstacle overlays (one per layer), reused across plans. */
-  private readonly finder: Pathfinder;
+  /**
+   * The searches' scratch and jump point planes, reused across plans; a NavigationSystem builds
+   * its group orders' flow fields with the same one, so the map's search tables exist once.
+   */
+  readonly pathfinder: Pathfinder;
+  /** Obstacle overlays (one per layer), reused across plans. */
   private readonly overlays: ObstacleOverlay[] = [];
 
-  constructor(grid: NavGrid, options: { nearest?: boolean; smooth?: boolean } = {}) {
+  /**
+   * `pathfinder`: the Pathfinder on `grid` to search with (one another planner or the caller
+   * shares); a TilenavError when it searches another grid. @default a new Pathfinder(grid)
+   */
+  constructor(grid: NavGrid, options: { nearest?: boolean; smooth?: boolean; pathfinder?: Pathfinder } = {}) {
     this.grid = grid;
     this.nearest = options.nearest ?? true;
     this.smooth = options.smooth ?? true;
-    this.finder = new Pathfinder(grid);
+    if (options.pathfinder !== undefined && options.pathfinder.grid !== grid) throw new TilenavError('expected a Pathfinder over the same grid as the planner', { element: 'pathfinder' });
+    this.pathfinder = options.pathfinder ?? new Pathfinder(grid);
   }
 
   /** Builds the search view and jump point planes of `layer` that plans read. */
   prepare(layer: number, movement: MovementName): void {
-    this.finder.prepare({ layer, movement });
+    this.pathfinder.prepare({ layer, movement });
   }
 
   plan(req: PlanRequest): Float64Array | null {
@@ -132,7 +144,10 @@ export class GridPlanner implements AgentPlanner {
     if (!grid.isWalkable(sx, sy, req.layer) || !grid.inBounds(gx, gy)) return null;
     if (!this.nearest && !grid.isWalkable(gx, gy, req.layer)) return null;
     const hex = !canSmooth(req.movement);
-    if (this.smooth && !hex && this.straight(req, gx, gy)) {
+    // The straight line past the walls: the plan when no standing agent is near it, and the path
+    // through them when the way around them fails (what the search and string pulling would give).
+    const line = this.smooth && !hex && this.lineClear(req, gx, gy);
+    if (line && this.clearOfAgents(req)) {
       this.straightPlans++;
       return Float64Array.of(req.toX, req.toY);
     }
@@ -144,7 +159,11 @@ export class GridPlanner implements AgentPlanner {
       const w = proj.cellToWorld(o.x, o.y);
       obstacles.push({ x: w.x, y: w.y, z: w.z, radius: o.radius * step });
     }
-    const r = this.search(sx, sy, gx, gy, req.layer, req.movement);
+    const r = this.search(sx, sy, gx, gy, req.layer, req.movement, line);
+    if (r === null) {
+      this.straightPlans++;
+      return Float64Array.of(req.toX, req.toY);
+    }
     if (r.status === 'partial' && !this.nearest) return null;
     if ((r.status !== 'found' && r.status !== 'partial') || r.cells.length === 0) return null;
     this.lastPartial = r.status === 'partial';
@@ -167,19 +186,22 @@ export class GridPlanner implements AgentPlanner {
   }
 
   /**
-   * Whether the straight line from (req.fromX, req.fromY) to the target is the plan: the goal cell
-   * is walkable, every step costs the same (so the straight line is the shortest way), the
-   * line of sight is clear under the movement's corner rule, and it passes no standing agent
-   * (its stamped radius plus half a cell). What the search and string pulling would return, for
+   * Whether the straight line from (req.fromX, req.fromY) to the target is the shortest way past
+   * the walls: the goal cell is walkable, every step costs the same, and the line of sight is
+   * clear under the movement's corner rule. What the search and string pulling would return, for
    * the price of one line walk: most orders of a unit near its goal (a group's last stretch to its
    * slot, a step aside and back) are such lines.
    */
-  private straight(req: PlanRequest, gx: number, gy: number): boolean {
+  private lineClear(req: PlanRequest, gx: number, gy: number): boolean {
     const grid = this.grid;
     if (!grid.isWalkable(gx, gy, req.layer)) return false;
     const view = grid.searchView(req.layer);
     if (!view.uniform) return false;
-    if (!lineOfSight(view, req.fromX, req.fromY, req.toX, req.toY, movementModel(req.movement).corner)) return false;
+    return lineOfSight(view, req.fromX, req.fromY, req.toX, req.toY, movementModel(req.movement).corner);
+  }
+
+  /** Whether the straight line to the target passes no standing agent (its stamped radius plus half a cell). */
+  private clearOfAgents(req: PlanRequest): boolean {
     for (const o of req.obstacles) {
       if (segmentDistance(o.x, o.y, req.fromX, req.fromY, req.toX, req.toY) <= o.radius + 0.5) return false;
     }
@@ -188,25 +210,39 @@ export class GridPlanner implements AgentPlanner {
 
   /**
    * The cascade of findPathToNearest with a bounded first step: a path around the standing agents
-   * that may expand at most `AROUND_BUDGET_BASE` nodes plus `AROUND_BUDGET_PER_CELL` per cell of
-   * the octile distance, then the path through them (or to the nearest reachable cell). A goal
+   * (first searched from the goal for at most `PROBE_BUDGET` expansions, then from the start for
+   * at most `AROUND_BUDGET_BASE` nodes plus `AROUND_BUDGET_PER_CELL` per cell of the octile
+   * distance), then the path through them (or to the nearest reachable cell). A goal
    * walled in by standing units (a slot in a packed crowd) would otherwise make the search around
    * them explore the start's whole component, hundreds of milliseconds on a big map, before
-   * settling for the path through them.
+   * settling for the path through them. Null when the way around fails and `line` says the
+   * straight line is the path through them: no search over the map for what one line walk gave.
    */
-  private search(sx: number, sy: number, gx: number, gy: number, layer: number, movement: MovementName): NearestPathResult {
+  private search(sx: number, sy: number, gx: number, gy: number, layer: number, movement: MovementName, line: boolean): NearestPathResult | null {
     const grid = this.grid;
     const obstacles = this.worldObstacles;
     if (obstacles.length > 0 && grid.isWalkable(gx, gy, layer)) {
       const overlay = (this.overlays[layer] ??= new ObstacleOverlay(grid, layer));
       const view = (this.aroundView = overlay.stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }));
-      const dx = Math.abs(gx - sx);
-      const dy = Math.abs(gy - sy);
-      const maxIterations = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
-      const around = this.finder.search(sx, sy, gx, gy, { layer, movement, view, maxIterations });
-      if (around.status === 'found') return { ...around, avoided: true };
+      // Ways are the same both ways round unless cells have one-way exits: a short search from the
+      // goal proves at once a goal walled in by standing units (the search from the start would
+      // spend its whole budget), and on uniform costs the path it finds, reversed, is the plan.
+      let walledIn = false;
+      if (view.exits === null) {
+        const probe = this.pathfinder.search(gx, gy, sx, sy, { layer, movement, view, maxIterations: PROBE_BUDGET });
+        if (probe.status === 'found' && view.uniform) return { ...probe, cells: probe.cells.slice().reverse(), reached: gy * grid.width + gx, avoided: true };
+        walledIn = probe.status === 'no-path' || probe.status === 'invalid-start';
+      }
+      if (!walledIn) {
+        const dx = Math.abs(gx - sx);
+        const dy = Math.abs(gy - sy);
+        const maxIterations = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
+        const around = this.pathfinder.search(sx, sy, gx, gy, { layer, movement, view, maxIterations });
+        if (around.status === 'found') return { ...around, avoided: true };
+      }
+      if (line) return null;
     }
-    return findPathToNearest(grid, sx, sy, gx, gy, { layer, movement, pathfinder: this.finder });
+    return findPathToNearest(grid, sx, sy, gx, gy, { layer, movement, pathfinder: this.pathfinder });
   }
 
 }

@@ -7,9 +7,9 @@ import { Pathfinder } from '../search/pathfinder.js';
 import type { MovementName } from '../search/movement.js';
 import { FlowField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
-import { cellIndexAt, segmentDistance, type AgentObstacle, type AgentPlanner } from './planner.js';
+import { GridPlanner, cellIndexAt, segmentDistance, type AgentObstacle, type AgentPlanner } from './planner.js';
 import type { SpatialHash } from './spatial.js';
-import { AGENT_ACTIVE, AGENT_BLOCKED, AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, AGENT_UNREACHABLE, type AgentStore } from './store.js';
+import { AGENT_NUDGED, AGENT_ACTIVE, AGENT_BLOCKED, AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, AGENT_UNREACHABLE, type AgentStore } from './store.js';
 import type { NavigationStats } from './system.js';
 
 /**
@@ -48,12 +48,15 @@ export class Replanner {
     this.options = options;
     this.stats = stats;
     this.planner = planner;
-    this.finder = new Pathfinder(grid);
+    // One Pathfinder for the flow fields and the default planner's plans: its scratch and jump
+    // point planes are built once for the map, not once per user.
+    this.finder = planner instanceof GridPlanner && planner.grid === grid ? planner.pathfinder : new Pathfinder(grid);
   }
 
   /** Builds the search structures planning reads (see NavigationSystem.prepare). */
   prepare(): void {
     this.finder.prepare({ layer: this.layer, movement: this.movement });
+    // A planner sharing the finder finds it built; its own call costs nothing then.
     this.planner.prepare?.(this.layer, this.movement);
   }
 
@@ -317,7 +320,8 @@ export class Replanner {
   /**
    * Plans agent i from where it stands to its target, around the standing agents near the way
    * (within `obstacleInfluenceDist` of the straight segment, blocking `obstacleRadiusFraction` of
-   * their radius). No plan: the agent stands, flagged AGENT_UNREACHABLE; a partial one (the
+   * their radius; none for a unit stepping aside or walking back, AGENT_NUDGED). No plan: the
+   * agent stands, flagged AGENT_UNREACHABLE; a partial one (the
    * planner's `lastPartial`) walks as close as it can, flagged likewise.
    */
   private plan(i: number): void {
@@ -331,7 +335,10 @@ export class Replanner {
     const obstacles = this.obstacles;
     const pool = this.obstaclePool;
     obstacles.length = 0;
-    for (let j = 0; j < a.count; j++) {
+    // A step aside or back (a few cells) plans past walls only: the standing units on its way are
+    // pushed, as a nudged walker always pushes, rather than searched around.
+    const nudged = (a.flags[i] & AGENT_NUDGED) !== 0;
+    for (let j = 0; j < a.count && !nudged; j++) {
       if (j === i || (a.flags[j] & (AGENT_ACTIVE | AGENT_INTENT)) !== AGENT_ACTIVE) continue;
       if (segmentDistance(a.x[j], a.y[j], fx, fy, tx, ty) > o.obstacleInfluenceDist) continue;
       // Objects are reused from plan to plan: the planner may read them only during its call.

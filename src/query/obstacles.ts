@@ -2,7 +2,7 @@ import { TilenavError, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { cellStep, planeOf, worldToCellPoint } from '../path/smooth.js';
-import { padXY, strideOf } from '../grid/padded.js';
+import { padXY } from '../grid/padded.js';
 
 /**
  * Something standing in the way for one query (another unit, a cart): a circle at a world position with a
@@ -46,6 +46,7 @@ export class ObstacleOverlay {
   private stamped = new Int32Array(64);
   private count = 0;
   private readonly scratch: WorldPoint = { x: 0, y: 0, z: 0 };
+  private readonly ownCell = { x: 0, y: 0 };
 
   constructor(grid: NavGrid, layer: number | string = 0) {
     this.grid = grid;
@@ -92,36 +93,48 @@ export class ObstacleOverlay {
     const [ax, az] = planeOf(proj, a);
     const [bx, bz] = planeOf(proj, b);
     const startP = padXY(W, sx, sy);
+    // The plane's second axis (see planeOf), read from reused points: no object per stamped cell.
+    const continuous = proj.spec.kind === 'continuous';
+    // Cells whose centre can lie within r of an obstacle: on square grids exactly those within
+    // r / (cell size) cells of it on each axis; other projections scan one cell more.
+    const spec = proj.spec;
+    const square = spec.kind === 'orthogonal' || spec.kind === 'continuous';
+    const reach = spec.kind === 'orthogonal' ? Math.min(spec.tileWidth, spec.tileHeight) : step;
+    const pad = square ? 1e-9 : 1;
     const cp = { x: 0, y: 0 };
+    const w = this.scratch;
     for (const o of obstacles) {
       if (o === null || typeof o !== 'object' || !Number.isFinite(o.x) || !Number.isFinite(o.y) || !(o.radius >= 0)) {
         throw new TilenavError('expected { x, y, z?, radius } with finite numbers and radius >= 0', { element: 'obstacle' });
       }
-      const [ox, oz] = planeOf(proj, { x: o.x, y: o.y, z: o.z ?? 0 });
+      const ox = o.x;
+      const oz = continuous ? (o.z ?? 0) : o.y;
       if (!Number.isFinite(oz)) throw new TilenavError('expected a finite z in the continuous world', { element: 'obstacle' });
       if (distToSegment(ox, oz, ax, az, bx, bz) > influence) continue;
       const r = o.radius * fraction;
+      const r2 = r * r;
       const c = worldToCellPoint(proj, ox, oz, cp);
-      const own = proj.worldToCell(ox, oz);
-      this.block(own.x, own.y, startP);
-      const rc = r / step + 1;
+      const own = proj.worldToCell(ox, oz, this.ownCell);
+      if (grid.inBounds(own.x, own.y)) this.block(padXY(W, own.x, own.y), startP);
+      const rc = r / reach + pad;
       const x0 = Math.max(0, Math.floor(c.x - rc));
       const x1 = Math.min(grid.width - 1, Math.ceil(c.x + rc));
       const y0 = Math.max(0, Math.floor(c.y - rc));
       const y1 = Math.min(grid.height - 1, Math.ceil(c.y + rc));
       for (let y = y0; y <= y1; y++) {
         for (let x = x0; x <= x1; x++) {
-          const [wx, wz] = planeOf(proj, proj.cellToWorld(x, y, this.scratch));
-          if ((wx - ox) * (wx - ox) + (wz - oz) * (wz - oz) <= r * r) this.block(x, y, startP);
+          proj.cellToWorld(x, y, w);
+          const dx = w.x - ox;
+          const dz = (continuous ? w.z : w.y) - oz;
+          if (dx * dx + dz * dz <= r2) this.block(padXY(W, x, y), startP);
         }
       }
     }
     return view;
   }
 
-  private block(x: number, y: number, startP: number): void {
-    if (!this.grid.inBounds(x, y)) return;
-    const p = padXY(strideOf(this.grid.width), x, y);
+  /** Blocks padded cell p on the overlay (never the start, `startP`), remembering it for the next restore. */
+  private block(p: number, startP: number): void {
     const pass = this.pass as Float32Array;
     if (p === startP || pass[p] === 0) return;
     pass[p] = 0;

@@ -1,5 +1,5 @@
 import { Pathfinder, TilenavError, movementModel, type MovementName, type NavGrid } from '../../index.js';
-import { NavigationSystem, AGENT_UNREACHABLE, AGENT_BLOCKED } from '../../agents/index.js';
+import { NavigationSystem, GridPlanner, AGENT_UNREACHABLE, AGENT_BLOCKED } from '../../agents/index.js';
 import { COMMON_FLAGS, parseCommand, type CommandSpec } from '../flags.js';
 import { loadMap, round, type CliIo } from '../io.js';
 import { checkInput } from '../output.js';
@@ -59,7 +59,8 @@ export function simulateCommand(args: string[], io: CliIo): number {
     }
   }
   if (ids.length < units) throw new TilenavError(`the map has only ${ids.length} walkable cells for ${units} units`, { element: '--units' });
-  // A game builds the search structures while the level loads; timed apart from the order.
+  // A game builds the search structures while the level loads (once per map, whatever the
+  // orders); timed apart from the order, whose planMs counts its flow field and every plan.
   const p0 = performance.now();
   sys.prepare();
   const prepareMs = performance.now() - p0;
@@ -115,7 +116,9 @@ export function simulateCommand(args: string[], io: CliIo): number {
  * full speed when that is more (a crossing of a big map takes longer than five minutes).
  */
 function defaultBudget(grid: NavGrid, sys: NavigationSystem, id: number, to: readonly number[]): number {
-  const route = new Pathfinder(grid).findPath(Math.round(sys.x[id]), Math.round(sys.y[id]), to[0], to[1], { layer: sys.layer, movement: sys.movement });
+  // The system's own Pathfinder when it has one: its jump point planes are built already.
+  const finder = sys.planner instanceof GridPlanner ? sys.planner.pathfinder : new Pathfinder(grid);
+  const route = finder.findPath(Math.round(sys.x[id]), Math.round(sys.y[id]), to[0], to[1], { layer: sys.layer, movement: sys.movement });
   if (route.status !== 'found') return DEFAULT_SIMULATE_STEPS;
   const seconds = route.cost / (sys.walkSpeed[id] * sys.desiredSpeed[id] || 1);
   return Math.max(DEFAULT_SIMULATE_STEPS, Math.ceil((ROUTE_TIME_FACTOR * seconds) / sys.options.fixedStep));
