@@ -154,6 +154,25 @@ test('weighted jps: stays exact through random cost and wall changes', () => {
   );
 });
 
+test('weighted jps: searches cut short by maxIterations, and A* searches on the same scratch, leave the next search exact', () => {
+  fc.assert(
+    fc.property(weighted, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(30)), { minLength: 1, maxLength: 8 }), (arb, cuts) => {
+      const { grid, rnd } = prepare(arb);
+      const finder = new Pathfinder(grid);
+      for (const [a, b, limit] of cuts) {
+        const from = a % grid.size;
+        const to = b % grid.size;
+        const movement: Movement = limit % 2 === 0 ? 'octile' : 'cardinal';
+        const algorithm = limit % 3 === 0 ? 'astar' : 'jps';
+        finder.findPath(from % grid.width, Math.floor(from / grid.width), to % grid.width, Math.floor(to / grid.width), { algorithm, movement, maxIterations: limit });
+        const s = cell(rnd, grid);
+        agreeWithReference(grid, finder, movement, s % grid.width, Math.floor(s / grid.width), [cell(rnd, grid), cell(rnd, grid)], `after a search limited to ${limit}`);
+      }
+    }),
+    { numRuns: 200 },
+  );
+});
+
 test('weighted jps: a Moving AI map under terrain regions costs what A* finds, with fewer expansions', () => {
   const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 7, { roads: 3 });
   assert.equal(grid.searchView(0).uniform, false);

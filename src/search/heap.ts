@@ -50,6 +50,11 @@ export class NodeHeap {
     return this.keys[this.pos[node]];
   }
 
+  /** The tie value (g) the first node was queued with. The heap must not be empty. */
+  firstG(): number {
+    return this.gs[0];
+  }
+
   /** The first node's key, Infinity when empty. */
   peekKey(): number {
     return this.size > 0 ? this.keys[0] : Infinity;

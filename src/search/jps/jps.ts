@@ -25,8 +25,8 @@ const scanBackward = scanBackward_;
  * Exact: the same cost as A*. The walkability bit planes follow the grid through `onChange`.
  *
  * Memory: 0.25 bytes per cell per layer searched, 0.5 on a layer with differing costs (the cost
- * boundary planes), on top of the search scratch it is given (shared with the Pathfinder that
- * owns it, and the hierarchy).
+ * boundary planes), plus 0.5 bytes per cell for the node states (see `marks`), on top of the
+ * search scratch it is given (shared with the Pathfinder that owns it, and the hierarchy).
  * Not part of the public API: used through `findPath(..., { algorithm: 'jps' })` and the hierarchy.
  */
 export class JumpPointSearch {
@@ -42,10 +42,22 @@ export class JumpPointSearch {
   private found = new Int32Array(0);
   /** The uniform loops' open list: 20 bytes per queued entry, kept between queries. */
   private readonly queue = new LazyNodeHeap();
+  /**
+   * Each node's state in the current search, 2 bits per node (1 open, 2 closed, 0 neither), 16
+   * nodes per word: the same answers as the scratch's stamps (which are kept too, for the callers),
+   * but a plane small enough to stay in cache, so rejecting a jump end that is settled, or telling
+   * a new one, reads no large array. Cleared word by word through `touched` at the next search.
+   */
+  private readonly marks: Uint32Array;
+  /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
     this.grid = grid;
     this.scratch = scratch;
+    this.marks = new Uint32Array((scratch.size + 15) >>> 4);
+    this.touched = new Int32Array(this.marks.length);
     this.planes = grid.layers.map(() => null);
     this.tables = grid.layers.map(() => null);
     this.tableViews = grid.layers.map(() => null);
@@ -160,6 +172,12 @@ export class JumpPointSearch {
     const { g, parent, stamp, heap } = scratch;
     const open = scratch.start(start);
     const closed = open + 1;
+    const marks = this.marks;
+    const touched = this.touched;
+    for (let i = this.touchedCount - 1; i >= 0; i--) marks[touched[i]] = 0;
+    marks[start >>> 4] = 1 << ((start & 15) << 1);
+    touched[0] = start >>> 4;
+    let touchedCount = 1;
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
     // The path from a node to each successor is diagonal steps first, then straight ones (octile)
@@ -171,35 +189,46 @@ export class JumpPointSearch {
     let fy = 0;
     const relax = (jx: number, jy: number): void => {
       const jp = jy * W + jx;
-      const st = stamp[jp];
-      if (st === closed) return;
+      const wi = jp >>> 4;
+      const sh = (jp & 15) << 1;
+      const word = marks[wi];
+      const st = (word >>> sh) & 3;
+      if (st === 2) return;
       const ax = Math.abs(jx - fx);
       const ay = Math.abs(jy - fy);
       const ng = fromG + (cardinal ? ax + ay : ax > ay ? ax + K * ay : ay + K * ax) * cost;
-      if (st === open && ng >= g[jp]) return;
+      if (st === 1 && ng >= g[jp]) return;
       const hx = Math.abs(jx - gx);
       const hy = Math.abs(jy - gy);
       const f = ng + (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * hCost;
       g[jp] = ng;
       parent[jp] = from;
-      if (st === open) {
+      if (st === 1) {
         heap.decrease(jp, f, ng);
       } else {
+        if (word === 0) touched[touchedCount++] = wi;
+        marks[wi] = word | (1 << sh);
         stamp[jp] = open;
         heap.push(jp, f, ng);
       }
     };
     let expanded = 0;
     while (heap.size > 0) {
+      // The heap keeps each node's cost beside its key: read it there, not from the large g array.
+      const curG = heap.firstG();
       const cur = heap.pop();
       stamp[cur] = closed;
+      marks[cur >>> 4] ^= 3 << ((cur & 15) << 1);
       if (cur === goal) break;
-      if (expanded >= maxIterations) return report(out, false, expanded, true);
+      if (expanded >= maxIterations) {
+        this.touchedCount = touchedCount;
+        return report(out, false, expanded, true);
+      }
       expanded++;
       const cy = (cur / W) | 0;
       const cx = cur - cy * W;
       from = cur;
-      fromG = g[cur];
+      fromG = curG;
       fx = cx;
       fy = cy;
       // Successor directions as a bit mask over N E S W NE SE SW NW.
@@ -316,6 +345,7 @@ export class JumpPointSearch {
         }
       }
     }
+    this.touchedCount = touchedCount;
     return report(out, stamp[goal] === closed, expanded, false);
   }
 
