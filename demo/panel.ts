@@ -1,5 +1,6 @@
 /** The page's fixed parts: the searches and smoothing modes offered, the legend, the tool hints. */
 import { movementModel, type FindPathOptions, type MovementName, type Pathfinder, type PathResult } from 'tilenav';
+import { canSmooth } from 'tilenav/path';
 import { OVERLAY_COLORS, OVERLAY_COST_BANDS } from 'tilenav/render';
 import { ORDER_COLOR, SMOOTHED_COLOR } from './view.js';
 
@@ -33,11 +34,10 @@ export const SMOOTHING: Record<string, string> = { none: 'none', string: 'string
 
 /** Why smoothing mode `id` does not apply to paths of `movement`, or '' when it does (the rules of smoothPath and findAnyAnglePath). */
 export function smoothingRefusal(id: string, movement: MovementName): string {
-  // smoothPath refuses hex models only, but a staggered map's cell coordinates are not its
-  // geometry either (every other row is shifted by half a cell): a line pulled straight in them
-  // is not the straight line on the map, so the page does not offer it there.
+  // Hexagonal and staggered cell coordinates are not the map's geometry (every other row is
+  // shifted by half a cell): the library does not string-pull their paths.
   const heuristic = movementModel(movement).heuristic;
-  if (id === 'string' && heuristic !== 'octile' && heuristic !== 'manhattan') return `needs square or isometric movement, not '${movement}' (${heuristic === 'hex' ? 'hex' : 'staggered'} paths have no straight segments)`;
+  if (id === 'string' && !canSmooth(movement)) return `needs square or isometric movement, not '${movement}' (${heuristic === 'hex' ? 'hex' : 'staggered'} paths have no straight segments)`;
   if (id === 'anyangle' && movement !== 'octile') return `needs 'octile' movement, not '${movement}'`;
   return '';
 }
