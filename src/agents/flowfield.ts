@@ -1,3 +1,4 @@
+import { hypot } from './hypot.js';
 import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { Pathfinder } from '../search/pathfinder.js';
@@ -197,14 +198,14 @@ function groupCentre(grid: NavGrid, cells: ArrayLike<number>): { mid: number; sp
   let mid = -1;
   let best = Infinity;
   for (let k = 0; k < cells.length; k++) {
-    const d = Math.hypot(grid.xOf(cells[k]) - mx, grid.yOf(cells[k]) - my);
+    const d = hypot(grid.xOf(cells[k]) - mx, grid.yOf(cells[k]) - my);
     if (cells[k] >= 0 && d < best) {
       best = d;
       mid = cells[k];
     }
   }
   let spread = 0;
-  for (let k = 0; k < cells.length; k++) if (cells[k] >= 0) spread = Math.max(spread, Math.hypot(grid.xOf(cells[k]) - grid.xOf(mid), grid.yOf(cells[k]) - grid.yOf(mid)));
+  for (let k = 0; k < cells.length; k++) if (cells[k] >= 0) spread = Math.max(spread, hypot(grid.xOf(cells[k]) - grid.xOf(mid), grid.yOf(cells[k]) - grid.yOf(mid)));
   return { mid, spread };
 }
 

@@ -1,3 +1,4 @@
+import { hypot } from './hypot.js';
 import type { CellRect, GridChange, NavGrid } from '../grid/navgrid.js';
 import { addChangedRect } from '../grid/rects.js';
 import { segmentCost } from '../path/los.js';
@@ -177,7 +178,7 @@ export class Replanner {
       }
       if (now - a.anchorTime[i] < o.stuckTime) continue;
       a.anchorTime[i] = now;
-      if (Math.hypot(a.x[i] - a.targetX[i], a.y[i] - a.targetY[i]) <= o.crowdedArrivalDist) {
+      if (hypot(a.x[i] - a.targetX[i], a.y[i] - a.targetY[i]) <= o.crowdedArrivalDist) {
         if (a.homeX[i] === a.targetX[i] && a.homeY[i] === a.targetY[i]) {
           a.homeX[i] = a.x[i];
           a.homeY[i] = a.y[i];
@@ -217,10 +218,10 @@ export class Replanner {
       if (back >= 0) return field.dist[back] + Math.SQRT2;
     }
     const path = a.paths[i];
-    if ((a.flags[i] & AGENT_HAS_PATH) === 0 || path === null) return Math.hypot(a.targetX[i] - x, a.targetY[i] - y);
+    if ((a.flags[i] & AGENT_HAS_PATH) === 0 || path === null) return hypot(a.targetX[i] - x, a.targetY[i] - y);
     let k = a.waypointIndex[i] * 2;
-    let sum = Math.hypot(path[k] - x, path[k + 1] - y);
-    for (k += 2; k + 1 < path.length; k += 2) sum += Math.hypot(path[k] - path[k - 2], path[k + 1] - path[k - 1]);
+    let sum = hypot(path[k] - x, path[k + 1] - y);
+    for (k += 2; k + 1 < path.length; k += 2) sum += hypot(path[k] - path[k - 2], path[k + 1] - path[k - 1]);
     return sum;
   }
 

@@ -1,3 +1,4 @@
+import { hypot } from './hypot.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { FlowField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
@@ -54,7 +55,7 @@ export class Steering {
         const field = this.fields[a.group[i]]!;
         const c = cellIndexAt(grid, a.x[i], a.y[i]);
         const next = c < 0 ? -1 : field.next(c);
-        const slotD = Math.hypot(a.targetX[i] - grid.xOf(field.goal), a.targetY[i] - grid.yOf(field.goal));
+        const slotD = hypot(a.targetX[i] - grid.xOf(field.goal), a.targetY[i] - grid.yOf(field.goal));
         if (next < 0 || field.dist[c] <= o.flowSlotHandoff + slotD) {
           // Close enough: leave the field and plan the last stretch to this unit's own slot.
           a.flags[i] &= ~AGENT_FLOW;
