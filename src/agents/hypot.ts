@@ -9,11 +9,12 @@
 export function hypot(x: number, y: number): number {
   const ax = Math.abs(x);
   const ay = Math.abs(y);
-  if (ax === Infinity || ay === Infinity) return Infinity;
-  if (ax !== ax || ay !== ay) return NaN;
-  const max = ax > ay ? ax : ay;
-  if (max === 0) return 0;
+  // NaN when either is NaN, which carries through to r.
+  const max = Math.max(ax, ay);
   const nx = ax / max;
   const ny = ay / max;
-  return Math.sqrt(nx * nx + ny * ny) * max;
+  const r = Math.sqrt(nx * nx + ny * ny) * max;
+  // One expression, no early returns: inlined, the result stays an unboxed number (separate
+  // returns of constants made the compiler box it).
+  return ax === Infinity || ay === Infinity ? Infinity : max === 0 ? 0 : r;
 }

@@ -21,6 +21,11 @@ export class Steering {
   private readonly fields: readonly (FlowField | null)[];
   /** Simulated time of the step being walked (seconds). */
   private now = 0;
+  /**
+   * A point (x, y) handed to tryMove and turn: numbers passed to a call the compiler does not
+   * inline are boxed on the heap, an allocation per agent per step; here they stay unboxed.
+   */
+  private readonly point = new Float64Array(2);
 
   constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, fields: readonly (FlowField | null)[]) {
     this.agents = agents;
@@ -86,7 +91,11 @@ export class Steering {
       const flow = (a.flags[i] & AGENT_FLOW) !== 0;
       const reach = flow ? 0 : last ? Math.max(o.walkThreshold, a.arrivalThreshold[i]) : a.contact[i] === 1 ? Math.max(o.walkThreshold, 2 * a.radius[i]) : o.walkThreshold;
       if (d <= remaining || d <= reach) {
-        if (d <= remaining && !this.tryMove(i, wx, wy)) break;
+        if (d <= remaining) {
+          this.point[0] = wx;
+          this.point[1] = wy;
+          if (!this.tryMove(i)) break;
+        }
         remaining -= Math.min(d, remaining);
         if (last) {
           a.arrive(i, this.now);
@@ -94,16 +103,22 @@ export class Steering {
         }
         if (!flow) a.waypointIndex[i]++;
       } else {
-        if (!this.tryMove(i, a.x[i] + (dx / d) * remaining, a.y[i] + (dy / d) * remaining)) break;
+        this.point[0] = a.x[i] + (dx / d) * remaining;
+        this.point[1] = a.y[i] + (dy / d) * remaining;
+        if (!this.tryMove(i)) break;
         remaining = 0;
       }
     }
-    this.turn(i, a.x[i] - x0, a.y[i] - y0, dt);
+    this.point[0] = a.x[i] - x0;
+    this.point[1] = a.y[i] - y0;
+    this.turn(i, dt);
   }
 
-  /** Moves agent i to (nx, ny) if its cell is walkable, else slides along one axis; false if it cannot move. */
-  private tryMove(i: number, nx: number, ny: number): boolean {
+  /** Moves agent i to `point` if its cell is walkable, else slides along one axis; false if it cannot move. */
+  private tryMove(i: number): boolean {
     const a = this.agents;
+    const nx = this.point[0];
+    const ny = this.point[1];
     if (walkableAt(this.grid, this.layer, nx, ny)) {
       a.x[i] = nx;
       a.y[i] = ny;
@@ -125,13 +140,18 @@ export class Steering {
     return false;
   }
 
-  /** Turns agent i toward the way it moved, (dx, dy), by at most its rotation speed x dt. */
-  private turn(i: number, dx: number, dy: number, dt: number): void {
+  /** Turns agent i toward the way it moved, `point` = (dx, dy), by at most its rotation speed x dt. */
+  private turn(i: number, dt: number): void {
+    const dx = this.point[0];
+    const dy = this.point[1];
     if (dx * dx + dy * dy < 1e-18) return;
     const heading = this.agents.heading;
     const want = Math.atan2(dy, dx);
     let diff = want - heading[i];
-    diff -= TWO_PI * Math.round(diff / TWO_PI);
+    // Math.round, spelled with floor: Math.round here made the compiled step box numbers.
+    const turns = diff / TWO_PI;
+    const down = Math.floor(turns);
+    diff -= TWO_PI * (turns - down >= 0.5 ? down + 1 : down);
     const max = this.agents.rotationSpeed[i] * dt;
     let h = heading[i] + (diff > max ? max : diff < -max ? -max : diff);
     if (h > Math.PI) h -= TWO_PI;
