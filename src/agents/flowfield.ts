@@ -148,8 +148,14 @@ export class FlowField {
 
   /** The cell to step to from cell i, or -1 at the goal or where the goal cannot be reached. */
   next(i: number): number {
+    // Kept this small so the compiler inlines it into the walking step (with the search in its
+    // own method, the step's inlining budget had no room left and boxed its numbers).
     const known = this.nextCell[i];
-    if (known !== 0) return known - 2;
+    return known !== 0 ? known - 2 : this.findNext(i);
+  }
+
+  /** {@link next} the first time cell i is asked: the lowest-distance neighbour, then cached. */
+  private findNext(i: number): number {
     let n = -1;
     const grid = this.grid;
     const dist = this.dist;

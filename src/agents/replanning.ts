@@ -35,7 +35,6 @@ export class Replanner {
   /** The standing agents handed to the planner, and the objects reused for them. */
   private readonly obstacles: AgentObstacle[] = [];
   private readonly obstaclePool: AgentObstacle[] = [];
-  private readonly moversByGroup = new Map<number, number>();
   /** Rectangles grid changes opened since the last shortcut check (shortcutFactor > 0 only). */
   private opened: CellRect[] = [];
   private shortcuts: ShortcutCheck | null = null;
@@ -99,24 +98,26 @@ export class Replanner {
     const a = this.agents;
     const n = a.count;
     const eps2 = o.movedEps * o.movedEps;
-    // Movers per group: a walker whose only movers are its own group's has nothing to look for
-    // (the usual case in a big order), and skips the search around its segment.
-    const byGroup = this.moversByGroup;
-    byGroup.clear();
+    // A walker whose only movers are its own group's has nothing to look for (the usual case in
+    // a big order), and skips the search around its segment. `soleGroup` is the group order every
+    // mover belongs to, -1 when they belong to several or some to none: a number, not a count
+    // per group, so the step allocates nothing.
     let movers = 0;
+    let soleGroup = -1;
     for (let i = 0; i < n; i++) {
       const dx = a.x[i] - a.prevX[i];
       const dy = a.y[i] - a.prevY[i];
       if (dx * dx + dy * dy <= eps2) continue;
       movers++;
-      if (a.group[i] >= 0) byGroup.set(a.group[i], (byGroup.get(a.group[i]) ?? 0) + 1);
+      if (movers === 1) soleGroup = a.group[i];
+      else if (a.group[i] !== soleGroup) soleGroup = -1;
     }
     if (movers === 0) return;
     this.hash.build(a);
     for (let w = 0; w < n; w++) {
       if ((a.flags[w] & (AGENT_HAS_PATH | AGENT_FLOW | AGENT_DIRTY)) !== AGENT_HAS_PATH) continue;
       if (now - a.lastReplan[w] < o.replanCooldown) continue;
-      if (a.group[w] >= 0 && movers === byGroup.get(a.group[w])) continue;
+      if (a.group[w] >= 0 && a.group[w] === soleGroup) continue;
       const path = a.paths[w]!;
       const k = a.waypointIndex[w];
       if (this.moverNear(w, a.x[w], a.y[w], path[k * 2], path[k * 2 + 1], eps2)) {
