@@ -38,6 +38,8 @@ export class Replanner {
   /** Rectangles grid changes opened since the last shortcut check (shortcutFactor > 0 only). */
   private opened: CellRect[] = [];
   private shortcuts: ShortcutCheck | null = null;
+  /** What {@link remaining} measured (cells). */
+  private readonly wayLeft = new Float64Array(1);
 
   constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, movement: MovementName, options: Readonly<NavigationOptions>, stats: NavigationStats, planner: AgentPlanner) {
     this.agents = agents;
@@ -171,7 +173,8 @@ export class Replanner {
         a.anchorTime[i] = now;
         continue;
       }
-      const left = this.remaining(i);
+      this.remaining(i);
+      const left = this.wayLeft[0];
       if (left < a.bestRemaining[i] - o.stuckDist || a.bestRemaining[i] === Infinity) {
         a.bestRemaining[i] = left;
         a.anchorTime[i] = now;
@@ -203,27 +206,39 @@ export class Replanner {
   }
 
   /**
-   * Agent i's way left to its target (cells): down its group's flow field, along its waypoints
-   * from where it stands, or straight when it has neither.
+   * Agent i's way left to its target (cells), into `wayLeft[0]`: down its group's flow field,
+   * along its waypoints from where it stands, or straight when it has neither. Written to a
+   * scratch array, not returned: a fractional number returned from a call the compiler does not
+   * inline is boxed on the heap, once per walker per step.
    */
-  private remaining(i: number): number {
+  private remaining(i: number): void {
     const a = this.agents;
     const x = a.x[i];
     const y = a.y[i];
+    const out = this.wayLeft;
     if ((a.flags[i] & AGENT_FLOW) !== 0) {
       const field = this.fields[a.group[i]]!;
       const c = cellIndexAt(this.grid, x, y);
-      if (c >= 0 && field.dist[c] !== Infinity) return field.dist[c];
+      if (c >= 0 && field.dist[c] !== Infinity) {
+        out[0] = field.dist[c];
+        return;
+      }
       // Pushed just out of a corridor field: the cell it steps back into, plus the step.
       const back = c < 0 ? -1 : field.next(c);
-      if (back >= 0) return field.dist[back] + Math.SQRT2;
+      if (back >= 0) {
+        out[0] = field.dist[back] + Math.SQRT2;
+        return;
+      }
     }
     const path = a.paths[i];
-    if ((a.flags[i] & AGENT_HAS_PATH) === 0 || path === null) return hypot(a.targetX[i] - x, a.targetY[i] - y);
+    if ((a.flags[i] & AGENT_HAS_PATH) === 0 || path === null) {
+      out[0] = hypot(a.targetX[i] - x, a.targetY[i] - y);
+      return;
+    }
     let k = a.waypointIndex[i] * 2;
     let sum = hypot(path[k] - x, path[k + 1] - y);
     for (k += 2; k + 1 < path.length; k += 2) sum += hypot(path[k] - path[k - 2], path[k + 1] - path[k - 1]);
-    return sum;
+    out[0] = sum;
   }
 
   /**
@@ -370,7 +385,8 @@ export class Replanner {
     a.flags[i] = ((a.flags[i] | AGENT_HAS_PATH) & ~(AGENT_DIRTY | AGENT_UNREACHABLE)) | partial;
     // Progress is measured along the new path from here on; the stuck clock keeps running, so
     // replanning over and over in a crowd does not hide that the walker gets nowhere.
-    a.bestRemaining[i] = this.remaining(i);
+    this.remaining(i);
+    a.bestRemaining[i] = this.wayLeft[0];
   }
 }
 
