@@ -1,7 +1,8 @@
 /**
  * Agents benchmark: ms per fixed step for 1,000 agents on a 256 x 256 map following a
  * flow field (target < 4 ms), and planning time for 50 units ordered across AcrosstheCape
- * (target < 50 ms), flow field against one A* per unit. Medians over repeated runs.
+ * (target < 50 ms), flow field against one A* per unit, and bytes allocated per step while walking.
+ * Medians over repeated runs.
  */
 import { NavGrid } from '../src/index.js';
 import { parseMovingAiMap } from '../src/loaders/index.js';
@@ -26,7 +27,7 @@ function arena(): NavGrid {
   return g;
 }
 
-function thousand(steps: number): { stepMs: number[]; orderMs: number; arrived: number } {
+function thousand(steps: number, meter?: AllocMeter, meterFrom = 0): { stepMs: number[]; orderMs: number; arrived: number } {
   const grid = arena();
   const sys = new NavigationSystem(grid);
   const ids: number[] = [];
@@ -36,6 +37,12 @@ function thousand(steps: number): { stepMs: number[]; orderMs: number; arrived: 
   const orderMs = performance.now() - t0;
   const stepMs: number[] = [];
   for (let s = 0; s < steps; s++) {
+    if (meter !== undefined && s >= meterFrom) {
+      meter.start();
+      sys.step();
+      meter.stop();
+      continue;
+    }
     const t = performance.now();
     sys.step();
     stepMs.push(performance.now() - t);
@@ -47,7 +54,7 @@ function thousand(steps: number): { stepMs: number[]; orderMs: number; arrived: 
  * 50 units from around `from` to (tx, ty) on AcrosstheCape, stepped until all stand or `budget`
  * steps; `prepare`: build the search structures first, as a game does at level load (not timed).
  */
-function cape(mode: 'flow' | 'formation', tx: number, ty: number, from = [600, 150], budget = 4000, prepare = false): { orderMs: number; firstPlansMs: number; totalPlanMs: number; arrived: number } {
+function cape(mode: 'flow' | 'formation', tx: number, ty: number, from = [600, 150], budget = 4000, prepare = false, meter?: AllocMeter): { orderMs: number; firstPlansMs: number; totalPlanMs: number; arrived: number } {
   const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map'));
   const sys = new NavigationSystem(grid);
   const ids: number[] = [];
@@ -66,8 +73,51 @@ function cape(mode: 'flow' | 'formation', tx: number, ty: number, from = [600, 1
   // The formation mode plans each unit at the first step.
   sys.step();
   const firstPlansMs = sys.stats.planMs;
-  for (let s = 0; s < budget && ids.some((i) => sys.isMoving(i)); s++) sys.step();
+  for (let s = 0; s < budget && ids.some((i) => sys.isMoving(i)); s++) {
+    // Steps 1000-3000 of the long crossing: the whole crowd walking down the field.
+    const metered = meter !== undefined && s >= 1000 && s < 3000;
+    if (metered) meter.start();
+    sys.step();
+    if (metered) meter.stop();
+  }
   return { orderMs, firstPlansMs, totalPlanMs: sys.stats.planMs, arrived: ids.filter((i) => !sys.isMoving(i) && (sys.flags[i] & (AGENT_BLOCKED | AGENT_UNREACHABLE)) === 0).length };
+}
+
+/**
+ * Bytes allocated per step: the heap's growth across each step, read before and after it, summed
+ * over the steps no collection interrupted (a collection shrinks the heap), less what reading the
+ * heap itself allocates, averaged. Rounded to whole bytes; a few bytes is noise.
+ */
+class AllocMeter {
+  private sum = 0;
+  private counted = 0;
+  private before = 0;
+  private readonly overhead: number;
+
+  constructor() {
+    let sum = 0;
+    let counted = 0;
+    let prev = process.memoryUsage().heapUsed;
+    for (let k = 0; k < 2000; k++) {
+      const h = process.memoryUsage().heapUsed;
+      if (h >= prev) { sum += h - prev; counted++; }
+      prev = h;
+    }
+    this.overhead = counted > 0 ? sum / counted : 0;
+  }
+
+  start(): void {
+    this.before = process.memoryUsage().heapUsed;
+  }
+
+  stop(): void {
+    const h = process.memoryUsage().heapUsed;
+    if (h >= this.before) { this.sum += h - this.before; this.counted++; }
+  }
+
+  get bytesPerStep(): number {
+    return this.counted > 0 ? Math.max(0, Math.round(this.sum / this.counted - this.overhead)) : NaN;
+  }
 }
 
 thousand(60); // warm-up
@@ -75,10 +125,14 @@ thousand(60); // warm-up
 // formation slots at the goal (plans, nudges, dense collisions).
 const run = thousand(4200);
 const walk = run.stepMs.slice(0, 600);
+// A separate run for allocation, so reading the heap does not weigh on the timings: steps 300-600,
+// the crowd walking the field once the code is warm.
+const thousandAlloc = new AllocMeter();
+thousand(600, thousandAlloc, 300);
 const settle = run.stepMs.slice(3000, 4200);
 console.log('agents benchmark (medians; the machine is shared, rerun before quoting)');
 console.table([
-  { case: '1,000 agents 256x256 flow field: walking, steps 0-600', 'median ms/step': +median(walk).toFixed(3), 'p95 ms/step': +p95(walk).toFixed(3), 'order ms (field + formation)': +run.orderMs.toFixed(2), target: '< 4 ms/step' },
+  { case: '1,000 agents 256x256 flow field: walking, steps 0-600', 'median ms/step': +median(walk).toFixed(3), 'p95 ms/step': +p95(walk).toFixed(3), 'order ms (field + formation)': +run.orderMs.toFixed(2), 'bytes alloc/step (steps 300-600)': thousandAlloc.bytesPerStep, target: '< 4 ms/step' },
   { case: '1,000 agents: arriving and settling, steps 3000-4200', 'median ms/step': +median(settle).toFixed(3), 'p95 ms/step': +p95(settle).toFixed(3), 'order ms (field + formation)': '', target: '< 4 ms/step' },
   { case: `1,000 agents: whole run, ${run.arrived} standing after 4200 steps`, 'median ms/step': +median(run.stepMs).toFixed(3), 'p95 ms/step': +p95(run.stepMs).toFixed(3), 'order ms (field + formation)': '', target: '< 4 ms/step' },
 ]);
@@ -108,5 +162,8 @@ for (const [tx, ty] of [[740, 150], [600, 300]]) {
     'all planning in the run ms': +median(r.map((x) => x.totalPlanMs)).toFixed(2),
     target: '< 50 ms',
   });
+  const meter = new AllocMeter();
+  cape('flow', 10, 5, [666, 737], 3000, true, meter);
+  rows.push({ case: '50 units AcrosstheCape 666,737 -> 10,5: bytes allocated per step while walking (steps 1000-3000)', mode: 'flow field', 'bytes alloc/step': meter.bytesPerStep });
 }
 console.table(rows);

@@ -1,3 +1,4 @@
+import { hypot } from './hypot.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { NavigationOptions } from './options.js';
 import { walkableAt } from './planner.js';
@@ -57,7 +58,7 @@ export class Collision {
     for (let i = 0; i < a.count; i++) {
       if (a.returnAt[i] === 0 || now < a.returnAt[i] || (a.flags[i] & (AGENT_ACTIVE | AGENT_INTENT)) !== AGENT_ACTIVE) continue;
       a.returnAt[i] = 0;
-      if (Math.hypot(a.x[i] - a.homeX[i], a.y[i] - a.homeY[i]) > a.arrivalThreshold[i]) {
+      if (hypot(a.x[i] - a.homeX[i], a.y[i] - a.homeY[i]) > a.arrivalThreshold[i]) {
         a.order(i, a.homeX[i], a.homeY[i], DEFAULT_INTENT, a.group[i], now, true);
         a.flags[i] |= AGENT_NUDGED;
       }
@@ -89,22 +90,30 @@ export class Collision {
           const rs = r[i] + r[j];
           const d2 = dx * dx + dy * dy;
           if (d2 >= rs * rs) continue;
-          const d = Math.sqrt(d2);
           if (!push) {
+            const d = Math.sqrt(d2);
             if (rs - d > this.stats.maxOverlap) this.stats.maxOverlap = rs - d;
             continue;
           }
-          this.pushApart(i, j, dx, dy, d, rs - d);
+          this.pushApart(i, j);
         }
       }
     }
   }
 
-  /** Moves i and j apart along (dx, dy) (from i to j, length d) by the overlap `pen`, half each where both can go. */
-  private pushApart(i: number, j: number, dx: number, dy: number, d: number, pen: number): void {
+  /**
+   * Moves overlapping i and j apart along the line from i to j by their overlap, half each where
+   * both can go. It takes the ids alone and measures the pair again: numbers passed to a call the
+   * compiler does not inline are boxed on the heap, one allocation each per pushed pair.
+   */
+  private pushApart(i: number, j: number): void {
     const a = this.agents;
     const x = a.x;
     const y = a.y;
+    const dx = x[j] - x[i];
+    const dy = y[j] - y[i];
+    const d = Math.sqrt(dx * dx + dy * dy);
+    const pen = a.radius[i] + a.radius[j] - d;
     let nx: number;
     let ny: number;
     if (d > 1e-9) {
@@ -122,12 +131,12 @@ export class Collision {
       // Head-on walkers would push each other straight back forever: both keep to their right.
       const vx = x[i] - a.prevX[i] - (x[j] - a.prevX[j]);
       const vy = y[i] - a.prevY[i] - (y[j] - a.prevY[j]);
-      const v = Math.hypot(vx, vy);
+      const v = hypot(vx, vy);
       if (v > 1e-9 && nx * vx + ny * vy > 0.9 * v) {
         // Right of A's relative motion, in y-down coordinates, is (-vy, vx); A moves away from it.
         nx += (vy / v) * 0.75;
         ny -= (vx / v) * 0.75;
-        const m = Math.hypot(nx, ny);
+        const m = hypot(nx, ny);
         nx /= m;
         ny /= m;
       }
@@ -188,7 +197,7 @@ export class Collision {
     const a = this.agents;
     let dx = a.x[s] - a.x[from];
     let dy = a.y[s] - a.y[from];
-    const d = Math.hypot(dx, dy);
+    const d = hypot(dx, dy);
     if (d < 1e-9) {
       dx = 1;
       dy = 0;

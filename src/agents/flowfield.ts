@@ -1,3 +1,4 @@
+import { hypot } from './hypot.js';
 import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { Pathfinder } from '../search/pathfinder.js';
@@ -147,8 +148,14 @@ export class FlowField {
 
   /** The cell to step to from cell i, or -1 at the goal or where the goal cannot be reached. */
   next(i: number): number {
+    // Kept this small so the compiler inlines it into the walking step (with the search in its
+    // own method, the step's inlining budget had no room left and boxed its numbers).
     const known = this.nextCell[i];
-    if (known !== 0) return known - 2;
+    return known !== 0 ? known - 2 : this.findNext(i);
+  }
+
+  /** {@link next} the first time cell i is asked: the lowest-distance neighbour, then cached. */
+  private findNext(i: number): number {
     let n = -1;
     const grid = this.grid;
     const dist = this.dist;
@@ -197,14 +204,14 @@ function groupCentre(grid: NavGrid, cells: ArrayLike<number>): { mid: number; sp
   let mid = -1;
   let best = Infinity;
   for (let k = 0; k < cells.length; k++) {
-    const d = Math.hypot(grid.xOf(cells[k]) - mx, grid.yOf(cells[k]) - my);
+    const d = hypot(grid.xOf(cells[k]) - mx, grid.yOf(cells[k]) - my);
     if (cells[k] >= 0 && d < best) {
       best = d;
       mid = cells[k];
     }
   }
   let spread = 0;
-  for (let k = 0; k < cells.length; k++) if (cells[k] >= 0) spread = Math.max(spread, Math.hypot(grid.xOf(cells[k]) - grid.xOf(mid), grid.yOf(cells[k]) - grid.yOf(mid)));
+  for (let k = 0; k < cells.length; k++) if (cells[k] >= 0) spread = Math.max(spread, hypot(grid.xOf(cells[k]) - grid.xOf(mid), grid.yOf(cells[k]) - grid.yOf(mid)));
   return { mid, spread };
 }
 

@@ -1,3 +1,4 @@
+import { hypot } from './hypot.js';
 import { TilenavError } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from '../search/movement.js';
@@ -254,5 +255,5 @@ export function segmentDistance(px: number, py: number, ax: number, ay: number, 
   const len2 = vx * vx + vy * vy;
   let t = len2 > 0 ? ((px - ax) * vx + (py - ay) * vy) / len2 : 0;
   t = t < 0 ? 0 : t > 1 ? 1 : t;
-  return Math.hypot(px - (ax + t * vx), py - (ay + t * vy));
+  return hypot(px - (ax + t * vx), py - (ay + t * vy));
 }

@@ -1,3 +1,4 @@
+import { hypot } from './hypot.js';
 import type { CellRect, GridChange, NavGrid } from '../grid/navgrid.js';
 import { addChangedRect } from '../grid/rects.js';
 import { segmentCost } from '../path/los.js';
@@ -34,10 +35,11 @@ export class Replanner {
   /** The standing agents handed to the planner, and the objects reused for them. */
   private readonly obstacles: AgentObstacle[] = [];
   private readonly obstaclePool: AgentObstacle[] = [];
-  private readonly moversByGroup = new Map<number, number>();
   /** Rectangles grid changes opened since the last shortcut check (shortcutFactor > 0 only). */
   private opened: CellRect[] = [];
   private shortcuts: ShortcutCheck | null = null;
+  /** What {@link remaining} measured (cells). */
+  private readonly wayLeft = new Float64Array(1);
 
   constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, movement: MovementName, options: Readonly<NavigationOptions>, stats: NavigationStats, planner: AgentPlanner) {
     this.agents = agents;
@@ -98,24 +100,26 @@ export class Replanner {
     const a = this.agents;
     const n = a.count;
     const eps2 = o.movedEps * o.movedEps;
-    // Movers per group: a walker whose only movers are its own group's has nothing to look for
-    // (the usual case in a big order), and skips the search around its segment.
-    const byGroup = this.moversByGroup;
-    byGroup.clear();
+    // A walker whose only movers are its own group's has nothing to look for (the usual case in
+    // a big order), and skips the search around its segment. `soleGroup` is the group order every
+    // mover belongs to, -1 when they belong to several or some to none: a number, not a count
+    // per group, so the step allocates nothing.
     let movers = 0;
+    let soleGroup = -1;
     for (let i = 0; i < n; i++) {
       const dx = a.x[i] - a.prevX[i];
       const dy = a.y[i] - a.prevY[i];
       if (dx * dx + dy * dy <= eps2) continue;
       movers++;
-      if (a.group[i] >= 0) byGroup.set(a.group[i], (byGroup.get(a.group[i]) ?? 0) + 1);
+      if (movers === 1) soleGroup = a.group[i];
+      else if (a.group[i] !== soleGroup) soleGroup = -1;
     }
     if (movers === 0) return;
     this.hash.build(a);
     for (let w = 0; w < n; w++) {
       if ((a.flags[w] & (AGENT_HAS_PATH | AGENT_FLOW | AGENT_DIRTY)) !== AGENT_HAS_PATH) continue;
       if (now - a.lastReplan[w] < o.replanCooldown) continue;
-      if (a.group[w] >= 0 && movers === byGroup.get(a.group[w])) continue;
+      if (a.group[w] >= 0 && a.group[w] === soleGroup) continue;
       const path = a.paths[w]!;
       const k = a.waypointIndex[w];
       if (this.moverNear(w, a.x[w], a.y[w], path[k * 2], path[k * 2 + 1], eps2)) {
@@ -169,7 +173,8 @@ export class Replanner {
         a.anchorTime[i] = now;
         continue;
       }
-      const left = this.remaining(i);
+      this.remaining(i);
+      const left = this.wayLeft[0];
       if (left < a.bestRemaining[i] - o.stuckDist || a.bestRemaining[i] === Infinity) {
         a.bestRemaining[i] = left;
         a.anchorTime[i] = now;
@@ -177,7 +182,7 @@ export class Replanner {
       }
       if (now - a.anchorTime[i] < o.stuckTime) continue;
       a.anchorTime[i] = now;
-      if (Math.hypot(a.x[i] - a.targetX[i], a.y[i] - a.targetY[i]) <= o.crowdedArrivalDist) {
+      if (hypot(a.x[i] - a.targetX[i], a.y[i] - a.targetY[i]) <= o.crowdedArrivalDist) {
         if (a.homeX[i] === a.targetX[i] && a.homeY[i] === a.targetY[i]) {
           a.homeX[i] = a.x[i];
           a.homeY[i] = a.y[i];
@@ -201,27 +206,39 @@ export class Replanner {
   }
 
   /**
-   * Agent i's way left to its target (cells): down its group's flow field, along its waypoints
-   * from where it stands, or straight when it has neither.
+   * Agent i's way left to its target (cells), into `wayLeft[0]`: down its group's flow field,
+   * along its waypoints from where it stands, or straight when it has neither. Written to a
+   * scratch array, not returned: a fractional number returned from a call the compiler does not
+   * inline is boxed on the heap, once per walker per step.
    */
-  private remaining(i: number): number {
+  private remaining(i: number): void {
     const a = this.agents;
     const x = a.x[i];
     const y = a.y[i];
+    const out = this.wayLeft;
     if ((a.flags[i] & AGENT_FLOW) !== 0) {
       const field = this.fields[a.group[i]]!;
       const c = cellIndexAt(this.grid, x, y);
-      if (c >= 0 && field.dist[c] !== Infinity) return field.dist[c];
+      if (c >= 0 && field.dist[c] !== Infinity) {
+        out[0] = field.dist[c];
+        return;
+      }
       // Pushed just out of a corridor field: the cell it steps back into, plus the step.
       const back = c < 0 ? -1 : field.next(c);
-      if (back >= 0) return field.dist[back] + Math.SQRT2;
+      if (back >= 0) {
+        out[0] = field.dist[back] + Math.SQRT2;
+        return;
+      }
     }
     const path = a.paths[i];
-    if ((a.flags[i] & AGENT_HAS_PATH) === 0 || path === null) return Math.hypot(a.targetX[i] - x, a.targetY[i] - y);
+    if ((a.flags[i] & AGENT_HAS_PATH) === 0 || path === null) {
+      out[0] = hypot(a.targetX[i] - x, a.targetY[i] - y);
+      return;
+    }
     let k = a.waypointIndex[i] * 2;
-    let sum = Math.hypot(path[k] - x, path[k + 1] - y);
-    for (k += 2; k + 1 < path.length; k += 2) sum += Math.hypot(path[k] - path[k - 2], path[k + 1] - path[k - 1]);
-    return sum;
+    let sum = hypot(path[k] - x, path[k + 1] - y);
+    for (k += 2; k + 1 < path.length; k += 2) sum += hypot(path[k] - path[k - 2], path[k + 1] - path[k - 1]);
+    out[0] = sum;
   }
 
   /**
@@ -368,7 +385,8 @@ export class Replanner {
     a.flags[i] = ((a.flags[i] | AGENT_HAS_PATH) & ~(AGENT_DIRTY | AGENT_UNREACHABLE)) | partial;
     // Progress is measured along the new path from here on; the stuck clock keeps running, so
     // replanning over and over in a crowd does not hide that the walker gets nowhere.
-    a.bestRemaining[i] = this.remaining(i);
+    this.remaining(i);
+    a.bestRemaining[i] = this.wayLeft[0];
   }
 }
 

@@ -1,3 +1,4 @@
+import { hypot } from './hypot.js';
 import { AGENT_ACTIVE, type AgentStore } from './store.js';
 
 /**
@@ -164,7 +165,7 @@ export function agentAt(agents: AgentStore, x: number, y: number): number {
   let bestD = Infinity;
   for (let i = 0; i < agents.count; i++) {
     if ((agents.flags[i] & AGENT_ACTIVE) === 0) continue;
-    const d = Math.hypot(agents.x[i] - x, agents.y[i] - y);
+    const d = hypot(agents.x[i] - x, agents.y[i] - y);
     if (d <= agents.radius[i] && d < bestD) {
       best = i;
       bestD = d;

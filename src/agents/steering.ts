@@ -1,7 +1,6 @@
 import type { NavGrid } from '../grid/navgrid.js';
 import type { FlowField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
-import { cellIndexAt, walkableAt } from './planner.js';
 import { AGENT_DIRTY, AGENT_FLOW, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
 
 const TWO_PI = Math.PI * 2;
@@ -20,6 +19,11 @@ export class Steering {
   private readonly fields: readonly (FlowField | null)[];
   /** Simulated time of the step being walked (seconds). */
   private now = 0;
+  /**
+   * A point (x, y) handed to tryMove and turn, and the step's length in seconds: numbers passed to a call the compiler does not
+   * inline are boxed on the heap, an allocation per agent per step; here they stay unboxed.
+   */
+  private readonly point = new Float64Array(3);
 
   constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, fields: readonly (FlowField | null)[]) {
     this.agents = agents;
@@ -34,10 +38,13 @@ export class Steering {
     this.now = now;
     const n = this.agents.count;
     const flags = this.agents.flags;
-    for (let i = 0; i < n; i++) if ((flags[i] & AGENT_INTENT) !== 0) this.walk(i, dt);
+    this.point[2] = dt;
+    for (let i = 0; i < n; i++) if ((flags[i] & AGENT_INTENT) !== 0) this.walk(i);
   }
 
-  private walk(i: number, dt: number): void {
+  /** Walks agent i one step of `point[2]` seconds. */
+  private walk(i: number): void {
+    const dt = this.point[2];
     const o = this.options;
     const a = this.agents;
     const grid = this.grid;
@@ -52,10 +59,9 @@ export class Steering {
       let last: boolean;
       if ((a.flags[i] & AGENT_FLOW) !== 0) {
         const field = this.fields[a.group[i]]!;
-        const c = cellIndexAt(grid, a.x[i], a.y[i]);
+        const c = this.cellAt(i);
         const next = c < 0 ? -1 : field.next(c);
-        const slotD = Math.hypot(a.targetX[i] - grid.xOf(field.goal), a.targetY[i] - grid.yOf(field.goal));
-        if (next < 0 || field.dist[c] <= o.flowSlotHandoff + slotD) {
+        if (next < 0 || this.nearSlot(i, field, c)) {
           // Close enough: leave the field and plan the last stretch to this unit's own slot.
           a.flags[i] &= ~AGENT_FLOW;
           return;
@@ -85,7 +91,11 @@ export class Steering {
       const flow = (a.flags[i] & AGENT_FLOW) !== 0;
       const reach = flow ? 0 : last ? Math.max(o.walkThreshold, a.arrivalThreshold[i]) : a.contact[i] === 1 ? Math.max(o.walkThreshold, 2 * a.radius[i]) : o.walkThreshold;
       if (d <= remaining || d <= reach) {
-        if (d <= remaining && !this.tryMove(i, wx, wy)) break;
+        if (d <= remaining) {
+          this.point[0] = wx;
+          this.point[1] = wy;
+          if (!this.tryMove(i)) break;
+        }
         remaining -= Math.min(d, remaining);
         if (last) {
           a.arrive(i, this.now);
@@ -93,26 +103,79 @@ export class Steering {
         }
         if (!flow) a.waypointIndex[i]++;
       } else {
-        if (!this.tryMove(i, a.x[i] + (dx / d) * remaining, a.y[i] + (dy / d) * remaining)) break;
+        this.point[0] = a.x[i] + (dx / d) * remaining;
+        this.point[1] = a.y[i] + (dy / d) * remaining;
+        if (!this.tryMove(i)) break;
         remaining = 0;
       }
     }
-    this.turn(i, a.x[i] - x0, a.y[i] - y0, dt);
+    this.point[0] = a.x[i] - x0;
+    this.point[1] = a.y[i] - y0;
+    this.turn(i);
   }
 
-  /** Moves agent i to (nx, ny) if its cell is walkable, else slides along one axis; false if it cannot move. */
-  private tryMove(i: number, nx: number, ny: number): boolean {
+  /*
+   * cellAt, nearSlot and pointWalkable take ids or nothing, answer an integer or a boolean and call nothing that takes a
+   * fractional number: the step stays unboxed whether or not the compiler inlines them (a number
+   * passed to or returned from a call it does not inline is boxed on the heap, and the walking
+   * step is at the edge of its inlining budget, so which calls get inlined varies run to run).
+   */
+
+  /** Index of the cell agent i stands in, or -1 off the grid (as cellIndexAt). */
+  private cellAt(i: number): number {
+    const grid = this.grid;
+    const cx = Math.floor(this.agents.x[i] + 0.5);
+    const cy = Math.floor(this.agents.y[i] + 0.5);
+    // `| 0` (the index is a small integer already) types the answer as an integer, which a call
+    // returns unboxed; Math.floor's result is a float the compiler would box.
+    return cx >= 0 && cy >= 0 && cx < grid.width && cy < grid.height ? (cy * grid.width + cx) | 0 : -1;
+  }
+
+  /**
+   * Whether flow-field walker i in cell c is within `flowSlotHandoff` of its own slot: its way
+   * down the field to the field's goal is no longer than that plus the goal's distance from its slot.
+   */
+  private nearSlot(i: number, field: FlowField, c: number): boolean {
     const a = this.agents;
-    if (walkableAt(this.grid, this.layer, nx, ny)) {
+    const grid = this.grid;
+    // hypot(), written out (see above).
+    const ax = Math.abs(a.targetX[i] - grid.xOf(field.goal));
+    const ay = Math.abs(a.targetY[i] - grid.yOf(field.goal));
+    const max = Math.max(ax, ay);
+    const nx = ax / max;
+    const ny = ay / max;
+    const r = Math.sqrt(nx * nx + ny * ny) * max;
+    const slotD = ax === Infinity || ay === Infinity ? Infinity : max === 0 ? 0 : r;
+    return field.dist[c] <= this.options.flowSlotHandoff + slotD;
+  }
+
+  /** Whether the cell holding `point` is on the grid and walkable (as walkableAt). */
+  private pointWalkable(): boolean {
+    const grid = this.grid;
+    const cx = Math.floor(this.point[0] + 0.5);
+    const cy = Math.floor(this.point[1] + 0.5);
+    return cx >= 0 && cy >= 0 && cx < grid.width && cy < grid.height && grid.layers[this.layer].walkable[cy * grid.width + cx] === 1;
+  }
+
+  /** Moves agent i to `point` if its cell is walkable, else slides along one axis; false if it cannot move. */
+  private tryMove(i: number): boolean {
+    const a = this.agents;
+    const p = this.point;
+    const nx = p[0];
+    const ny = p[1];
+    if (this.pointWalkable()) {
       a.x[i] = nx;
       a.y[i] = ny;
       return true;
     }
-    if (walkableAt(this.grid, this.layer, nx, a.y[i])) {
+    p[1] = a.y[i];
+    if (this.pointWalkable()) {
       a.x[i] = nx;
       return true;
     }
-    if (walkableAt(this.grid, this.layer, a.x[i], ny)) {
+    p[0] = a.x[i];
+    p[1] = ny;
+    if (this.pointWalkable()) {
       a.y[i] = ny;
       return true;
     }
@@ -124,13 +187,19 @@ export class Steering {
     return false;
   }
 
-  /** Turns agent i toward the way it moved, (dx, dy), by at most its rotation speed x dt. */
-  private turn(i: number, dx: number, dy: number, dt: number): void {
+  /** Turns agent i toward the way it moved, `point` = (dx, dy), by at most its rotation speed x the step (`point[2]` seconds). */
+  private turn(i: number): void {
+    const dt = this.point[2];
+    const dx = this.point[0];
+    const dy = this.point[1];
     if (dx * dx + dy * dy < 1e-18) return;
     const heading = this.agents.heading;
     const want = Math.atan2(dy, dx);
     let diff = want - heading[i];
-    diff -= TWO_PI * Math.round(diff / TWO_PI);
+    // Math.round, spelled with floor: Math.round here made the compiled step box numbers.
+    const turns = diff / TWO_PI;
+    const down = Math.floor(turns);
+    diff -= TWO_PI * (turns - down >= 0.5 ? down + 1 : down);
     const max = this.agents.rotationSpeed[i] * dt;
     let h = heading[i] + (diff > max ? max : diff < -max ? -max : diff);
     if (h > Math.PI) h -= TWO_PI;

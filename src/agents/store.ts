@@ -1,3 +1,4 @@
+import { hypot } from './hypot.js';
 import { TilenavError, describe } from '../errors.js';
 import type { NavigationOptions } from './options.js';
 
@@ -194,7 +195,7 @@ export class AgentStore {
     }
     const usePathfinding = intent.usePathfinding ?? true;
     const path = this.paths[id];
-    const moved = Math.hypot(x - this.targetX[id], y - this.targetY[id]);
+    const moved = hypot(x - this.targetX[id], y - this.targetY[id]);
     const kept = (f & AGENT_HAS_PATH) !== 0 && path !== null && (f & AGENT_PATHFINDING) !== 0 === usePathfinding;
     // A partial path (to the reachable cell nearest an unreachable target) does not end at the target: it cannot just move its end.
     const same = kept && (moved === 0 || ((f & AGENT_UNREACHABLE) === 0 && moved <= this.options.retargetDist && this.canRetarget(id, x, y)));

@@ -402,8 +402,12 @@ export class NavigationSystem {
     const agents = this.agents;
     const n = agents.count;
     const now = this.time;
-    agents.prevX.set(agents.x.subarray(0, n));
-    agents.prevY.set(agents.y.subarray(0, n));
+    // A loop, not set(subarray): a subarray is a new view object every step.
+    const { x, y, prevX, prevY } = agents;
+    for (let i = 0; i < n; i++) {
+      prevX[i] = x[i];
+      prevY[i] = y[i];
+    }
     this.replanner.refreshFields();
     this.replanner.checkShortcuts();
     this.replanner.planWhereNeeded();
