@@ -47,7 +47,7 @@ test('GridChange.opened: true when a cell became walkable, cheaper or lost a one
   assert.equal(opened(() => g.refresh()), true, 'refresh cannot tell');
 });
 
-test('shortcuts: a wall removed in a long detour flags the path; one removed far away does not; walls alone never do', () => {
+test('shortcuts: a wall removed in a long detour flags the path; one removed far away does not; walls alone never do', async () => {
   const g = detour();
   const events = changes(g);
   const cells = findPath(g, 10, 2, 30, 2);
@@ -67,6 +67,11 @@ test('shortcuts: a wall removed in a long detour flags the path; one removed far
   assert.deepEqual(pathsAffectedBy(gap, [cells, points], 40), [], 'without the option the gap touches neither path');
   assert.deepEqual(pathsAffectedBy(gap, [cells, points], 40, { shortcuts }), [0, 1]);
   assert.deepEqual(shortcutPaths(gap, [cells, points], shortcuts), [0, 1]);
+  // A Pathfinder of the caller's is reused; one over another grid is refused by name.
+  const { Pathfinder } = await import('../src/index.js');
+  const finder = new Pathfinder(g);
+  assert.deepEqual(shortcutPaths(gap, [cells, points], { ...shortcuts, pathfinder: finder }), [0, 1]);
+  assert.throws(() => shortcutPaths(gap, [cells], { ...shortcuts, pathfinder: new Pathfinder(new NavGrid(40, 20)) }), /shortcuts\.pathfinder: expected a Pathfinder over shortcuts\.grid/);
   // A factor past the detour's ratio (about 2.2) flags nothing.
   assert.deepEqual(shortcutPaths(gap, [cells, points], { grid: g, factor: 2.5 }), []);
   // A dearer cell beside the gap opens nothing: the event says so, though its rectangle has a

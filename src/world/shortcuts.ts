@@ -27,6 +27,11 @@ export interface ShortcutOptions {
    * out is not flagged. A whole number >= 1, or Infinity. @default 4096
    */
   maxIterations?: number;
+  /**
+   * A Pathfinder over `grid` for the confirming searches, reused across calls; without one each
+   * call that has a candidate to confirm makes its own (about 20 bytes per cell).
+   */
+  pathfinder?: Pathfinder;
 }
 
 /** Default expansions of one confirming search. */
@@ -48,10 +53,11 @@ export class ShortcutCheck {
   private readonly layer: number;
   private readonly model: MovementModel;
   private readonly maxIterations: number;
-  private readonly finder: Pathfinder;
+  private finder: Pathfinder | null;
   private rects: CellRect[] = [];
 
-  constructor(grid: NavGrid, factor: number, layer: number, movement: MovementName, maxIterations: number, finder: Pathfinder) {
+  /** `finder`: a Pathfinder over `grid` to search with; null makes one on the first search. */
+  constructor(grid: NavGrid, factor: number, layer: number, movement: MovementName, maxIterations: number, finder: Pathfinder | null) {
     this.grid = grid;
     this.factor = factor;
     this.layer = layer;
@@ -91,6 +97,7 @@ export class ShortcutCheck {
     }
     const view = this.grid.searchView(this.layer);
     if (cost <= this.factor * bound * view.minCost) return false;
+    this.finder ??= new Pathfinder(this.grid);
     const r = this.finder.findPath(sx, sy, tx, ty, { layer: this.layer, movement: m.name, algorithm: 'astar', reachabilityCheck: false, maxIterations: this.maxIterations });
     return r.status === 'found' && cost > this.factor * r.cost;
   }
@@ -130,9 +137,6 @@ export function storedPathCost(view: SearchView, model: MovementModel, path: { c
   return sum;
 }
 
-/** One Pathfinder per grid for the confirming searches of {@link shortcutPaths}. */
-const finders = new WeakMap<NavGrid, Pathfinder>();
-
 /** Checks {@link ShortcutOptions} and builds the check; errors name `where`.field. @internal */
 export function shortcutCheck(options: ShortcutOptions, where = 'shortcuts'): ShortcutCheck {
   if (options === null || typeof options !== 'object') throw new TilenavError(`expected { grid, factor }, got ${describe(options)}`, { element: where });
@@ -141,11 +145,11 @@ export function shortcutCheck(options: ShortcutOptions, where = 'shortcuts'): Sh
   if (typeof factor !== 'number' || !Number.isFinite(factor) || factor < 1) throw new TilenavError(`expected a finite number >= 1 (1.2: flag paths more than 20 % dearer than the best route), got ${describe(factor)}`, { element: `${where}.factor` });
   const limit = options.maxIterations ?? SHORTCUT_SEARCH_LIMIT;
   if (typeof limit !== 'number' || !(limit === Infinity || (Number.isInteger(limit) && limit >= 1))) throw new TilenavError(`expected a whole number >= 1 or Infinity, got ${describe(limit)}`, { element: `${where}.maxIterations` });
+  const finder = options.pathfinder;
+  if (finder !== undefined && (!(finder instanceof Pathfinder) || finder.grid !== grid)) throw new TilenavError(`expected a Pathfinder over shortcuts.grid, got ${describe(finder)}`, { element: `${where}.pathfinder` });
   const layer = grid.layerIndex(options.layer ?? 0);
   const movement = movementModel(options.movement ?? 'octile').name;
-  let finder = finders.get(grid);
-  if (finder === undefined) finders.set(grid, (finder = new Pathfinder(grid)));
-  return new ShortcutCheck(grid, factor, layer, movement, limit, finder);
+  return new ShortcutCheck(grid, factor, layer, movement, limit, finder ?? null);
 }
 
 /**
