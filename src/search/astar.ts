@@ -87,8 +87,9 @@ export class GridAStar {
       // Bits 0-3: N E S W walkable; bits 4-7: NE SE SW NW allowed (both sides walkable).
       let moves = (pass[cur - W] > 0 ? 1 : 0) | (pass[cur + 1] > 0 ? 2 : 0) | (pass[cur + W] > 0 ? 4 : 0) | (pass[cur - 1] > 0 ? 8 : 0);
       moves |= ((moves & 3) === 3 ? 16 : 0) | ((moves & 6) === 6 ? 32 : 0) | ((moves & 12) === 12 ? 64 : 0) | ((moves & 9) === 9 ? 128 : 0);
-      for (let k = 0; moves !== 0; k++, moves >>= 1) {
-        if ((moves & 1) === 0) continue;
+      // Set bits only, lowest first.
+      for (; moves !== 0; moves &= moves - 1) {
+        const k = 31 - Math.clz32(moves & -moves);
         const n = cur + delta[k];
         const c = pass[n];
         if (c <= 0) continue;
