@@ -10,6 +10,7 @@ import { componentsOf } from './components.js';
 import { dijkstra } from './dijkstra.js';
 import { Hierarchy, type HierarchyOptions } from './hierarchy/index.js';
 import { JumpPointSearch } from './jps/jps.js';
+import { landmarksOf } from './landmarks.js';
 import { SearchScratch, outcome } from './kernel.js';
 import { movementModel, type MovementModel, type MovementName } from './movement.js';
 import { padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
@@ -109,8 +110,14 @@ export class Pathfinder {
     const cardinal = model.name === 'cardinal';
     const hs = view.minCost * weight;
     const out = this.last;
-    if (jps !== null) jps.search(view, layer, start, goal, cardinal, maxIterations, algorithm === 'jps+', out);
-    else if (!nearest && model.name === 'octile' && view.exits === null) this.astar.octile(view, start, goal, hs, maxIterations, out);
+    if (jps !== null) {
+      // 'auto' on a layer whose costs differ reads the landmark bounds (landmarks.ts), or counts
+      // its work towards building them.
+      const marks = algorithm === 'auto' && !view.uniform ? landmarksOf(grid) : null;
+      const tables = marks === null ? null : marks.tables(layer);
+      jps.search(view, layer, start, goal, cardinal, maxIterations, algorithm === 'jps+', out, tables);
+      if (marks !== null && tables === null) marks.charge(layer, out.expanded);
+    }    else if (!nearest && model.name === 'octile' && view.exits === null) this.astar.octile(view, start, goal, hs, maxIterations, out);
     else this.astar.generic(view, model, start, goal, hs, maxIterations, Infinity, false, nearest, out);
     this.traced = this.scratch.generation;
     if (out.reached) {
@@ -124,14 +131,24 @@ export class Pathfinder {
 
   /**
    * Builds what `algorithm` needs on `layer` before the first query (the padded search view, the
-   * component labels of `movement`; for JPS its walkability bit planes), so that query costs no
-   * more than the others.
+   * component labels of `movement`; for JPS its walkability bit planes; for `auto` on a layer whose
+   * costs differ, octile movement, the landmark tables), so that query costs no more than the
+   * others.
+   *
+   * `landmarks`: how many landmark tables `auto` keeps for the layer's weighted searches (default
+   * 8; 0 turns them off and frees them). They make weighted searches several times faster (the
+   * path is the same optimal one), cost 4 bytes per cell per landmark, shared by the grid's
+   * Pathfinders, and take about one Dijkstra search of the layer each to build (a 768 x 768 map:
+   * roughly 0.3 s for 8). Without `prepare` the searches build them themselves once they have done
+   * about as much work as that, during the query that crosses the mark.
    */
-  prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName } = {}): void {
+  prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName; landmarks?: number } = {}): void {
     assertOptionsObject(options, 'options');
     const layer = this.grid.layerIndex(options.layer ?? 0);
-    componentsOf(this.grid).labels(layer, movementModel(options.movement ?? 'octile'), this.grid.searchView(layer).pass, this.scratch);
+    const model = movementModel(options.movement ?? 'octile');
+    componentsOf(this.grid).labels(layer, model, this.grid.searchView(layer).pass, this.scratch);
     const algorithm = options.algorithm ?? 'auto';
+    if (options.landmarks !== undefined || (algorithm === 'auto' && model.name === 'octile')) landmarksOf(this.grid).prepare(layer, options.landmarks);
     if (algorithm === 'astar') return;
     if (algorithm === 'hpa') {
       this.hierarchy(layer, options.movement);
