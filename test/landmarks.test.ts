@@ -160,6 +160,46 @@ test('landmarks: a Moving AI map under terrain regions: the same costs as A*, fa
   assert.ok(bounded * 2 < plain, `with landmarks ${bounded} expanded, weighted JPS alone ${plain}`);
 });
 
+test("landmarks: cardinal movement: 'auto' reads them too, with the reference Dijkstra's cost", () => {
+  fc.assert(
+    fc.property(weighted, (arb) => {
+      const { grid, rnd } = build(arb);
+      const finder = new Pathfinder(grid);
+      finder.prepare({ movement: 'cardinal', landmarks: 3 });
+      for (let q = 0; q < 3; q++) {
+        const s = Math.floor(rnd() * grid.size);
+        const dist = refDistances(grid, 0, 'cardinal', [s]);
+        for (let k = 0; k < 4; k++) {
+          const t = Math.floor(rnd() * grid.size);
+          const r = finder.findPath(s % grid.width, Math.floor(s / grid.width), t % grid.width, Math.floor(t / grid.width), { movement: 'cardinal' });
+          if (r.status !== 'found') {
+            assert.ok(dist[t] === Infinity || grid.layers[0].walkable[s] !== 1, `${r.status} but Dijkstra ${dist[t]}`);
+            continue;
+          }
+          assert.ok(Math.abs(r.cost - dist[t]) <= 1e-9 * Math.max(1, dist[t]), `cost ${r.cost}, Dijkstra ${dist[t]}`);
+          assert.ok(checkPath(grid, r.cells, { movement: 'cardinal' }).valid);
+        }
+      }
+    }),
+    { numRuns: 150 },
+  );
+  // On a map, with tables the weighted cardinal search goes to jump point search and expands less.
+  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 7, { roads: 3 });
+  const finder = new Pathfinder(grid);
+  finder.prepare({ landmarks: 0 });
+  // The walkable cells nearest two opposite corners, in row order.
+  const walk = grid.layers[0].walkable;
+  const a = walk.indexOf(1);
+  const b = walk.lastIndexOf(1);
+  const q = [a % 100, Math.floor(a / 100), b % 100, Math.floor(b / 100)] as const;
+  const before = finder.findPath(...q, { movement: 'cardinal' });
+  finder.prepare({ movement: 'cardinal', landmarks: 8 });
+  const after = finder.findPath(...q, { movement: 'cardinal' });
+  assert.equal(before.status, 'found');
+  assert.ok(Math.abs(after.cost - before.cost) <= 1e-9 * before.cost);
+  assert.ok(after.expanded * 3 < before.expanded, `with tables ${after.expanded}, A* ${before.expanded}`);
+});
+
 test('landmarks: built by the searches once they have done about as much work, never with landmarks: 0', () => {
   const make = (): NavGrid => paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 3, { roads: 2 });
   const grid = make();

@@ -66,13 +66,13 @@ export class Landmarks {
   private hi = 1;
 
   /**
-   * Chooses up to `count` landmarks spread over the layer (the first the walkable cell farthest
-   * from `seed`, each next one the cell farthest from all chosen) and computes their tables: one
-   * Dijkstra search of the layer per landmark, and one more to place the first.
+   * Chooses up to `count` landmarks spread over the layer (`first`, then each next one the cell
+   * whose cost from every landmark chosen is largest) and computes their tables: one Dijkstra
+   * search of the layer per landmark.
    * @param view the layer's padded search view (read at each repair: it follows the grid).
-   * @param seed a walkable padded cell, usually in the layer's largest area.
+   * @param first a walkable padded cell, best at the edge of the layer's largest area.
    */
-  constructor(view: SearchView, count: number, seed: number, queue: MonotoneQueue = new MonotoneQueue()) {
+  constructor(view: SearchView, count: number, first: number, queue: MonotoneQueue = new MonotoneQueue()) {
     this.pass = view.pass;
     this.stride = view.stride;
     this.queue = queue;
@@ -80,11 +80,9 @@ export class Landmarks {
     this.range(view);
     // Each landmark's costs are spread in a table of their own (contiguous: the spread reads and
     // writes neighbours), then interleaved, so a search reads one cell's costs from one place.
-    // The first landmark is the cell farthest from the seed.
-    const one = new Float32Array(size).fill(Infinity);
-    this.fill(one, seed);
+    const one = new Float32Array(size);
     const near = new Float32Array(size).fill(Infinity);
-    let next = farthest(one);
+    let next = first;
     const dist = new Float32Array(size * count);
     const cells: number[] = [];
     for (let k = 0; k < count && next >= 0 && near[next] > 0; k++) {
@@ -274,11 +272,10 @@ interface LayerLandmarks {
 
 /**
  * The landmark tables of one grid, per layer, shared by the grid's Pathfinders. A layer's tables
- * are built by `Pathfinder.prepare`, or by the searches themselves once they have done about as
- * much work without them as building them takes (so a few queries never pay for them and many
- * queries pay at most about twice what they would have with tables from the start). Grid changes
- * are followed: blocking and raising costs need nothing, openings are repaired before the next
- * search reads the tables.
+ * are built by `Pathfinder.prepare`, or by the searches themselves once they have done about half
+ * as much work without them as building them takes (see {@link GridLandmarks.charge}). Grid
+ * changes are followed: blocking and raising costs need nothing, openings are repaired before the
+ * next search reads the tables.
  */
 export class GridLandmarks {
   private readonly grid: NavGrid;
@@ -334,15 +331,15 @@ export class GridLandmarks {
   }
 
   /**
-   * Counts `expanded` nodes of a search on `layer` run without tables; builds them once the
-   * count passes about what building costs (about an eighth of the padded cells per landmark and
-   * one more, in expanded nodes: an expanded node costs several times a Dijkstra step).
+   * Counts `work` (in Dijkstra steps, one per cell expanded by A*) done by a search on `layer`
+   * without tables; builds them once the count passes half of what building takes (one step per
+   * cell per landmark): a few searches never pay for tables, many pay for them once, early.
    */
-  charge(layer: number, expanded: number): void {
+  charge(layer: number, work: number): void {
     const s = this.state(layer);
     if (s.count === 0 || s.tables !== null) return;
-    s.work += expanded;
-    if (s.work * 8 >= (s.count + 1) * this.grid.searchView(layer).pass.length) this.current(layer, s, true);
+    s.work += work;
+    if (s.work * 2 >= s.count * this.grid.searchView(layer).pass.length) this.current(layer, s, true);
   }
 
   private current(layer: number, s: LayerLandmarks, build: boolean): Landmarks | null {
@@ -363,20 +360,22 @@ export class GridLandmarks {
       s.work = 0;
       // Stored costs must stay finite along every path; with costs near the float range, no tables.
       if (!(view.maxCost < MAX_STORED / view.pass.length)) return null;
-      const seed = seedCell(view);
-      if (seed < 0) return null;
-      s.tables = new Landmarks(view, s.count, seed, this.queue);
+      const first = firstLandmark(view);
+      if (first < 0) return null;
+      s.tables = new Landmarks(view, s.count, first, this.queue);
     }
     return s.tables;
   }
 }
 
 /**
- * A walkable padded cell of the layer's largest area (cells joined by octile steps without
- * corner cutting), -1 when no cell is walkable: the searches that need bounds most are the long
- * ones, and those run in the largest area. One flood of the layer.
+ * The first landmark: the cell of the layer's largest area (cells joined by octile steps without
+ * corner cutting) farthest, in grid steps, from the cell the area's flood started at (the area's
+ * first cell in row order, so that is the far end of the area), -1 when no cell is walkable. The
+ * searches that need bounds most are the long ones, and those run in the largest area. One flood
+ * of the layer.
  */
-function seedCell(view: SearchView): number {
+function firstLandmark(view: SearchView): number {
   const pass = view.pass;
   const W = view.stride;
   const seen = new Uint8Array(pass.length);
@@ -388,10 +387,20 @@ function seedCell(view: SearchView): number {
     seen[p0] = 1;
     let top = 0;
     let size = 0;
+    let far = p0;
+    let farD = 0;
+    const y0 = (p0 / W) | 0;
+    const x0 = p0 - y0 * W;
     stack[top++] = p0;
     while (top > 0) {
       const p = stack[--top];
       size++;
+      const py = (p / W) | 0;
+      const d = Math.abs(p - py * W - x0) + py - y0;
+      if (d > farD) {
+        farD = d;
+        far = p;
+      }
       const n = pass[p - W] > 0;
       const e = pass[p + 1] > 0;
       const s = pass[p + W] > 0;
@@ -413,7 +422,7 @@ function seedCell(view: SearchView): number {
     }
     if (size > bestSize) {
       bestSize = size;
-      best = p0;
+      best = far;
     }
   }
   return best;
