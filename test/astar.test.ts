@@ -235,3 +235,23 @@ test('out: the path is written into a caller buffer when it fits', () => {
   const small = findPath(grid, 0, 0, 9, 3, { out: new Int32Array(2) });
   assert.equal(small.cells.length, 10);
 });
+
+test('the octile loop settles nodes in the heap order the generic loop does: the same path and expansion count', () => {
+  const plainGrids = randomGrids({ width: [1, 24], height: [1, 18], costs: ['uniform', 'mixed'] });
+  fc.assert(
+    fc.property(plainGrids, fc.nat(), fc.nat(), (g, a, b) => {
+      const { grid } = g;
+      const start = a % grid.size;
+      const goal = b % grid.size;
+      const args = [grid.xOf(start), grid.yOf(start), grid.xOf(goal), grid.yOf(goal)] as const;
+      const pf = new Pathfinder(grid);
+      const fast = pf.search(...args, { algorithm: 'astar' });
+      // An overlay view (here the layer's own) sends the query to the generic loop.
+      const generic = pf.search(...args, { algorithm: 'astar', view: grid.searchView(0) });
+      assert.equal(fast.status, generic.status);
+      assert.equal(fast.expanded, generic.expanded);
+      assert.deepEqual(Array.from(fast.cells), Array.from(generic.cells));
+    }),
+    { numRuns: 300 },
+  );
+});

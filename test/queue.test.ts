@@ -88,7 +88,7 @@ test('MonotoneQueue: many equal keys, a growing pool, reuse after reset', () => 
   }
 });
 
-test('NodeHeap: pops by f, then higher g, then lower id, through pushes, key decreases and growth', () => {
+test('NodeHeap: pops by f, then higher g, then lower id, through pushes, key decreases and growth; before() says whether a new entry would come out first; pushPop() pops what a push then a pop would', () => {
   fc.assert(
     fc.property(fc.array(fc.tuple(fc.nat(39), fc.nat(5), fc.nat(3), fc.nat(2)), { minLength: 1, maxLength: 300 }), (ops) => {
       const heap = new NodeHeap(40);
@@ -102,10 +102,21 @@ test('NodeHeap: pops by f, then higher g, then lower id, through pushes, key dec
           for (const n of queued) if (want === -1 || before(n, want)) want = n;
           assert.equal(heap.pop(), want);
           queued.delete(want);
+        } else if (op === 1 && !queued.has(node)) {
+          f[node] = fk * 0.5;
+          g[node] = gk;
+          let want = node;
+          for (const n of queued) if (before(n, want)) want = n;
+          assert.equal(heap.pushPop(node, f[node], g[node]), want);
+          queued.add(node);
+          queued.delete(want);
         } else if (!queued.has(node)) {
           // Keys on a coarse grid, so that ties in f and in g are common.
           f[node] = fk * 0.5;
           g[node] = gk;
+          let first = true;
+          for (const n of queued) if (!before(node, n)) first = false;
+          assert.equal(heap.before(node, f[node], g[node]), first);
           heap.push(node, f[node], g[node]);
           queued.add(node);
         } else if (fk * 0.5 < f[node]) {

@@ -53,7 +53,9 @@ export class GridAStar {
   /**
    * Octile without corner cutting and without one-way flags, the default model and the benchmark's.
    * The four cardinal neighbours' passability makes a bit mask of the allowed moves (a diagonal
-   * needs both its side cells), and one loop relaxes them: no call or allocation per node.
+   * needs both its side cells), and one loop relaxes them: no call or allocation per node. The
+   * best successor an expansion opens is queued and the next node popped in one sift, or not
+   * queued at all when it comes first: the nodes come out in the heap's order all the same.
    * `hs` is the heuristic scale (the view's smallest cost times the weight). Fills `out`.
    */
   octile(view: SearchView, start: number, goal: number, hs: number, maxIterations: number, out: SearchOutcome): SearchOutcome {
@@ -67,8 +69,13 @@ export class GridAStar {
     const gx = goal - gy * W;
     const delta = this.delta;
     let expanded = 0;
-    while (heap.size > 0) {
-      const cur = heap.pop();
+    // The best successor opened by the last expansion (-1: none) goes through one pushPop, which
+    // hands it straight back when it comes before every queued node: in corridors most steps do.
+    let next = -1;
+    let nextF = 0;
+    let nextG = 0;
+    let cur = heap.pop();
+    for (;;) {
       stamp[cur] = closed;
       if (cur === goal) break;
       if (expanded >= maxIterations) return report(out, false, expanded, true);
@@ -80,8 +87,9 @@ export class GridAStar {
       // Bits 0-3: N E S W walkable; bits 4-7: NE SE SW NW allowed (both sides walkable).
       let moves = (pass[cur - W] > 0 ? 1 : 0) | (pass[cur + 1] > 0 ? 2 : 0) | (pass[cur + W] > 0 ? 4 : 0) | (pass[cur - 1] > 0 ? 8 : 0);
       moves |= ((moves & 3) === 3 ? 16 : 0) | ((moves & 6) === 6 ? 32 : 0) | ((moves & 12) === 12 ? 64 : 0) | ((moves & 9) === 9 ? 128 : 0);
-      for (let k = 0; moves !== 0; k++, moves >>= 1) {
-        if ((moves & 1) === 0) continue;
+      // Set bits only, lowest first.
+      for (; moves !== 0; moves &= moves - 1) {
+        const k = 31 - Math.clz32(moves & -moves);
         const n = cur + delta[k];
         const c = pass[n];
         if (c <= 0) continue;
@@ -94,7 +102,17 @@ export class GridAStar {
           stamp[n] = open;
           const dx = Math.abs(cdx + DX[k]);
           const dy = Math.abs(cdy + DY[k]);
-          heap.push(n, ng + (dx > dy ? dx + K * dy : dy + K * dx) * hs, ng);
+          const f = ng + (dx > dy ? dx + K * dy : dy + K * dx) * hs;
+          if (next < 0) {
+            next = n;
+            nextF = f;
+            nextG = ng;
+          } else if (f < nextF || (f === nextF && (ng > nextG || (ng === nextG && n < next)))) {
+            heap.push(next, nextF, nextG);
+            next = n;
+            nextF = f;
+            nextG = ng;
+          } else heap.push(n, f, ng);
         } else if (ng < g[n]) {
           g[n] = ng;
           parent[n] = cur;
@@ -103,6 +121,11 @@ export class GridAStar {
           heap.decrease(n, ng + (dx > dy ? dx + K * dy : dy + K * dx) * hs, ng);
         }
       }
+      if (next >= 0) {
+        cur = heap.pushPop(next, nextF, nextG);
+        next = -1;
+      } else if (heap.size > 0) cur = heap.pop();
+      else break;
     }
     return report(out, stamp[goal] === closed, expanded, false);
   }

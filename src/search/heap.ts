@@ -45,6 +45,30 @@ export class NodeHeap {
     return top;
   }
 
+  /**
+   * Whether an entry (`node`, key `f`, tie value `g`) would come out before every queued one, in
+   * the heap's order (true when empty). Lets a search take a fresh successor next without queueing it.
+   */
+  before(node: number, f: number, g: number): boolean {
+    if (this.size === 0) return true;
+    const tf = this.keys[0];
+    if (f !== tf) return f < tf;
+    const tg = this.gs[0];
+    return g > tg || (g === tg && node < this.nodes[0]);
+  }
+
+  /**
+   * Adds `node` (key `f`, tie value `g`; not queued already) and removes the first node, in one
+   * sift: returns `node` itself, never queued, when it comes first, else the former first node.
+   * A search that expands a node's best successor next saves a push and a pop this way.
+   */
+  pushPop(node: number, f: number, g: number): number {
+    if (this.before(node, f, g)) return node;
+    const top = this.nodes[0];
+    this.down(node, f, g);
+    return top;
+  }
+
   /** The key of a queued node. */
   keyOf(node: number): number {
     return this.keys[this.pos[node]];
