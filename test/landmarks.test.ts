@@ -6,8 +6,9 @@ import { parseMovingAiMap } from '../src/loaders/index.js';
 import { landmarksOf, type Landmarks } from '../src/search/landmarks.js';
 import { paintRegions } from '../bench/regions.js';
 import { readFixture } from './fixtures.js';
-import { VARYING_COSTS, gridArb } from './grids.js';
+import { VARYING_COSTS, applyChange, gridArb } from './grids.js';
 import { refDistances } from './reference.js';
+import { agreeWithReference } from './agree.js';
 
 const SQRT2 = Math.SQRT2;
 
@@ -51,27 +52,9 @@ function assertConsistent(grid: NavGrid, lm: Landmarks, label: string): void {
   }
 }
 
-/** Asserts 'auto' finds the reference Dijkstra's cost from (sx, sy) to each goal, on legal paths. */
+/** 'auto' against the reference Dijkstra from cell s to each goal. */
 function agree(grid: NavGrid, finder: Pathfinder, s: number, goals: number[], label: string): void {
-  const dist = refDistances(grid, 0, 'octile', [s]);
-  const sx = s % grid.width;
-  const sy = Math.floor(s / grid.width);
-  for (const goal of goals) {
-    const r = finder.findPath(sx, sy, goal % grid.width, Math.floor(goal / grid.width));
-    const where = `${label} (${sx},${sy})->${goal}`;
-    if (grid.layers[0].walkable[s] !== 1 || grid.layers[0].walkable[goal] !== 1) {
-      assert.notEqual(r.status, 'found', where);
-      continue;
-    }
-    if (dist[goal] === Infinity) {
-      assert.equal(r.status, 'no-path', where);
-      continue;
-    }
-    assert.equal(r.status, 'found', where);
-    assert.ok(Math.abs(r.cost - dist[goal]) <= 1e-9 * Math.max(1, dist[goal]), `${where}: cost ${r.cost}, Dijkstra ${dist[goal]}`);
-    const c = checkPath(grid, r.cells);
-    assert.ok(c.valid, `${where}: ${c.problem}`);
-  }
+  agreeWithReference(grid, finder, 'octile', s % grid.width, Math.floor(s / grid.width), goals, label, ['auto']);
 }
 
 test('landmarks: every step satisfies the stored-cost inequality, and the bounds never exceed the true cost', () => {
@@ -114,16 +97,8 @@ test("landmarks: 'auto' with landmark tables finds the reference Dijkstra's cost
       finder.prepare({ landmarks: 4 });
       const cell = (): number => Math.floor(rnd() * grid.size);
       agree(grid, finder, cell(), [cell(), cell(), cell()], 'before changes');
-      const costs = [0.5, 1, 2, 3.5];
       for (const [at, kind, size] of changes) {
-        const x = at % grid.width;
-        const y = Math.floor(at / grid.width) % grid.height;
-        const w = Math.min(size + 1, grid.width - x);
-        const h = Math.min(size + 1, grid.height - y);
-        if (kind === 0) grid.setWalkable(x, y, !grid.isWalkable(x, y));
-        else if (kind === 1) grid.setCost(x, y, costs[at % 4]);
-        else if (kind === 2) grid.fillRect(x, y, w, h, { cost: costs[(at >> 2) % 4] });
-        else grid.fillRect(x, y, w, h, { walkable: kind === 3 });
+        const [x, y] = applyChange(grid, at, kind, size);
         agree(grid, finder, cell(), [cell(), cell()], `after change ${kind} at ${x},${y}`);
         const lm = landmarksOf(grid).tables(0);
         if (lm !== null) assertConsistent(grid, lm, `after change ${kind} at ${x},${y}`);
