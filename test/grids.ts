@@ -132,3 +132,24 @@ export function asciiGrid(rows: readonly string[]): NavGrid {
   grid.refresh();
   return grid;
 }
+
+/** Costs a random change writes: below 1, 1, and dearer. */
+const CHANGE_COSTS = [0.5, 1, 2, 3.5];
+
+/**
+ * One tile change drawn from three numbers (fast-check's `fc.tuple(fc.nat(), fc.nat(4), fc.nat(n))`):
+ * `at` picks the cell, `kind` what happens there (0 toggles walkability, 1 sets a cost, 2 fills a
+ * rectangle with a cost, 3 opens a rectangle, 4 blocks one) and `size` the rectangle's side less 1.
+ * Returns the changed cell's coordinates, for messages.
+ */
+export function applyChange(grid: NavGrid, at: number, kind: number, size: number): [number, number] {
+  const x = at % grid.width;
+  const y = Math.floor(at / grid.width) % grid.height;
+  const w = Math.min(size + 1, grid.width - x);
+  const h = Math.min(size + 1, grid.height - y);
+  if (kind === 0) grid.setWalkable(x, y, !grid.isWalkable(x, y));
+  else if (kind === 1) grid.setCost(x, y, CHANGE_COSTS[at % 4]);
+  else if (kind === 2) grid.fillRect(x, y, w, h, { cost: CHANGE_COSTS[(at >> 2) % 4] });
+  else grid.batch(() => grid.fillRect(x, y, w, h, { walkable: kind === 3 }));
+  return [x, y];
+}

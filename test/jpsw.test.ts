@@ -5,44 +5,11 @@ import { NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
 import { parseMovingAiMap } from '../src/loaders/index.js';
 import { paintRegions } from '../bench/regions.js';
 import { readFixture } from './fixtures.js';
-import { VARYING_COSTS, gridArb } from './grids.js';
-import { refDistances } from './reference.js';
+import { VARYING_COSTS, applyChange, gridArb } from './grids.js';
+import { agreeWithReference } from './agree.js';
 import { mulberry32 } from '../src/query/index.js';
 
 type Movement = 'octile' | 'cardinal';
-
-/**
- * Asserts weighted JPS ('jps') and 'auto' find the reference Dijkstra's cost from (sx, sy) to
- * every goal in `goals`, with legal paths that cost what they report.
- */
-function agreeWithReference(grid: NavGrid, finder: Pathfinder, movement: Movement, sx: number, sy: number, goals: number[], label: string): void {
-  const dist = refDistances(grid, 0, movement, [sy * grid.width + sx]);
-  for (const goal of goals) {
-    const gx = goal % grid.width;
-    const gy = Math.floor(goal / grid.width);
-    for (const algorithm of ['jps', 'auto'] as const) {
-      const r = finder.findPath(sx, sy, gx, gy, { algorithm, movement });
-      const where = `${label} ${algorithm} ${movement} (${sx},${sy})->(${gx},${gy})`;
-      if (grid.layers[0].walkable[sy * grid.width + sx] !== 1) {
-        assert.equal(r.status, 'invalid-start', where);
-        continue;
-      }
-      if (grid.layers[0].walkable[goal] !== 1) {
-        assert.equal(r.status, 'invalid-goal', where);
-        continue;
-      }
-      if (dist[goal] === Infinity) {
-        assert.equal(r.status, 'no-path', where);
-        continue;
-      }
-      assert.equal(r.status, 'found', where);
-      assert.ok(Math.abs(r.cost - dist[goal]) <= 1e-9 * Math.max(1, dist[goal]), `${where}: cost ${r.cost}, Dijkstra ${dist[goal]}`);
-      const c = checkPath(grid, r.cells, { movement });
-      assert.ok(c.valid, `${where}: ${c.problem}`);
-      assert.ok(Math.abs(c.cost - r.cost) <= 1e-9 * Math.max(1, r.cost), `${where}: path costs ${c.cost}, reported ${r.cost}`);
-    }
-  }
-}
 
 /** Weighted grids: noise costs (below 1 included) or painted regions over them, non-square. */
 const weighted = fc.tuple(gridArb({ width: [1, 40], height: [1, 30], costs: VARYING_COSTS }), fc.boolean(), fc.integer());
@@ -137,14 +104,8 @@ test('weighted jps: stays exact through random cost and wall changes', () => {
       const { grid, rnd } = prepare(arb);
       const finder = new Pathfinder(grid);
       finder.findPath(0, 0, grid.width - 1, grid.height - 1, { algorithm: 'jps' }); // builds the planes before the changes
-      const costs = [0.5, 1, 2, 3.5];
       for (const [at, kind, size] of changes) {
-        const x = at % grid.width;
-        const y = Math.floor(at / grid.width) % grid.height;
-        if (kind === 0) grid.setWalkable(x, y, !grid.isWalkable(x, y));
-        else if (kind === 1) grid.setCost(x, y, costs[at % 4]);
-        else if (kind === 2) grid.fillRect(x, y, Math.min(size + 1, grid.width - x), Math.min(size + 1, grid.height - y), { cost: costs[(at >> 2) % 4] });
-        else grid.batch(() => grid.fillRect(x, y, Math.min(size + 1, grid.width - x), Math.min(size + 1, grid.height - y), { walkable: kind === 3 }));
+        applyChange(grid, at, kind, size);
         const s = cell(rnd, grid);
         const movement: Movement = at % 2 === 0 ? 'octile' : 'cardinal';
         agreeWithReference(grid, finder, movement, s % grid.width, Math.floor(s / grid.width), [cell(rnd, grid), cell(rnd, grid)], 'after change');

@@ -10,6 +10,7 @@ import { componentsOf } from './components.js';
 import { dijkstra } from './dijkstra.js';
 import { Hierarchy, type HierarchyOptions } from './hierarchy/index.js';
 import { JumpPointSearch } from './jps/jps.js';
+import { landmarksOf } from './landmarks.js';
 import { SearchScratch, outcome } from './kernel.js';
 import { movementModel, type MovementModel, type MovementName } from './movement.js';
 import { padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
@@ -104,14 +105,20 @@ export class Pathfinder {
       const r = this.hierarchical(layer, model, start, goal, options);
       return searchResult(r.status, r.cells, r.cost, r.expanded, r.status === 'found' ? goalCell : -1);
     }
-    const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight, plain) ? this.jumpPointSearch() : null;
+    // 'auto' on a layer whose costs differ reads the landmark bounds (landmarks.ts) when the layer
+    // has them, and otherwise counts its work towards building them.
+    const marks = algorithm === 'auto' && plain && !view.uniform && weight === 1 && view.exits === null && (model.name === 'octile' || model.name === 'cardinal') ? landmarksOf(grid) : null;
+    const tables = marks === null ? null : marks.tables(layer);
+    const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight, plain, tables !== null) ? this.jumpPointSearch() : null;
     if (!nearest && this.outOfReach(layer, model, start, goal, options)) return searchResult('no-path', EMPTY, Infinity, 0, -1);
     const cardinal = model.name === 'cardinal';
     const hs = view.minCost * weight;
     const out = this.last;
-    if (jps !== null) jps.search(view, layer, start, goal, cardinal, maxIterations, algorithm === 'jps+', out);
+    if (jps !== null) jps.search(view, layer, start, goal, cardinal, maxIterations, algorithm === 'jps+', out, tables);
     else if (!nearest && model.name === 'octile' && view.exits === null) this.astar.octile(view, start, goal, hs, maxIterations, out);
     else this.astar.generic(view, model, start, goal, hs, maxIterations, Infinity, false, nearest, out);
+    // Work in Dijkstra steps: an expanded jump point costs about four.
+    if (marks !== null && tables === null) marks.charge(layer, jps !== null ? 4 * out.expanded : out.expanded);
     this.traced = this.scratch.generation;
     if (out.reached) {
       const cells = jps !== null ? jps.reconstruct(goal, cardinal, options.out) : this.cellPath(goal, options.out);
@@ -124,14 +131,24 @@ export class Pathfinder {
 
   /**
    * Builds what `algorithm` needs on `layer` before the first query (the padded search view, the
-   * component labels of `movement`; for JPS its walkability bit planes), so that query costs no
+   * component labels of `movement`; for JPS its walkability bit planes; for `auto` on a layer whose
+   * costs differ, with octile or cardinal movement, the landmark tables), so that query costs no
    * more than the others.
+   *
+   * `landmarks`: how many landmark tables `auto` keeps for the layer's weighted searches (default
+   * 8; 0 turns them off and frees them). They make weighted searches several times faster (the
+   * path is the same optimal one), cost 4 bytes per cell per landmark, shared by the grid's
+   * Pathfinders, and take about one Dijkstra search of the layer each to build (a 768 x 768 map:
+   * roughly 0.3 s for 8). Without `prepare` the searches build them themselves once they have done
+   * about as much work as that, during the query that crosses the mark.
    */
-  prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName } = {}): void {
+  prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName; landmarks?: number } = {}): void {
     assertOptionsObject(options, 'options');
     const layer = this.grid.layerIndex(options.layer ?? 0);
-    componentsOf(this.grid).labels(layer, movementModel(options.movement ?? 'octile'), this.grid.searchView(layer).pass, this.scratch);
+    const model = movementModel(options.movement ?? 'octile');
+    componentsOf(this.grid).labels(layer, model, this.grid.searchView(layer).pass, this.scratch);
     const algorithm = options.algorithm ?? 'auto';
+    if (options.landmarks !== undefined || (algorithm === 'auto' && (model.name === 'octile' || model.name === 'cardinal'))) landmarksOf(this.grid).prepare(layer, options.landmarks);
     if (algorithm === 'astar') return;
     if (algorithm === 'hpa') {
       this.hierarchy(layer, options.movement);
@@ -192,7 +209,7 @@ export class Pathfinder {
   }
 
   /** Whether the query goes to jump point search; throws when `jps` was asked for and cannot run. */
-  private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number, plain: boolean): boolean {
+  private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number, plain: boolean, bounded: boolean): boolean {
     if (algorithm !== 'jps' && algorithm !== 'jps+' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
     const why =
       algorithm === 'jps+' && model.name !== 'octile'
@@ -208,9 +225,9 @@ export class Pathfinder {
               : !plain
                 ? 'nearest mode or an overlay view'
                 : null;
-    // Weighted cardinal layers stay on A* under 'auto': weighted JPS measured no steadier gain
-    // there (bench/weighted.ts: 0.6-2.5x), against 2.5-10x with octile movement on large maps.
-    if (why === null) return algorithm !== 'auto' || view.uniform || model.name === 'octile';
+    // Weighted cardinal layers stay on A* under 'auto' until they have landmark bounds: weighted JPS
+    // alone measured no steadier gain there (bench/weighted.ts: 0.6-2.6x), with them 1.5-7x.
+    if (why === null) return algorithm !== 'auto' || view.uniform || model.name === 'octile' || bounded;
     if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
     return false;
   }

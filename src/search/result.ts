@@ -55,8 +55,9 @@ export interface FindPathOptions {
   out?: Int32Array;
   /**
    * - `astar`: A* on every cell (any layer, model, weight).
-   * - `jps`: jump point search; exact, for layers whose walkable cells all cost the same and carry
-   *   no one-way flags, with `octile` or `cardinal` movement and weight 1. Throws otherwise.
+   * - `jps`: jump point search; exact, for layers without one-way flags, with `octile` or
+   *   `cardinal` movement and weight 1 (on layers whose costs differ, weighted jump point search:
+   *   jumps stop where costs change). Throws otherwise.
    * - `jps+`: jump point search reading precomputed jump distances (JPS+), `octile` only, same
    *   conditions as `jps`. The table (16 bytes per cell) is built by the first such query or by
    *   `prepare`, then updated in place by each tile change (only the rows, columns and diagonals
@@ -66,7 +67,10 @@ export interface FindPathOptions {
    *   percent above optimal on the Moving AI maps), `octile` or `cardinal`, any costs, no one-way
    *   flags. Built on the first such query per layer and movement. `maxIterations`, `weight` and
    *   `out` do not apply to it; `expanded` counts abstract nodes.
-   * - `auto`: `jps` where it applies, `astar` elsewhere.
+   * - `auto`: `jps` where it applies, `astar` elsewhere. On a layer whose costs differ it also
+   *   reads landmark bounds (exact: same optimal cost, far fewer cells opened), built by
+   *   `Pathfinder.prepare` or by the searches once they have done enough work; with `cardinal`
+   *   movement it runs `astar` until the layer has them. See `Pathfinder.prepare`'s `landmarks`.
    * @default 'auto'
    */
   algorithm?: SearchAlgorithm;

@@ -6,6 +6,9 @@ import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } 
 import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
 import { searchPlus, searchScan, successorCapacity } from './uniform.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
+import type { Landmarks } from '../landmarks.js';
+
+const EMPTY_F32 = new Float32Array(0);
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
@@ -52,6 +55,8 @@ export class JumpPointSearch {
   /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
   private readonly touched: Int32Array;
   private touchedCount = 0;
+  /** The goal's landmark costs in the current search (see landmarks.ts). */
+  private goalCosts = new Float64Array(0);
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
     this.grid = grid;
@@ -147,9 +152,9 @@ export class JumpPointSearch {
    * `limited` when `maxIterations` stopped it first. `plus` reads JPS+'s jump table (octile only;
    * ignored with `cardinal`; uniform layers only), built on first use. Uniform octile layers run
    * the loop of uniform.ts (JPS and JPS+); on a view whose costs differ the cost boundaries stop
-   * every jump (weighted.ts).
+   * every jump (weighted.ts), and `landmarks` (when given) tighten the distance heuristic.
    */
-  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome): SearchOutcome {
+  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome, landmarks: Landmarks | null = null): SearchOutcome {
     if (!cardinal && view.uniform) {
       const found = this.successors(view);
       if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
@@ -180,6 +185,13 @@ export class JumpPointSearch {
     let touchedCount = 1;
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
+    // The landmark bound: the largest |cost(L, goal) - cost(L, node)| (landmarks.ts says why it
+    // is a consistent lower bound); an infinite one means the node cannot reach the goal.
+    const lk = bnd === null || landmarks === null ? 0 : landmarks.count;
+    const ld = landmarks === null ? EMPTY_F32 : landmarks.dist;
+    if (this.goalCosts.length < lk) this.goalCosts = new Float64Array(lk);
+    const gd = this.goalCosts;
+    for (let k = 0; k < lk; k++) gd[k] = ld[goal * lk + k];
     // The path from a node to each successor is diagonal steps first, then straight ones (octile)
     // or vertical first, then horizontal (cardinal), so a successor's parent is the node it was
     // found from, with no intermediate cell on the open list (ICAPS 2014's pruned intermediates).
@@ -200,7 +212,19 @@ export class JumpPointSearch {
       if (st === 1 && ng >= g[jp]) return;
       const hx = Math.abs(jx - gx);
       const hy = Math.abs(jy - gy);
-      const f = ng + (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * hCost;
+      let h = (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * hCost;
+      if (lk !== 0 && st === 1) {
+        // Queued already: its bound is the one it was queued with.
+        h = heap.keyOf(jp) - g[jp];
+      } else if (lk !== 0) {
+        for (let k = 0, b = jp * lk; k < lk; k++) {
+          const a = gd[k] - ld[b + k];
+          if (a > h) h = a;
+          else if (-a > h) h = -a;
+        }
+        if (h === Infinity) return;
+      }
+      const f = ng + h;
       g[jp] = ng;
       parent[jp] = from;
       if (st === 1) {

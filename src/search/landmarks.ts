@@ -1,0 +1,441 @@
+/**
+ * Landmark lower bounds (the ALT heuristic of Goldberg and Harrelson, 2005) for searches on layers
+ * whose cells cost different amounts. The plain distance heuristic has to assume every cell costs
+ * the layer's cheapest cost (a road's), so A* and jump point search open most cells between a
+ * start and a goal behind a lake of water. A landmark bound knows better: with the cost from a
+ * landmark L to every cell stored, the cost from n to goal t is at least |cost(L, t) - cost(L, n)|
+ * (the triangle inequality), and the largest of these over a few landmarks spread over the map is
+ * usually close to the true cost. The path found is the same optimal one; only fewer cells are
+ * opened on the way.
+ *
+ * The costs stored are those of a symmetric stand-in for the layer: a step between two cells costs
+ * its length times the *cheaper* of the two cells' costs. Every real step costs at least that (a
+ * step costs its length times the cost of the cell it enters), so stand-in costs are lower bounds
+ * of real ones in both directions, and one table per landmark serves both (`|a - b|`).
+ *
+ * Exactness rests on one inequality: for every allowed step n -> m, the stored costs satisfy
+ * `|D(m) - D(n)| <= cost of the step`. Then the bound never overestimates and never drops by more
+ * than a step costs (it is consistent), so the search settles each cell at its true cost. It holds:
+ * - under rounding: costs are stored as 32-bit floats rounded *down*, each computed from the
+ *   stored cost of the cell before, and lowered again whenever a lower value reaches a cell (see
+ *   {@link Landmarks.settle}), so it holds for the stored numbers themselves;
+ * - after a cell is blocked or made dearer: real steps only got dearer, the stored numbers still
+ *   satisfy it;
+ * - after a cell is opened or made cheaper: {@link Landmarks.repair} lowers the stored costs the
+ *   change lowers, spreading from the changed cells (work in proportion to the area whose costs
+ *   fall), or gives up past a budget, and the tables are dropped for a rebuild.
+ */
+import { TilenavError, describe } from '../errors.js';
+import type { CellRect, NavGrid, SearchView } from '../grid/navgrid.js';
+import { MonotoneQueue } from './heap.js';
+import { padXY } from '../grid/padded.js';
+
+const SQRT2 = Math.SQRT2;
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** Stored costs past this could overflow 32-bit floats along a path: landmarks are not built. */
+const MAX_STORED = 1e36;
+
+/** x >= 0 rounded down to a 32-bit float. */
+function down32(x: number): number {
+  f32[0] = x;
+  if (f32[0] > x) u32[0]--; // rounding to nearest went up: the next float down (bits order like values)
+  return f32[0];
+}
+
+/**
+ * The landmark tables of one layer, for octile movement without corner cutting (a cardinal path is
+ * an octile one too, so the bounds hold for cardinal searches as well). Node ids are padded cell
+ * indices. Memory: 4 bytes per padded cell per landmark.
+ */
+export class Landmarks {
+  /** How many landmarks (at most the number asked for: fewer on a layer with few walkable cells). */
+  readonly count: number;
+  /** The landmarks' padded cell indices. */
+  readonly cells: Int32Array;
+  /**
+   * `dist[n * count + k]`: the stand-in cost between landmark k and padded cell n, rounded down;
+   * Infinity when they were apart when the tables were built or last repaired.
+   */
+  readonly dist: Float32Array;
+  private readonly pass: Float32Array;
+  private readonly stride: number;
+  private readonly queue: MonotoneQueue;
+  private lo = 1;
+  private hi = 1;
+
+  /**
+   * Chooses up to `count` landmarks spread over the layer (`first`, then each next one the cell
+   * whose cost from every landmark chosen is largest) and computes their tables: one Dijkstra
+   * search of the layer per landmark.
+   * @param view the layer's padded search view (read at each repair: it follows the grid).
+   * @param first a walkable padded cell, best at the edge of the layer's largest area.
+   */
+  constructor(view: SearchView, count: number, first: number, queue: MonotoneQueue = new MonotoneQueue()) {
+    this.pass = view.pass;
+    this.stride = view.stride;
+    this.queue = queue;
+    const size = view.pass.length;
+    this.range(view);
+    // Each landmark's costs are spread in a table of their own (contiguous: the spread reads and
+    // writes neighbours), then interleaved, so a search reads one cell's costs from one place.
+    const one = new Float32Array(size);
+    const near = new Float32Array(size).fill(Infinity);
+    let next = first;
+    const dist = new Float32Array(size * count);
+    const cells: number[] = [];
+    for (let k = 0; k < count && next >= 0 && near[next] > 0; k++) {
+      cells.push(next);
+      one.fill(Infinity);
+      this.fill(one, next);
+      for (let n = 0, i = k; n < size; n++, i += count) {
+        const d = one[n];
+        dist[i] = d;
+        if (d < near[n]) near[n] = d;
+      }
+      next = farthest(near);
+    }
+    this.count = cells.length;
+    this.cells = Int32Array.from(cells);
+    // Fewer landmarks than asked (a tiny layer): repack to the stride actually used.
+    this.dist = this.count === count ? dist : repack(dist, count, this.count, size);
+  }
+
+  /** Bytes held by the tables. */
+  get bytes(): number {
+    return this.dist.byteLength + this.cells.byteLength;
+  }
+
+  /** The cost range of the layer's steps, for the queue's buckets. */
+  private range(view: SearchView): void {
+    this.lo = Math.max(view.minCost, 1e-30);
+    this.hi = Math.max(view.maxCost, this.lo) * SQRT2;
+  }
+
+  /** Spreads the costs from `source` into `table` (one cost per cell, all Infinity but none). */
+  private fill(table: Float32Array, source: number): void {
+    this.queue.reset(this.lo, this.hi);
+    table[source] = 0;
+    this.queue.push(source, 0);
+    this.settle(table, 1, 0);
+  }
+
+  /**
+   * Spreads lower costs from the queued cells until none lowers any more: a cell popped at its
+   * current stored cost offers each neighbour it has a step to that cost plus the step's stand-in
+   * cost, rounded down, and a neighbour whose stored cost is higher takes it and is queued again.
+   * When the queue empties every step satisfies the inequality in this file's comment. Returns
+   * the number of cells popped, or -1 when `budget` ran out first (the table is then unfinished).
+   */
+  settle(table: Float32Array, count: number, k: number, budget = Infinity): number {
+    const pass = this.pass;
+    const W = this.stride;
+    const q = this.queue;
+    let pops = 0;
+    while (q.size > 0) {
+      const cur = q.pop();
+      const d = table[cur * count + k];
+      if (q.key > d) continue;
+      if (++pops > budget) return -1;
+      const own = pass[cur];
+      const n = pass[cur - W] > 0;
+      const e = pass[cur + 1] > 0;
+      const s = pass[cur + W] > 0;
+      const w = pass[cur - 1] > 0;
+      if (n) offer(table, count, k, q, pass, cur - W, d, own, 1);
+      if (e) offer(table, count, k, q, pass, cur + 1, d, own, 1);
+      if (s) offer(table, count, k, q, pass, cur + W, d, own, 1);
+      if (w) offer(table, count, k, q, pass, cur - 1, d, own, 1);
+      if (n && e) offer(table, count, k, q, pass, cur - W + 1, d, own, SQRT2);
+      if (s && e) offer(table, count, k, q, pass, cur + W + 1, d, own, SQRT2);
+      if (s && w) offer(table, count, k, q, pass, cur + W - 1, d, own, SQRT2);
+      if (n && w) offer(table, count, k, q, pass, cur - W - 1, d, own, SQRT2);
+    }
+    return pops;
+  }
+
+  /**
+   * Brings the tables up to date after cells in `rects` (unpadded) were opened or made cheaper
+   * (blocking or raising costs needs nothing). Each cell of a rectangle and its one-cell ring
+   * (a cell opened makes diagonal steps between its neighbours possible) takes the lowest cost its
+   * neighbours offer, and lower costs spread from there. Returns false when that would touch more
+   * than `budget` cells per landmark: the tables are then unusable and must be dropped.
+   * @param view the layer's search view now (its cost range may have changed).
+   */
+  repair(view: SearchView, rects: readonly CellRect[], width: number, height: number, budget: number): boolean {
+    this.range(view);
+    if (!(view.maxCost < MAX_STORED / view.pass.length)) return false;
+    const count = this.count;
+    const dist = this.dist;
+    const pass = this.pass;
+    const W = this.stride;
+    for (let k = 0; k < count; k++) {
+      this.queue.reset(this.lo, this.hi);
+      for (const r of rects) {
+        const x0 = Math.max(0, r.x - 1);
+        const y0 = Math.max(0, r.y - 1);
+        const x1 = Math.min(width, r.x + r.width + 1);
+        const y1 = Math.min(height, r.y + r.height + 1);
+        for (let y = y0; y < y1; y++) {
+          for (let p = padXY(W, x0, y), x = x0; x < x1; x++, p++) {
+            const c = pass[p];
+            if (!(c > 0)) continue;
+            const best = bestOffer(dist, count, k, pass, W, p, c);
+            if (best < dist[p * count + k]) {
+              dist[p * count + k] = best;
+              this.queue.push(p, best);
+            }
+          }
+        }
+      }
+      if (this.settle(dist, count, k, budget) < 0) return false;
+    }
+    return true;
+  }
+}
+
+/** Offers neighbour m the cost d + length * min(own, cost of m), rounded down. */
+function offer(table: Float32Array, count: number, k: number, q: MonotoneQueue, pass: Float32Array, m: number, d: number, own: number, length: number): void {
+  const at = m * count + k;
+  const old = table[at];
+  if (!(old > d)) return; // a step never offers less than the cost it starts from
+  const c = pass[m];
+  if (!(c > 0)) return; // a diagonal's side cells are open, its far cell may not be
+  const nd = down32(d + length * (c < own ? c : own));
+  if (nd < old) {
+    table[at] = nd;
+    q.push(m, nd);
+  }
+}
+
+/** The lowest cost the walkable neighbours of padded cell p (cost c) offer it. */
+function bestOffer(dist: Float32Array, count: number, k: number, pass: Float32Array, W: number, p: number, c: number): number {
+  let best = Infinity;
+  const n = pass[p - W] > 0;
+  const e = pass[p + 1] > 0;
+  const s = pass[p + W] > 0;
+  const w = pass[p - 1] > 0;
+  const at = (m: number, length: number): void => {
+    const d = dist[m * count + k];
+    const cm = pass[m];
+    if (d === Infinity || !(cm > 0)) return;
+    const v = down32(d + length * (cm < c ? cm : c));
+    if (v < best) best = v;
+  };
+  if (n) at(p - W, 1);
+  if (e) at(p + 1, 1);
+  if (s) at(p + W, 1);
+  if (w) at(p - 1, 1);
+  if (n && e) at(p - W + 1, SQRT2);
+  if (s && e) at(p + W + 1, SQRT2);
+  if (s && w) at(p + W - 1, SQRT2);
+  if (n && w) at(p - W - 1, SQRT2);
+  return best;
+}
+
+/** The index of the largest finite value of `table`, -1 when none. */
+function farthest(table: Float32Array): number {
+  let best = -1;
+  let bestD = -1;
+  for (let n = 0; n < table.length; n++) {
+    const d = table[n];
+    if (d !== Infinity && d > bestD) {
+      bestD = d;
+      best = n;
+    }
+  }
+  return best;
+}
+
+function repack(dist: Float32Array, from: number, to: number, size: number): Float32Array {
+  const out = new Float32Array(size * to);
+  for (let n = 0; n < size; n++) for (let k = 0; k < to; k++) out[n * to + k] = dist[n * from + k];
+  return out;
+}
+
+/** How many landmarks a layer gets unless `prepare` says otherwise. */
+export const DEFAULT_LANDMARKS = 8;
+
+/** One layer's landmark state. */
+interface LayerLandmarks {
+  tables: Landmarks | null;
+  /** Landmarks wanted; 0: never build them on this layer. */
+  count: number;
+  /** Search work (expanded nodes) done on the layer without tables, towards building them. */
+  work: number;
+  /** Rectangles opened or made cheaper since the last repair. */
+  pending: CellRect[];
+  /** A repair gave up or the costs grew too large: rebuild before the next use. */
+  stale: boolean;
+}
+
+/**
+ * The landmark tables of one grid, per layer, shared by the grid's Pathfinders. A layer's tables
+ * are built by `Pathfinder.prepare`, or by the searches themselves once they have done about half
+ * as much work without them as building them takes (see {@link GridLandmarks.charge}). Grid
+ * changes are followed: blocking and raising costs need nothing, openings are repaired before the
+ * next search reads the tables.
+ */
+export class GridLandmarks {
+  private readonly grid: NavGrid;
+  private readonly layers: (LayerLandmarks | undefined)[] = [];
+  private readonly queue = new MonotoneQueue();
+
+  constructor(grid: NavGrid) {
+    this.grid = grid;
+    grid.onChange((c) => {
+      const s = this.layers[c.layer];
+      if (s === undefined || s.tables === null || s.stale || !c.opened) return;
+      for (const r of c.rects) s.pending.push({ x: r.x, y: r.y, width: r.width, height: r.height });
+      // Too many separate openings to repair one by one: rebuild instead.
+      if (s.pending.length > 64) s.stale = true;
+    });
+  }
+
+  /** Bytes held by every table of this grid. */
+  get bytes(): number {
+    let b = 0;
+    for (const s of this.layers) if (s?.tables) b += s.tables.bytes;
+    return b;
+  }
+
+  private state(layer: number): LayerLandmarks {
+    return (this.layers[layer] ??= { tables: null, count: DEFAULT_LANDMARKS, work: 0, pending: [], stale: false });
+  }
+
+  /**
+   * Sets how many landmarks `layer` keeps (0 drops them and stops the searches building any) and
+   * builds them now when the layer's costs differ. A count other than the current one rebuilds.
+   */
+  prepare(layer: number, count = this.state(layer).count): void {
+    if (!Number.isInteger(count) || count < 0 || count > 64) throw new TilenavError(`expected an integer 0..64, got ${describe(count)}`, { element: 'landmarks' });
+    const s = this.state(layer);
+    if (count !== s.count) {
+      s.count = count;
+      s.tables = null;
+      s.pending.length = 0;
+      s.work = 0;
+    }
+    if (count > 0 && !this.grid.searchView(layer).uniform) this.current(layer, s, true);
+  }
+
+  /**
+   * The tables a search on `layer` reads now (repaired after openings), or null when the layer
+   * has none yet. `build` builds them when missing.
+   */
+  tables(layer: number, build = false): Landmarks | null {
+    const s = this.layers[layer];
+    if (s === undefined) return build ? this.current(layer, this.state(layer), true) : null;
+    return this.current(layer, s, build);
+  }
+
+  /**
+   * Counts `work` (in Dijkstra steps, one per cell expanded by A*) done by a search on `layer`
+   * without tables; builds them once the count passes half of what building takes (one step per
+   * cell per landmark): a few searches never pay for tables, many pay for them once, early.
+   */
+  charge(layer: number, work: number): void {
+    const s = this.state(layer);
+    if (s.count === 0 || s.tables !== null) return;
+    s.work += work;
+    if (s.work * 2 >= s.count * this.grid.searchView(layer).pass.length) this.current(layer, s, true);
+  }
+
+  private current(layer: number, s: LayerLandmarks, build: boolean): Landmarks | null {
+    if (s.count === 0) return null;
+    const view = this.grid.searchView(layer);
+    if (s.tables !== null && !s.stale && s.pending.length > 0) {
+      const budget = view.pass.length >>> 2;
+      if (!s.tables.repair(view, s.pending, this.grid.width, this.grid.height, budget)) s.stale = true;
+      s.pending.length = 0;
+    }
+    if (s.stale) {
+      s.tables = null;
+      s.stale = false;
+      build = true;
+    }
+    if (s.tables === null && build) {
+      s.pending.length = 0;
+      s.work = 0;
+      // Stored costs must stay finite along every path; with costs near the float range, no tables.
+      if (!(view.maxCost < MAX_STORED / view.pass.length)) return null;
+      const first = firstLandmark(view);
+      if (first < 0) return null;
+      s.tables = new Landmarks(view, s.count, first, this.queue);
+    }
+    return s.tables;
+  }
+}
+
+/**
+ * The first landmark: the cell of the layer's largest area (cells joined by octile steps without
+ * corner cutting) farthest, in grid steps, from the cell the area's flood started at (the area's
+ * first cell in row order, so that is the far end of the area), -1 when no cell is walkable. The
+ * searches that need bounds most are the long ones, and those run in the largest area. One flood
+ * of the layer.
+ */
+function firstLandmark(view: SearchView): number {
+  const pass = view.pass;
+  const W = view.stride;
+  const seen = new Uint8Array(pass.length);
+  const stack = new Int32Array(pass.length);
+  let best = -1;
+  let bestSize = 0;
+  for (let p0 = 0; p0 < pass.length; p0++) {
+    if (seen[p0] === 1 || !(pass[p0] > 0)) continue;
+    seen[p0] = 1;
+    let top = 0;
+    let size = 0;
+    let far = p0;
+    let farD = 0;
+    const y0 = (p0 / W) | 0;
+    const x0 = p0 - y0 * W;
+    stack[top++] = p0;
+    while (top > 0) {
+      const p = stack[--top];
+      size++;
+      const py = (p / W) | 0;
+      const d = Math.abs(p - py * W - x0) + py - y0;
+      if (d > farD) {
+        farD = d;
+        far = p;
+      }
+      const n = pass[p - W] > 0;
+      const e = pass[p + 1] > 0;
+      const s = pass[p + W] > 0;
+      const w = pass[p - 1] > 0;
+      const visit = (q: number): void => {
+        if (seen[q] === 0) {
+          seen[q] = 1;
+          stack[top++] = q;
+        }
+      };
+      if (n) visit(p - W);
+      if (e) visit(p + 1);
+      if (s) visit(p + W);
+      if (w) visit(p - 1);
+      if (n && e) visit(p - W + 1);
+      if (s && e) visit(p + W + 1);
+      if (s && w) visit(p + W - 1);
+      if (n && w) visit(p - W - 1);
+    }
+    if (size > bestSize) {
+      bestSize = size;
+      best = far;
+    }
+  }
+  return best;
+}
+
+const perGrid = new WeakMap<NavGrid, GridLandmarks>();
+
+/** The landmark tables kept for `grid` (one set per grid, created on first use, freed with the grid). */
+export function landmarksOf(grid: NavGrid): GridLandmarks {
+  let l = perGrid.get(grid);
+  if (l === undefined) {
+    l = new GridLandmarks(grid);
+    perGrid.set(grid, l);
+  }
+  return l;
+}
