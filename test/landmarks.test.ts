@@ -31,7 +31,7 @@ function assertConsistent(grid: NavGrid, lm: Landmarks, label: string): void {
   const view = grid.searchView(0);
   const pass = view.pass;
   const W = view.stride;
-  const K = lm.count;
+  const K = lm.slots;
   for (let p = 0; p < pass.length; p++) {
     if (!(pass[p] > 0)) continue;
     for (let dy = -1; dy <= 1; dy++) {
@@ -41,7 +41,7 @@ function assertConsistent(grid: NavGrid, lm: Landmarks, label: string): void {
         if (!(pass[m] > 0)) continue;
         if (dx !== 0 && dy !== 0 && !(pass[p + dx] > 0 && pass[p + dy * W] > 0)) continue;
         const step = (dx !== 0 && dy !== 0 ? SQRT2 : 1) * pass[m];
-        for (let k = 0; k < K; k++) {
+        for (let k = 0; k < lm.count; k++) {
           const a = lm.dist[p * K + k];
           const b = lm.dist[m * K + k];
           if (a === Infinity && b === Infinity) continue;
@@ -66,7 +66,9 @@ test('landmarks: every step satisfies the stored-cost inequality, and the bounds
       const lm = marks.tables(0);
       if (grid.searchView(0).uniform || grid.layers[0].walkable.every((w) => w === 0)) return;
       assert.ok(lm !== null);
-      assert.ok(lm.count >= 1 && lm.count <= count);
+      assert.ok(lm.count >= 1 && lm.count <= count && lm.slots === count && lm.complete);
+      const pass = grid.searchView(0).pass;
+      for (let k = 0; k < lm.count; k++) assert.ok(pass[lm.cells[k]] > 0, `landmark ${k} on a walkable cell`);
       assertConsistent(grid, lm, `${grid.width}x${grid.height}`);
       // Admissible: |D(L, t) - D(L, n)| <= cost(n, t) for a sample of pairs.
       const W = grid.width + 2;
@@ -78,7 +80,7 @@ test('landmarks: every step satisfies the stored-cost inequality, and the bounds
           if (dist[t] === Infinity) continue;
           const pt = (Math.floor(t / grid.width) + 1) * W + (t % grid.width) + 1;
           for (let k = 0; k < lm.count; k++) {
-            const bound = Math.abs(lm.dist[pt * lm.count + k] - lm.dist[ps * lm.count + k]);
+            const bound = Math.abs(lm.dist[pt * lm.slots + k] - lm.dist[ps * lm.slots + k]);
             if (Number.isNaN(bound)) continue;
             assert.ok(bound <= dist[t] * (1 + 1e-12), `bound ${bound} over cost ${dist[t]}`);
           }
@@ -175,7 +177,7 @@ test("landmarks: cardinal movement: 'auto' reads them too, with the reference Di
   assert.ok(after.expanded * 3 < before.expanded, `with tables ${after.expanded}, A* ${before.expanded}`);
 });
 
-test('landmarks: built by the searches once they have done about as much work, never with landmarks: 0', () => {
+test('landmarks: built by the searches, one landmark per search, once they have done about half the work of building them; never with landmarks: 0', () => {
   const make = (): NavGrid => paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 3, { roads: 2 });
   const grid = make();
   const finder = new Pathfinder(grid);
@@ -190,6 +192,19 @@ test('landmarks: built by the searches once they have done about as much work, n
     if (landmarksOf(grid).tables(0) !== null) built = k;
   }
   assert.ok(built > 0, `tables built after ${built} queries (not on the first)`);
+  const lm = landmarksOf(grid).tables(0)!;
+  assert.equal(lm.count, 1, 'one landmark built by the query that crossed the mark');
+  assert.equal(lm.complete, false);
+  // Each following search adds one, exact all along.
+  for (let k = 2; k <= 8; k++) {
+    const a = finder.findPath(5, 5, 94, 93, { algorithm: 'astar' });
+    const r = finder.findPath(5, 5, 94, 93);
+    assert.ok(a.status === r.status && (a.status !== 'found' || Math.abs(a.cost - r.cost) <= 1e-9 * a.cost), `with ${k - 1} landmarks`);
+    assert.equal(lm.count, k);
+  }
+  assert.equal(lm.complete, true);
+  finder.findPath(5, 5, 94, 93);
+  assert.equal(lm.count, 8, 'none past the count asked for');
   assert.equal(landmarksOf(off).tables(0), null, 'landmarks: 0 keeps them off');
   assert.equal(landmarksOf(off).bytes, 0);
   // A uniform layer never gets any: the plain heuristic is exact enough there.

@@ -50,61 +50,86 @@ function down32(x: number): number {
  * indices. Memory: 4 bytes per padded cell per landmark.
  */
 export class Landmarks {
-  /** How many landmarks (at most the number asked for: fewer on a layer with few walkable cells). */
-  readonly count: number;
+  /** Table slots per cell: the number of landmarks asked for. */
+  readonly slots: number;
+  /** How many landmarks are built (their tables complete), at most `slots`; the first `count` of `cells`. */
+  count = 0;
   /** The landmarks' padded cell indices. */
   readonly cells: Int32Array;
   /**
-   * `dist[n * count + k]`: the stand-in cost between landmark k and padded cell n, rounded down;
-   * Infinity when they were apart when the tables were built or last repaired.
+   * `dist[n * slots + k]` for k < count: the stand-in cost between landmark k and padded cell n,
+   * rounded down; Infinity when they were apart when the table was built or last repaired.
    */
   readonly dist: Float32Array;
+  private readonly view: SearchView;
   private readonly pass: Float32Array;
   private readonly stride: number;
   private readonly queue: MonotoneQueue;
   private lo = 1;
   private hi = 1;
+  /** Each cell's least cost from the landmarks built, while more are to come (then null). */
+  private near: Float32Array | null;
+  /** The next landmark's cell, -1 when no cell is left to place one on. */
+  private next: number;
 
   /**
-   * Chooses up to `count` landmarks spread over the layer (`first`, then each next one the cell
-   * whose cost from every landmark chosen is largest) and computes their tables: one Dijkstra
-   * search of the layer per landmark.
-   * @param view the layer's padded search view (read at each repair: it follows the grid).
+   * Room for `slots` landmarks spread over the layer: `first`, then each next one the cell whose
+   * cost from every landmark built is largest. Builds none: {@link grow} builds one at a time.
+   * @param view the layer's padded search view (read at each growth and repair: it follows the grid).
    * @param first a walkable padded cell, best at the edge of the layer's largest area.
    */
-  constructor(view: SearchView, count: number, first: number, queue: MonotoneQueue = new MonotoneQueue()) {
+  constructor(view: SearchView, slots: number, first: number, queue: MonotoneQueue = new MonotoneQueue()) {
+    this.view = view;
     this.pass = view.pass;
     this.stride = view.stride;
     this.queue = queue;
-    const size = view.pass.length;
-    this.range(view);
-    // Each landmark's costs are spread in a table of their own (contiguous: the spread reads and
-    // writes neighbours), then interleaved, so a search reads one cell's costs from one place.
-    const one = new Float32Array(size);
-    const near = new Float32Array(size).fill(Infinity);
-    let next = first;
-    const dist = new Float32Array(size * count);
-    const cells: number[] = [];
-    for (let k = 0; k < count && next >= 0 && near[next] > 0; k++) {
-      cells.push(next);
-      one.fill(Infinity);
-      this.fill(one, next);
-      for (let n = 0, i = k; n < size; n++, i += count) {
-        const d = one[n];
-        dist[i] = d;
-        if (d < near[n]) near[n] = d;
-      }
-      next = farthest(near);
+    this.slots = slots;
+    this.cells = new Int32Array(slots);
+    this.dist = new Float32Array(view.pass.length * slots);
+    this.near = new Float32Array(view.pass.length).fill(Infinity);
+    this.next = first;
+  }
+
+  /** Whether every landmark is built (or the layer has no cell left to place one on). */
+  get complete(): boolean {
+    return this.near === null;
+  }
+
+  /**
+   * Builds the next landmark's table: one Dijkstra search of the layer (spread in a table of its
+   * own, whose reads and writes stay near each other, then interleaved, so a search reads one
+   * cell's costs from one place). Returns false, building nothing, when complete.
+   */
+  grow(): boolean {
+    const near = this.near;
+    if (near === null) return false;
+    const next = this.next;
+    if (this.count >= this.slots || next < 0 || !(near[next] > 0) || !(this.pass[next] > 0)) {
+      this.near = null;
+      return false;
     }
-    this.count = cells.length;
-    this.cells = Int32Array.from(cells);
-    // Fewer landmarks than asked (a tiny layer): repack to the stride actually used.
-    this.dist = this.count === count ? dist : repack(dist, count, this.count, size);
+    this.range(this.view);
+    const size = this.pass.length;
+    const one = new Float32Array(size).fill(Infinity);
+    this.fill(one, next);
+    const k = this.count;
+    const slots = this.slots;
+    const dist = this.dist;
+    for (let n = 0, i = k; n < size; n++, i += slots) {
+      const d = one[n];
+      dist[i] = d;
+      if (d < near[n]) near[n] = d;
+    }
+    this.cells[k] = next;
+    this.count = k + 1;
+    this.next = farthest(near);
+    if (this.count === slots) this.near = null;
+    return true;
   }
 
   /** Bytes held by the tables. */
   get bytes(): number {
-    return this.dist.byteLength + this.cells.byteLength;
+    return this.dist.byteLength + this.cells.byteLength + (this.near === null ? 0 : this.near.byteLength);
   }
 
   /** The cost range of the layer's steps, for the queue's buckets. */
@@ -166,11 +191,11 @@ export class Landmarks {
   repair(view: SearchView, rects: readonly CellRect[], width: number, height: number, budget: number): boolean {
     this.range(view);
     if (!(view.maxCost < MAX_STORED / view.pass.length)) return false;
-    const count = this.count;
+    const count = this.slots;
     const dist = this.dist;
     const pass = this.pass;
     const W = this.stride;
-    for (let k = 0; k < count; k++) {
+    for (let k = 0; k < this.count; k++) {
       this.queue.reset(this.lo, this.hi);
       for (const r of rects) {
         const x0 = Math.max(0, r.x - 1);
@@ -248,12 +273,6 @@ function farthest(table: Float32Array): number {
   return best;
 }
 
-function repack(dist: Float32Array, from: number, to: number, size: number): Float32Array {
-  const out = new Float32Array(size * to);
-  for (let n = 0; n < size; n++) for (let k = 0; k < to; k++) out[n * to + k] = dist[n * from + k];
-  return out;
-}
-
 /** How many landmarks a layer gets unless `prepare` says otherwise. */
 export const DEFAULT_LANDMARKS = 8;
 
@@ -317,32 +336,39 @@ export class GridLandmarks {
       s.pending.length = 0;
       s.work = 0;
     }
-    if (count > 0 && !this.grid.searchView(layer).uniform) this.current(layer, s, true);
+    if (count > 0 && !this.grid.searchView(layer).uniform) this.current(layer, s, 'all');
   }
 
   /**
-   * The tables a search on `layer` reads now (repaired after openings), or null when the layer
-   * has none yet. `build` builds them when missing.
+   * The tables a search on `layer` reads now (repaired after openings; at least one landmark
+   * built), or null when the layer has none yet. `build` builds every landmark first.
    */
   tables(layer: number, build = false): Landmarks | null {
     const s = this.layers[layer];
-    if (s === undefined) return build ? this.current(layer, this.state(layer), true) : null;
-    return this.current(layer, s, build);
+    if (s === undefined) return build ? this.current(layer, this.state(layer), 'all') : null;
+    return this.current(layer, s, build ? 'all' : 'none');
   }
 
   /**
    * Counts `work` (in Dijkstra steps, one per cell expanded by A*) done by a search on `layer`
-   * without tables; builds them once the count passes half of what building takes (one step per
-   * cell per landmark): a few searches never pay for tables, many pay for them once, early.
+   * without every landmark built. Once the count passes half of what building all takes (one step
+   * per cell per landmark), this and each following search build one more landmark, so the pause
+   * is one Dijkstra search of the layer at a time, and the searches are faster from the first one:
+   * a few searches never pay for tables, many pay for them once, early.
    */
   charge(layer: number, work: number): void {
     const s = this.state(layer);
-    if (s.count === 0 || s.tables !== null) return;
+    if (s.count === 0) return;
+    if (s.tables !== null) {
+      if (!s.tables.complete) this.current(layer, s, 'one');
+      return;
+    }
     s.work += work;
-    if (s.work * 2 >= s.count * this.grid.searchView(layer).pass.length) this.current(layer, s, true);
+    if (s.work * 2 >= s.count * this.grid.searchView(layer).pass.length) this.current(layer, s, 'one');
   }
 
-  private current(layer: number, s: LayerLandmarks, build: boolean): Landmarks | null {
+  /** Brings the layer's tables up to date and builds one landmark more, or all, or none. */
+  private current(layer: number, s: LayerLandmarks, build: 'none' | 'one' | 'all'): Landmarks | null {
     if (s.count === 0) return null;
     const view = this.grid.searchView(layer);
     if (s.tables !== null && !s.stale && s.pending.length > 0) {
@@ -351,11 +377,12 @@ export class GridLandmarks {
       s.pending.length = 0;
     }
     if (s.stale) {
+      // Rebuilt as far as they were: all of them, or one to go on growing from.
+      if (build === 'none') build = s.tables?.complete === true ? 'all' : 'one';
       s.tables = null;
       s.stale = false;
-      build = true;
     }
-    if (s.tables === null && build) {
+    if (s.tables === null && build !== 'none') {
       s.pending.length = 0;
       s.work = 0;
       // Stored costs must stay finite along every path; with costs near the float range, no tables.
@@ -364,7 +391,11 @@ export class GridLandmarks {
       if (first < 0) return null;
       s.tables = new Landmarks(view, s.count, first, this.queue);
     }
-    return s.tables;
+    const t = s.tables;
+    if (t === null) return null;
+    if (build === 'all') while (t.grow());
+    else if (build === 'one') t.grow();
+    return t.count > 0 ? t : null;
   }
 }
 
@@ -405,8 +436,9 @@ function firstLandmark(view: SearchView): number {
       const e = pass[p + 1] > 0;
       const s = pass[p + W] > 0;
       const w = pass[p - 1] > 0;
+      // A diagonal's side cells are open; its far cell may not be.
       const visit = (q: number): void => {
-        if (seen[q] === 0) {
+        if (seen[q] === 0 && pass[q] > 0) {
           seen[q] = 1;
           stack[top++] = q;
         }

@@ -118,7 +118,7 @@ export class Pathfinder {
     else if (!nearest && model.name === 'octile' && view.exits === null) this.astar.octile(view, start, goal, hs, maxIterations, out);
     else this.astar.generic(view, model, start, goal, hs, maxIterations, Infinity, false, nearest, out);
     // Work in Dijkstra steps: an expanded jump point costs about four.
-    if (marks !== null && tables === null) marks.charge(layer, jps !== null ? 4 * out.expanded : out.expanded);
+    if (marks !== null && (tables === null || !tables.complete)) marks.charge(layer, jps !== null ? 4 * out.expanded : out.expanded);
     this.traced = this.scratch.generation;
     if (out.reached) {
       const cells = jps !== null ? jps.reconstruct(goal, cardinal, options.out) : this.cellPath(goal, options.out);

@@ -188,10 +188,11 @@ export class JumpPointSearch {
     // The landmark bound: the largest |cost(L, goal) - cost(L, node)| (landmarks.ts says why it
     // is a consistent lower bound); an infinite one means the node cannot reach the goal.
     const lk = bnd === null || landmarks === null ? 0 : landmarks.count;
+    const ls = landmarks === null ? 0 : landmarks.slots;
     const ld = landmarks === null ? EMPTY_F32 : landmarks.dist;
     if (this.goalCosts.length < lk) this.goalCosts = new Float64Array(lk);
     const gd = this.goalCosts;
-    for (let k = 0; k < lk; k++) gd[k] = ld[goal * lk + k];
+    for (let k = 0; k < lk; k++) gd[k] = ld[goal * ls + k];
     // The path from a node to each successor is diagonal steps first, then straight ones (octile)
     // or vertical first, then horizontal (cardinal), so a successor's parent is the node it was
     // found from, with no intermediate cell on the open list (ICAPS 2014's pruned intermediates).
@@ -217,7 +218,7 @@ export class JumpPointSearch {
         // Queued already: its bound is the one it was queued with.
         h = heap.keyOf(jp) - g[jp];
       } else if (lk !== 0) {
-        for (let k = 0, b = jp * lk; k < lk; k++) {
+        for (let k = 0, b = jp * ls; k < lk; k++) {
           const a = gd[k] - ld[b + k];
           if (a > h) h = a;
           else if (-a > h) h = -a;
