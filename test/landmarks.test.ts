@@ -193,24 +193,56 @@ test('landmarks: built by the searches, one landmark per search, once they have 
   }
   assert.ok(built > 0, `tables built after ${built} queries (not on the first)`);
   const lm = landmarksOf(grid).tables(0)!;
-  assert.equal(lm.count, 1, 'one landmark built by the query that crossed the mark');
+  assert.equal(lm.count, 1, 'the first landmark is read as soon as it is built');
   assert.equal(lm.complete, false);
-  // Each following search adds one, exact all along.
-  for (let k = 2; k <= 8; k++) {
+  // Each following search builds a slice more (an eighth of the layer), exact all along.
+  let queries = 0;
+  for (let last = lm.count; !lm.complete && queries < 200; queries++) {
     const a = finder.findPath(5, 5, 94, 93, { algorithm: 'astar' });
     const r = finder.findPath(5, 5, 94, 93);
-    assert.ok(a.status === r.status && (a.status !== 'found' || Math.abs(a.cost - r.cost) <= 1e-9 * a.cost), `with ${k - 1} landmarks`);
-    assert.equal(lm.count, k);
+    assert.ok(a.status === r.status && (a.status !== 'found' || Math.abs(a.cost - r.cost) <= 1e-9 * a.cost), `with ${lm.count} landmarks`);
+    assert.ok(lm.count >= last && lm.count <= last + 1, `one landmark at a time: ${last} -> ${lm.count}`);
+    last = lm.count;
   }
   assert.equal(lm.complete, true);
-  finder.findPath(5, 5, 94, 93);
-  assert.equal(lm.count, 8, 'none past the count asked for');
+  assert.equal(lm.count, 8);
+  assert.ok(queries >= 7 * 4, `about an eighth of the layer per search: built in ${queries} searches`);
   assert.equal(landmarksOf(off).tables(0), null, 'landmarks: 0 keeps them off');
   assert.equal(landmarksOf(off).bytes, 0);
   // A uniform layer never gets any: the plain heuristic is exact enough there.
   const uniform = parseMovingAiMap(readFixture('movingai/room-100-10.map'));
   new Pathfinder(uniform).prepare();
   assert.equal(landmarksOf(uniform).tables(0), null);
+});
+
+test('landmarks: an opening that shortens the way to much of the map rebuilds the landmarks it affects a slice per search, exact all along', () => {
+  // Terrain regions over rooms, cut in two by a wall with one door, far from where it opens.
+  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 5, { roads: 2 });
+  grid.fillRect(50, 0, 1, 100, { walkable: false });
+  grid.fillRect(50, 96, 1, 2, { walkable: true });
+  const finder = new Pathfinder(grid);
+  finder.prepare();
+  const lm = landmarksOf(grid).tables(0)!;
+  assert.ok(lm.complete && lm.count === 8);
+  // A gap in the middle of the wall: the way between the halves gets much shorter.
+  grid.fillRect(50, 45, 1, 6, { walkable: true });
+  const walk = grid.layers[0].walkable;
+  const a = walk.indexOf(1);
+  const b = walk.lastIndexOf(1);
+  const check = (label: string): void => {
+    agree(grid, finder, a, [b, 52 * 100 + 60, 48 * 100 + 40], label);
+    assertConsistent(grid, landmarksOf(grid).tables(0)!, label);
+  };
+  check('after the opening');
+  assert.ok(lm.waiting > 0, 'the landmarks whose costs fall across half the map are rebuilt, not repaired');
+  let queries = 0;
+  while (!lm.complete && queries < 300) {
+    check(`rebuilding, ${lm.waiting} waiting`);
+    queries++;
+  }
+  assert.ok(lm.complete, `rebuilt within ${queries} searches`);
+  assert.ok(queries > 1, 'spread over several searches');
+  check('rebuilt');
 });
 
 test('landmarks: bad counts are refused by name; costs near the float range build none and stay exact', () => {

@@ -275,6 +275,8 @@ export class MonotoneQueue {
   private cur = 0;
   private head = new Int32Array(MonotoneQueue.MAX_RING);
   private top = 0;
+  /** Bucket mode: the first of the entry slots popped and free for reuse, -1 when none. */
+  private free = -1;
   private next = new Int32Array(1024);
   private nodes = new Int32Array(1024);
   private keys = new Float64Array(1024);
@@ -283,6 +285,7 @@ export class MonotoneQueue {
   reset(lo: number, hi: number): void {
     this.size = 0;
     this.top = 0;
+    this.free = -1;
     this.cur = 0;
     const need = Math.ceil(hi / lo) + 2;
     this.buckets = lo > 0 && need <= MonotoneQueue.MAX_RING;
@@ -297,12 +300,19 @@ export class MonotoneQueue {
   }
 
   push(node: number, key: number): void {
-    if (this.top === this.nodes.length) this.grow();
     if (!this.buckets) {
+      if (this.top === this.nodes.length) this.grow();
       this.heapPush(node, key);
       return;
     }
-    const e = this.top++;
+    // Reuse a popped entry's slot: the arrays grow to the most entries queued at once, not to
+    // the number of pushes (a search of a whole layer pushes more than a million).
+    let e = this.free;
+    if (e >= 0) this.free = this.next[e];
+    else {
+      if (this.top === this.nodes.length) this.grow();
+      e = this.top++;
+    }
     const b = ((key * this.inv) | 0) & this.ring;
     this.nodes[e] = node;
     this.keys[e] = key;
@@ -323,6 +333,8 @@ export class MonotoneQueue {
     }
     this.cur = c;
     head[c] = this.next[e];
+    this.next[e] = this.free;
+    this.free = e;
     this.size--;
     this.key = this.keys[e];
     return this.nodes[e];

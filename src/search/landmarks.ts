@@ -52,7 +52,10 @@ function down32(x: number): number {
 export class Landmarks {
   /** Table slots per cell: the number of landmarks asked for. */
   readonly slots: number;
-  /** How many landmarks are built (their tables complete), at most `slots`; the first `count` of `cells`. */
+  /**
+   * Slots in use, at most `slots`: each built, or waiting for a rebuild (then all zero, a bound of
+   * 0 that never misleads). The first `count` of `cells`.
+   */
   count = 0;
   /** The landmarks' padded cell indices. */
   readonly cells: Int32Array;
@@ -64,17 +67,24 @@ export class Landmarks {
   private readonly view: SearchView;
   private readonly pass: Float32Array;
   private readonly stride: number;
+  /** The queue of repairs and of whole builds (emptied by each). */
   private readonly queue: MonotoneQueue;
+  /** The queue of the build in progress, kept between calls of {@link grow}. */
+  private readonly growQueue = new MonotoneQueue();
   private lo = 1;
   private hi = 1;
-  /** Each cell's least cost from the landmarks built, while more are to come (then null). */
+  /** Each cell's least cost from the landmarks built, while new ones are to come (then null). */
   private near: Float32Array | null;
-  /** The next landmark's cell, -1 when no cell is left to place one on. */
+  /** The next new landmark's cell, -1 when no cell is left to place one on. */
   private next: number;
+  /** Slots whose table is to be built, the first one in progress when `one` is set. */
+  private readonly todo: number[] = [];
+  /** The table being built (one cost per cell), or null. */
+  private one: Float32Array | null = null;
 
   /**
    * Room for `slots` landmarks spread over the layer: `first`, then each next one the cell whose
-   * cost from every landmark built is largest. Builds none: {@link grow} builds one at a time.
+   * cost from every landmark built is largest. Builds none: {@link grow} does.
    * @param view the layer's padded search view (read at each growth and repair: it follows the grid).
    * @param first a walkable padded cell, best at the edge of the layer's largest area.
    */
@@ -90,46 +100,87 @@ export class Landmarks {
     this.next = first;
   }
 
-  /** Whether every landmark is built (or the layer has no cell left to place one on). */
+  /** Whether every landmark is built (or the layer has no cell left to place one on) and current. */
   get complete(): boolean {
-    return this.near === null;
+    return this.near === null && this.todo.length === 0;
   }
 
   /**
-   * Builds the next landmark's table: one Dijkstra search of the layer (spread in a table of its
-   * own, whose reads and writes stay near each other, then interleaved, so a search reads one
-   * cell's costs from one place). Returns false, building nothing, when complete.
+   * Builds tables for at most `budget` cells settled (one Dijkstra search of the layer per table,
+   * spread in a table of its own, whose reads and writes stay near each other, then interleaved so
+   * a search reads one cell's costs from one place): new landmarks, and slots waiting for a
+   * rebuild. A build cut short by the budget goes on at the next call. Returns whether anything
+   * was left to build.
    */
-  grow(): boolean {
-    const near = this.near;
-    if (near === null) return false;
-    const next = this.next;
-    if (this.count >= this.slots || next < 0 || !(near[next] > 0) || !(this.pass[next] > 0)) {
-      this.near = null;
-      return false;
-    }
-    this.range(this.view);
+  grow(budget = Infinity): boolean {
     const size = this.pass.length;
-    const one = new Float32Array(size).fill(Infinity);
-    this.fill(one, next);
-    const k = this.count;
-    const slots = this.slots;
-    const dist = this.dist;
-    for (let n = 0, i = k; n < size; n++, i += slots) {
-      const d = one[n];
-      dist[i] = d;
-      if (d < near[n]) near[n] = d;
+    let left = budget;
+    while (left > 0) {
+      let one = this.one;
+      if (one === null) {
+        if (this.todo.length === 0 && !this.claim()) return false;
+        const slot = this.todo[0];
+        const cell = this.walkableNear(this.cells[slot]);
+        if (cell < 0) {
+          this.todo.length = 0;
+          this.near = null;
+          return false;
+        }
+        this.cells[slot] = cell;
+        one = this.one = new Float32Array(size).fill(Infinity);
+        this.range(this.view);
+        this.growQueue.reset(this.lo, this.hi);
+        one[cell] = 0;
+        this.growQueue.push(cell, 0);
+      }
+      const used = this.settle(one, 1, 0, this.growQueue, left);
+      if (used < 0) return true;
+      left -= used;
+      const slot = this.todo.shift()!;
+      const slots = this.slots;
+      const dist = this.dist;
+      const near = slot === this.count ? this.near : null;
+      for (let n = 0, i = slot; n < size; n++, i += slots) {
+        const d = one[n];
+        dist[i] = d;
+        if (near !== null && d < near[n]) near[n] = d;
+      }
+      this.one = null;
+      if (near !== null) {
+        this.count = slot + 1;
+        this.next = this.count < slots ? farthest(near) : -1;
+        if (this.count === slots) this.near = null;
+      }
     }
-    this.cells[k] = next;
-    this.count = k + 1;
-    this.next = farthest(near);
-    if (this.count === slots) this.near = null;
     return true;
   }
 
-  /** Bytes held by the tables. */
+  /** Queues a new landmark's slot (at `next`); false when none is left to place. */
+  private claim(): boolean {
+    const near = this.near;
+    const next = this.next;
+    if (near === null || this.count >= this.slots || next < 0 || !(near[next] > 0)) {
+      this.near = null;
+      return false;
+    }
+    this.cells[this.count] = next;
+    this.todo.push(this.count);
+    return true;
+  }
+
+  /** `cell` if walkable, else the first walkable padded cell after it (wrapping), -1 when none. */
+  private walkableNear(cell: number): number {
+    const pass = this.pass;
+    for (let k = 0; k < pass.length; k++) {
+      const p = (cell + k) % pass.length;
+      if (pass[p] > 0) return p;
+    }
+    return -1;
+  }
+
+  /** Bytes held by the tables, and by the build in progress. */
   get bytes(): number {
-    return this.dist.byteLength + this.cells.byteLength + (this.near === null ? 0 : this.near.byteLength);
+    return this.dist.byteLength + this.cells.byteLength + (this.near?.byteLength ?? 0) + (this.one?.byteLength ?? 0);
   }
 
   /** The cost range of the layer's steps, for the queue's buckets. */
@@ -138,31 +189,24 @@ export class Landmarks {
     this.hi = Math.max(view.maxCost, this.lo) * SQRT2;
   }
 
-  /** Spreads the costs from `source` into `table` (one cost per cell, all Infinity but none). */
-  private fill(table: Float32Array, source: number): void {
-    this.queue.reset(this.lo, this.hi);
-    table[source] = 0;
-    this.queue.push(source, 0);
-    this.settle(table, 1, 0);
-  }
-
   /**
-   * Spreads lower costs from the queued cells until none lowers any more: a cell popped at its
-   * current stored cost offers each neighbour it has a step to that cost plus the step's stand-in
-   * cost, rounded down, and a neighbour whose stored cost is higher takes it and is queued again.
-   * When the queue empties every step satisfies the inequality in this file's comment. Returns
-   * the number of cells popped, or -1 when `budget` ran out first (the table is then unfinished).
+   * Spreads lower costs from the cells queued on `q` until none lowers any more, or until
+   * `budget` cells have been settled (the queue then holds the rest, for a later call): a cell
+   * popped at its current stored cost offers each neighbour it has a step to that cost plus the
+   * step's stand-in cost, rounded down, and a neighbour whose stored cost is higher takes it and
+   * is queued again. When the queue empties every step satisfies the inequality in this file's
+   * comment. Returns the number of cells settled, or -1 when the budget ran out first.
    */
-  settle(table: Float32Array, count: number, k: number, budget = Infinity): number {
+  private settle(table: Float32Array, count: number, k: number, q: MonotoneQueue, budget: number): number {
     const pass = this.pass;
     const W = this.stride;
-    const q = this.queue;
     let pops = 0;
     while (q.size > 0) {
+      if (pops >= budget) return -1;
       const cur = q.pop();
       const d = table[cur * count + k];
       if (q.key > d) continue;
-      if (++pops > budget) return -1;
+      pops++;
       const own = pass[cur];
       const n = pass[cur - W] > 0;
       const e = pass[cur + 1] > 0;
@@ -182,20 +226,26 @@ export class Landmarks {
 
   /**
    * Brings the tables up to date after cells in `rects` (unpadded) were opened or made cheaper
-   * (blocking or raising costs needs nothing). Each cell of a rectangle and its one-cell ring
-   * (a cell opened makes diagonal steps between its neighbours possible) takes the lowest cost its
-   * neighbours offer, and lower costs spread from there. Returns false when that would touch more
-   * than `budget` cells per landmark: the tables are then unusable and must be dropped.
-   * @param view the layer's search view now (its cost range may have changed).
+   * (blocking or raising costs needs nothing). Each cell of a rectangle and its one-cell ring (a
+   * cell opened makes diagonal steps between its neighbours possible) takes the lowest cost its
+   * neighbours offer, and lower costs spread from there. A landmark whose repair would settle
+   * more than `budget` cells (an opening that shortens the way to much of the layer) is zeroed
+   * and queued for a rebuild by {@link grow}; so is a build in progress, restarted.
    */
-  repair(view: SearchView, rects: readonly CellRect[], width: number, height: number, budget: number): boolean {
+  repair(view: SearchView, rects: readonly CellRect[], width: number, height: number, budget: number): void {
     this.range(view);
-    if (!(view.maxCost < MAX_STORED / view.pass.length)) return false;
-    const count = this.slots;
+    if (!(view.maxCost < MAX_STORED / view.pass.length)) {
+      for (let k = 0; k < this.count; k++) this.retire(k);
+      return;
+    }
+    // A build in progress read costs that are now lower: start it again.
+    this.one = null;
+    const slots = this.slots;
     const dist = this.dist;
     const pass = this.pass;
     const W = this.stride;
     for (let k = 0; k < this.count; k++) {
+      if (this.todo.includes(k)) continue;
       this.queue.reset(this.lo, this.hi);
       for (const r of rects) {
         const x0 = Math.max(0, r.x - 1);
@@ -206,17 +256,28 @@ export class Landmarks {
           for (let p = padXY(W, x0, y), x = x0; x < x1; x++, p++) {
             const c = pass[p];
             if (!(c > 0)) continue;
-            const best = bestOffer(dist, count, k, pass, W, p, c);
-            if (best < dist[p * count + k]) {
-              dist[p * count + k] = best;
+            const best = bestOffer(dist, slots, k, pass, W, p, c);
+            if (best < dist[p * slots + k]) {
+              dist[p * slots + k] = best;
               this.queue.push(p, best);
             }
           }
         }
       }
-      if (this.settle(dist, count, k, budget) < 0) return false;
+      if (this.settle(dist, slots, k, this.queue, budget) < 0) this.retire(k);
     }
-    return true;
+  }
+
+  /** Zeroes landmark k's table (a bound of 0 everywhere) and queues it for a rebuild. */
+  retire(k: number): void {
+    const dist = this.dist;
+    for (let i = k; i < dist.length; i += this.slots) dist[i] = 0;
+    if (!this.todo.includes(k)) this.todo.push(k);
+  }
+
+  /** How many landmarks are waiting to be built or rebuilt. */
+  get waiting(): number {
+    return this.todo.length + (this.near === null ? 0 : this.slots - this.count - (this.todo.includes(this.count) ? 1 : 0));
   }
 }
 
@@ -285,7 +346,7 @@ interface LayerLandmarks {
   work: number;
   /** Rectangles opened or made cheaper since the last repair. */
   pending: CellRect[];
-  /** A repair gave up or the costs grew too large: rebuild before the next use. */
+  /** Too many openings to repair one by one: rebuild every landmark. */
   stale: boolean;
 }
 
@@ -307,7 +368,6 @@ export class GridLandmarks {
       const s = this.layers[c.layer];
       if (s === undefined || s.tables === null || s.stale || !c.opened) return;
       for (const r of c.rects) s.pending.push({ x: r.x, y: r.y, width: r.width, height: r.height });
-      // Too many separate openings to repair one by one: rebuild instead.
       if (s.pending.length > 64) s.stale = true;
     });
   }
@@ -351,38 +411,38 @@ export class GridLandmarks {
 
   /**
    * Counts `work` (in Dijkstra steps, one per cell expanded by A*) done by a search on `layer`
-   * without every landmark built. Once the count passes half of what building all takes (one step
-   * per cell per landmark), this and each following search build one more landmark, so the pause
-   * is one Dijkstra search of the layer at a time, and the searches are faster from the first one:
-   * a few searches never pay for tables, many pay for them once, early.
+   * without tables. Once the count passes half of what building them all takes (one step per cell
+   * per landmark), this and each following search, until all are built, spend an eighth of a
+   * Dijkstra search of the layer on building them (so no search pauses for long), and each table
+   * is read as soon as it is complete: a few searches never pay for tables, many pay for them once,
+   * early. Rebuilds after large openings go the same way.
    */
   charge(layer: number, work: number): void {
     const s = this.state(layer);
     if (s.count === 0) return;
     if (s.tables !== null) {
-      if (!s.tables.complete) this.current(layer, s, 'one');
+      if (!s.tables.complete) this.current(layer, s, 'some');
       return;
     }
     s.work += work;
-    if (s.work * 2 >= s.count * this.grid.searchView(layer).pass.length) this.current(layer, s, 'one');
+    if (s.work * 2 >= s.count * this.grid.searchView(layer).pass.length) this.current(layer, s, 'some');
   }
 
-  /** Brings the layer's tables up to date and builds one landmark more, or all, or none. */
-  private current(layer: number, s: LayerLandmarks, build: 'none' | 'one' | 'all'): Landmarks | null {
+  /**
+   * Brings the layer's tables up to date, then builds: every landmark (`all`), a slice of one
+   * search's worth (`some`: {@link GROW_SHARE} of the layer's cells settled), or nothing.
+   */
+  private current(layer: number, s: LayerLandmarks, build: 'none' | 'some' | 'all'): Landmarks | null {
     if (s.count === 0) return null;
     const view = this.grid.searchView(layer);
-    if (s.tables !== null && !s.stale && s.pending.length > 0) {
-      const budget = view.pass.length >>> 2;
-      if (!s.tables.repair(view, s.pending, this.grid.width, this.grid.height, budget)) s.stale = true;
+    const t0 = s.tables;
+    if (t0 !== null && (s.stale || s.pending.length > 0)) {
+      if (s.stale) for (let k = 0; k < t0.count; k++) t0.retire(k);
+      else t0.repair(view, s.pending, this.grid.width, this.grid.height, Math.max(1024, view.pass.length >>> REPAIR_SHIFT));
       s.pending.length = 0;
-    }
-    if (s.stale) {
-      // Rebuilt as far as they were: all of them, or one to go on growing from.
-      if (build === 'none') build = s.tables?.complete === true ? 'all' : 'one';
-      s.tables = null;
       s.stale = false;
     }
-    if (s.tables === null && build !== 'none') {
+    if (t0 === null && build !== 'none') {
       s.pending.length = 0;
       s.work = 0;
       // Stored costs must stay finite along every path; with costs near the float range, no tables.
@@ -393,11 +453,16 @@ export class GridLandmarks {
     }
     const t = s.tables;
     if (t === null) return null;
-    if (build === 'all') while (t.grow());
-    else if (build === 'one') t.grow();
+    if (build === 'all') t.grow();
+    else if (build === 'some') t.grow(Math.max(1024, Math.ceil(view.pass.length / GROW_SHARE)));
     return t.count > 0 ? t : null;
   }
 }
+
+/** A search without every landmark built spends on building them at most 1/GROW_SHARE of a layer's cells. */
+const GROW_SHARE = 8;
+/** A repair settles at most 1/2^REPAIR_SHIFT of the layer's cells per landmark before it rebuilds that one instead. */
+const REPAIR_SHIFT = 6;
 
 /**
  * The first landmark: the cell of the layer's largest area (cells joined by octile steps without

@@ -139,9 +139,10 @@ export class Pathfinder {
    * 8; 0 turns them off and frees them). They make weighted searches several times faster (the
    * path is the same optimal one), cost 4 bytes per cell per landmark, shared by the grid's
    * Pathfinders, and take about one Dijkstra search of the layer each to build (a 768 x 768 map:
-   * about 0.5 s for 8; 1024 x 1024: 1.3 s). Without `prepare` the searches build them themselves
-   * once they have done about half as much work as that, during the query that crosses the mark:
-   * call `prepare` at load time to keep that pause out of play.
+   * 0.5-1.1 s for 8; 1024 x 1024: 1.3-2 s). Without `prepare` the searches build them themselves
+   * once they have done about half as much work as that, a slice per search (an eighth of one
+   * landmark's build), so no search pauses for long; `prepare` at load time has them all from the
+   * first query.
    */
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName; landmarks?: number } = {}): void {
     assertOptionsObject(options, 'options');
