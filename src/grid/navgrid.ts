@@ -566,7 +566,7 @@ export class NavGrid {
       throw new TilenavError(`expected a rectangle of at least 1 x 1 cells, got ${describe(width)} x ${describe(height)}`, { element: 'rectangle' });
     }
     if (!this.inBounds(x, y) || !this.inBounds(x + width - 1, y + height - 1)) {
-      throw new TilenavError(`rectangle (${describe(x)}, ${describe(y)}) ${width} x ${height} does not lie inside the ${this.width} x ${this.height} grid`, { element: 'rectangle' });
+      throw new TilenavError(`(${describe(x)}, ${describe(y)}) ${width} x ${height} does not lie inside the ${this.width} x ${this.height} grid`, { element: 'rectangle' });
     }
   }
 
