@@ -237,7 +237,7 @@ export class Pathfinder {
                 ? 'nearest mode or an overlay view'
                 : null;
     // Weighted cardinal layers stay on A* under 'auto' until they have landmark bounds: weighted JPS
-    // alone measured no steadier gain there (bench/weighted.ts: 0.6-2.6x), with them 1.5-7x.
+    // alone measured no steadier gain there (bench/weighted.ts: 0.6-2.6x), with them 1.9-5.9x.
     if (why === null) return algorithm !== 'auto' || view.uniform || model.name === 'octile' || bounded;
     if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
     return false;
