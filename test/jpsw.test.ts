@@ -178,3 +178,28 @@ test("weighted jps: 'jps' searches weighted layers, 'jps+' refuses them, one-way
   const auto = finder.findPath(0, 3, 5, 3, { algorithm: 'auto' });
   assert.equal(auto.cost, finder.findPath(0, 3, 5, 3, { algorithm: 'astar' }).cost);
 });
+
+test("weighted jps: costs so far apart that path sums round the cheapest steps away: 'auto' runs A* (exact), 'jps' refuses", () => {
+  // '.' costs 1, '#' 1e20, '@' is a wall. Past 2^53 a sum of costs no longer registers a cost of 1,
+  // so cheap detours tie with each other and jump point search's pruning, which relies on exact
+  // comparisons of path costs, skipped the cheap way round (3e20 against A*'s 2e20).
+  const rows = [
+    '.#..#@#.@####@.@..##', '...#..#.#.......##.@', '.####.@#..#.##..@###', '#.......##@@..#@.@##', '@.#.....#@.#.##.###@',
+    '..@.....#..##.#..@..', '###.....###@#@@##.##', '#.#......#.##.##..#.', '.@##...###.#.#..#.##', '.#@@@#.....@.#..##.#',
+    '...#...@.#@..@#.#..#', '..#...@##.@####@.##.', '.#.#.##.#...#..##@.@', '##..#@##.###@##.###.', '..#.#@.#..@...@..#..',
+  ];
+  const grid = new NavGrid(20, 15);
+  rows.forEach((row, y) => [...row].forEach((c, x) => grid.fillRect(x, y, 1, 1, c === '@' ? { walkable: false } : { cost: c === '#' ? 1e20 : 1 })));
+  const finder = new Pathfinder(grid);
+  const astar = finder.findPath(14, 11, 12, 2, { algorithm: 'astar' });
+  assert.equal(astar.status, 'found');
+  assert.ok(astar.cost < 2.1e20, `A* ${astar.cost}`);
+  assert.equal(finder.findPath(14, 11, 12, 2).cost, astar.cost);
+  assert.throws(() => finder.findPath(14, 11, 12, 2, { algorithm: 'jps' }), (e: unknown) => e instanceof TilenavError && /costs .*apart/.test(e.message));
+  // Costs 1 to 5000 (the random grids' extreme mode) stay on jump point search (refresh: the
+  // layer's cost range only widens on writes).
+  grid.fillRect(0, 0, 20, 15, { cost: 5000 });
+  grid.fillRect(0, 0, 20, 5, { cost: 1 });
+  grid.refresh();
+  assert.equal(finder.findPath(14, 11, 12, 2, { algorithm: 'jps' }).status, 'found');
+});

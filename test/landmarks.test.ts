@@ -266,3 +266,40 @@ test('landmarks: bad counts are refused by name; costs near the float range buil
   assert.equal(r.status, 'found');
   assert.ok(Number.isFinite(r.cost));
 });
+
+test('landmarks: a search inside grid.batch sees the writes made so far in the batch, with their openings repaired', () => {
+  // A weighted field cut by a wall open at one end; the batch opens the wall and lays a cheap road across it, then
+  // searches before the batch ends.
+  const grid = new NavGrid(30, 10);
+  grid.fillRect(5, 0, 20, 10, { cost: 5 });
+  grid.fillRect(15, 0, 1, 9, { walkable: false });
+  const finder = new Pathfinder(grid);
+  finder.prepare();
+  assert.ok(landmarksOf(grid).tables(0) !== null);
+  const around = refDistances(grid, 0, 'octile', [0])[29];
+  assert.ok(Math.abs(finder.findPath(0, 0, 29, 0).cost - around) <= 1e-9 * around, 'around the wall');
+  const costs: number[] = [];
+  grid.batch(() => {
+    grid.fillRect(0, 0, 30, 1, { cost: 1 });
+    grid.fillRect(15, 0, 1, 9, { walkable: true });
+    for (const algorithm of ['auto', 'astar', 'jps'] as const) costs.push(finder.findPath(0, 0, 29, 0, { algorithm }).cost);
+  });
+  assert.deepEqual(costs, [29, 29, 29], 'the straight road, for every algorithm');
+  const lm = landmarksOf(grid).tables(0);
+  assert.ok(lm !== null);
+  assertConsistent(grid, lm, 'after the batch');
+  assert.equal(finder.findPath(0, 0, 29, 0).cost, 29);
+  // A wall across the whole grid: before its opening is heard of, the component labels say 'no-path'.
+  const cut = new NavGrid(12, 6);
+  cut.fillRect(6, 0, 1, 6, { walkable: false });
+  cut.setCost(2, 2, 3);
+  const f = new Pathfinder(cut);
+  f.prepare();
+  assert.equal(f.findPath(0, 0, 11, 0).status, 'no-path');
+  const found: string[] = [];
+  cut.batch(() => {
+    cut.setWalkable(6, 0, true);
+    for (const algorithm of ['auto', 'astar', 'jps'] as const) found.push(`${f.findPath(0, 0, 11, 0, { algorithm }).cost}`);
+  });
+  assert.deepEqual(found, ['11', '11', '11']);
+});

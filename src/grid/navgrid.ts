@@ -385,7 +385,8 @@ export class NavGrid {
 
   /**
    * Runs `fn` and coalesces every change it makes into one event per layer (the bounding
-   * rectangle), e.g. while a level editor paints a stroke.
+   * rectangle), e.g. while a level editor paints a stroke. A search (or {@link searchView}) inside
+   * `fn` sends the events of the writes so far first, so it sees them; the rest follow at the end.
    */
   batch(fn: () => void): void {
     if (typeof fn !== 'function') throw new TilenavError(`expected a function, got ${describe(fn)}`, { element: 'fn' });
@@ -393,16 +394,19 @@ export class NavGrid {
     try {
       fn();
     } finally {
-      if (--this.batchDepth === 0) {
-        const pending = this.pending;
-        const opened = this.pendingOpened;
-        this.pending = [];
-        this.pendingOpened = [];
-        pending.forEach((rects, l) => {
-          if (rects) this.emit(l, rects.reduce(unionRect), rects, opened[l] === true);
-        });
-      }
+      if (--this.batchDepth === 0) this.emitPending();
     }
+  }
+
+  /** Sends the events a running batch has held back so far (one per layer), and forgets them. */
+  private emitPending(): void {
+    const pending = this.pending;
+    const opened = this.pendingOpened;
+    this.pending = [];
+    this.pendingOpened = [];
+    pending.forEach((rects, l) => {
+      if (rects) this.emit(l, rects.reduce(unionRect), rects, opened[l] === true);
+    });
   }
 
   /**
@@ -451,6 +455,9 @@ export class NavGrid {
    */
   searchView(layer: number): SearchView {
     if (this.deferred.size > 0) this.applyDeferred();
+    // A search inside a batch: what follows the grid through change events (landmark tables,
+    // component labels, jump tables) must hear of the writes so far first, or it reads stale data.
+    if (this.batchDepth > 0 && this.pending.length > 0) this.emitPending();
     let view = this.views[layer];
     if (view === null) {
       const stride = strideOf(this.width);

@@ -19,6 +19,14 @@ import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, PathResult, Pa
 const EMPTY = new Int32Array(0);
 
 /**
+ * Weighted jump point search compares path costs to prune: with the dearest path (maxCost per step
+ * over every cell) past 2^43 cheapest steps, a 64-bit sum keeps less than 1/256 of the cheapest
+ * cost, cheap detours tie, and pruning picked dearer ways round (costs 1 and 1e20: 3e20 for A*'s
+ * 2e20). Past that span a weighted layer is A*'s, which pays at most the rounding.
+ */
+const JPS_COST_SPAN = 2 ** 43;
+
+/**
  * Searches one grid. Holds the search scratch (g, parent, generation stamps, heap) for the grid's
  * size and reuses it across queries: nothing is cleared between queries and nothing is allocated
  * per node. The grid is only read, so several Pathfinders (one per worker) may share one grid.
@@ -220,7 +228,9 @@ export class Pathfinder {
         ? `movement '${model.name}' (it needs 'octile' or 'cardinal')`
         : algorithm === 'jps+' && !view.uniform
           ? 'a layer whose costs differ from cell to cell'
-          : view.exits !== null
+          : !view.uniform && !(view.maxCost * view.pass.length < view.minCost * JPS_COST_SPAN)
+            ? `costs ${view.minCost} to ${view.maxCost}, too far apart for its exact comparisons on a layer of this size`
+            : view.exits !== null
             ? 'a layer with one-way flags'
             : weight !== 1
               ? `weight ${weight} (it needs 1)`
@@ -228,7 +238,7 @@ export class Pathfinder {
                 ? 'nearest mode or an overlay view'
                 : null;
     // Weighted cardinal layers stay on A* under 'auto' until they have landmark bounds: weighted JPS
-    // alone measured no steadier gain there (bench/weighted.ts: 0.6-2.6x), with them 1.5-7x.
+    // alone measured no steadier gain there (bench/weighted.ts: 0.6-2.6x), with them 1.9-5.9x.
     if (why === null) return algorithm !== 'auto' || view.uniform || model.name === 'octile' || bounded;
     if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
     return false;
