@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
+import { FLAG_NO_EXIT_NORTH, NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
 import { parseMovingAiMap } from '../src/loaders/index.js';
 import { landmarksOf, type Landmarks } from '../src/search/landmarks.js';
 import { paintRegions } from '../bench/regions.js';
@@ -243,6 +243,28 @@ test('landmarks: an opening that shortens the way to much of the map rebuilds th
   assert.ok(lm.complete, `rebuilt within ${queries} searches`);
   assert.ok(queries > 1, 'spread over several searches');
   check('rebuilt');
+});
+
+test('landmarks: not built where no search would read them (hex movement, one-way flags, costs too far apart for jump point search)', () => {
+  const weightedGrid = (): NavGrid => {
+    const g = new NavGrid(30, 20);
+    g.fillRect(10, 0, 8, 20, { cost: 3 });
+    return g;
+  };
+  const hex = weightedGrid();
+  new Pathfinder(hex).prepare({ movement: 'hex-odd-r', landmarks: 4 });
+  assert.equal(landmarksOf(hex).tables(0), null, 'hex movement');
+  const oneWay = weightedGrid();
+  oneWay.setFlags(3, 3, FLAG_NO_EXIT_NORTH);
+  new Pathfinder(oneWay).prepare({ landmarks: 4 });
+  assert.equal(landmarksOf(oneWay).tables(0), null, 'one-way flags');
+  const far = weightedGrid();
+  far.fillRect(10, 0, 8, 20, { cost: 1e20 });
+  const f = new Pathfinder(far);
+  f.prepare();
+  for (let k = 0; k < 300; k++) f.findPath(0, k % 20, 29, (k * 7) % 20);
+  assert.equal(landmarksOf(far).tables(0), null, 'costs 1 to 1e20: A* searches, and builds no tables');
+  assert.equal(landmarksOf(far).bytes, 0);
 });
 
 test('landmarks: bad counts are refused by name; costs near the float range build none and stay exact', () => {

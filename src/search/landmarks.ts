@@ -384,10 +384,11 @@ export class GridLandmarks {
   }
 
   /**
-   * Sets how many landmarks `layer` keeps (0 drops them and stops the searches building any) and
-   * builds them now when the layer's costs differ. A count other than the current one rebuilds.
+   * Sets how many landmarks `layer` keeps (0 drops them and stops the searches building any) and,
+   * with `build`, builds them now when the layer's costs differ. A count other than the current
+   * one rebuilds.
    */
-  prepare(layer: number, count = this.state(layer).count): void {
+  prepare(layer: number, count = this.state(layer).count, build = true): void {
     if (!Number.isInteger(count) || count < 0 || count > 64) throw new TilenavError(`expected an integer 0..64, got ${describe(count)}`, { element: 'landmarks' });
     const s = this.state(layer);
     if (count !== s.count) {
@@ -396,7 +397,7 @@ export class GridLandmarks {
       s.pending.length = 0;
       s.work = 0;
     }
-    if (count > 0 && !this.grid.searchView(layer).uniform) this.current(layer, s, 'all');
+    if (build && count > 0 && !this.grid.searchView(layer).uniform) this.current(layer, s, 'all');
   }
 
   /**

@@ -126,7 +126,8 @@ export class Pathfinder {
     else if (!nearest && model.name === 'octile' && view.exits === null) this.astar.octile(view, start, goal, hs, maxIterations, out);
     else this.astar.generic(view, model, start, goal, hs, maxIterations, Infinity, false, nearest, out);
     // Work in Dijkstra steps: an expanded jump point costs about four.
-    if (marks !== null && (tables === null || !tables.complete)) marks.charge(layer, jps !== null ? 4 * out.expanded : out.expanded);
+    // Only where jump point search would read them (not past its cost span).
+    if (marks !== null && (tables === null || !tables.complete) && (jps !== null || this.jpsApplies(algorithm, view, model, weight, plain, true))) marks.charge(layer, jps !== null ? 4 * out.expanded : out.expanded);
     this.traced = this.scratch.generation;
     if (out.reached) {
       const cells = jps !== null ? jps.reconstruct(goal, cardinal, options.out) : this.cellPath(goal, options.out);
@@ -158,7 +159,11 @@ export class Pathfinder {
     const model = movementModel(options.movement ?? 'octile');
     componentsOf(this.grid).labels(layer, model, this.grid.searchView(layer).pass, this.scratch);
     const algorithm = options.algorithm ?? 'auto';
-    if (options.landmarks !== undefined || (algorithm === 'auto' && (model.name === 'octile' || model.name === 'cardinal'))) landmarksOf(this.grid).prepare(layer, options.landmarks);
+    if (options.landmarks !== undefined || algorithm === 'auto') {
+      // Built only where 'auto' reads them: weighted jump point search's layers and movements.
+      const view = this.grid.searchView(layer);
+      landmarksOf(this.grid).prepare(layer, options.landmarks, this.jpsApplies('auto', view, model, 1, true, true) && !view.uniform);
+    }
     if (algorithm === 'astar') return;
     if (algorithm === 'hpa') {
       this.hierarchy(layer, options.movement);
