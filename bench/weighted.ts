@@ -29,11 +29,14 @@ interface Timing {
 }
 
 function time(finder: Pathfinder, queries: Query[], algorithm: SearchAlgorithm, movement: 'octile' | 'cardinal'): Timing {
-  // Warm-up: the first queries, repeated for at least 300 ms, so the optimising compiler is done
-  // with this algorithm's loop before the clock starts (a small map's whole run takes less).
+  // Warm-up: the queries in turn, at least WARMUP of them and for at least 300 ms, so the
+  // optimising compiler is done with this algorithm's loop before the clock starts (a small map's
+  // whole run takes less, and code compiled for a few queries is recompiled for the others).
   const until = performance.now() + 300;
-  do for (const q of queries.slice(0, WARMUP)) finder.findPath(q[0], q[1], q[2], q[3], { algorithm, movement });
-  while (performance.now() < until);
+  for (let k = 0; k < WARMUP || performance.now() < until; k++) {
+    const q = queries[k % queries.length];
+    finder.findPath(q[0], q[1], q[2], q[3], { algorithm, movement });
+  }
   const times = new Float64Array(queries.length);
   const costs = new Float64Array(queries.length);
   gc();
