@@ -9,6 +9,9 @@ import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighte
 import type { Landmarks } from '../landmarks.js';
 
 const EMPTY_F32 = new Float32Array(0);
+/** Slots of JumpPointSearch's `vals`. */
+const COST = 0;
+const FROM_G = 1;
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
@@ -55,6 +58,8 @@ export class JumpPointSearch {
   /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
   private readonly touched: Int32Array;
   private touchedCount = 0;
+  /** `relax`'s two doubles (see `search`). */
+  private readonly vals = new Float64Array(2);
   /** The goal's landmark costs in the current search (see landmarks.ts). */
   private goalCosts = new Float64Array(0);
 
@@ -171,7 +176,11 @@ export class JumpPointSearch {
     const bnd = view.uniform ? null : this.boundaries(layer);
     const br = bnd === null ? null : bnd.rows;
     const bc = bnd === null ? null : bnd.cols;
-    let cost = view.minCost;
+    // The jump's cost per unit of length and the expanded node's cost, read by `relax`: kept in a
+    // typed array, since a double written to a variable a closure shares is boxed (an allocation
+    // per write: per expanded node and per direction).
+    const vals = this.vals;
+    vals[COST] = view.minCost;
     const hCost = view.minCost;
     const scratch = this.scratch;
     const { g, parent, stamp, heap } = scratch;
@@ -197,7 +206,6 @@ export class JumpPointSearch {
     // or vertical first, then horizontal (cardinal), so a successor's parent is the node it was
     // found from, with no intermediate cell on the open list (ICAPS 2014's pruned intermediates).
     let from = 0;
-    let fromG = 0;
     let fx = 0;
     let fy = 0;
     const relax = (jx: number, jy: number): void => {
@@ -209,7 +217,7 @@ export class JumpPointSearch {
       if (st === 2) return;
       const ax = Math.abs(jx - fx);
       const ay = Math.abs(jy - fy);
-      const ng = fromG + (cardinal ? ax + ay : ax > ay ? ax + K * ay : ay + K * ax) * cost;
+      const ng = vals[FROM_G] + (cardinal ? ax + ay : ax > ay ? ax + K * ay : ay + K * ax) * vals[COST];
       if (st === 1 && ng >= g[jp]) return;
       const hx = Math.abs(jx - gx);
       const hy = Math.abs(jy - gy);
@@ -253,7 +261,7 @@ export class JumpPointSearch {
       const cy = (cur / W) | 0;
       const cx = cur - cy * W;
       from = cur;
-      fromG = curG;
+      vals[FROM_G] = curG;
       fx = cx;
       fy = cy;
       // Successor directions as a bit mask over N E S W NE SE SW NW.
@@ -307,7 +315,7 @@ export class JumpPointSearch {
       }
       for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
         if ((dirs & 1) === 0) continue;
-        if (br !== null) cost = pass[cur + DY[k] * W + DX[k]];
+        if (br !== null) vals[COST] = pass[cur + DY[k] * W + DX[k]];
         if (k === 1) {
           const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
