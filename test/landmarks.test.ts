@@ -177,7 +177,7 @@ test("landmarks: cardinal movement: 'auto' reads them too, with the reference Di
   assert.ok(after.expanded * 3 < before.expanded, `with tables ${after.expanded}, A* ${before.expanded}`);
 });
 
-test('landmarks: built by the searches, one landmark per search, once they have done about half the work of building them; never with landmarks: 0', () => {
+test('landmarks: built by the searches, a slice per search, once they have done about half the work of building them; never with landmarks: 0', () => {
   const make = (): NavGrid => paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 3, { roads: 2 });
   const grid = make();
   const finder = new Pathfinder(grid);
