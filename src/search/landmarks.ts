@@ -23,7 +23,8 @@
  *   satisfy it;
  * - after a cell is opened or made cheaper: {@link Landmarks.repair} lowers the stored costs the
  *   change lowers, spreading from the changed cells (work in proportion to the area whose costs
- *   fall), or gives up past a budget, and the tables are dropped for a rebuild.
+ *   fall); a landmark whose repair would pass a budget is retired instead: its table is set to 0
+ *   everywhere (a bound of 0 satisfies the inequality trivially) and rebuilt a slice per search.
  */
 import { TilenavError, describe } from '../errors.js';
 import type { CellRect, NavGrid, SearchView } from '../grid/navgrid.js';
