@@ -17,7 +17,8 @@ export {
   FLAG_NO_EXIT_WEST,
   FLAG_ONE_WAY_MASK,
 } from './grid/navgrid.js';
-export type { NavGridOptions, NavLayer, CellRect, CellValues, GridChange, LayerStats, SearchView } from './grid/navgrid.js';
+export { defaultMovement } from './grid/navgrid.js';
+export type { NavGridOptions, NavLayer, CellRect, CellValues, GridChange, LayerStats, SearchView, GridMemory, MemoryEntry } from './grid/navgrid.js';
 export { MAX_CHANGE_RECTS } from './grid/rects.js';
 export { TerrainTable, DEFAULT_TERRAINS } from './grid/terrain.js';
 export type { Terrain } from './grid/terrain.js';
@@ -27,7 +28,8 @@ export { movementModel, stepDistance, MOVEMENT_NAMES } from './search/movement.j
 export type { MovementName, MovementModel, Step, CornerRule } from './search/movement.js';
 export { Pathfinder, findPath, distanceMap } from './search/pathfinder.js';
 export { DEFAULT_FIND_PATH_OPTIONS } from './search/result.js';
-export type { PathResult, PathStatus, SearchStatus, FindPathOptions, DistanceMapOptions, SearchAlgorithm, SearchOptions, SearchResult, HierarchyInfo } from './search/result.js';
+export type { PathResult, PathStatus, PathRefusal, CostMeasure, FindPathOptions, DistanceMapOptions, SearchAlgorithm, HierarchyInfo } from './search/result.js';
+export type { DynamicObstacle, DynamicObstacleOptions } from './query/obstacles.js';
 export { DEFAULT_CLUSTER_SIZE } from './search/hierarchy/index.js';
 export type { HierarchyOptions } from './search/hierarchy/index.js';
 export { checkPath } from './search/validate.js';

@@ -5,5 +5,3 @@
 export { canSmooth, smoothPath, polylineCost, polylineLength, cellsToPoints, cellStep, planeOf, worldToCellPoint, toWorldWaypoints } from './smooth.js';
 export type { SmoothOptions, WorldWaypointOptions } from './smooth.js';
 export { segmentCost, lineOfSight, forEachTouchedCell } from './los.js';
-export { AnyAngleFinder, findAnyAnglePath } from './anyangle.js';
-export type { AnyAngleOptions, AnyAngleResult, FindAnyAngleOptions } from './anyangle.js';

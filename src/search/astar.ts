@@ -131,13 +131,14 @@ export class GridAStar {
   }
 
   /**
-   * Any model, one-way flags, optional goal (-1: none, a Dijkstra), cost cap: nodes dearer than
+   * Any model, one-way flags, optional goal (-1: none, a Dijkstra), cost cap (`mode`): nodes dearer than
    * `maxCost` are left unsettled and end the search. With `seeded` the caller has already begun
-   * the scratch's search and queued the sources (`start` is then ignored). With `track` it keeps
+   * the scratch's search and queued the sources (`start` is then ignored). With `nearest` it keeps
    * {@link best}, the closed cell nearest the goal (Euclidean; ties to the cheaper path, the start
    * first, then to the lower index; costs within 1e-9 count as equal). Fills `out`.
    */
-  generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, maxCost: number, seeded: boolean, track: boolean, out: SearchOutcome): SearchOutcome {
+  generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, out: SearchOutcome, mode: GenericMode = PLAIN): SearchOutcome {
+    const { maxCost, seeded, nearest: track } = mode;
     const W = this.stride;
     const pass = view.pass;
     const exits = view.exits;
@@ -263,3 +264,18 @@ function offsetAxial(layout: string, x: number, y: number, out: { x: number; y: 
   }
   return out;
 }
+
+/** How {@link GridAStar.generic} runs beyond a plain A*: a cost cap, pre-queued sources, nearest tracking. */
+export interface GenericMode {
+  /** Nodes dearer than this are left unsettled and end the search. */
+  readonly maxCost: number;
+  /** The caller began the scratch's search and queued the sources; `start` is ignored. */
+  readonly seeded: boolean;
+  /** Keep {@link GridAStar.best}, the closed cell nearest the goal. */
+  readonly nearest: boolean;
+}
+
+/** A plain A* to the goal. */
+export const PLAIN: GenericMode = Object.freeze({ maxCost: Infinity, seeded: false, nearest: false });
+/** A* that also tracks the closed cell nearest the goal. */
+export const NEAREST: GenericMode = Object.freeze({ maxCost: Infinity, seeded: false, nearest: true });

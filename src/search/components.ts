@@ -13,7 +13,7 @@
  * (closing a door) relabels by floods from the changed cells' neighbours, bounded by the size of the
  * smaller side (see {@link ComponentLabels.update}).
  */
-import type { CellRect, GridChange, NavGrid } from '../grid/navgrid.js';
+import type { CellRect, Derived, GridChange, MemoryEntry, NavGrid } from '../grid/navgrid.js';
 import type { SearchScratch, Stamps } from './kernel.js';
 import { MOVEMENT_NAMES, movementModel, type MovementModel, type MovementName } from './movement.js';
 import { padXY, paddedSize, paddedX, paddedY, strideOf } from '../grid/padded.js';
@@ -418,13 +418,33 @@ interface Entry {
  * scratch as the floods' scratch, so the labels cost 4 bytes per cell per (layer, connectivity)
  * queried and nothing else.
  */
-export class GridComponents {
+export class GridComponents implements Derived {
   readonly grid: NavGrid;
   private readonly entries: (Entry | undefined)[] = [];
+  private readonly unsubscribe: () => void;
 
   constructor(grid: NavGrid) {
     this.grid = grid;
-    grid.onChange((c) => this.changed(c));
+    this.unsubscribe = grid.onChange((c) => this.changed(c));
+  }
+
+  /** Marks every label set of `layer` for a full relabel at its next use. */
+  invalidate(layer: number): void {
+    for (let g = 0; g < GROUPS; g++) {
+      const e = this.entries[layer * GROUPS + g];
+      if (e !== undefined) e.stale = true;
+    }
+  }
+
+  memory(out: MemoryEntry[]): void {
+    this.entries.forEach((e, key) => {
+      if (e !== undefined) out.push({ name: `component labels (${MOVEMENT_NAMES[key % GROUPS]})`, layer: Math.floor(key / GROUPS), bytes: e.labels.bytes });
+    });
+  }
+
+  release(): void {
+    this.unsubscribe();
+    this.entries.length = 0;
   }
 
   /** Bytes held by every label set of this grid. */
@@ -487,14 +507,7 @@ export class GridComponents {
   }
 }
 
-const perGrid = new WeakMap<NavGrid, GridComponents>();
-
-/** The component labels kept for `grid` (one set per grid, created on first use, freed with the grid). */
+/** The component labels `grid` keeps (created on first use; see NavGrid.memory and releaseDerived). */
 export function componentsOf(grid: NavGrid): GridComponents {
-  let c = perGrid.get(grid);
-  if (c === undefined) {
-    c = new GridComponents(grid);
-    perGrid.set(grid, c);
-  }
-  return c;
+  return grid.derived('components', (g) => new GridComponents(g));
 }

@@ -25,7 +25,7 @@ export function dijkstra(search: GridAStar, view: SearchView, model: MovementMod
     scratch.place(p, 0);
     heap.push(p, 0, 0);
   }
-  search.generic(view, model, -1, -1, 0, Infinity, maxCost, true, false, out);
+  search.generic(view, model, -1, -1, 0, Infinity, out, { maxCost, seeded: true, nearest: false });
   const closed = gen + 1;
   const W = strideOf(width);
   for (let y = 0; y < height; y++) {

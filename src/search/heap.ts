@@ -14,6 +14,11 @@ export class NodeHeap {
   private gs: Float64Array;
   private readonly pos: Int32Array;
 
+  /** Bytes held: the entries as the list has grown, and the position per node. */
+  get bytes(): number {
+    return this.nodes.byteLength + this.keys.byteLength + this.gs.byteLength + this.pos.byteLength;
+  }
+
   constructor(nodeCount: number) {
     const initial = Math.max(1, Math.min(nodeCount, 1024));
     this.nodes = new Int32Array(initial);

@@ -52,6 +52,11 @@ export class SearchScratch extends Stamps {
     this.heap = new NodeHeap(withHeap ? size : 1);
   }
 
+  /** Bytes held: costs, parents, stamps and the open list as it has grown. */
+  get bytes(): number {
+    return this.g.byteLength + this.parent.byteLength + this.stamp.byteLength + this.heap.bytes;
+  }
+
   /** Starts a new search with an empty open list; returns its open stamp. */
   begin(): number {
     this.heap.clear();

@@ -27,7 +27,7 @@
  *   everywhere (a bound of 0 satisfies the inequality trivially) and rebuilt a slice per search.
  */
 import { TilenavError, describe } from '../errors.js';
-import type { CellRect, NavGrid, SearchView } from '../grid/navgrid.js';
+import type { CellRect, Derived, MemoryEntry, NavGrid, SearchView } from '../grid/navgrid.js';
 import { MonotoneQueue } from './heap.js';
 import { padXY } from '../grid/padded.js';
 
@@ -358,14 +358,15 @@ interface LayerLandmarks {
  * changes are followed: blocking and raising costs need nothing, openings are repaired before the
  * next search reads the tables.
  */
-export class GridLandmarks {
+export class GridLandmarks implements Derived {
   private readonly grid: NavGrid;
   private readonly layers: (LayerLandmarks | undefined)[] = [];
   private readonly queue = new MonotoneQueue();
+  private readonly unsubscribe: () => void;
 
   constructor(grid: NavGrid) {
     this.grid = grid;
-    grid.onChange((c) => {
+    this.unsubscribe = grid.onChange((c) => {
       const s = this.layers[c.layer];
       if (s === undefined || s.tables === null || s.stale || !c.opened) return;
       for (const r of c.rects) s.pending.push({ x: r.x, y: r.y, width: r.width, height: r.height });
@@ -378,6 +379,17 @@ export class GridLandmarks {
     let b = 0;
     for (const s of this.layers) if (s?.tables) b += s.tables.bytes;
     return b;
+  }
+
+  memory(out: MemoryEntry[]): void {
+    this.layers.forEach((s, layer) => {
+      if (s?.tables) out.push({ name: 'landmark tables', layer, bytes: s.tables.bytes });
+    });
+  }
+
+  release(): void {
+    this.unsubscribe();
+    this.layers.length = 0;
   }
 
   private state(layer: number): LayerLandmarks {
@@ -527,14 +539,7 @@ function firstLandmark(view: SearchView): number {
   return best;
 }
 
-const perGrid = new WeakMap<NavGrid, GridLandmarks>();
-
-/** The landmark tables kept for `grid` (one set per grid, created on first use, freed with the grid). */
+/** The landmark tables `grid` keeps (created on first use; see NavGrid.memory and releaseDerived). */
 export function landmarksOf(grid: NavGrid): GridLandmarks {
-  let l = perGrid.get(grid);
-  if (l === undefined) {
-    l = new GridLandmarks(grid);
-    perGrid.set(grid, l);
-  }
-  return l;
+  return grid.derived('landmarks', (g) => new GridLandmarks(g));
 }

@@ -154,8 +154,8 @@ export class Hierarchy {
    * null when there is none. `out.expanded` counts abstract expansions on both levels.
    * @internal called by `Pathfinder.findPath(..., { algorithm: 'hpa' })`, which checks the input.
    */
-  findPath(start: number, goal: number, out: { expanded: number }): { cells: Int32Array; cost: number } | null {
-    const abstract = this.search(start, goal, out);
+  findRoute(start: number, goal: number, out: { expanded: number }): { cells: Int32Array; cost: number } | null {
+    const abstract = this.abstractRoute(start, goal, out);
     return abstract === null ? null : this.refiner.refine(abstract);
   }
 
@@ -164,13 +164,13 @@ export class Hierarchy {
    * first; null when there is none. `out.expanded` counts abstract expansions.
    * @internal
    */
-  search(start: number, goal: number, out: { expanded: number }): number[] | null {
+  abstractRoute(start: number, goal: number, out: { expanded: number }): number[] | null {
     this.refresh();
     return this.abstractSearch.search(start, goal, out);
   }
 
   /**
-   * The cells of a path along the level-1 path `abstract` (from {@link search}), with its cost.
+   * The cells of a path along the level-1 path `abstract` (from {@link abstractRoute}), with its cost.
    * @internal
    */
   refine(abstract: number[]): { cells: Int32Array; cost: number } | null {
