@@ -186,7 +186,7 @@ test('messages that help: bad values repeated with the valid ones, render writes
   const dir = tmp();
   try {
     const f = await run('info', ARENA, '--format', 'foo');
-    assert.deepEqual(f.err, ["tilenav info: --format: unknown value 'foo'; expected one of movingai, txt, polygon, binary, tiled"]);
+    assert.deepEqual(f.err, ["tilenav info: --format: unknown value 'foo'; expected one of movingai, txt, polygon, binary, tiled, ldtk"]);
     const jpg = join(dir, 'x.jpg');
     const j = await run('render', ARENA, '--out', jpg);
     assert.equal(j.code, 2);
@@ -253,7 +253,7 @@ test('adversarial arguments: every command, bad flags, missing / empty / directo
     const missing = join(dir, 'missing.map');
     const folder = join(dir, 'folder.map');
     mkdirSync(folder);
-    const empties = ['.map', '.txt', '.json', '.tnav', '.tmx', '.tmj', '.scen'].map((ext) => {
+    const empties = ['.map', '.txt', '.json', '.tnav', '.tmx', '.tmj', '.scen', '.ldtk'].map((ext) => {
       const f = join(dir, `empty${ext}`);
       writeFileSync(f, '');
       return f;

@@ -1,6 +1,6 @@
 /**
  * Map sources: parsers that turn a level file's text (or bytes) into a NavGrid. No Node imports;
- * reading files from disk in Node is ./node.ts (readFileBounded, loadTiledFile).
+ * reading files from disk in Node is ./node.ts (readFileBounded, loadTiledFile, loadLdtk).
  */
 export { parseMovingAiMap, parseScenario, formatMovingAiMap } from './movingai.js';
 export type { MovingAiOptions, ScenarioQuery } from './movingai.js';
@@ -10,3 +10,5 @@ export { PolygonNavigation, loadPolygonConfig, readPolygonConfig, DEFAULT_POLYGO
 export type { PolygonConfig, PolygonOptions, NavArea, Obstacle, Polygon } from './polygon.js';
 export { loadTiled, loadTiledAsync, resolveTiledPath, formatTiledRules, checkTiledRules, applyRulesToTileset, DEFAULT_TILED_MAPPING, DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_RASTER_WORK, GID_FLIP_H, GID_FLIP_V, GID_FLIP_D, GID_ROTATE_120, GID_MASK } from './tiled/index.js';
 export type { TiledMap, TiledOptions, TiledRule, TiledRules, TiledTilesetInfo, ApplyRulesOptions, TiledMapping, TiledLayerInfo, TiledProperties, TiledProperty, TiledPropertyType, TiledPropertyValue, TiledObject, TiledReadFile } from './tiled/index.js';
+export { parseLdtk, parseLdtkAsync, checkLdtkRules, DEFAULT_LDTK_MAPPING } from './ldtk/index.js';
+export type { LdtkOptions, LdtkProject, LdtkLevel, LdtkWorld, LdtkEntity, LdtkField, LdtkFieldValue, LdtkCell, LdtkCellRect, LdtkEntityRef, LdtkTileRect, LdtkTileLayer, LdtkTileset, LdtkIntGridLayer, LdtkNeighbour, LdtkMapping, LdtkRule, LdtkRules, LdtkReadFile } from './ldtk/index.js';

@@ -1,7 +1,8 @@
 /**
  * tilenav/loaders under Node: every parser of the browser entry, plus reading map files from disk
- * (bounded, regular files only) and loading a Tiled map with its tilesets and templates from a path.
+ * (bounded, regular files only), loading a Tiled map with its tilesets and templates from a path,
+ * and an LDtk project with its level files.
  */
 export * from './index.js';
-export { DEFAULT_MAX_FILE_BYTES, readFileBounded, readFileBoundedSync, loadTiledFile } from './node.js';
+export { DEFAULT_MAX_FILE_BYTES, readFileBounded, readFileBoundedSync, loadTiledFile, loadLdtk } from './node.js';
 export type { ReadFileOptions } from './node.js';

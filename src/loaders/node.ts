@@ -8,6 +8,7 @@ import { open } from 'node:fs/promises';
 import { TilenavError } from '../errors.js';
 import { checkLimit } from './limits.js';
 import { loadTiledAsync, type TiledMap, type TiledOptions } from './tiled/index.js';
+import { parseLdtkAsync, type LdtkOptions, type LdtkProject } from './ldtk/index.js';
 
 /** The largest file read unless `maxFileBytes` says otherwise: 256 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -144,4 +145,14 @@ export async function readFileBounded(path: string, options: ReadFileOptions = {
 export async function loadTiledFile(path: string, options: Omit<TiledOptions, 'readFile' | 'file'> & ReadFileOptions = {}): Promise<TiledMap> {
   const read = (p: string) => readFileBounded(p, options);
   return loadTiledAsync(await read(path), { ...options, file: path, readFile: read });
+}
+
+/**
+ * Loads an LDtk project from disk: the `.ldtk` file and the level files (`.ldtkl`) it names, each
+ * read by {@link readFileBounded} (regular files only, at most `maxFileBytes` each) and resolved
+ * relative to the project, as {@link parseLdtkAsync} describes.
+ */
+export async function loadLdtk(path: string, options: Omit<LdtkOptions, 'readFile' | 'file'> & ReadFileOptions = {}): Promise<LdtkProject> {
+  const read = (p: string) => readFileBounded(p, options);
+  return parseLdtkAsync(await read(path), { ...options, file: path, readFile: read });
 }

@@ -16,7 +16,7 @@ export function nameList(names: Iterable<string>, max = 12): string {
 }
 
 /** The terrain id a rule names; an unknown name is an error naming the rules file and the key. */
-export function ruleTerrain(rules: CheckedRules, element: string, name: string, table: TerrainTable): number {
+export function ruleTerrain(rules: { file: string }, element: string, name: string, table: TerrainTable): number {
   if (!table.has(name)) throw new TilenavError(`unknown terrain ${quote(name, 60)}; the terrain names are ${table.entries().map((e) => e.name).join(', ')}`, { file: rules.file, element });
   const id = table.id(name);
   const { cost, walkable } = table.get(id);
