@@ -366,6 +366,8 @@ test('bad files: truncated JSON, wrong types and unknown shapes are TilenavError
   refuses(() => parseLdtk(new Uint8Array([0x7b, 0xff, 0x7d]), { file: 'bin.ldtk' }), 'bin.ldtk', /project/, /not valid UTF-8/);
   refuses(() => parse(ok(), { maxCells: Number.NaN }), undefined as unknown as string, /^maxCells$/, /expected a number >= 0/);
   refuses(() => parse(ok(), { cellSize: 0 }), undefined as unknown as string, /^cellSize$/, /whole number of pixels/);
+  refuses(() => parse(ok(), { mapping: { layer: 8 } }), undefined as unknown as string, /^mapping\.layer$/, /navigation layer index from 0 to 7/);
+  refuses(() => parse(ok(), { mapping: { blockingValues: 'walls' as unknown as string[] } }), undefined as unknown as string, /^mapping\.blockingValues$/, /a list of names/);
 });
 
 test('huge sizes are refused before anything that size is made: a level, an IntGrid layer, a stitched world, all grids together', () => {

@@ -125,6 +125,18 @@ function prepare(source: string | Uint8Array, options: Omit<LdtkOptions, 'readFi
   return { ctx, raw, external, maxCells };
 }
 
+/** The mapping with its defaults, each field checked: name lists of text, a layer index 0 to 7, booleans. */
+function checkMapping(mapping: Partial<LdtkMapping> | undefined): LdtkMapping {
+  assertOptionsObject(mapping, 'mapping');
+  const m = { ...DEFAULT_LDTK_MAPPING, ...mapping };
+  for (const k of ['blockingValues', 'openValues', 'collisionLayers'] as const) {
+    if (!Array.isArray(m[k]) || !m[k].every((n) => typeof n === 'string')) throw new TilenavError(`expected a list of names, got ${describe(m[k])}`, { element: `mapping.${k}` });
+  }
+  for (const k of ['terrainValues', 'hiddenLayers'] as const) if (typeof m[k] !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(m[k])}`, { element: `mapping.${k}` });
+  if (!Number.isInteger(m.layer) || m.layer < 0 || m.layer >= MAX_LAYERS) throw new TilenavError(`expected a navigation layer index from 0 to ${MAX_LAYERS - 1}, got ${describe(m.layer)}`, { element: 'mapping.layer' });
+  return m;
+}
+
 function readFailure(ctx: Ctx, element: string, path: string, e: unknown): never {
   if (e instanceof TilenavError) throw e;
   fail(ctx, element, `cannot read the level file ${quote(path, 200)} (${oneLine((e as Error)?.message ?? String(e))})`);
@@ -152,8 +164,7 @@ function finish(p: Prepared, contents: Map<string, string | Uint8Array>, options
     readExternalLevel(lctx, parseJson(lctx, text, level.element), level, say);
   }
   const rules = options.rules === undefined ? undefined : checkLdtkRules(options.rules, options.rulesFile);
-  assertOptionsObject(options.mapping, 'mapping');
-  const sets = mappingSets({ ...DEFAULT_LDTK_MAPPING, ...options.mapping });
+  const sets = mappingSets(checkMapping(options.mapping));
   const terrain = options.terrain ?? new TerrainTable();
   const intGridDefs = new Map<string, ValueDef[]>();
   const navs = new Map<number, Map<number, ValueNav | null>>();
@@ -165,7 +176,6 @@ function finish(p: Prepared, contents: Map<string, string | Uint8Array>, options
   unmatchedRules(rules, intGridDefs, say);
   let layerCount = sets.mapping.layer + 1;
   for (const m of navs.values()) for (const n of m.values()) if (n !== null) layerCount = Math.max(layerCount, n.layer + 1);
-  if (!(layerCount <= MAX_LAYERS)) throw new TilenavError(`expected a navigation layer from 0 to ${MAX_LAYERS - 1}, got ${describe(sets.mapping.layer)}`, { element: 'mapping.layer' });
   const cs = cellSizeOf(raw, navs, options.cellSize);
   const budget = new CellBudget(p.maxCells);
   const tilesets = tilesetsOf(raw, ctx.file);
