@@ -13,6 +13,7 @@ import { parseLdtk, parseLdtkAsync, type LdtkEntityRef, type LdtkProject, type L
 import { loadLdtk } from '../src/loaders/node.js';
 import { fixture } from './fixtures.js';
 import { refDistances } from './reference.js';
+import { mulberry32 } from '../src/query/index.js';
 import { runCli } from './helpers-cli.js';
 
 const SAMPLES = ['Typical_TopDown_example.ldtk', 'WorldMap_Free_layout.ldtk', 'SeparateLevelFiles.ldtk', 'Test_file_for_API_showing_all_features.ldtk'];
@@ -435,6 +436,50 @@ test('IntGrid layers of different grid sizes: the grid takes the finest one navi
       assert.ok(want.some((c) => c === 1));
     }
   });
+});
+
+test('a project with any one value swapped for another type, or any list shortened, loads or throws a TilenavError, never another error', () => {
+  const door = { __identifier: 'Door', iid: 'd1', px: [16, 0], __pivot: [0.5, 1], width: 16, height: 32, __tags: ['x'], fieldInstances: [
+    { __identifier: 'to', __type: 'EntityRef', __value: { entityIid: 'd1', layerIid: 'l', levelIid: 'iid-A', worldIid: 'w' } },
+    { __identifier: 'path', __type: 'Array<Point>', __value: [{ cx: 1, cy: 0 }] },
+    { __identifier: 'n', __type: 'Float', __value: 1.5 },
+  ] };
+  const tiles = { __identifier: 'Art', __type: 'Tiles', __cWid: 2, __cHei: 1, __gridSize: 16, __tilesetDefUid: 9, gridTiles: [{ px: [0, 0], src: [16, 0], f: 1, t: 1, a: 1 }] };
+  const base = project([
+    levelJson('A', 0, 0, [{ __identifier: 'Entities', __type: 'Entities', __cWid: 2, __cHei: 1, __gridSize: 16, layerDefUid: 3, entityInstances: [door] }, tiles, intGrid('Collisions', 1, ['#~'])], { __neighbours: [{ levelIid: 'iid-B', dir: 'e' }] }),
+    levelJson('B', 32, 0, [intGrid('Collisions', 1, ['_H'])]),
+  ]);
+  base.defs.tilesets = [{ uid: 9, identifier: 'T', relPath: 't.png', pxWid: 32, pxHei: 16, tileGridSize: 16, enumTags: [{ enumValueId: 'Wall', tileIds: [1] }] }];
+  base.defs.layers[0].intGridValuesGroups = [{ uid: 5, identifier: 'solid' }];
+  assert.equal(parse(base).levels.length, 2);
+  const odd: unknown[] = [null, 'x', -1, 0, 1.5, 2 ** 40, Number.MAX_VALUE, true, [], {}, [1, 2], { a: 1 }, '__proto__'];
+  const slots: [Json, string | number][] = [];
+  const collect = (v: Json) => {
+    if (v === null || typeof v !== 'object') return;
+    for (const k of Object.keys(v)) {
+      slots.push([v, Array.isArray(v) ? Number(k) : k]);
+      collect(v[k]);
+    }
+  };
+  collect(base);
+  const r = mulberry32(24);
+  let refused = 0;
+  for (let run = 0; run < 1500; run++) {
+    const [holder, key] = slots[Math.floor(r() * slots.length)];
+    const before = holder[key];
+    const list = Array.isArray(before) && r() < 0.3;
+    holder[key] = list ? before.slice(0, Math.floor(r() * before.length)) : odd[Math.floor(r() * odd.length)];
+    try {
+      parse(base);
+    } catch (e) {
+      if (!(e instanceof TilenavError)) assert.fail(`${String(key)} = ${JSON.stringify(holder[key])}: ${(e as Error).stack}`);
+      assert.equal(e.file, 'mini.ldtk');
+      refused++;
+    } finally {
+      holder[key] = before;
+    }
+  }
+  assert.ok(refused > 300, `${refused} of 1500 refused`);
 });
 
 // ---- the command line ------------------------------------------------------------------------------------
