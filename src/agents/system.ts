@@ -52,7 +52,7 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
   service?: PathService;
   /** Layer agents walk on. @default 0 */
   layer?: number | string;
-  /** @default 'octile' */
+  /** @default the grid's own, `grid.movement` */
   movement?: MovementName;
   /** Called for every arrival, after the agent's own callback. */
   onArrived?: (id: number) => void;
@@ -109,7 +109,7 @@ export class NavigationSystem {
     const o = Object.freeze(merged);
     this.options = o;
     this.layer = grid.layerIndex(options.layer ?? 0);
-    this.movement = options.movement ?? 'octile';
+    this.movement = grid.movementModel(options.movement).name;
     if (options.service !== undefined && options.service.grid !== grid) throw new TilenavError('expected a PathService over the same grid as the system', { element: 'service' });
     this.planner = options.planner ?? (options.service !== undefined ? new ServicePlanner(options.service, { layer: this.layer }) : new GridPlanner(grid));
     this.onArrivedAll = options.onArrived;
