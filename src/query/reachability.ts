@@ -7,6 +7,7 @@ import { ComponentLabels, connectivity } from '../search/components.js';
 import { nearestWalkable } from './nearest.js';
 import type { NearestHooks } from './navigate.js';
 
+/** Options of {@link ReachabilityIndex}. */
 export interface ReachabilityOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;
@@ -24,15 +25,18 @@ export interface ReachabilityOptions {
  * the layer the answers are exact; with them, "not connected" is still exact but "connected"
  * only means a path may exist, and the hooks fall back to searching.
  *
- * Updates: each change event relabels locally with {@link ComponentLabels.update} (the labels the
+ * Updates: each change event relabels the changed part only (these are the labels the
  * Pathfinder's unreachable-goal check uses): a change that does not split anything costs a few
  * steps; a split costs about twice the size of the smaller side. Large changes relabel the layer.
  * Memory: 4 bytes per padded cell of labels plus 8 of flood scratch. Call `dispose()` to stop
  * listening.
  */
 export class ReachabilityIndex {
+  /** The grid the components are of. */
   readonly grid: NavGrid;
+  /** The layer, by index. */
   readonly layer: number;
+  /** The movement model whose moves connect cells. */
   readonly model: MovementModel;
   /** The labels, the same code the Pathfinder's unreachable-goal check runs on. */
   private readonly labels: ComponentLabels;
@@ -43,6 +47,7 @@ export class ReachabilityIndex {
   private readonly owner: Int32Array;
   private readonly unsubscribe: () => void;
 
+  /** Labels the layer's components now (O(cells)) and listens to the grid's changes until `dispose()`. */
   constructor(grid: NavGrid, options: ReachabilityOptions = {}) {
     assertOptionsObject(options, 'options');
     this.grid = grid;
