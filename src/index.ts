@@ -3,6 +3,8 @@
  * The core: no Node or DOM imports, so it runs in browsers and workers alike. Queries built on
  * the search (nearest cell, obstacles, clearance, reachability) are in `tilenav/query`, path
  * post-processing and any-angle paths in `tilenav/path`, A* over any graph in `tilenav/graph`.
+ *
+ * @module tilenav
  */
 export { TilenavError } from './errors.js';
 export {

@@ -36,6 +36,7 @@ const FIXED_BYTES = 24;
  */
 const MAX_HEADER_BYTES = 1 << 20;
 
+/** Options of {@link saveGrid}. */
 export interface SaveGridOptions {
   /**
    * Return a SharedArrayBuffer (a copy of the grid), e.g. to hand to workers: each worker calls
@@ -44,6 +45,7 @@ export interface SaveGridOptions {
   shared?: boolean;
 }
 
+/** Options of {@link loadGrid}. */
 export interface LoadGridOptions {
   /** Refuse grids with more cells than this (checked before anything is allocated). @default DEFAULT_MAX_CELLS */
   maxCells?: number;

@@ -1,6 +1,9 @@
 /**
- * Map sources: parsers that turn a level file's text (or bytes) into a NavGrid. No Node imports;
- * reading files from disk in Node is ./node.ts (readFileBounded, loadTiledFile).
+ * `tilenav/loaders` in browsers and bundlers: parsers that turn a level file's text (or bytes) into
+ * a NavGrid. No Node imports; reading map files from disk (readFileBounded, loadTiledFile) is in
+ * the Node build of the same import.
+ *
+ * @module tilenav/loaders (browsers)
  */
 export { parseMovingAiMap, parseScenario, formatMovingAiMap } from './movingai.js';
 export type { MovingAiOptions, ScenarioQuery } from './movingai.js';

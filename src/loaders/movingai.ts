@@ -74,14 +74,21 @@ export function parseMovingAiMap(text: string, options: MovingAiOptions = {}): N
 
 /** One query of a Moving AI scenario file. */
 export interface ScenarioQuery {
+  /** The difficulty bucket the file puts the query in (by optimal length). */
   bucket: number;
   /** The map column as written (it may carry folders). */
   map: string;
+  /** Width of the map the query was made for, in cells. */
   mapWidth: number;
+  /** Height of that map, in cells. */
   mapHeight: number;
+  /** Start column. */
   startX: number;
+  /** Start row (0 at the top). */
   startY: number;
+  /** Goal column. */
   goalX: number;
+  /** Goal row. */
   goalY: number;
   /** Optimal octile length without corner cutting; 0 with start != goal means no path. */
   optimal: number;

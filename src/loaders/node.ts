@@ -12,6 +12,7 @@ import { loadTiledAsync, type TiledMap, type TiledOptions } from './tiled/index.
 /** The largest file read unless `maxFileBytes` says otherwise: 256 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
 
+/** Options of the bounded file reads ({@link readFileBounded}, {@link readFileBoundedSync}). */
 export interface ReadFileOptions {
   /** Refuse files larger than this many bytes (checked before reading, and again while reading). @default DEFAULT_MAX_FILE_BYTES */
   maxFileBytes?: number;

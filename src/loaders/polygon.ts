@@ -23,27 +23,41 @@ export type Polygon = readonly (readonly [number, number])[];
 
 /** A named navigation area: its cells are walkable while it is available. */
 export interface NavArea {
+  /** The area's name, for `setAreaAvailable` and error messages. */
   name: string;
+  /** Whether its cells are walkable now. */
   available: boolean;
+  /** Its outline, world units. */
   polygon: Polygon;
 }
 
+/** An obstacle: cells inside it or too close to its edges are blocked. */
 export interface Obstacle {
+  /** A name for error messages. */
   name?: string;
+  /** Its outline, world units. */
   polygon: Polygon;
 }
 
 /** A validated polygon config, all defaults filled in. */
 export interface PolygonConfig {
+  /** Width and depth of one cell, metres (world units). */
   cellSize: number;
+  /** Half-width of a character: the clearance kept from obstacles, metres. */
   agentRadius: number;
+  /** Extra clearance around obstacles, added to agentRadius, metres. */
   objectPadding: number;
+  /** Cells closer than this to an area's edge are not walkable (0: no erosion), metres. */
   boundaryPadding: number;
+  /** Y of every waypoint, metres. */
   floorY: number;
+  /** The navigation areas. */
   areas: NavArea[];
+  /** The obstacles, stamped over the areas. */
   obstacles: Obstacle[];
 }
 
+/** Options of {@link readPolygonConfig}, {@link loadPolygonConfig} and {@link PolygonNavigation}. */
 export interface PolygonOptions {
   /** File name for error messages. @default '<polygon config>' */
   file?: string;
@@ -82,7 +96,9 @@ interface Shape {
  * plus `cellSize * 2 + agentRadius + objectPadding` on every side.
  */
 export class PolygonNavigation {
+  /** The grid: one layer, continuous projection. */
   readonly grid: NavGrid;
+  /** The validated config, defaults filled in. */
   readonly config: PolygonConfig;
   private readonly areaShapes: Shape[];
   private readonly obstacleShapes: Shape[];
@@ -98,7 +114,11 @@ export class PolygonNavigation {
   private readonly file: string;
   private budget: RasterBudget | null = null;
 
-  /** @param input the config as JSON text or a parsed value; validated as {@link readPolygonConfig} says. */
+  /**
+   * Validates the config and builds its grid; throws a TilenavError naming the file and element
+   * on a bad config or one over the limits.
+   * @param input the config as JSON text or a parsed value; validated as {@link readPolygonConfig} says.
+   */
   constructor(input: string | object, options: PolygonOptions = {}) {
     const config = readPolygonConfig(input, options);
     this.config = config;

@@ -8,8 +8,11 @@ import { checkLimit } from './limits.js';
  * (agentRadius, objectPadding, ...) is kept as it was read, so a save writes it back.
  */
 export interface TextGridParams {
+  /** Width and depth of one cell, world units. */
   cellSize: number;
+  /** World x of the grid's low edge (column 0's left side). */
   minX: number;
+  /** World z of the grid's low edge (row 0's side). */
   minZ: number;
   /** @default 0 */
   floorY: number;
@@ -17,6 +20,7 @@ export interface TextGridParams {
   extra: [string, number][];
 }
 
+/** Options of {@link parseTextGrid}. */
 export interface TextGridOptions {
   /** The file name for error messages. @default '<txt>' */
   file?: string;
@@ -26,7 +30,9 @@ export interface TextGridOptions {
 
 /** A loaded text grid: the one-layer NavGrid (continuous projection) and its header. */
 export interface TextGrid {
+  /** The grid: one layer, `continuous(cellSize, minX, minZ, floorY)`. */
   grid: NavGrid;
+  /** The header's numbers. */
   params: TextGridParams;
 }
 

@@ -32,6 +32,7 @@ export { applyRulesToTileset, type ApplyRulesOptions } from './tileset-write.js'
 /** Reads a file named relative to nothing (the loader has already joined it to the map's folder). */
 export type TiledReadFile = (path: string) => string | Uint8Array;
 
+/** Options of {@link loadTiled} and {@link loadTiledAsync} (and, with `readFile` supplied for you, `loadTiledFile`). */
 export interface TiledOptions {
   /** The map's path: named in errors, and external tilesets resolve relative to its folder. @default '<map>' */
   file?: string;
@@ -86,6 +87,7 @@ export interface TiledMap {
   grid: NavGrid;
   /** Cells to Tiled's pixels and back (also `grid.projection`). */
   projection: Projection;
+  /** The map's orientation in Tiled. */
   orientation: 'orthogonal' | 'isometric' | 'staggered' | 'hexagonal';
   /**
    * The movement model the map's cells imply: `octile` (orthogonal), `iso` (isometric),
@@ -93,15 +95,28 @@ export interface TiledMap {
    * stagger axis y, `q` axis x. Pass it to `findPath`.
    */
   movement: MovementName;
-  /** Tile size in pixels. */
+  /** Tile width in pixels. */
   tileWidth: number;
+  /** Tile height in pixels. */
   tileHeight: number;
   /** Tiled's tile coordinates of grid cell (0, 0): non-zero for infinite maps whose chunks start elsewhere. */
-  offset: { x: number; y: number };
+  offset: {
+    /** Tiled's tile column of grid column 0. */
+    x: number;
+    /** Tiled's tile row of grid row 0. */
+    y: number;
+  };
   /** Things the loader did that a level designer may not expect. */
   warnings: string[];
   /** The raw custom properties, for the game's own use: the map's, each layer's, and each tile's by gid. */
-  properties: { map: TiledProperties; layers: TiledLayerInfo[]; tiles: Map<number, TiledProperties> };
+  properties: {
+    /** The map's own properties. */
+    map: TiledProperties;
+    /** Every layer, groups included, in the map's order. */
+    layers: TiledLayerInfo[];
+    /** Each tile's properties by global id (tiles without properties are left out). */
+    tiles: Map<number, TiledProperties>;
+  };
   /**
    * The map's tilesets in its order: the name and local ids rules use, the image and grid to draw
    * each tile from, and `used`, how many cells show each tile (a palette of rules lists these).
