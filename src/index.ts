@@ -21,6 +21,7 @@ export {
 } from './grid/navgrid.js';
 export { defaultMovement } from './grid/navgrid.js';
 export type { NavGridOptions, NavLayer, CellRect, CellValues, GridChange, LayerStats, SearchView, GridMemory, MemoryEntry } from './grid/navgrid.js';
+export type { FromMatrixOptions } from './grid/navgrid.js';
 export { MAX_CHANGE_RECTS } from './grid/rects.js';
 export { TerrainTable, DEFAULT_TERRAINS } from './grid/terrain.js';
 export type { Terrain } from './grid/terrain.js';
@@ -36,8 +37,6 @@ export { DEFAULT_CLUSTER_SIZE } from './search/hierarchy/index.js';
 export type { HierarchyOptions } from './search/hierarchy/index.js';
 export { checkPath } from './search/validate.js';
 export type { PathCheck } from './search/validate.js';
-export { saveGrid, loadGrid, BINARY_MAGIC, BINARY_VERSION, BINARY_EXTENSION } from './grid/binary.js';
-export type { SaveGridOptions, LoadGridOptions } from './grid/binary.js';
 export { World, pathsAffectedBy } from './world/world.js';
 export { shortcutPaths, SHORTCUT_SEARCH_LIMIT } from './world/shortcuts.js';
 export type { ShortcutOptions } from './world/shortcuts.js';

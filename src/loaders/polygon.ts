@@ -1,8 +1,9 @@
 import { TilenavError, describe } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS, type CellRect } from '../grid/navgrid.js';
 import { checkLimit, DEFAULT_MAX_RASTER_WORK, RasterBudget } from './limits.js';
-import { jsonError, looksLikePath, PATH_NOT_CONTENTS } from './messages.js';
+import { jsonError, looksLikePath, pathNotContents } from './messages.js';
 import { continuous } from '../grid/projection.js';
+import type { LoadedGrid } from './result.js';
 
 /** The defaults for the scalar fields of a polygon config (metres). */
 export const DEFAULT_POLYGON_CONFIG = Object.freeze({
@@ -95,10 +96,11 @@ interface Shape {
  * Bounds: the bounding box of all areas (available or not, so toggling never resizes the grid),
  * plus `cellSize * 2 + agentRadius + objectPadding` on every side.
  */
-export class PolygonNavigation {
+export class PolygonNavigation implements LoadedGrid {
   /** The grid: one layer, continuous projection. */
   readonly grid: NavGrid;
-  /** The validated config, defaults filled in. */
+  /** Always empty: a config the checks accept builds as written. Here for the loaders' one result shape. */
+  readonly warnings: string[] = [];
   readonly config: PolygonConfig;
   private readonly areaShapes: Shape[];
   private readonly obstacleShapes: Shape[];
@@ -117,10 +119,10 @@ export class PolygonNavigation {
   /**
    * Validates the config and builds its grid; throws a TilenavError naming the file and element
    * on a bad config or one over the limits.
-   * @param input the config as JSON text or a parsed value; validated as {@link readPolygonConfig} says.
+   * @param input the config as JSON text or a parsed value; validated as {@link checkPolygonConfig} says.
    */
   constructor(input: string | object, options: PolygonOptions = {}) {
-    const config = readPolygonConfig(input, options);
+    const config = checkPolygonConfig(input, options);
     this.config = config;
     const file = options.file ?? '<polygon config>';
     this.maxRasterWork = checkLimit(options.maxRasterWork, 'maxRasterWork', DEFAULT_MAX_RASTER_WORK);
@@ -424,13 +426,14 @@ function clamp(v: number, lo: number, hi: number): number {
 
 /**
  * Validates a polygon config (a JSON string or an already parsed value) and fills in the
- * defaults. Errors name the file and the element path, e.g. `areas[2].polygon[5]`.
+ * defaults, without building its grid ({@link parsePolygonConfig} builds it). Errors name the file
+ * and the element path, e.g. `areas[2].polygon[5]`.
  */
-export function readPolygonConfig(input: string | unknown, options: PolygonOptions = {}): PolygonConfig {
+export function checkPolygonConfig(input: string | unknown, options: PolygonOptions = {}): PolygonConfig {
   const file = options.file ?? '<polygon config>';
   let root: unknown = input;
   if (typeof input === 'string') {
-    if (looksLikePath(input)) throw new TilenavError(`the text ${JSON.stringify(input.trim().slice(0, 80))} ${PATH_NOT_CONTENTS}`, { file });
+    if (looksLikePath(input)) throw new TilenavError(`the text ${JSON.stringify(input.trim().slice(0, 80))} ${pathNotContents('loadPolygonConfig')}`, { file });
     try {
       root = JSON.parse(input);
     } catch (e) {
@@ -500,10 +503,10 @@ function own(o: Record<string, unknown>, key: string): unknown {
 }
 
 /**
- * Reads a polygon config (JSON text or a parsed value) and builds its grid: one layer, continuous
- * projection (minX, minZ, cellSize, floorY). Call `setAreaAvailable` on the result to open and
- * close areas.
+ * Parses a polygon config (JSON text or a parsed value) and builds its grid: one layer, continuous
+ * projection (minX, minZ, cellSize, floorY). The result has `grid`, `warnings` (always empty) and
+ * `config`; call its `setAreaAvailable` to open and close areas.
  */
-export function loadPolygonConfig(input: string | object, options: PolygonOptions = {}): PolygonNavigation {
+export function parsePolygonConfig(input: string | object, options: PolygonOptions = {}): PolygonNavigation {
   return new PolygonNavigation(input, options);
 }

@@ -2,6 +2,7 @@ import { TilenavError } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS } from '../grid/navgrid.js';
 import { continuous } from '../grid/projection.js';
 import { checkLimit } from './limits.js';
+import type { LoadedGrid } from './result.js';
 
 /**
  * The numbers in a text grid's header. The geometry keys are required on load; every other key
@@ -28,11 +29,8 @@ export interface TextGridOptions {
   maxCells?: number;
 }
 
-/** A loaded text grid: the one-layer NavGrid (continuous projection) and its header. */
-export interface TextGrid {
-  /** The grid: one layer, `continuous(cellSize, minX, minZ, floorY)`. */
-  grid: NavGrid;
-  /** The header's numbers. */
+/** A parsed text grid: the one-layer NavGrid (continuous projection), no warnings, and its header. */
+export interface TextGrid extends LoadedGrid {
   params: TextGridParams;
 }
 
@@ -103,7 +101,7 @@ export function parseTextGrid(text: string, options: TextGridOptions = {}): Text
     if (strip(lines[j]) !== '') throw new TilenavError(`unexpected text after the ${depth} grid rows`, { file, line: j + 1 });
   }
   grid.refresh();
-  return { grid, params: { cellSize, minX, minZ, floorY, extra } };
+  return { grid, warnings: [], params: { cellSize, minX, minZ, floorY, extra } };
 }
 
 /**
