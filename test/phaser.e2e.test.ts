@@ -2,7 +2,7 @@
  * tilenav/phaser in headless Chromium with both Phaser majors: the check page (orthogonal,
  * isometric and hexagonal tilemaps converted, searched, a door put with putTileAt, world <-> cell
  * against Phaser's drawing, no input listener added) built against Phaser 4 and against Phaser 3;
- * README's short scene (walk.html: a click walks the hero along the path, no cell tints, no input
+ * the short scene of docs/phaser.md (walk.html: a click walks the hero along the path, no cell tints, no input
  * handler but the scene's own) with both; then the playable example (Phaser 4): select, move, the
  * door, debug paths, no console error, frame time with 50 units and a screenshot in test-output/
  * (docs/phaser.png with TILENAV_UPDATE_SCREENSHOT=1).
@@ -145,7 +145,7 @@ function pixel(png: PNG, x: number, y: number): number[] {
 }
 
 for (const major of [4, 3] as const) {
-  test(`phaser e2e: README's scene with Phaser ${major}: a click walks the hero along the path this.tilenav.findPath gives, draws the path and no cell tint, and the only input handler is the scene's own`, { skip }, async () => {
+  test(`phaser e2e: docs/phaser.md's scene with Phaser ${major}: a click walks the hero along the path this.tilenav.findPath gives, draws the path and no cell tint, and the only input handler is the scene's own`, { skip }, async () => {
     const page = await open(major, 'walk.html');
     await page.waitForFunction(() => window.__walk?.ready() === true, undefined, { timeout: 30_000 });
     assert.ok((await page.evaluate(() => window.__walk.version)).startsWith(`${major}.`));
@@ -292,7 +292,7 @@ test('phaser e2e: D closes the fort door and a unit inside walks around it; P dr
   // The screenshot: everyone walking around the closed door, paths drawn over the overlay.
   await page.evaluate(() => window.__phaser.orderAll(40, 21));
   await page.waitForTimeout(700);
-  // README's picture is refreshed on request (TILENAV_UPDATE_SCREENSHOT=1), so a test run leaves the
+  // docs/phaser.md's picture is refreshed on request (TILENAV_UPDATE_SCREENSHOT=1), so a test run leaves the
   // checkout clean; otherwise the shot goes to test-output/.
   const shot = process.env.TILENAV_UPDATE_SCREENSHOT === '1' ? join(root, 'docs/phaser.png') : join(root, 'test-output/phaser-example.png');
   mkdirSync(join(root, 'test-output'), { recursive: true });
@@ -323,7 +323,7 @@ test('phaser e2e: frame time with 50 units walking (Phaser 4 and Phaser 3)', { s
   assert.deepEqual(consoleErrors, []);
 });
 
-test("phaser e2e: the example, the check page and README's example typecheck against Phaser's own types", () => {
+test("phaser e2e: the example, the check page and docs/phaser.md's example typecheck against Phaser's own types", () => {
   const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'examples/phaser/tsconfig.json'], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, `tsc examples/phaser:\n${r.stdout}\n${r.stderr}`);
 });

@@ -5,7 +5,7 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const src = (p: string) => here(`../../src/${p}`);
 
 /**
- * The Phaser example (index.html), README's short scene (walk.html) and the adapter's check page
+ * The Phaser example (index.html), the short scene of docs/phaser.md (walk.html) and the check page
  * (check.html). The library is imported by its package names, aliased to the sources.
  * TILENAV_PHASER=3 builds against Phaser 3 (the `phaser3` dev dependency) instead of Phaser 4;
  * TILENAV_OUT sets the output folder.

@@ -1,9 +1,9 @@
 /**
- * README's scene (readme-example.ts) as it is, plus what the e2e test reads: where the hero is,
+ * The short scene of docs/phaser.md (walk-scene.ts) as it is, plus what the e2e test reads: where the hero is,
  * the path a click gives, the scene's input listeners, cell <-> page coordinates.
  */
 import * as Phaser from 'phaser';
-import { game, type WalkScene } from './readme-example';
+import { game, type WalkScene } from './walk-scene';
 
 declare global {
   interface Window {
