@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FLAG_NO_EXIT_NORTH, NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
 import { parseMovingAiMap } from '../src/loaders/index.js';
-import { landmarksOf, type Landmarks } from '../src/search/landmarks.js';
+import { landmarksOf, type Landmarks } from '../src/search/bounds/landmarks/landmark-bounds.js';
 import { paintRegions } from '../bench/regions.js';
 import { readFixture } from './fixtures.js';
 import { VARYING_COSTS, applyChange, gridArb } from './grids.js';

@@ -1,12 +1,12 @@
-import type { NavGrid, SearchView } from '../../grid/navgrid.js';
-import { LazyNodeHeap } from '../heap.js';
-import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
-import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../grid/padded.js';
+import type { NavGrid, SearchView } from '../../../grid/navgrid.js';
+import { LazyNodeHeap } from '../../kernel/heap.js';
+import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
+import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
 import { searchPlus, searchScan, successorCapacity } from './uniform.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
-import type { Landmarks } from '../landmarks.js';
+import type { Landmarks } from '../../bounds/landmarks/landmark-bounds.js';
 
 const EMPTY_F32 = new Float32Array(0);
 /** Slots of JumpPointSearch's `vals`. */

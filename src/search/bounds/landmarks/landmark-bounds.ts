@@ -26,10 +26,10 @@
  *   fall); a landmark whose repair would pass a budget is retired instead: its table is set to 0
  *   everywhere (a bound of 0 satisfies the inequality trivially) and rebuilt a slice per search.
  */
-import { TilenavError, describe } from '../errors.js';
-import type { CellRect, Derived, MemoryEntry, NavGrid, SearchView } from '../grid/navgrid.js';
-import { MonotoneQueue } from './heap.js';
-import { padXY } from '../grid/padded.js';
+import { TilenavError, describe } from '../../../errors.js';
+import type { CellRect, Derived, MemoryEntry, NavGrid, SearchView } from '../../../grid/navgrid.js';
+import { MonotoneQueue } from '../../kernel/heap.js';
+import { padXY } from '../../../grid/padded.js';
 
 const SQRT2 = Math.SQRT2;
 const f32 = new Float32Array(1);

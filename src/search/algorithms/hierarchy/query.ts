@@ -5,12 +5,12 @@
  * searches and the groups' stored edge paths. Start and goal in one group skip level 2: A* over the
  * level-1 graph. Owns the query's local costs, its costs to and from the level-2 nodes, and its goal.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import type { SearchScratch } from '../kernel.js';
-import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, paddedX, paddedY } from '../../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import type { SearchScratch } from '../../kernel/scratch.js';
+import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, paddedX, paddedY } from '../../../grid/padded.js';
 import type { Groups } from './groups.js';
 import { GROUP_SIDE as GROUP_SIDE_, type ClusterLayout, type CompactIds, type CompactScratch } from './ids.js';
-import type { Landmarks } from './landmarks.js';
+import type { Landmarks } from './group-landmarks.js';
 import type { ClusterSearch } from './local-search.js';
 import type { HierarchyParts } from './parts.js';
 import { BLOCK_HEADER as BLOCK_HEADER_, crossTable, inTable, levelTwoIndices, outTable, type ClusterStore } from './store.js';

@@ -14,15 +14,15 @@
  * - dirty.ts: tile changes and the rebuild of what they touched;
  * - parts.ts: the parts as the coordinator hands them on.
  */
-import { TilenavError, describe } from '../../errors.js';
-import type { NavGrid, SearchView } from '../../grid/navgrid.js';
+import { TilenavError, describe } from '../../../errors.js';
+import type { NavGrid, SearchView } from '../../../grid/navgrid.js';
 import type { JumpPointSearch } from '../jps/jps.js';
-import type { SearchScratch } from '../kernel.js';
+import type { SearchScratch } from '../../kernel/scratch.js';
 import { Clusters } from './clusters.js';
 import { ChangeTracker } from './dirty.js';
 import { Groups } from './groups.js';
 import { ClusterLayout, CompactIds } from './ids.js';
-import { Landmarks } from './landmarks.js';
+import { Landmarks } from './group-landmarks.js';
 import { ClusterSearch } from './local-search.js';
 import type { HierarchyParts } from './parts.js';
 import { AbstractSearch } from './query.js';

@@ -10,8 +10,8 @@
  * path less direct, never wrong. The tables are recomputed once more than an eighth of the groups
  * changed.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import { DX as DX_, DY as DY_ } from '../../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import { DX as DX_, DY as DY_ } from '../../../grid/padded.js';
 import type { Groups } from './groups.js';
 import type { ClusterLayout, CompactIds } from './ids.js';
 

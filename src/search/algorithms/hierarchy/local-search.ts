@@ -3,10 +3,10 @@
  * cluster's nodes (at build time) and the costs from a query's start and to its goal (at query
  * time). Owns the copy, the per-cell stamps and target marks, and the queues.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import { NodeHeap } from '../heap.js';
-import { Stamps } from '../kernel.js';
-import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, padXY } from '../../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import { NodeHeap } from '../../kernel/heap.js';
+import { Stamps } from '../../kernel/scratch.js';
+import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, padXY } from '../../../grid/padded.js';
 import type { ClusterLayout } from './ids.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.

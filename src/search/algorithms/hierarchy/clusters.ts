@@ -4,8 +4,8 @@
  * ClusterStore), and links each node to the facing nodes of the neighbouring clusters. Owns the
  * per-cell slot table (which cells are nodes) and the build scratch.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import { DX, DY, padXY } from '../../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import { DX, DY, padXY } from '../../../grid/padded.js';
 import type { ClusterLayout } from './ids.js';
 import { clearLineCost } from './lines.js';
 import type { ClusterSearch } from './local-search.js';
