@@ -25,7 +25,7 @@ export const LANDMARK_COUNT = 32;
 const ACTIVE_COUNT = 8;
 
 /** The landmark tables and a query's use of them. */
-export class Landmarks {
+export class GroupLandmarks {
   /**
    * Per level-2 id ((G << levelTwoShift) | i), per landmark: the node's distance from the landmark
    * (distanceFrom) and to it (distanceTo, the same array when the tables are symmetric).
@@ -41,7 +41,7 @@ export class Landmarks {
   /** This query's terms: d(L, goal) per landmark (-Infinity: none) and d(goal, L) (+Infinity: none). */
   private readonly toGoal = new Float64Array(LANDMARK_COUNT);
   private readonly fromGoal = new Float64Array(LANDMARK_COUNT);
-  /** This query's active landmarks (see prepare) and their ranking scratch. */
+  /** This query's active landmarks (see beginQuery) and their ranking scratch. */
   private readonly active = new Int32Array(ACTIVE_COUNT);
   private readonly score = new Float64Array(LANDMARK_COUNT);
   /** Whether the tables were computed as symmetric (one table for both directions). */
@@ -92,7 +92,7 @@ export class Landmarks {
    * active set from the start group sg's nodes (startCosts). Recomputes the tables first when many
    * groups changed since they were computed.
    */
-  prepare(sg: number, gg: number, startCosts: Float64Array, goalCosts: Float64Array): void {
+  beginQuery(sg: number, gg: number, startCosts: Float64Array, goalCosts: Float64Array): void {
     const groupNodes = this.groups.nodes;
     // A layer that stopped being uniform needs the two-table form.
     if (this.staleGroups > Math.max(4, groupNodes.length >> 3) || (this.symmetricTables && !this.view.uniform)) this.compute();

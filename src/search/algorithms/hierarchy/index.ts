@@ -22,7 +22,7 @@ import { Clusters } from './clusters.js';
 import { ChangeTracker } from './dirty.js';
 import { Groups } from './groups.js';
 import { ClusterLayout, CompactIds } from './ids.js';
-import { Landmarks } from './group-landmarks.js';
+import { GroupLandmarks } from './group-landmarks.js';
 import { ClusterSearch } from './local-search.js';
 import type { HierarchyParts } from './parts.js';
 import { AbstractSearch } from './query.js';
@@ -70,7 +70,7 @@ export class Hierarchy {
   private readonly store: ClusterStore;
   private readonly clusters: Clusters;
   private readonly groups: Groups;
-  private readonly landmarks: Landmarks;
+  private readonly landmarks: GroupLandmarks;
   private readonly changes: ChangeTracker;
   private readonly abstractSearch: AbstractSearch;
   private readonly refiner: Refiner;
@@ -97,7 +97,7 @@ export class Hierarchy {
     const clusterSearch = new ClusterSearch(layout, view, cardinal);
     this.clusters = new Clusters(layout, view, cardinal, this.store, clusterSearch);
     this.groups = new Groups(layout, view, this.store, this.clusters, ids);
-    this.landmarks = new Landmarks(layout, view, this.groups, ids);
+    this.landmarks = new GroupLandmarks(layout, view, this.groups, ids);
     const parts: HierarchyParts = { layout, view, cardinal, scratch, store: this.store, clusterSearch, clusters: this.clusters, groups: this.groups, landmarks: this.landmarks, ids };
     this.changes = new ChangeTracker(grid, layer, parts);
     this.abstractSearch = new AbstractSearch(parts);
@@ -166,7 +166,7 @@ export class Hierarchy {
    */
   abstractRoute(start: number, goal: number, out: { expanded: number }): number[] | null {
     this.refresh();
-    return this.abstractSearch.search(start, goal, out);
+    return this.abstractSearch.levelOnePath(start, goal, out);
   }
 
   /**

@@ -7,7 +7,7 @@ import type { SearchScratch } from '../../kernel/scratch.js';
 import type { Clusters } from './clusters.js';
 import type { Groups } from './groups.js';
 import type { ClusterLayout, CompactIds } from './ids.js';
-import type { Landmarks } from './group-landmarks.js';
+import type { GroupLandmarks } from './group-landmarks.js';
 import type { ClusterSearch } from './local-search.js';
 import type { ClusterStore } from './store.js';
 
@@ -21,6 +21,6 @@ export interface HierarchyParts {
   clusterSearch: ClusterSearch;
   clusters: Clusters;
   groups: Groups;
-  landmarks: Landmarks;
+  landmarks: GroupLandmarks;
   ids: CompactIds;
 }

@@ -6,7 +6,7 @@ import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } 
 import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
 import { searchPlus, searchScan, successorCapacity } from './uniform.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
-import type { Landmarks } from '../../bounds/landmarks/landmark-bounds.js';
+import type { LandmarkBounds } from '../../bounds/landmarks/landmark-bounds.js';
 
 const EMPTY_F32 = new Float32Array(0);
 /** Slots of JumpPointSearch's `vals`. */
@@ -159,7 +159,7 @@ export class JumpPointSearch {
    * the loop of uniform.ts (JPS and JPS+); on a view whose costs differ the cost boundaries stop
    * every jump (weighted.ts), and `landmarks` (when given) tighten the distance heuristic.
    */
-  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome, landmarks: Landmarks | null = null): SearchOutcome {
+  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome, landmarks: LandmarkBounds | null = null): SearchOutcome {
     if (!cardinal && view.uniform) {
       const found = this.successors(view);
       if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
