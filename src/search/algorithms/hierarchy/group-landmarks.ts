@@ -13,6 +13,7 @@
 import type { SearchView } from '../../../grid/navgrid.js';
 import { DX as DX_, DY as DY_ } from '../../../grid/padded.js';
 import type { Groups } from './groups.js';
+import { farthest } from '../../bounds/landmarks/placement.js';
 import type { ClusterLayout, CompactIds } from './ids.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
@@ -187,10 +188,10 @@ export class GroupLandmarks {
     const near = new Float64Array(n2 << sh).fill(Infinity);
     // Start from the node farthest from an arbitrary one.
     const hi = this.groups.dearestEdge();
-    let pick = this.farthest(first, near, -1, hi);
+    let pick = this.nextLandmark(first, near, -1, hi);
     near.fill(Infinity);
     for (let l = 0; l < LANDMARK_COUNT; l++) {
-      const next = this.farthest(pick, near, l, hi);
+      const next = this.nextLandmark(pick, near, l, hi);
       if (!symmetric) this.dijkstra(pick, true, l, hi);
       pick = next;
     }
@@ -199,30 +200,26 @@ export class GroupLandmarks {
   /**
    * Dijkstra from level-2 node `src`; with l >= 0 stores the distances as landmark l's; lowers
    * near[] (each node's distance to the nearest landmark so far) and returns the node with the
-   * largest finite near[].
+   * largest finite near[] (farthest-point placement, placement.ts). Every node with a finite near[]
+   * is reached from `src`: reachability on the level-2 graph goes both ways (the hierarchy reads no
+   * one-way flags, and pruning drops an edge only for a path as cheap), so every landmark lies in
+   * the component of the first node searched from.
    */
-  private farthest(src: number, near: Float64Array, l: number, hi: number): number {
+  private nextLandmark(src: number, near: Float64Array, l: number, hi: number): number {
     this.dijkstra(src, false, l, hi);
     const S = this.ids.levelTwoScratch;
     const { g, stamp } = S;
     const closed = S.generation + 1;
     const sh = this.ids.levelTwoShift;
     const groupNodes = this.groups.nodes;
-    let best = src;
-    let bestD = -1;
     for (let G = 0; G < groupNodes.length; G++) {
       const m = groupNodes[G].length;
       for (let j = 0; j < m; j++) {
         const p = (G << sh) | j;
-        if (stamp[p] !== closed) continue;
-        if (g[p] < near[p]) near[p] = g[p];
-        if (near[p] > bestD) {
-          bestD = near[p];
-          best = p;
-        }
+        if (stamp[p] === closed && g[p] < near[p]) near[p] = g[p];
       }
     }
-    return best;
+    return farthest(near);
   }
 
   /**

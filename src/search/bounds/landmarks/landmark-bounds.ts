@@ -30,6 +30,7 @@ import { TilenavError, describe } from '../../../errors.js';
 import type { CellRect, Derived, MemoryEntry, NavGrid, SearchView } from '../../../grid/navgrid.js';
 import { MonotoneQueue } from '../../kernel/heap.js';
 import { padXY } from '../../../grid/padded.js';
+import { farthest } from './placement.js';
 
 const SQRT2 = Math.SQRT2;
 const f32 = new Float32Array(1);
@@ -318,20 +319,6 @@ function bestOffer(dist: Float32Array, count: number, k: number, pass: Float32Ar
   if (s && e) at(p + W + 1, SQRT2);
   if (s && w) at(p + W - 1, SQRT2);
   if (n && w) at(p - W - 1, SQRT2);
-  return best;
-}
-
-/** The index of the largest finite value of `table`, -1 when none. */
-function farthest(table: Float32Array): number {
-  let best = -1;
-  let bestD = -1;
-  for (let n = 0; n < table.length; n++) {
-    const d = table[n];
-    if (d !== Infinity && d > bestD) {
-      bestD = d;
-      best = n;
-    }
-  }
   return best;
 }
 
