@@ -7,7 +7,7 @@
  * - local-search.ts: Dijkstra inside one cluster;
  * - clusters.ts: level 1 (nodes on cluster borders, their edges and cross links);
  * - groups.ts: level 2 (nodes on group borders, edges with stored level-1 paths, components);
- * - landmarks.ts: the landmark heuristic of the level-2 search;
+ * - group-landmarks.ts: the landmark heuristic of the level-2 search;
  * - query.ts: a query's abstract search over both levels;
  * - refine.ts: the abstract path turned into cells;
  * - lines.ts: clear straight lines on uniform-cost cells;

@@ -60,7 +60,7 @@ export class JumpPointSearch {
   private touchedCount = 0;
   /** `relax`'s two doubles (see `search`). */
   private readonly vals = new Float64Array(2);
-  /** The goal's landmark costs in the current search (see landmarks.ts). */
+  /** The goal's landmark costs in the current search (see bounds/landmarks/landmark-bounds.ts). */
   private goalCosts = new Float64Array(0);
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
@@ -194,7 +194,7 @@ export class JumpPointSearch {
     let touchedCount = 1;
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
-    // The landmark bound: the largest |cost(L, goal) - cost(L, node)| (landmarks.ts says why it
+    // The landmark bound: the largest |cost(L, goal) - cost(L, node)| (landmark-bounds.ts says why it
     // is a consistent lower bound); an infinite one means the node cannot reach the goal.
     const lk = bnd === null || landmarks === null ? 0 : landmarks.count;
     const ls = landmarks === null ? 0 : landmarks.slots;
