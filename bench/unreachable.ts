@@ -129,7 +129,7 @@ const mapsDir = fixture('movingai/');
 const maps: [string, () => NavGrid][] = readdirSync(mapsDir)
   .filter((n) => n.endsWith('.map'))
   .sort()
-  .map((file) => [file, () => parseMovingAiMap(readFileSync(mapsDir + file, 'utf8'), { file })]);
+  .map((file) => [file, () => parseMovingAiMap(readFileSync(mapsDir + file, 'utf8'), { file }).grid]);
 maps.push(['islands 1024 x 1024', () => islands(1024, 42).grid]);
 for (const [name, make] of maps) {
   const sample = make();

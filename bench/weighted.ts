@@ -84,7 +84,7 @@ function fmt(us: number): string {
 
 const maps: { name: string; grid: NavGrid; queries: Query[] }[] = [];
 for (const [k, name] of NAMES.entries()) {
-  const grid = paintRegions(parseMovingAiMap(readFixture(`movingai/${name}.map`)), 100 + k, { roads: 2 });
+  const grid = paintRegions(parseMovingAiMap(readFixture(`movingai/${name}.map`)).grid, 100 + k, { roads: 2 });
   const scen = parseScenario(readFixture(`movingai/${name}.map.scen`));
   const step = Math.max(1, Math.floor(scen.length / SAMPLE));
   const queries: Query[] = [];

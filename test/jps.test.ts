@@ -93,7 +93,7 @@ test('jps+: a jump table updated after each tile change equals one built from sc
 
 test('jps and jps+: optimal on every query of the Moving AI fixtures (octile), cardinal agrees with A* on a sample', () => {
   for (const name of MAPS) {
-    const grid = parseMovingAiMap(readFixture(`movingai/${name}.map`));
+    const grid = parseMovingAiMap(readFixture(`movingai/${name}.map`)).grid;
     const queries = parseScenario(readFixture(`movingai/${name}.map.scen`));
     const finder = new Pathfinder(grid);
     for (const q of queries) for (const algorithm of ['jps', 'jps+'] as const) {

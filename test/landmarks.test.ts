@@ -111,7 +111,7 @@ test("landmarks: 'auto' with landmark tables finds the reference Dijkstra's cost
 });
 
 test('landmarks: a Moving AI map under terrain regions: the same costs as A*, far fewer expansions than weighted JPS alone', () => {
-  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 7, { roads: 3 });
+  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid, 7, { roads: 3 });
   const finder = new Pathfinder(grid);
   finder.prepare();
   const lm = landmarksOf(grid).tables(0);
@@ -161,7 +161,7 @@ test("landmarks: cardinal movement: 'auto' reads them too, with the reference Di
     { numRuns: 150 },
   );
   // On a map, with tables the weighted cardinal search goes to jump point search and expands less.
-  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 7, { roads: 3 });
+  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid, 7, { roads: 3 });
   const finder = new Pathfinder(grid);
   finder.prepare({ landmarks: 0 });
   // The walkable cells nearest two opposite corners, in row order.
@@ -178,7 +178,7 @@ test("landmarks: cardinal movement: 'auto' reads them too, with the reference Di
 });
 
 test('landmarks: built by the searches, a slice per search, once they have done about half the work of building them; never with landmarks: 0', () => {
-  const make = (): NavGrid => paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 3, { roads: 2 });
+  const make = (): NavGrid => paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid, 3, { roads: 2 });
   const grid = make();
   const finder = new Pathfinder(grid);
   const off = make();
@@ -210,14 +210,14 @@ test('landmarks: built by the searches, a slice per search, once they have done 
   assert.equal(landmarksOf(off).tables(0), null, 'landmarks: 0 keeps them off');
   assert.equal(landmarksOf(off).bytes, 0);
   // A uniform layer never gets any: the plain heuristic is exact enough there.
-  const uniform = parseMovingAiMap(readFixture('movingai/room-100-10.map'));
+  const uniform = parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid;
   new Pathfinder(uniform).prepare();
   assert.equal(landmarksOf(uniform).tables(0), null);
 });
 
 test('landmarks: an opening that shortens the way to much of the map rebuilds the landmarks it affects a slice per search, exact all along', () => {
   // Terrain regions over rooms, cut in two by a wall with one door, far from where it opens.
-  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 5, { roads: 2 });
+  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid, 5, { roads: 2 });
   grid.fillRect(50, 0, 1, 100, { walkable: false });
   grid.fillRect(50, 96, 1, 2, { walkable: true });
   const finder = new Pathfinder(grid);

@@ -14,7 +14,7 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { loadTiled } from '../src/loaders/index.js';
+import { parseTiled } from '../src/loaders/index.js';
 import { CHROMIUM, skip } from './helpers-demo.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -132,7 +132,7 @@ test('phaser e2e: the Frontier example converts the map as the Tiled loader does
   const page = await open(4, 'index.html');
   await page.waitForFunction(() => window.__phaser?.ready === true, undefined, { timeout: 30_000 });
   const grid = await page.evaluate(() => window.__phaser.grid());
-  const tiled = loadTiled(readFileSync(join(root, 'examples/frontier.tmx'), 'utf8'), { file: 'frontier.tmx' }).grid;
+  const tiled = parseTiled(readFileSync(join(root, 'examples/frontier.tmx'), 'utf8'), { file: 'frontier.tmx' }).grid;
   assert.deepEqual([grid.width, grid.height], [tiled.width, tiled.height]);
   assert.deepEqual(grid.layers[0].walkable, Array.from(tiled.layers[0].walkable), 'walkers: the same blocked cells as the Tiled loader');
   assert.deepEqual(grid.layers[0].cost, Array.from(tiled.layers[0].cost), 'walkers: the same costs as the Tiled loader');

@@ -4,9 +4,9 @@ import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { parseMovingAiMap } from '../loaders/movingai.js';
 import { parseTextGrid } from '../loaders/textgrid.js';
-import { loadPolygonConfig } from '../loaders/polygon.js';
-import { loadGrid, BINARY_EXTENSION } from '../grid/binary.js';
-import { loadTiled } from '../loaders/tiled/index.js';
+import { parsePolygonConfig } from '../loaders/polygon.js';
+import { parseBinaryGrid, BINARY_EXTENSION } from '../grid/binary.js';
+import { parseTiled } from '../loaders/tiled/index.js';
 import { DEFAULT_MAX_FILE_BYTES, readFileBoundedSync } from '../loaders/node.js';
 
 /** Where a command writes; tests pass their own. */
@@ -69,17 +69,17 @@ export interface LoadedMap {
 export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: string, rules?: string): LoadedMap }> = {
   movingai: {
     extensions: ['.map'],
-    read: (path) => ({ grid: parseMovingAiMap(readText(path), { file: path }), format: 'movingai', warnings: [] }),
+    read: (path) => ({ ...parseMovingAiMap(readText(path), { file: path }), format: 'movingai' }),
   },
   txt: { extensions: ['.txt'], read: readTextGridFile },
   polygon: { extensions: ['.json'], read: (path, rules) => readJsonMap(path, rules) },
-  binary: { extensions: [BINARY_EXTENSION], read: (path) => ({ grid: loadGrid(readBytes(path), { file: path }), format: 'binary', warnings: [] }) },
+  binary: { extensions: [BINARY_EXTENSION], read: (path) => ({ ...parseBinaryGrid(readBytes(path), { file: path }), format: 'binary' }) },
   tiled: { extensions: ['.tmx', '.tmj'], read: readTiledMap },
 };
 
 function readTextGridFile(path: string): LoadedMap {
-  const { grid, params } = parseTextGrid(readText(path), { file: path });
-  return { grid, format: 'txt', warnings: [], meta: params.extra };
+  const { grid, warnings, params } = parseTextGrid(readText(path), { file: path });
+  return { grid, format: 'txt', warnings, meta: params.extra };
 }
 
 /**
@@ -100,9 +100,9 @@ function readJsonMap(path: string, rules?: string): LoadedMap {
     throw new TilenavError('looks like a Tiled map, not a polygon config (no "areas"); this build has no Tiled reader', { file: path });
   }
   refuseRules(rules, 'a polygon config');
-  const nav = loadPolygonConfig(root === undefined ? text : (root as object), { file: path });
+  const nav = parsePolygonConfig(root === undefined ? text : (root as object), { file: path });
   const { agentRadius, objectPadding, boundaryPadding } = nav.config;
-  return { grid: nav.grid, format: 'polygon', warnings: [], meta: [['agentRadius', agentRadius], ['objectPadding', objectPadding], ['boundaryPadding', boundaryPadding]] };
+  return { grid: nav.grid, format: 'polygon', warnings: nav.warnings, meta: [['agentRadius', agentRadius], ['objectPadding', objectPadding], ['boundaryPadding', boundaryPadding]] };
 }
 
 function isTiledJson(root: unknown): boolean {
@@ -125,15 +125,24 @@ function refuseRules(rules: string | undefined, what: string): void {
 
 function readTiledText(path: string, source: string | Uint8Array, rules?: string): LoadedMap {
   // The rules file goes through the same bounded reader; its own errors name it.
-  const m = loadTiled(source, { file: path, readFile: (p) => readBytes(p), rules: rules === undefined ? undefined : readText(rules), rulesFile: rules });
+  const m = parseTiled(source, { file: path, readFile: (p) => readBytes(p), rules: rules === undefined ? undefined : readText(rules), rulesFile: rules });
   return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement, tileOffset: m.offset };
 }
 
 /**
  * Reads a map file, choosing the reader by `format` or by the file's extension. `rules` names a
- * collision rules file for a Tiled map (refused for other formats).
+ * collision rules file for a Tiled map (refused for other formats). The loader's warnings go to
+ * `warnTo`'s stderr, one `warning: ...` line each, before the command prints anything else
+ * (`path` through a Tiled map where nothing blocks would otherwise cross its walls without a
+ * word); only a command that reports them itself (`info`) passes null.
  */
-export function loadMap(path: string | undefined, format?: string, rules?: string): LoadedMap {
+export function loadMap(path: string | undefined, format: string | undefined, rules: string | undefined, warnTo: CliIo | null): LoadedMap {
+  const map = loadMapQuietly(path, format, rules);
+  if (warnTo !== null) for (const w of map.warnings) warnTo.err(`warning: ${w}`);
+  return map;
+}
+
+function loadMapQuietly(path: string | undefined, format?: string, rules?: string): LoadedMap {
   if (path === undefined) throw new TilenavError('a map file is required', { element: 'MAP' });
   if (format !== undefined) {
     const f = MAP_FORMATS[format];

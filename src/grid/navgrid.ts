@@ -20,6 +20,8 @@ export const DEFAULT_MAX_CELLS = 1 << 26;
 
 export { FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_ONE_WAY_MASK } from './flags.js';
 import { FLAG_ONE_WAY_MASK } from './flags.js';
+import { assertCellIndices } from '../errors.js';
+import type { WorldPoint } from './projection.js';
 
 export interface NavGridOptions {
   /** Layer count (1-8, named from {@link DEFAULT_LAYER_NAMES}) or the layer names. @default 1 */
@@ -724,6 +726,38 @@ export class NavGrid {
   private outside(x: unknown, y: unknown, what: string): TilenavError {
     return new TilenavError(`(${describe(x)}, ${describe(y)}) is not a cell of this ${this.width} x ${this.height} grid (x 0..${this.width - 1}, y 0..${this.height - 1})`, { element: what });
   }
+
+  // ---- helpers for a first grid and for reading paths ------------------------------------------
+
+  /**
+   * A grid from rows of cells, `rows[y][x]`, as PathFinding.js takes them: by default 0 is
+   * walkable and any other number blocked; with `{ costs: true }` each number is the cell's cost
+   * and 0 blocks. A matrix of booleans reads true as walkable and false as blocked, as `walkable`
+   * does everywhere in a grid (the opposite of the numbers' 1, so a matrix mixing the two is
+   * refused). Other options are the constructor's; the matrix fills the first layer, other layers
+   * start walkable. Ragged rows, a mix of numbers and booleans, and NaN, negative or infinite
+   * numbers are refused with a TilenavError naming `rows[y][x]`.
+   * @example NavGrid.fromMatrix([[0, 0, 1], [1, 0, 0]]) // 3 x 2, (2, 0) and (0, 1) blocked
+   */
+  static fromMatrix(rows: readonly (readonly (number | boolean)[])[], options: FromMatrixOptions = {}): NavGrid {
+    return gridFromMatrix(rows, options);
+  }
+
+  /** The cells of a path (indices such as `PathResult.cells`) as `[x, y]` pairs, in order. */
+  cellsToXY(cells: ArrayLike<number>): [number, number][] {
+    assertCellIndices(cells, this.size, 'cells');
+    return Array.from(cells, (i) => [this.xOf(i), this.yOf(i)]);
+  }
+
+  /**
+   * The centres of a path's cells in world units through {@link projection} (`cellToWorld`): x, y
+   * for 2D projections (z 0), x, z for the continuous world (y its floor). One object per cell:
+   * for a path, not a whole grid.
+   */
+  cellsToWorld(cells: ArrayLike<number>): WorldPoint[] {
+    assertCellIndices(cells, this.size, 'cells');
+    return Array.from(cells, (i) => this.projection.cellToWorld(this.xOf(i), this.yOf(i)));
+  }
 }
 
 function layerNames(layers: number | readonly string[] | undefined): string[] {
@@ -744,4 +778,47 @@ function layerNames(layers: number | readonly string[] | undefined): string[] {
     seen.add(name);
   }
   return [...layers];
+}
+
+/** Options of {@link NavGrid.fromMatrix}: the constructor's, less what the matrix itself says. */
+export interface FromMatrixOptions extends Omit<NavGridOptions, 'walkable' | 'storage' | 'storageOffset'> {
+  /** Numbers are costs (0 blocked) rather than 0 walkable / non-zero blocked. @default false */
+  costs?: boolean;
+}
+
+function gridFromMatrix(rows: readonly (readonly (number | boolean)[])[], options: FromMatrixOptions): NavGrid {
+  assertOptionsObject(options, 'options');
+  options ??= {};
+  for (const key of ['walkable', 'storage', 'storageOffset']) {
+    if (Object.hasOwn(options, key)) throw new TilenavError('the matrix says which cells are walkable; leave this option out', { element: key });
+  }
+  const isRow = (r: unknown): r is ArrayLike<unknown> => Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceof DataView));
+  if (!Array.isArray(rows) || rows.length === 0) throw new TilenavError(`expected an array of rows, e.g. [[0, 1], [0, 0]], got ${Array.isArray(rows) ? 'no rows' : describe(rows)}`, { element: 'rows' });
+  const width = isRow(rows[0]) ? rows[0].length : 0;
+  const costs = options.costs === true;
+  const kind = typeof (isRow(rows[0]) ? rows[0][0] : undefined);
+  rows.forEach((row: unknown, y) => {
+    if (!isRow(row)) throw new TilenavError(`expected a row (an array of cells), got ${describe(row)}`, { element: `rows[${y}]` });
+    if (row.length === 0 || row.length !== width) throw new TilenavError(`has ${row.length} cells, rows[0] has ${width}: every row needs the same length, at least 1`, { element: `rows[${y}]` });
+    for (let x = 0; x < width; x++) {
+      const v = row[x];
+      const at = `rows[${y}][${x}]`;
+      if (typeof v !== kind || (kind !== 'number' && kind !== 'boolean')) throw new TilenavError(`expected ${kind === 'boolean' ? 'a boolean like rows[0][0]' : kind === 'number' ? 'a number like rows[0][0]' : 'a number or a boolean'}, got ${describe(v)}`, { element: at });
+      if (kind === 'number' && !((v as number) >= 0 && (v as number) < Infinity)) throw new TilenavError(`expected a finite number >= 0 (${costs ? 'the cost, 0 blocked' : '0 walkable, other numbers blocked'}), got ${describe(v)}`, { element: at });
+      if (costs && kind === 'number' && v !== 0) assertCost(v, at, '; 0 blocks a cell');
+    }
+  });
+  const { costs: _, ...gridOptions } = options;
+  const grid = new NavGrid(width, rows.length, gridOptions);
+  const { walkable, cost } = grid.layers[0];
+  for (let y = 0; y < rows.length; y++) {
+    const row = rows[y];
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const v = row[x];
+      walkable[i] = typeof v === 'boolean' ? (v ? 1 : 0) : costs ? (v === 0 ? 0 : 1) : v === 0 ? 1 : 0;
+      if (costs && v !== 0 && typeof v === 'number') cost[i] = v;
+    }
+  }
+  grid.refresh(0);
+  return grid;
 }

@@ -4,6 +4,7 @@ import type { Projection, WorldPoint } from '../grid/projection.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import { segmentCost } from './los.js';
 
+/** Options of {@link smoothPath} and {@link polylineCost}. */
 export interface SmoothOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;
@@ -144,7 +145,12 @@ export function planeOf(projection: Projection, p: WorldPoint): [number, number]
  * A world point in fractional cell coordinates (a cell's centre is an integer pair): exact for
  * orthogonal, isometric and continuous projections; hex projections give the containing cell.
  */
-export function worldToCellPoint(projection: Projection, a: number, b: number, out: { x: number; y: number } = { x: 0, y: 0 }): { x: number; y: number } {
+export function worldToCellPoint(projection: Projection, a: number, b: number, out: { x: number; y: number } = { x: 0, y: 0 }): {
+  /** Fractional column. */
+  x: number;
+  /** Fractional row. */
+  y: number;
+} {
   const s = projection.spec;
   switch (s.kind) {
     case 'continuous':
@@ -171,6 +177,7 @@ export function worldToCellPoint(projection: Projection, a: number, b: number, o
   }
 }
 
+/** Options of {@link toWorldWaypoints}. */
 export interface WorldWaypointOptions {
   /** Layer index or name, for the sight tests of trimming and precision. @default 0 */
   layer?: number | string;

@@ -26,6 +26,7 @@ export interface TilemapNavOptions {
 
 /** What {@link tilemapToNavGrid} returns. */
 export interface TilemapNav {
+  /** The navigation grid, one cell per tile; as many layers as the map's `navigationLayers` property says (1-8, default 1). */
   grid: NavGrid;
   /** The movement model matching the map's orientation, for Pathfinder, findPath and NavigationSystem. */
   movement: MovementName;

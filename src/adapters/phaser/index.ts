@@ -3,6 +3,8 @@
  * the game's tile changes, world <-> cell, debug drawing, sprites moved by navigation agents and
  * an optional scene plugin. Phaser itself is not imported: its objects are used through the
  * structural types in ./types.
+ *
+ * @module tilenav/phaser
  */
 export { tilemapToNavGrid, sync, watch, unwatch, propertyOf } from './convert.js';
 export type { TilemapNavOptions, TilemapNav } from './convert.js';

@@ -8,9 +8,13 @@ import type { TilemapLike } from './types.js';
 
 /** A tilemap's navigation as the plugin hands it out. */
 export interface SceneNavigation {
+  /** The tilemap the grid was made from. */
   tilemap: TilemapLike;
+  /** The tilemap's navigation grid: one cell per tile. */
   grid: NavGrid;
+  /** The movement model matching the map's orientation. */
   movement: MovementName;
+  /** A Pathfinder on `grid`, for paths between cells. */
   pathfinder: Pathfinder;
   /** Re-reads the tilemap (all of it, or a rectangle of cells). */
   sync(rect?: { x: number; y: number; width: number; height: number }): void;
@@ -32,11 +36,15 @@ interface SceneSystemsLike {
 export class TilenavPlugin {
   /** The key and mapping the plugin is usually installed under. */
   static readonly key = 'tilenav';
+  /** The scene the plugin belongs to. */
   readonly scene: unknown;
+  /** Phaser's plugin manager, as Phaser passed it. */
   readonly pluginManager: unknown;
+  /** The key the plugin was installed under. */
   readonly pluginKey: string;
   private readonly made: SceneNavigation[] = [];
 
+  /** Called by Phaser when it installs the plugin in a scene; games do not call it. */
   constructor(scene: unknown, pluginManager?: unknown, pluginKey = TilenavPlugin.key) {
     this.scene = scene;
     this.pluginManager = pluginManager;
@@ -77,4 +85,11 @@ export class TilenavPlugin {
 }
 
 /** The entry for a game config's `plugins.scene` list. */
-export const TILENAV_SCENE_PLUGIN = Object.freeze({ key: TilenavPlugin.key, plugin: TilenavPlugin, mapping: TilenavPlugin.key });
+export const TILENAV_SCENE_PLUGIN = Object.freeze({
+  /** The plugin's key: 'tilenav'. */
+  key: TilenavPlugin.key,
+  /** The plugin class. */
+  plugin: TilenavPlugin,
+  /** The scene property it appears as: `this.tilenav`. */
+  mapping: TilenavPlugin.key,
+});

@@ -9,7 +9,12 @@ import type { GraphicsLike, PositionedLike } from './types.js';
  * The world position (pixels) of a cell's centre, where Phaser draws its tile. Fractional cells
  * lie between centres (agents' positions), so sprites glide along the path.
  */
-export function cellToWorld(grid: NavGrid, cx: number, cy: number, out: { x: number; y: number } = { x: 0, y: 0 }): { x: number; y: number } {
+export function cellToWorld(grid: NavGrid, cx: number, cy: number, out: { x: number; y: number } = { x: 0, y: 0 }): {
+  /** World x, in pixels. */
+  x: number;
+  /** World y, in pixels. */
+  y: number;
+} {
   const p = grid.projection.cellToWorld(cx, cy);
   out.x = p.x;
   out.y = p.y;
@@ -20,7 +25,12 @@ export function cellToWorld(grid: NavGrid, cx: number, cy: number, out: { x: num
  * The cell whose drawn tile holds world point (x, y) (e.g. `pointer.worldX, pointer.worldY`), or
  * null outside the map.
  */
-export function worldToCell(grid: NavGrid, x: number, y: number): { x: number; y: number } | null {
+export function worldToCell(grid: NavGrid, x: number, y: number): {
+  /** The cell's column. */
+  x: number;
+  /** The cell's row. */
+  y: number;
+} | null {
   const c = pickCell(grid.projection, x, y);
   return grid.inBounds(c.x, c.y) ? c : null;
 }
@@ -127,11 +137,13 @@ export interface AgentSpritesOptions {
  * pixels of the grid's projection (where the tilemap draws the cell).
  */
 export class AgentSprites<S extends PositionedLike = PositionedLike> {
+  /** The agents the sprites follow; step it through `update`. */
   readonly system: NavigationSystem;
   private readonly options: AgentSpritesOptions;
   private readonly bound = new Map<number, S>();
   private readonly scratch = { x: 0, y: 0, z: 0 };
 
+  /** Sprites for the agents of `system`; none is bound yet. */
   constructor(system: NavigationSystem, options: AgentSpritesOptions = {}) {
     this.system = system;
     this.options = options;

@@ -36,7 +36,7 @@ export function pathCommand(args: string[], io: CliIo): number {
   for (const other of ['any-angle', 'nearest'] as const) {
     if (values[other] && algorithm !== 'auto') throw new TilenavError(`--${other} runs its own search; it does not take --algorithm ${algorithm}`, { element: '--algorithm' });
   }
-  const loaded = loadMap(positionals[0], values.format, values.rules);
+  const loaded = loadMap(positionals[0], values.format, values.rules, io);
   const { grid } = loaded;
   // A hexagonal or staggered map's cells only make sense with its own neighbours.
   const movement = movementModel(values.movement ?? loaded.movement ?? 'octile').name as MovementName;

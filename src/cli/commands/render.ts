@@ -109,7 +109,7 @@ export function renderCommand(args: string[], io: CliIo): number {
   const movement = values.movement as MovementName | undefined;
   // Pictures are redrawn often: an existing PNG is replaced, but never the map itself.
   checkOutput(out, [positionals[0]], true, '--out');
-  const loaded = loadMap(positionals[0], values.format, values.rules);
+  const loaded = loadMap(positionals[0], values.format, values.rules, io);
   const { grid } = loaded;
   const layer = layerArg(values.layer);
   const tiles = loaded.tileOffset !== undefined && !values['overlay-only'] ? readTiles(positionals[0], grid, loaded.tileOffset) : undefined;

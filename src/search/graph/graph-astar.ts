@@ -7,6 +7,7 @@ import type { PathStatus } from '../result.js';
  * onto them), edges come from a callback so no neighbour array is allocated per node.
  */
 export interface Graph {
+  /** Number of nodes: ids are 0..nodeCount-1. */
   readonly nodeCount: number;
   /** Calls `visit(next, cost)` for each edge out of `node`; costs must be finite and >= 0. */
   neighbours(node: number, visit: (next: number, cost: number) => void): void;
@@ -17,18 +18,23 @@ export interface Graph {
   estimate?(node: number, goal: number): number;
 }
 
+/** Options of {@link GraphAStar.findPath} and {@link aStarGraph}. */
 export interface GraphSearchOptions {
-  /** @default Infinity */
+  /** Nodes to expand before giving up with `limit-reached`. @default Infinity */
   maxIterations?: number;
   /** Heuristic weight; > 1 trades optimality for speed (cost at most weight x optimal). @default 1 */
   weight?: number;
 }
 
+/** The answer of a graph search; "no path" is a status, not an error. */
 export interface GraphPathResult {
+  /** 'found', 'no-path', 'limit-reached', 'invalid-start' or 'invalid-goal'. */
   status: PathStatus;
-  /** Node ids from start to goal inclusive. */
+  /** Node ids from start to goal inclusive; empty unless found. */
   nodes: Int32Array;
+  /** Sum of the path's edge costs; 0 when start is goal, Infinity unless found. */
   cost: number;
+  /** Nodes expanded by the search. */
   expanded: number;
 }
 

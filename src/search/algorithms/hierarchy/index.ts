@@ -29,7 +29,7 @@ import { AbstractSearch } from './query.js';
 import { Refiner } from './refine.js';
 import { ClusterStore } from './store.js';
 
-/** Options of {@link Hierarchy} (through `Pathfinder.hierarchy`). */
+/** Options of the cluster hierarchy behind `algorithm: 'hpa'`, given to {@link Pathfinder.hierarchy}. */
 export interface HierarchyOptions {
   /** Cluster side in cells (4-128); a group is 8 x 8 clusters. @default 16 */
   clusterSize?: number;
