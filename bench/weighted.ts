@@ -9,7 +9,7 @@
  * memory, the hierarchy's mean excess over the optimal cost, and heap growth per query.
  */
 import { Pathfinder, type NavGrid, type SearchAlgorithm } from '../src/index.js';
-import { landmarksOf } from '../src/search/landmarks.js';
+import { landmarksOf } from '../src/search/bounds/landmarks/landmark-bounds.js';
 import { mulberry32 } from '../src/query/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { readFixture } from '../test/fixtures.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
-import { TargetStamps } from '../src/search/hierarchy/local-search.js';
+import { TargetStamps } from '../src/search/algorithms/hierarchy/local-search.js';
 import { readFixture } from './fixtures.js';
 import { gridArb } from './grids.js';
 

@@ -5,7 +5,7 @@ import { NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { readFixture } from './fixtures.js';
 import { gridArb } from './grids.js';
-import { buildJumpTable, updateJumpTable } from '../src/search/jps/jps-plus.js';
+import { buildJumpTable, updateJumpTable } from '../src/search/algorithms/jps/jps-plus.js';
 
 const MAPS = ['AcrosstheCape', 'maze-100-1', 'random-100-33', 'rmtst01', 'room-100-10'];
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FLAG_NO_EXIT_NORTH, NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
 import { parseMovingAiMap } from '../src/loaders/index.js';
-import { landmarksOf, type Landmarks } from '../src/search/landmarks.js';
+import { landmarksOf, type LandmarkBounds } from '../src/search/bounds/landmarks/landmark-bounds.js';
 import { paintRegions } from '../bench/regions.js';
 import { readFixture } from './fixtures.js';
 import { VARYING_COSTS, applyChange, gridArb } from './grids.js';
@@ -27,7 +27,7 @@ function build([{ grid, rnd }, regions, seed]: [{ grid: NavGrid; rnd: () => numb
  * The property everything rests on: for every octile step n -> m (no corner cutting) the stored
  * costs of each landmark differ by at most what the step costs. Checked on the stored numbers.
  */
-function assertConsistent(grid: NavGrid, lm: Landmarks, label: string): void {
+function assertConsistent(grid: NavGrid, lm: LandmarkBounds, label: string): void {
   const view = grid.searchView(0);
   const pass = view.pass;
   const W = view.stride;

@@ -2,7 +2,7 @@ import { hypot } from './hypot.js';
 import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { Pathfinder } from '../search/pathfinder.js';
-import { MonotoneQueue } from '../search/heap.js';
+import { MonotoneQueue } from '../search/kernel/heap.js';
 import type { MovementName } from '../search/movement.js';
 import { DX as DX_, DY as DY_, octileDeltas } from '../grid/padded.js';
 

@@ -4,6 +4,6 @@
  *
  * @module tilenav/graph
  */
-export { GraphAStar, aStarGraph } from '../search/graph.js';
-export type { Graph, GraphPathResult, GraphSearchOptions } from '../search/graph.js';
+export { GraphAStar, aStarGraph } from '../search/graph/graph-astar.js';
+export type { Graph, GraphPathResult, GraphSearchOptions } from '../search/graph/graph-astar.js';
 export type { PathStatus } from '../search/result.js';

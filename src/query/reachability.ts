@@ -2,7 +2,7 @@ import { TilenavError, assertOptionsObject } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { MovementModel, MovementName } from '../search/movement.js';
 import { padXY, strideOf } from '../grid/padded.js';
-import type { ComponentLabels } from '../search/components.js';
+import type { ComponentLabels } from '../search/bounds/components.js';
 import { pathfinderOf } from '../search/pathfinder.js';
 import { nearestWalkable } from './nearest.js';
 

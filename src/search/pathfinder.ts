@@ -5,16 +5,16 @@
  */
 import { TilenavError, assertArrayLike, assertOptionsObject, describe } from '../errors.js';
 import { NavGrid, type Derived, type MemoryEntry, type SearchView } from '../grid/navgrid.js';
-import { GridAStar, NEAREST, PLAIN } from './astar.js';
+import { GridAStar, NEAREST, PLAIN } from './algorithms/astar/astar.js';
 import { AnyAngleFinder } from '../path/anyangle.js';
 import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from '../query/obstacles.js';
 import { clearanceOf } from '../query/clearance.js';
-import { componentsOf, type ComponentLabels } from './components.js';
-import { dijkstra } from './dijkstra.js';
-import { Hierarchy, type HierarchyOptions } from './hierarchy/index.js';
-import { JumpPointSearch } from './jps/jps.js';
-import { landmarksOf } from './landmarks.js';
-import { SearchScratch, outcome } from './kernel.js';
+import { componentsOf, type ComponentLabels } from './bounds/components.js';
+import { dijkstra } from './algorithms/astar/dijkstra.js';
+import { Hierarchy, type HierarchyOptions } from './algorithms/hierarchy/index.js';
+import { JumpPointSearch } from './algorithms/jps/jps.js';
+import { landmarksOf } from './bounds/landmarks/landmark-bounds.js';
+import { SearchScratch, outcome } from './kernel/scratch.js';
 import type { MovementModel, MovementName } from './movement.js';
 import { padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
 import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, InternalPathOptions, PathRefusal, PathResult, PathStatus, SearchAlgorithm } from './result.js';

@@ -3,8 +3,8 @@
  * in place of the row scans, and kept current through tile changes by recomputing only what a change
  * can reach.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import { DX, DY } from '../../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import { DX, DY } from '../../../grid/padded.js';
 
 /**
  * JPS+ (precomputed jump distances) for octile without corner cutting: for every padded cell and

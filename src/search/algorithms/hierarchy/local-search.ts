@@ -3,10 +3,10 @@
  * cluster's nodes (at build time) and the costs from a query's start and to its goal (at query
  * time). Owns the copy, the per-cell stamps and target marks, and the queues.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import { NodeHeap } from '../heap.js';
-import { Stamps } from '../kernel.js';
-import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, padXY } from '../../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import { NodeHeap } from '../../kernel/heap.js';
+import { Stamps } from '../../kernel/scratch.js';
+import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, padXY } from '../../../grid/padded.js';
 import type { ClusterLayout } from './ids.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
@@ -89,7 +89,7 @@ export class ClusterSearch {
 
   /**
    * Starts a new generation with cluster k's nodes (and padded cell `extra`, if >= 0) as the
-   * targets of the next {@link run}.
+   * targets of the next {@link costsFrom}.
    */
   markTargets(k: number, nodes: Int32Array, extra: number): void {
     const mark = this.stamps.next();
@@ -120,7 +120,7 @@ export class ClusterSearch {
    * cluster costs the same, so two FIFO queues (one per step length) replace the heap. Without
    * `fill`, only the cells stamped by this search hold costs (the caller checks the stamps).
    */
-  run(k: number, src: number, reverse: boolean, out: Float64Array, uniform = false, fill = true): void {
+  costsFrom(k: number, src: number, reverse: boolean, out: Float64Array, uniform = false, fill = true): void {
     if (this.loadedCluster !== k) this.load(k);
     const lp = this.localCosts;
     const L = this.layout.clusterSize + 2;

@@ -4,8 +4,8 @@
  * ClusterStore), and links each node to the facing nodes of the neighbouring clusters. Owns the
  * per-cell slot table (which cells are nodes) and the build scratch.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import { DX, DY, padXY } from '../../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import { DX, DY, padXY } from '../../../grid/padded.js';
 import type { ClusterLayout } from './ids.js';
 import { clearLineCost } from './lines.js';
 import type { ClusterSearch } from './local-search.js';
@@ -57,7 +57,7 @@ export class Clusters {
   private readonly view: SearchView;
   private readonly cardinal: boolean;
   private readonly store: ClusterStore;
-  private readonly search: ClusterSearch;
+  private readonly clusterSearch: ClusterSearch;
   /** During a rebuild: the new nodes of the clusters being rebuilt. */
   private pendingNodes: (Int32Array | undefined)[] = [];
   /** Build scratch: a cluster's cost matrix, its pruned edges, its cross links, its local costs. */
@@ -66,14 +66,14 @@ export class Clusters {
   private readonly linkScratch: Links = { off: new Int32Array(1), to: new Int32Array(0), cost: new Float32Array(0) };
   private readonly localCosts: Float64Array;
 
-  constructor(layout: ClusterLayout, view: SearchView, cardinal: boolean, store: ClusterStore, search: ClusterSearch) {
+  constructor(layout: ClusterLayout, view: SearchView, cardinal: boolean, store: ClusterStore, clusterSearch: ClusterSearch) {
     this.layout = layout;
     this.view = view;
     this.cardinal = cardinal;
     this.store = store;
-    this.search = search;
+    this.clusterSearch = clusterSearch;
     this.slotOfCell = new Int16Array(view.pass.length).fill(-1);
-    this.localCosts = new Float64Array(search.localSize);
+    this.localCosts = new Float64Array(clusterSearch.localSize);
   }
 
   /** Starts a rebuild of some of `clusters` clusters (placeNodes, then linkCluster for each). */
@@ -155,7 +155,7 @@ export class Clusters {
     const costs = this.costMatrix;
     costs.fill(Infinity, 0, m * m);
     const uniform = this.uniformCluster(k);
-    const search = this.search;
+    const search = this.clusterSearch;
     const layout = this.layout;
     const pass = this.view.pass;
     const stamps = search.stamps;
@@ -179,7 +179,7 @@ export class Clusters {
       }
       if (n === 0) continue;
       search.targets = n;
-      search.run(k, nodes[i], false, distances, uniform, false);
+      search.costsFrom(k, nodes[i], false, distances, uniform, false);
       for (let j = uniform ? i + 1 : 0; j < m; j++) {
         const l = layout.localCell(k, nodes[j]);
         if (stamps.mark[l] !== mark) continue;

@@ -1,12 +1,12 @@
-import type { NavGrid, SearchView } from '../../grid/navgrid.js';
-import { LazyNodeHeap } from '../heap.js';
-import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
-import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../grid/padded.js';
+import type { NavGrid, SearchView } from '../../../grid/navgrid.js';
+import { LazyNodeHeap } from '../../kernel/heap.js';
+import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
+import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
 import { searchPlus, searchScan, successorCapacity } from './uniform.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
-import type { Landmarks } from '../landmarks.js';
+import type { LandmarkBounds } from '../../bounds/landmarks/landmark-bounds.js';
 
 const EMPTY_F32 = new Float32Array(0);
 /** Slots of JumpPointSearch's `vals`. */
@@ -60,7 +60,7 @@ export class JumpPointSearch {
   private touchedCount = 0;
   /** `relax`'s two doubles (see `search`). */
   private readonly vals = new Float64Array(2);
-  /** The goal's landmark costs in the current search (see landmarks.ts). */
+  /** The goal's landmark costs in the current search (see bounds/landmarks/landmark-bounds.ts). */
   private goalCosts = new Float64Array(0);
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
@@ -159,7 +159,7 @@ export class JumpPointSearch {
    * the loop of uniform.ts (JPS and JPS+); on a view whose costs differ the cost boundaries stop
    * every jump (weighted.ts), and `landmarks` (when given) tighten the distance heuristic.
    */
-  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome, landmarks: Landmarks | null = null): SearchOutcome {
+  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome, landmarks: LandmarkBounds | null = null): SearchOutcome {
     if (!cardinal && view.uniform) {
       const found = this.successors(view);
       if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
@@ -194,7 +194,7 @@ export class JumpPointSearch {
     let touchedCount = 1;
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
-    // The landmark bound: the largest |cost(L, goal) - cost(L, node)| (landmarks.ts says why it
+    // The landmark bound: the largest |cost(L, goal) - cost(L, node)| (landmark-bounds.ts says why it
     // is a consistent lower bound); an infinite one means the node cannot reach the goal.
     const lk = bnd === null || landmarks === null ? 0 : landmarks.count;
     const ls = landmarks === null ? 0 : landmarks.slots;

@@ -10,9 +10,10 @@
  * path less direct, never wrong. The tables are recomputed once more than an eighth of the groups
  * changed.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import { DX as DX_, DY as DY_ } from '../../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import { DX as DX_, DY as DY_ } from '../../../grid/padded.js';
 import type { Groups } from './groups.js';
+import { farthest } from '../../bounds/landmarks/placement.js';
 import type { ClusterLayout, CompactIds } from './ids.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
@@ -25,7 +26,7 @@ export const LANDMARK_COUNT = 32;
 const ACTIVE_COUNT = 8;
 
 /** The landmark tables and a query's use of them. */
-export class Landmarks {
+export class GroupLandmarks {
   /**
    * Per level-2 id ((G << levelTwoShift) | i), per landmark: the node's distance from the landmark
    * (distanceFrom) and to it (distanceTo, the same array when the tables are symmetric).
@@ -41,7 +42,7 @@ export class Landmarks {
   /** This query's terms: d(L, goal) per landmark (-Infinity: none) and d(goal, L) (+Infinity: none). */
   private readonly toGoal = new Float64Array(LANDMARK_COUNT);
   private readonly fromGoal = new Float64Array(LANDMARK_COUNT);
-  /** This query's active landmarks (see prepare) and their ranking scratch. */
+  /** This query's active landmarks (see beginQuery) and their ranking scratch. */
   private readonly active = new Int32Array(ACTIVE_COUNT);
   private readonly score = new Float64Array(LANDMARK_COUNT);
   /** Whether the tables were computed as symmetric (one table for both directions). */
@@ -92,7 +93,7 @@ export class Landmarks {
    * active set from the start group sg's nodes (startCosts). Recomputes the tables first when many
    * groups changed since they were computed.
    */
-  prepare(sg: number, gg: number, startCosts: Float64Array, goalCosts: Float64Array): void {
+  beginQuery(sg: number, gg: number, startCosts: Float64Array, goalCosts: Float64Array): void {
     const groupNodes = this.groups.nodes;
     // A layer that stopped being uniform needs the two-table form.
     if (this.staleGroups > Math.max(4, groupNodes.length >> 3) || (this.symmetricTables && !this.view.uniform)) this.compute();
@@ -187,10 +188,10 @@ export class Landmarks {
     const near = new Float64Array(n2 << sh).fill(Infinity);
     // Start from the node farthest from an arbitrary one.
     const hi = this.groups.dearestEdge();
-    let pick = this.farthest(first, near, -1, hi);
+    let pick = this.nextLandmark(first, near, -1, hi);
     near.fill(Infinity);
     for (let l = 0; l < LANDMARK_COUNT; l++) {
-      const next = this.farthest(pick, near, l, hi);
+      const next = this.nextLandmark(pick, near, l, hi);
       if (!symmetric) this.dijkstra(pick, true, l, hi);
       pick = next;
     }
@@ -199,30 +200,26 @@ export class Landmarks {
   /**
    * Dijkstra from level-2 node `src`; with l >= 0 stores the distances as landmark l's; lowers
    * near[] (each node's distance to the nearest landmark so far) and returns the node with the
-   * largest finite near[].
+   * largest finite near[] (farthest-point placement, placement.ts). Every node with a finite near[]
+   * is reached from `src`: reachability on the level-2 graph goes both ways (the hierarchy reads no
+   * one-way flags, and pruning drops an edge only for a path as cheap), so every landmark lies in
+   * the component of the first node searched from.
    */
-  private farthest(src: number, near: Float64Array, l: number, hi: number): number {
+  private nextLandmark(src: number, near: Float64Array, l: number, hi: number): number {
     this.dijkstra(src, false, l, hi);
     const S = this.ids.levelTwoScratch;
     const { g, stamp } = S;
     const closed = S.generation + 1;
     const sh = this.ids.levelTwoShift;
     const groupNodes = this.groups.nodes;
-    let best = src;
-    let bestD = -1;
     for (let G = 0; G < groupNodes.length; G++) {
       const m = groupNodes[G].length;
       for (let j = 0; j < m; j++) {
         const p = (G << sh) | j;
-        if (stamp[p] !== closed) continue;
-        if (g[p] < near[p]) near[p] = g[p];
-        if (near[p] > bestD) {
-          bestD = near[p];
-          best = p;
-        }
+        if (stamp[p] === closed && g[p] < near[p]) near[p] = g[p];
       }
     }
-    return best;
+    return farthest(near);
   }
 
   /**

@@ -5,12 +5,12 @@
  * searches and the groups' stored edge paths. Start and goal in one group skip level 2: A* over the
  * level-1 graph. Owns the query's local costs, its costs to and from the level-2 nodes, and its goal.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import type { SearchScratch } from '../kernel.js';
-import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, paddedX, paddedY } from '../../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import type { SearchScratch } from '../../kernel/scratch.js';
+import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, paddedX, paddedY } from '../../../grid/padded.js';
 import type { Groups } from './groups.js';
 import { GROUP_SIDE as GROUP_SIDE_, type ClusterLayout, type CompactIds, type CompactScratch } from './ids.js';
-import type { Landmarks } from './landmarks.js';
+import type { GroupLandmarks } from './group-landmarks.js';
 import type { ClusterSearch } from './local-search.js';
 import type { HierarchyParts } from './parts.js';
 import { BLOCK_HEADER as BLOCK_HEADER_, crossTable, inTable, levelTwoIndices, outTable, type ClusterStore } from './store.js';
@@ -35,7 +35,7 @@ export class AbstractSearch {
   private readonly clusterSearch: ClusterSearch;
   private readonly slotOfCell: Int16Array;
   private readonly groups: Groups;
-  private readonly landmarks: Landmarks;
+  private readonly landmarks: GroupLandmarks;
   private readonly ids: CompactIds;
   /** Local costs (cluster-local indices) from the query's start (forward) and to its goal (reverse). */
   private readonly fromStart: Float64Array;
@@ -68,7 +68,7 @@ export class AbstractSearch {
    * The level-1 path from padded cell `start` to `goal` (distinct, walkable, hierarchy current):
    * padded cells, start first; null when there is none. `out.expanded` counts abstract expansions.
    */
-  search(start: number, goal: number, out: { expanded: number }): number[] | null {
+  levelOnePath(start: number, goal: number, out: { expanded: number }): number[] | null {
     const layout = this.layout;
     const groups = this.groups;
     const W = layout.stride;
@@ -80,9 +80,9 @@ export class AbstractSearch {
     this.goalX = paddedX(W, goal);
     // Local costs: to the start cluster's nodes, and from the goal cluster's nodes (and the start).
     this.clusterSearch.markTargets(startCluster, this.store.nodes(startCluster), -1);
-    this.clusterSearch.run(startCluster, start, false, this.fromStart);
+    this.clusterSearch.costsFrom(startCluster, start, false, this.fromStart);
     this.clusterSearch.markTargets(goalCluster, this.store.nodes(goalCluster), startCluster === goalCluster ? start : -1);
-    this.clusterSearch.run(goalCluster, goal, true, this.toGoal);
+    this.clusterSearch.costsFrom(goalCluster, goal, true, this.toGoal);
     out.expanded = 0;
     this.queryStart = start;
     this.queryGoal = goal;
@@ -230,7 +230,7 @@ export class AbstractSearch {
     const start = groups.nodes.length << sh;
     const goal = start + 1;
     const goalCosts = this.goalCosts;
-    this.landmarks.prepare(startGroup, goalGroup, this.startCosts, goalCosts);
+    this.landmarks.beginQuery(startGroup, goalGroup, this.startCosts, goalCosts);
     const open = S.start(start);
     const closed = open + 1;
     let expanded = 0;

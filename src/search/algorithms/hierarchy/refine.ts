@@ -6,10 +6,10 @@
  * level-1 path visits between them (so a path always exists there). That straightens out most
  * detours through fixed entrance cells. Owns the box search's arrays and the jump point path buffer.
  */
-import type { SearchView } from '../../grid/navgrid.js';
+import type { SearchView } from '../../../grid/navgrid.js';
 import type { JumpPointSearch } from '../jps/jps.js';
-import { SearchScratch, outcome, type SearchOutcome } from '../kernel.js';
-import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, SQRT2 as SQRT2_, paddedX, paddedY, unpad } from '../../grid/padded.js';
+import { SearchScratch, outcome, type SearchOutcome } from '../../kernel/scratch.js';
+import { DX as DX_, DY as DY_, OCTILE_K as OCTILE_K_, SQRT2 as SQRT2_, paddedX, paddedY, unpad } from '../../../grid/padded.js';
 import type { ClusterLayout } from './ids.js';
 import { appendLineCells, clearLineCost } from './lines.js';
 import { reverseFrom } from './query.js';

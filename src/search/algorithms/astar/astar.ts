@@ -3,10 +3,10 @@
  * model and a generic loop for every movement model, one-way flags, a cost cap, several sources
  * (Dijkstra) and nearest-reachable tracking.
  */
-import type { SearchView } from '../grid/navgrid.js';
-import { report, type SearchOutcome, type SearchScratch } from './kernel.js';
-import { axialDistance, type MovementModel, type MovementName } from './movement.js';
-import { DX as DX_, DY as DY_, OCTILE_K, SQRT2 as SQRT2_, exitMask, octileDeltas, paddedX, paddedY, strideOf } from '../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
+import { axialDistance, type MovementModel, type MovementName } from '../../movement.js';
+import { DX as DX_, DY as DY_, OCTILE_K, SQRT2 as SQRT2_, exitMask, octileDeltas, paddedX, paddedY, strideOf } from '../../../grid/padded.js';
 
 /** Path costs closer than this count as equal when breaking a nearest-cell tie. */
 const TIE_EPS = 1e-9;

@@ -18,18 +18,19 @@
  * than a step costs (it is consistent), so the search settles each cell at its true cost. It holds:
  * - under rounding: costs are stored as 32-bit floats rounded *down*, each computed from the
  *   stored cost of the cell before, and lowered again whenever a lower value reaches a cell (see
- *   {@link Landmarks.settle}), so it holds for the stored numbers themselves;
+ *   {@link LandmarkBounds.settle}), so it holds for the stored numbers themselves;
  * - after a cell is blocked or made dearer: real steps only got dearer, the stored numbers still
  *   satisfy it;
- * - after a cell is opened or made cheaper: {@link Landmarks.repair} lowers the stored costs the
+ * - after a cell is opened or made cheaper: {@link LandmarkBounds.repair} lowers the stored costs the
  *   change lowers, spreading from the changed cells (work in proportion to the area whose costs
  *   fall); a landmark whose repair would pass a budget is retired instead: its table is set to 0
  *   everywhere (a bound of 0 satisfies the inequality trivially) and rebuilt a slice per search.
  */
-import { TilenavError, describe } from '../errors.js';
-import type { CellRect, Derived, MemoryEntry, NavGrid, SearchView } from '../grid/navgrid.js';
-import { MonotoneQueue } from './heap.js';
-import { padXY } from '../grid/padded.js';
+import { TilenavError, describe } from '../../../errors.js';
+import type { CellRect, Derived, MemoryEntry, NavGrid, SearchView } from '../../../grid/navgrid.js';
+import { MonotoneQueue } from '../../kernel/heap.js';
+import { padXY } from '../../../grid/padded.js';
+import { farthest } from './placement.js';
 
 const SQRT2 = Math.SQRT2;
 const f32 = new Float32Array(1);
@@ -50,7 +51,7 @@ function down32(x: number): number {
  * an octile one too, so the bounds hold for cardinal searches as well). Node ids are padded cell
  * indices. Memory: 4 bytes per padded cell per landmark.
  */
-export class Landmarks {
+export class LandmarkBounds {
   /** Table slots per cell: the number of landmarks asked for. */
   readonly slots: number;
   /**
@@ -321,26 +322,12 @@ function bestOffer(dist: Float32Array, count: number, k: number, pass: Float32Ar
   return best;
 }
 
-/** The index of the largest finite value of `table`, -1 when none. */
-function farthest(table: Float32Array): number {
-  let best = -1;
-  let bestD = -1;
-  for (let n = 0; n < table.length; n++) {
-    const d = table[n];
-    if (d !== Infinity && d > bestD) {
-      bestD = d;
-      best = n;
-    }
-  }
-  return best;
-}
-
 /** How many landmarks a layer gets unless `prepare` says otherwise. */
 export const DEFAULT_LANDMARKS = 8;
 
 /** One layer's landmark state. */
 interface LayerLandmarks {
-  tables: Landmarks | null;
+  tables: LandmarkBounds | null;
   /** Landmarks wanted; 0: never build them on this layer. */
   count: number;
   /** Search work (expanded nodes) done on the layer without tables, towards building them. */
@@ -417,7 +404,7 @@ export class GridLandmarks implements Derived {
    * The tables a search on `layer` reads now (repaired after openings; at least one landmark
    * built), or null when the layer has none yet. `build` builds every landmark first.
    */
-  tables(layer: number, build = false): Landmarks | null {
+  tables(layer: number, build = false): LandmarkBounds | null {
     const s = this.layers[layer];
     if (s === undefined) return build ? this.current(layer, this.state(layer), 'all') : null;
     return this.current(layer, s, build ? 'all' : 'none');
@@ -446,7 +433,7 @@ export class GridLandmarks implements Derived {
    * Brings the layer's tables up to date, then builds: every landmark (`all`), a slice of one
    * search's worth (`some`: {@link GROW_SHARE} of the layer's cells settled), or nothing.
    */
-  private current(layer: number, s: LayerLandmarks, build: 'none' | 'some' | 'all'): Landmarks | null {
+  private current(layer: number, s: LayerLandmarks, build: 'none' | 'some' | 'all'): LandmarkBounds | null {
     if (s.count === 0) return null;
     const view = this.grid.searchView(layer);
     const t0 = s.tables;
@@ -463,7 +450,7 @@ export class GridLandmarks implements Derived {
       if (!(view.maxCost < MAX_STORED / view.pass.length)) return null;
       const first = firstLandmark(view);
       if (first < 0) return null;
-      s.tables = new Landmarks(view, s.count, first, this.queue);
+      s.tables = new LandmarkBounds(view, s.count, first, this.queue);
     }
     const t = s.tables;
     if (t === null) return null;

@@ -2,11 +2,11 @@
  * Dijkstra from several sources on a padded grid view: the generic A* loop with no goal and no
  * heuristic, seeded with every source at cost 0.
  */
-import type { SearchView } from '../grid/navgrid.js';
+import type { SearchView } from '../../../grid/navgrid.js';
 import type { GridAStar } from './astar.js';
-import type { SearchOutcome } from './kernel.js';
-import type { MovementModel } from './movement.js';
-import { pad, padXY, strideOf } from '../grid/padded.js';
+import type { SearchOutcome } from '../../kernel/scratch.js';
+import type { MovementModel } from '../../movement.js';
+import { pad, padXY, strideOf } from '../../../grid/padded.js';
 
 /**
  * Costs from the nearest of `sources` (cell indices `y * width + x`, each in range; those blocked

@@ -7,8 +7,8 @@
  * `((y * 8 + x) << nodeShift) | slot`; level-2 node i of group G is `(G << levelTwoShift) | i`. The
  * shifts grow (never shrink) when a rebuild gives some cluster or group more nodes than fit.
  */
-import { MonotoneQueue } from '../heap.js';
-import { SearchScratch } from '../kernel.js';
+import { MonotoneQueue } from '../../kernel/heap.js';
+import { SearchScratch } from '../../kernel/scratch.js';
 
 /** Clusters per group side: a group is GROUP_SIDE x GROUP_SIDE clusters. */
 export const GROUP_SIDE = 8;

@@ -3,9 +3,9 @@
  * corner cutting: one loop for both, apart from the weighted and cardinal search in jps.ts, so that
  * nothing of those runs per node here.
  */
-import { DX, DY, OCTILE_K } from '../../grid/padded.js';
-import type { LazyNodeHeap } from '../heap.js';
-import { report, type SearchOutcome, type SearchScratch } from '../kernel.js';
+import { DX, DY, OCTILE_K } from '../../../grid/padded.js';
+import type { LazyNodeHeap } from '../../kernel/heap.js';
+import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
 import { scanBackward as scanBackward_, scanForward as scanForward_, type WalkBits } from './bits.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.

@@ -5,8 +5,8 @@
  * nodes of the neighbouring groups. Owns all of that, the level-2 id tables (cell and coordinates
  * per level-2 id), and the connected components of the level-2 graph.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import { DX as DX_, DY as DY_, paddedX, paddedY } from '../../grid/padded.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import { DX as DX_, DY as DY_, paddedX, paddedY } from '../../../grid/padded.js';
 import type { Clusters } from './clusters.js';
 import { scanEntrances } from './clusters.js';
 import { GROUP_CLUSTERS, GROUP_SIDE as GROUP_SIDE_, SLOT_BITS as SLOT_BITS_, type ClusterLayout, type CompactIds } from './ids.js';

@@ -3,7 +3,7 @@
  * clear, and its cells. Such a path has the least possible cost, so a clear one needs no search:
  * cluster builds use it for node pairs, refinement to skip searches between kept crossings.
  */
-import { SQRT2, paddedX, paddedY } from '../../grid/padded.js';
+import { SQRT2, paddedX, paddedY } from '../../../grid/padded.js';
 
 /**
  * The cost of the path from padded cell a to b that goes diagonally first, then straight (cardinal

@@ -5,7 +5,7 @@
  * clusters, gives their neighbours new cross links (the facing nodes may have moved), then does the
  * same for the marked groups, and leaves the landmark rows of rebuilt groups invalid.
  */
-import type { NavGrid } from '../../grid/navgrid.js';
+import type { NavGrid } from '../../../grid/navgrid.js';
 import { GROUP_SIDE } from './ids.js';
 import type { HierarchyParts } from './parts.js';
 

@@ -1,6 +1,6 @@
-import { TilenavError, describe } from '../errors.js';
-import { SearchScratch } from './kernel.js';
-import type { PathStatus } from './result.js';
+import { TilenavError, describe } from '../../errors.js';
+import { SearchScratch } from '../kernel/scratch.js';
+import type { PathStatus } from '../result.js';
 
 /**
  * Any graph, for a pluggable A*: nodes are the integers 0..nodeCount-1 (map your own ids

@@ -7,22 +7,22 @@
  * - local-search.ts: Dijkstra inside one cluster;
  * - clusters.ts: level 1 (nodes on cluster borders, their edges and cross links);
  * - groups.ts: level 2 (nodes on group borders, edges with stored level-1 paths, components);
- * - landmarks.ts: the landmark heuristic of the level-2 search;
+ * - group-landmarks.ts: the landmark heuristic of the level-2 search;
  * - query.ts: a query's abstract search over both levels;
  * - refine.ts: the abstract path turned into cells;
  * - lines.ts: clear straight lines on uniform-cost cells;
  * - dirty.ts: tile changes and the rebuild of what they touched;
  * - parts.ts: the parts as the coordinator hands them on.
  */
-import { TilenavError, describe } from '../../errors.js';
-import type { NavGrid, SearchView } from '../../grid/navgrid.js';
+import { TilenavError, describe } from '../../../errors.js';
+import type { NavGrid, SearchView } from '../../../grid/navgrid.js';
 import type { JumpPointSearch } from '../jps/jps.js';
-import type { SearchScratch } from '../kernel.js';
+import type { SearchScratch } from '../../kernel/scratch.js';
 import { Clusters } from './clusters.js';
 import { ChangeTracker } from './dirty.js';
 import { Groups } from './groups.js';
 import { ClusterLayout, CompactIds } from './ids.js';
-import { Landmarks } from './landmarks.js';
+import { GroupLandmarks } from './group-landmarks.js';
 import { ClusterSearch } from './local-search.js';
 import type { HierarchyParts } from './parts.js';
 import { AbstractSearch } from './query.js';
@@ -70,7 +70,7 @@ export class Hierarchy {
   private readonly store: ClusterStore;
   private readonly clusters: Clusters;
   private readonly groups: Groups;
-  private readonly landmarks: Landmarks;
+  private readonly landmarks: GroupLandmarks;
   private readonly changes: ChangeTracker;
   private readonly abstractSearch: AbstractSearch;
   private readonly refiner: Refiner;
@@ -97,7 +97,7 @@ export class Hierarchy {
     const clusterSearch = new ClusterSearch(layout, view, cardinal);
     this.clusters = new Clusters(layout, view, cardinal, this.store, clusterSearch);
     this.groups = new Groups(layout, view, this.store, this.clusters, ids);
-    this.landmarks = new Landmarks(layout, view, this.groups, ids);
+    this.landmarks = new GroupLandmarks(layout, view, this.groups, ids);
     const parts: HierarchyParts = { layout, view, cardinal, scratch, store: this.store, clusterSearch, clusters: this.clusters, groups: this.groups, landmarks: this.landmarks, ids };
     this.changes = new ChangeTracker(grid, layer, parts);
     this.abstractSearch = new AbstractSearch(parts);
@@ -166,7 +166,7 @@ export class Hierarchy {
    */
   abstractRoute(start: number, goal: number, out: { expanded: number }): number[] | null {
     this.refresh();
-    return this.abstractSearch.search(start, goal, out);
+    return this.abstractSearch.levelOnePath(start, goal, out);
   }
 
   /**

@@ -13,10 +13,10 @@
  * (closing a door) relabels by floods from the changed cells' neighbours, bounded by the size of the
  * smaller side (see {@link ComponentLabels.update}).
  */
-import type { CellRect, Derived, GridChange, MemoryEntry, NavGrid } from '../grid/navgrid.js';
-import type { SearchScratch, Stamps } from './kernel.js';
-import { MOVEMENT_NAMES, movementModel, type MovementModel, type MovementName } from './movement.js';
-import { padXY, paddedSize, paddedX, paddedY, strideOf } from '../grid/padded.js';
+import type { CellRect, Derived, GridChange, MemoryEntry, NavGrid } from '../../grid/navgrid.js';
+import type { SearchScratch, Stamps } from '../kernel/scratch.js';
+import { MOVEMENT_NAMES, movementModel, type MovementModel, type MovementName } from '../movement.js';
+import { padXY, paddedSize, paddedX, paddedY, strideOf } from '../../grid/padded.js';
 
 /**
  * Neighbour steps of a movement model in padded index deltas, per parity, with the side cells

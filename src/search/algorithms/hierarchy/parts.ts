@@ -2,12 +2,12 @@
  * The parts of one hierarchy, as its coordinator (index.ts) hands them to the query and to the
  * rebuild after tile changes.
  */
-import type { SearchView } from '../../grid/navgrid.js';
-import type { SearchScratch } from '../kernel.js';
+import type { SearchView } from '../../../grid/navgrid.js';
+import type { SearchScratch } from '../../kernel/scratch.js';
 import type { Clusters } from './clusters.js';
 import type { Groups } from './groups.js';
 import type { ClusterLayout, CompactIds } from './ids.js';
-import type { Landmarks } from './landmarks.js';
+import type { GroupLandmarks } from './group-landmarks.js';
 import type { ClusterSearch } from './local-search.js';
 import type { ClusterStore } from './store.js';
 
@@ -21,6 +21,6 @@ export interface HierarchyParts {
   clusterSearch: ClusterSearch;
   clusters: Clusters;
   groups: Groups;
-  landmarks: Landmarks;
+  landmarks: GroupLandmarks;
   ids: CompactIds;
 }

@@ -28,7 +28,7 @@
  * (regions of sand, mud, water) only the cells along region edges are boundary cells, so jumps
  * still cross the regions' insides in one scan.
  */
-import type { SearchView } from '../../grid/navgrid.js';
+import type { SearchView } from '../../../grid/navgrid.js';
 
 const SQRT2 = Math.SQRT2;
 

@@ -1,8 +1,8 @@
 /**
  * The walkability bit planes jump point search scans, and the row scans over them.
  */
-import type { NavGrid } from '../../grid/navgrid.js';
-import { strideOf } from '../../grid/padded.js';
+import type { NavGrid } from '../../../grid/navgrid.js';
+import { strideOf } from '../../../grid/padded.js';
 
 /**
  * Walkability of one layer packed 32 cells per Int32, twice: by rows (for east/west scans) and by
