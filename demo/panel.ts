@@ -32,7 +32,7 @@ export function algorithmRefusal(id: string, movement: MovementName): string {
 /** Path smoothing modes: the grid path as is, string pulled (smoothPath), or any-angle (Theta*, octile only). */
 export const SMOOTHING: Record<string, string> = { none: 'none', string: 'string pulling', anyangle: 'any-angle (octile)' };
 
-/** Why smoothing mode `id` does not apply to paths of `movement`, or '' when it does (the rules of smoothPath and findAnyAnglePath). */
+/** Why smoothing mode `id` does not apply to paths of `movement`, or '' when it does (the rules of smoothPath and findPath's anyAngle). */
 export function smoothingRefusal(id: string, movement: MovementName): string {
   // Hexagonal and staggered cell coordinates are not the map's geometry (every other row is
   // shifted by half a cell): the library does not string-pull their paths.

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../src/cli/main.js';
 import { runCli } from './helpers-cli.js';
 import { fixture } from './fixtures.js';
-import { DEFAULT_FIND_PATH_OPTIONS, loadGrid } from '../src/index.js';
+import { DEFAULT_FIND_PATH_OPTIONS } from '../src/index.js';
+import { parseBinaryGrid } from '../src/loaders/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ARENA = join(ROOT, 'examples', 'arena.map');
@@ -135,7 +136,7 @@ test('convert keeps Moving AI trees and water where the format can hold them and
     // Binary holds them as terrains; back to Moving AI they are T and W again.
     const bin = join(dir, 'a.tnav');
     assert.equal((await run('convert', ARENA, bin)).code, 0);
-    const grid = loadGrid(readFileSync(bin));
+    const grid = parseBinaryGrid(readFileSync(bin)).grid;
     assert.equal(grid.getTerrain(19, 3), 'Trees');
     assert.equal(grid.getTerrain(52, 3), 'Deep water');
     assert.equal(grid.isWalkable(19, 3), false);

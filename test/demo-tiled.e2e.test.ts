@@ -12,7 +12,7 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { OVERLAY_COLORS } from '../src/render/index.js';
-import { loadTiled, type TiledRules } from '../src/loaders/index.js';
+import { parseTiled, type TiledRules } from '../src/loaders/index.js';
 import { fixture } from './fixtures.js';
 import { assertToastBeside, clickCell, drawn, pageState, pixelAt, skip, startDemo, toast, type Demo } from './helpers-demo.js';
 
@@ -359,7 +359,7 @@ test('demo: Tiles palette on the island map: water tiles blocked by hand, the ro
   // The grid the loader builds with the rules file: what the page must show once the same rules are clicked.
   const tmx = readFileSync(island, 'utf8');
   const readTileset = (p: string) => readFileSync(p, 'utf8');
-  const byFile = loadTiled(tmx, { file: island, readFile: readTileset, rules: rulesText });
+  const byFile = parseTiled(tmx, { file: island, readFile: readTileset, rules: rulesText });
   const want: number[] = [];
   for (let y = 0; y < byFile.grid.height; y++) for (let x = 0; x < byFile.grid.width; x++) want.push(byFile.grid.isWalkable(x, y) ? 1 : 0);
 
@@ -453,7 +453,7 @@ test('demo: Tiles palette on the island map: water tiles blocked by hand, the ro
   assert.equal(tsx.suggestedFilename(), 'beach_tileset.tsx');
   const exported = readFileSync(await tsx.path(), 'utf8');
   assert.match(exported, /<property name="collides" type="bool" value="true"\/>/);
-  const viaTileset = loadTiled(tmx, { file: island, readFile: (p) => (p.endsWith('beach_tileset.tsx') ? exported : readTileset(p)) });
+  const viaTileset = parseTiled(tmx, { file: island, readFile: (p) => (p.endsWith('beach_tileset.tsx') ? exported : readTileset(p)) });
   const got: number[] = [];
   for (let y = 0; y < viaTileset.grid.height; y++) for (let x = 0; x < viaTileset.grid.width; x++) got.push(viaTileset.grid.isWalkable(x, y) ? 1 : 0);
   assert.deepEqual(got, want, 'the exported tileset blocks the same cells');

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
-import { NavGrid, findPath, saveGrid } from '../src/index.js';
-import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
+import { NavGrid, findPath } from '../src/index.js';
+import { parseMovingAiMap, parseScenario, formatBinaryGrid } from '../src/loaders/index.js';
 import { OVERLAY_COLORS } from '../src/render/index.js';
 import { fixture } from './fixtures.js';
 import { assertToastBeside, clickCell, drawn, pageState as state, pixelAt, skip, startDemo, toast, type Demo } from './helpers-demo.js';
@@ -62,7 +62,7 @@ test('demo: click a route, paint a wall across it, the redrawn path avoids the w
 
   // Choose, in Node with the library itself, a 5-cell vertical wall through a middle path cell
   // that leaves the goal reachable, so the page must find a different path.
-  const grid = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8'));
+  const grid = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8')).grid;
   const wall = chooseWall(grid, before.path);
   assert.ok(wall.length > 0, 'a wall across the path that keeps a path exists');
   await page.selectOption('#tool', 'wall');
@@ -440,7 +440,7 @@ test('demo: units: add, drag-select, right-click a target, arrive in formation; 
   await page.evaluate(() => (window as any).__tilenav.pauseUnits(true));
   const placed = await units(page);
   assert.equal(placed.length, 12, 'the button adds 12 units');
-  const grid = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8'));
+  const grid = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8')).grid;
   for (const u of placed) assert.ok(grid.isWalkable(u.x, u.y), `unit ${u.id} placed on a walkable cell (${u.x}, ${u.y})`);
   // Shift-click adds one more unit where clicked.
   const one = await page.evaluate(() => (window as any).__tilenav.cellToClient(8, 17));
@@ -615,8 +615,8 @@ test('demo: load from disk every format: .map, .tmx / .tmj with their tilesets, 
   await page.setInputFiles('#file', { name: 'room.txt', mimeType: 'text/plain', buffer: Buffer.from(txt) });
   assert.deepEqual(await loaded('room.txt'), [5, 3]);
   assert.equal(await page.evaluate(() => (window as any).__tilenav.isWalkable(1, 1)), false);
-  const arena = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8'));
-  await page.setInputFiles('#file', { name: 'arena.tnav', mimeType: 'application/octet-stream', buffer: Buffer.from(saveGrid(arena)) });
+  const arena = parseMovingAiMap(readFileSync(new URL('../examples/arena.map', import.meta.url), 'utf8')).grid;
+  await page.setInputFiles('#file', { name: 'arena.tnav', mimeType: 'application/octet-stream', buffer: Buffer.from(formatBinaryGrid(arena)) });
   assert.deepEqual(await loaded('arena.tnav'), [60, 21]);
   // Broken files: each error names the file.
   await page.setInputFiles('#file', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"cellSize": ') });

@@ -24,12 +24,15 @@ export function tsBlocks(markdown: string): string[] {
 /**
  * One test per ```ts block of `file` (relative to the root): the block runs as written against the
  * source (imports of 'tilenav' and 'tilenav/x' point at src/), from the root folder, and must exit 0.
+ * Blocks that import Phaser run in the browser tests instead.
  * Returns how many blocks there are.
  */
 export function testTsBlocks(file: string): number {
   const blocks = tsBlocks(readFileSync(join(ROOT, file), 'utf8'));
   const stem = file.replace(/\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
   blocks.forEach((code, k) => {
+    // A scene that needs Phaser in a browser runs in test/phaser.e2e.test.ts, which checks it is this block.
+    if (/from 'phaser'/.test(code)) return;
     const first = code.split('\n').find((l) => l.trim() && !l.trimStart().startsWith('import'))?.trim().slice(0, 60);
     test(`${file} example ${k + 1} runs: ${first}`, () => {
       const body = code.replace(/from 'tilenav(\/[a-z]+)?'/g, (_, sub) => `from '${entrySource('.' + (sub ?? ''))}'`);

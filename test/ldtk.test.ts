@@ -362,6 +362,7 @@ test('bad files: truncated JSON, wrong types and unknown shapes are TilenavError
   refuses(() => parse(mutate((j) => j.levels[0].layerInstances.unshift(entities))), 'mini.ldtk', /^level "A" layer "Entities" entity "Door" field "locked"$/, /holds true or false, got the text "yes"/);
   refuses(() => parse([1, 2]), 'mini.ldtk', /project/, /expected an LDtk project/);
   refuses(() => parse({ levels: [] }), 'mini.ldtk', /project/, /not an LDtk project/);
+  refuses(() => parse(project([])), 'mini.ldtk', /^project$/, /the project has no levels/);
   refuses(() => parse(ok().levels[0]), 'mini.ldtk', /project/, /one level of an LDtk project.*load the project/);
   refuses(() => parseLdtk('maps/world.ldtk'), '<project>', /project/, /looks like a file path/);
   refuses(() => parseLdtk(new Uint8Array([0x7b, 0xff, 0x7d]), { file: 'bin.ldtk' }), 'bin.ldtk', /project/, /not valid UTF-8/);

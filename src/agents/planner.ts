@@ -3,7 +3,7 @@ import { TilenavError } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import { lineOfSight } from '../path/los.js';
-import { findPathToNearest, type NearestPathResult } from '../query/navigate.js';
+import type { PathResult } from '../search/result.js';
 import { ObstacleOverlay, type DynamicObstacle } from '../query/obstacles.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import { canSmooth, cellStep, cellsToPoints, smoothPath } from '../path/smooth.js';
@@ -13,21 +13,31 @@ import { canSmooth, cellStep, cellsToPoints, smoothPath } from '../path/smooth.j
  * the radius to block (already scaled by the radius fraction), in cells.
  */
 export interface AgentObstacle {
+  /** Centre column, in cells (fractional). */
   x: number;
+  /** Centre row, in cells (fractional). */
   y: number;
+  /** Radius to block, in cells. */
   radius: number;
 }
 
 /** One planning request. Positions are cell coordinates: cell (x, y)'s centre is (x, y). */
 export interface PlanRequest {
+  /** The agent's id. */
   agent: number;
+  /** Where the agent is: x in cell coordinates. */
   fromX: number;
+  /** Where the agent is: y in cell coordinates. */
   fromY: number;
+  /** The target: x in cell coordinates. */
   toX: number;
+  /** The target: y in cell coordinates. */
   toY: number;
   /** Standing agents near the way; empty when none. Valid only during the call. */
   obstacles: readonly AgentObstacle[];
+  /** The grid layer the agent walks on, by index. */
   layer: number;
+  /** The agent's movement model. */
   movement: MovementName;
 }
 
@@ -43,6 +53,7 @@ export interface AgentPlanner {
    * when there is no way. Must be deterministic.
    */
   plan(request: PlanRequest): Float64Array | null;
+  /** True when the last plan stops short of an unreachable goal (the system flags the agent unreachable). */
   readonly lastPartial?: boolean;
   /** Builds what planning on `layer` reads before the first plan (optional; see NavigationSystem.prepare). */
   prepare?(layer: number, movement: MovementName): void;
@@ -53,7 +64,9 @@ export interface AgentPlanner {
    * at the start of each step's planning, to collect what arrived.
    */
   readonly lastPending?: boolean;
+  /** Whether `agent` still waits for an answer; the system skips it while true. */
   pending?(agent: number): boolean;
+  /** Runs once at the start of each step's planning, to collect the answers that arrived. */
   beginStep?(): void;
 }
 
@@ -85,12 +98,13 @@ export function walkableAt(grid: NavGrid, layer: number, x: number, y: number): 
 
 /**
  * The default planner, built on the core's queries: the cascade of
- * {@link findPathToNearest} (around the standing agents, then through them, then to the reachable
+ * `findPath` with `nearest` and obstacles (around the standing agents, then through them, then to the reachable
  * cell nearest the goal), string pulling with the exact line of sight ({@link smoothPath}) and the
  * exact target as the last waypoint when the goal was reached. Obstacles arrive in cells already
  * scaled by the radius fraction, so they are passed on in world units with a fraction of 1.
  */
 export class GridPlanner implements AgentPlanner {
+  /** The grid planned on. */
   readonly grid: NavGrid;
   /**
    * True when the goal cannot be reached and the last plan approaches the reachable cell nearest
@@ -166,7 +180,8 @@ export class GridPlanner implements AgentPlanner {
       return Float64Array.of(req.toX, req.toY);
     }
     if (r.status === 'partial' && !this.nearest) return null;
-    if ((r.status !== 'found' && r.status !== 'partial') || r.cells.length === 0) return null;
+    // Partial with the start alone: already as near as it gets, nothing to walk.
+    if ((r.status !== 'found' && r.status !== 'partial') || r.cells.length === 0 || (r.status === 'partial' && r.cells.length === 1)) return null;
     this.lastPartial = r.status === 'partial';
     // Smooth over what the search saw: through the obstacle overlay when the path went around them.
     const view = r.avoided && obstacles.length > 0 ? this.aroundView : undefined;
@@ -210,7 +225,7 @@ export class GridPlanner implements AgentPlanner {
   }
 
   /**
-   * The cascade of findPathToNearest with a bounded first step: a path around the standing agents
+   * The cascade of `findPath` with obstacles and `nearest`, with a bounded first step: a path around the standing agents
    * (first searched from the goal for at most `PROBE_BUDGET` expansions, then from the start for
    * at most `AROUND_BUDGET_BASE` nodes plus `AROUND_BUDGET_PER_CELL` per cell of the octile
    * distance), then the path through them (or to the nearest reachable cell). A goal
@@ -219,7 +234,7 @@ export class GridPlanner implements AgentPlanner {
    * settling for the path through them. Null when the way around fails and `line` says the
    * straight line is the path through them: no search over the map for what one line walk gave.
    */
-  private search(sx: number, sy: number, gx: number, gy: number, layer: number, movement: MovementName, line: boolean): NearestPathResult | null {
+  private search(sx: number, sy: number, gx: number, gy: number, layer: number, movement: MovementName, line: boolean): PathResult | null {
     const grid = this.grid;
     const obstacles = this.worldObstacles;
     if (obstacles.length > 0 && grid.isWalkable(gx, gy, layer)) {
@@ -230,7 +245,7 @@ export class GridPlanner implements AgentPlanner {
       // spend its whole budget), and on uniform costs the path it finds, reversed, is the plan.
       let walledIn = false;
       if (view.exits === null) {
-        const probe = this.pathfinder.search(gx, gy, sx, sy, { layer, movement, view, maxIterations: PROBE_BUDGET });
+        const probe = this.pathfinder.findPathOn(gx, gy, sx, sy, { layer, movement, view, maxIterations: PROBE_BUDGET });
         if (probe.status === 'found' && view.uniform) return { ...probe, cells: probe.cells.slice().reverse(), reached: gy * grid.width + gx, avoided: true };
         walledIn = probe.status === 'no-path' || probe.status === 'invalid-start';
       }
@@ -238,12 +253,12 @@ export class GridPlanner implements AgentPlanner {
         const dx = Math.abs(gx - sx);
         const dy = Math.abs(gy - sy);
         const maxIterations = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
-        const around = this.pathfinder.search(sx, sy, gx, gy, { layer, movement, view, maxIterations });
+        const around = this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, movement, view, maxIterations });
         if (around.status === 'found') return { ...around, avoided: true };
       }
       if (line) return null;
     }
-    return findPathToNearest(grid, sx, sy, gx, gy, { layer, movement, pathfinder: this.pathfinder });
+    return this.pathfinder.findPath(sx, sy, gx, gy, { layer, movement, nearest: true });
   }
 
 }

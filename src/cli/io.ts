@@ -4,9 +4,9 @@ import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { parseMovingAiMap } from '../loaders/movingai.js';
 import { parseTextGrid } from '../loaders/textgrid.js';
-import { loadPolygonConfig } from '../loaders/polygon.js';
-import { loadGrid, BINARY_EXTENSION } from '../grid/binary.js';
-import { loadTiled } from '../loaders/tiled/index.js';
+import { parsePolygonConfig } from '../loaders/polygon.js';
+import { parseBinaryGrid, BINARY_EXTENSION } from '../grid/binary.js';
+import { parseTiled } from '../loaders/tiled/index.js';
 import { DEFAULT_MAX_FILE_BYTES, readFileBoundedSync } from '../loaders/node.js';
 import { parseLdtk, type LdtkLevel, type LdtkProject, type LdtkWorld } from '../loaders/ldtk/index.js';
 import { ldtkLayerDraws } from '../render/ldtk-art.js';
@@ -76,18 +76,18 @@ export interface LoadedMap {
 export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: string, rules?: string, level?: string): LoadedMap }> = {
   movingai: {
     extensions: ['.map'],
-    read: (path) => ({ grid: parseMovingAiMap(readText(path), { file: path }), format: 'movingai', warnings: [] }),
+    read: (path) => ({ ...parseMovingAiMap(readText(path), { file: path }), format: 'movingai' }),
   },
   txt: { extensions: ['.txt'], read: readTextGridFile },
   polygon: { extensions: ['.json'], read: (path, rules) => readJsonMap(path, rules) },
-  binary: { extensions: [BINARY_EXTENSION], read: (path) => ({ grid: loadGrid(readBytes(path), { file: path }), format: 'binary', warnings: [] }) },
+  binary: { extensions: [BINARY_EXTENSION], read: (path) => ({ ...parseBinaryGrid(readBytes(path), { file: path }), format: 'binary' }) },
   tiled: { extensions: ['.tmx', '.tmj'], read: readTiledMap },
   ldtk: { extensions: ['.ldtk'], read: readLdtkProject },
 };
 
 function readTextGridFile(path: string): LoadedMap {
-  const { grid, params } = parseTextGrid(readText(path), { file: path });
-  return { grid, format: 'txt', warnings: [], meta: params.extra };
+  const { grid, warnings, params } = parseTextGrid(readText(path), { file: path });
+  return { grid, format: 'txt', warnings, meta: params.extra };
 }
 
 /**
@@ -108,9 +108,9 @@ function readJsonMap(path: string, rules?: string): LoadedMap {
     throw new TilenavError('looks like a Tiled map, not a polygon config (no "areas"); this build has no Tiled reader', { file: path });
   }
   refuseRules(rules, 'a polygon config');
-  const nav = loadPolygonConfig(root === undefined ? text : (root as object), { file: path });
+  const nav = parsePolygonConfig(root === undefined ? text : (root as object), { file: path });
   const { agentRadius, objectPadding, boundaryPadding } = nav.config;
-  return { grid: nav.grid, format: 'polygon', warnings: [], meta: [['agentRadius', agentRadius], ['objectPadding', objectPadding], ['boundaryPadding', boundaryPadding]] };
+  return { grid: nav.grid, format: 'polygon', warnings: nav.warnings, meta: [['agentRadius', agentRadius], ['objectPadding', objectPadding], ['boundaryPadding', boundaryPadding]] };
 }
 
 function isTiledJson(root: unknown): boolean {
@@ -133,7 +133,7 @@ function refuseRules(rules: string | undefined, what: string): void {
 
 function readTiledText(path: string, source: string | Uint8Array, rules?: string): LoadedMap {
   // The rules file goes through the same bounded reader; its own errors name it.
-  const m = loadTiled(source, { file: path, readFile: (p) => readBytes(p), rules: rules === undefined ? undefined : readText(rules), rulesFile: rules });
+  const m = parseTiled(source, { file: path, readFile: (p) => readBytes(p), rules: rules === undefined ? undefined : readText(rules), rulesFile: rules });
   return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement, tileOffset: m.offset };
 }
 
@@ -154,7 +154,6 @@ function pickLevel(p: LdtkProject, level: string | undefined): LdtkLevel | LdtkW
 /** An LDtk project from disk, its level files through the same bounded reader: the level or world `level` names. */
 function readLdtkProject(path: string, rules?: string, level?: string): LoadedMap {
   const p = parseLdtk(readBytes(path), { file: path, readFile: (f) => readBytes(f), rules: rules === undefined ? undefined : readText(rules), rulesFile: rules });
-  if (p.levels.length === 0) throw new TilenavError('the project has no levels', { file: path });
   const picked = pickLevel(p, level);
   const contents = [
     ...p.levels.map((l) => `level ${JSON.stringify(l.name)}: ${l.grid.width} x ${l.grid.height}${l === picked ? ' (this one)' : ''}`),
@@ -168,9 +167,18 @@ function readLdtkProject(path: string, rules?: string, level?: string): LoadedMa
 /**
  * Reads a map file, choosing the reader by `format` or by the file's extension. `rules` names a
  * collision rules file for a Tiled map or an LDtk project (refused for other formats); `level`
- * picks an LDtk project's level or world (refused for other formats).
+ * picks an LDtk project's level or world (refused for other formats). The loader's warnings go to
+ * `warnTo`'s stderr, one `warning: ...` line each, before the command prints anything else
+ * (`path` through a Tiled map where nothing blocks would otherwise cross its walls without a
+ * word); only a command that reports them itself (`info`) passes null.
  */
-export function loadMap(path: string | undefined, format?: string, rules?: string, level?: string): LoadedMap {
+export function loadMap(path: string | undefined, format: string | undefined, rules: string | undefined, warnTo: CliIo | null, level?: string): LoadedMap {
+  const map = loadMapQuietly(path, format, rules, level);
+  if (warnTo !== null) for (const w of map.warnings) warnTo.err(`warning: ${w}`);
+  return map;
+}
+
+function loadMapQuietly(path: string | undefined, format?: string, rules?: string, level?: string): LoadedMap {
   if (path === undefined) throw new TilenavError('a map file is required', { element: 'MAP' });
   if (format !== undefined) {
     const f = MAP_FORMATS[format];

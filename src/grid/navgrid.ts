@@ -3,6 +3,7 @@ import { TilenavError, assertCost, assertInteger, assertLimit, assertOptionsObje
 import { TerrainTable } from './terrain.js';
 import { assertProjectionFits, orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from './padded.js';
+import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
 
 /** The default layer names, used when a grid is created with a layer count instead of names. */
 export const DEFAULT_LAYER_NAMES = Object.freeze(['Ground', 'Sky', 'Underground', 'Volume', 'Custom1', 'Custom2', 'Custom3', 'Custom4']);
@@ -19,12 +20,24 @@ export const DEFAULT_MAX_CELLS = 1 << 26;
 
 export { FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_ONE_WAY_MASK } from './flags.js';
 import { FLAG_ONE_WAY_MASK } from './flags.js';
+import { assertCellIndices } from '../errors.js';
+import type { WorldPoint } from './projection.js';
 
 export interface NavGridOptions {
   /** Layer count (1-8, named from {@link DEFAULT_LAYER_NAMES}) or the layer names. @default 1 */
   layers?: number | readonly string[];
   /** World <-> cell conversion. @default orthogonal(1, 1) */
   projection?: Projection;
+  /**
+   * How units step from cell to cell on this grid: every search, query, agent system and adapter
+   * uses it unless told otherwise. It must fit the cells: square models (`octile`, `cardinal`,
+   * `iso`...) on square, isometric and continuous cells, `hex...` on hexagons of the same layout,
+   * `staggered...` on staggered diamonds of the same axis and index.
+   * @default the projection's own: `octile` for orthogonal and continuous cells, `iso` for
+   * isometric, the hex layout for hexagonal and staggered hexagonal maps, the staggered model for
+   * staggered diamonds (see {@link defaultMovement})
+   */
+  movement?: MovementName;
   /** Terrain names and costs for `setTerrain`. @default new TerrainTable() (DEFAULT_TERRAINS) */
   terrain?: TerrainTable;
   /** Whether cells start walkable. @default true */
@@ -124,6 +137,65 @@ export interface SearchView {
 
 const BYTES_PER_CELL_PER_LAYER = 7;
 
+/** One line of {@link NavGrid.memory}: what is held, for which layer (null: the whole grid), in bytes. */
+export interface MemoryEntry {
+  /** What it is: `layers`, `search view`, `component labels`, `landmark tables`, `clearance`, `search scratch`... */
+  name: string;
+  /** The layer index it belongs to, or null when it serves the whole grid. */
+  layer: number | null;
+  bytes: number;
+}
+
+/** What a grid holds: {@link NavGrid.memory}. */
+export interface GridMemory {
+  /** The sum of the entries' bytes. */
+  total: number;
+  entries: MemoryEntry[];
+}
+
+/**
+ * Data a grid derives from its cells and keeps for its searches (component labels, landmark
+ * tables, clearance, the default search scratch): built on first use by the module that reads it,
+ * kept by the grid ({@link NavGrid.derived}), listed by {@link NavGrid.memory} and freed by
+ * {@link NavGrid.releaseDerived}. @internal
+ */
+export interface Derived {
+  /** Appends what it holds now, one entry per layer where that applies. */
+  memory(out: MemoryEntry[]): void;
+  /** Frees what it holds and stops following the grid. */
+  release(): void;
+}
+
+/**
+ * The movement model a projection's cells imply: `octile` for orthogonal, continuous and custom
+ * projections, `iso` for isometric diamonds, `hex` (axial) or `hex-odd-r`... for hexagonal cells of
+ * that layout, and Tiled's staggered maps by axis and index (`hex-...` with a hex side length,
+ * `staggered-...` for diamonds).
+ */
+export function defaultMovement(projection: Projection): MovementName {
+  const spec = projection.spec;
+  switch (spec?.kind) {
+    case 'isometric':
+      return 'iso';
+    case 'hexagonal':
+      return spec.layout === undefined || spec.layout === 'axial' ? 'hex' : (`hex-${spec.layout}` as MovementName);
+    case 'staggered':
+      return `${(spec.hexSideLength ?? 0) > 0 ? 'hex' : 'staggered'}-${spec.staggerIndex}-${spec.staggerAxis === 'x' ? 'q' : 'r'}` as MovementName;
+    default:
+      return 'octile';
+  }
+}
+
+/** Why `model` cannot step on the cells of `projection`, or null when it fits. */
+function misfit(model: MovementModel, projection: Projection): string | null {
+  const own = defaultMovement(projection);
+  const kind = projection.spec?.kind;
+  const hexCells = kind === 'hexagonal' || (kind === 'staggered' && own.startsWith('hex'));
+  const square = !model.name.startsWith('hex') && !model.name.startsWith('staggered');
+  if (square) return hexCells || kind === 'staggered' ? `a square movement model on ${kind} cells (they move as '${own}')` : null;
+  return model.name === own ? null : `${kind ?? 'custom'} cells move as '${own}'`;
+}
+
 /**
  * A navigation grid: width x height cells with 1 to 8 layers, each with walkability, a traversal
  * cost, 8 flag bits and a terrain id per cell. All layer data lives in one buffer, so a grid can be
@@ -144,6 +216,12 @@ export class NavGrid {
   readonly storageOffset: number;
   /** Increases by one with every change event. */
   version = 0;
+  /** How units step on this grid: the default of every search and query (see {@link NavGridOptions.movement}). */
+  readonly movement: MovementName;
+
+  private readonly derivedData = new Map<string, Derived>();
+  /** Movement names already checked against the projection: their models. */
+  private readonly fitted = new Map<string, MovementModel>();
 
   private readonly views: (SearchView | null)[];
   private readonly listeners = new Set<(change: GridChange) => void>();
@@ -184,6 +262,7 @@ export class NavGrid {
     this.projection = options.projection ?? orthogonal(1, 1);
     // Pictures, world positions and worldToCell all need finite coordinates.
     assertProjectionFits(this.projection, width, height);
+    this.movement = options.movement === undefined ? defaultMovement(this.projection) : this.movementModel(options.movement).name;
 
     const n = this.size;
     const bytes = NavGrid.storageBytes(width, height, names.length);
@@ -227,6 +306,73 @@ export class NavGrid {
   /** Bytes of layer storage for a grid of this size: 7 per cell per layer. */
   static storageBytes(width: number, height: number, layerCount: number): number {
     return width * height * layerCount * BYTES_PER_CELL_PER_LAYER;
+  }
+
+  /**
+   * The movement model named `movement` (the grid's own when undefined), checked to fit the grid's
+   * cells: a TilenavError naming `movement` for an unknown name or one that does not fit (hex
+   * moves on square cells, square moves on hexagons, another hex layout).
+   */
+  movementModel(movement?: MovementName): MovementModel {
+    const name = movement ?? this.movement;
+    let m = this.fitted.get(name);
+    if (m === undefined) {
+      m = movementModel(name);
+      const why = misfit(m, this.projection);
+      if (why !== null) throw new TilenavError(`movement '${m.name}' does not fit this grid: ${why}`, { element: 'movement' });
+      this.fitted.set(name, m);
+    }
+    return m;
+  }
+
+  // ---- derived data ------------------------------------------------------------------------
+
+  /**
+   * The derived data kept under `key`, made by `make` on first use. One style for everything a
+   * grid derives: see {@link memory} and {@link releaseDerived}. @internal
+   */
+  derived<T extends Derived>(key: string, make: (grid: NavGrid) => T): T {
+    let d = this.derivedData.get(key);
+    if (d === undefined) {
+      d = make(this);
+      this.derivedData.set(key, d);
+    }
+    return d as T;
+  }
+
+  /** The derived data kept under `key`, or undefined when none was built. @internal */
+  derivedIfBuilt<T extends Derived>(key: string): T | undefined {
+    return this.derivedData.get(key) as T | undefined;
+  }
+
+  /**
+   * What this grid holds, in bytes: its layers (7 bytes per cell per layer), the padded search view
+   * of each layer searched (4 bytes per padded cell, 1 more with one-way flags), and what searches
+   * derived and the grid keeps: component labels (4 per padded cell per layer and connectivity),
+   * landmark tables (4 per cell per landmark, on weighted layers), clearance (4 per cell, 4 per
+   * padded cell per unit radius searched), the search scratch of the free `findPath` (about 20 per
+   * padded cell). A kept `Pathfinder`'s own scratch is not the grid's and is not listed.
+   */
+  memory(): GridMemory {
+    const entries: MemoryEntry[] = [{ name: 'layers', layer: null, bytes: NavGrid.storageBytes(this.width, this.height, this.layers.length) }];
+    this.views.forEach((v, l) => {
+      if (v !== null) entries.push({ name: 'search view', layer: l, bytes: v.pass.byteLength + (v.exits?.byteLength ?? 0) });
+    });
+    for (const d of this.derivedData.values()) d.memory(entries);
+    let total = 0;
+    for (const e of entries) total += e.bytes;
+    return { total, entries };
+  }
+
+  /**
+   * Frees everything searches derived from the grid and the grid keeps (component labels,
+   * landmark tables, clearance, the free `findPath`'s scratch); the next search builds what it
+   * needs again. The layers and their search views stay: kept Pathfinders read the views.
+   */
+  releaseDerived(): void {
+    const all = [...this.derivedData.values()];
+    this.derivedData.clear();
+    for (const d of all) d.release();
   }
 
   // ---- coordinates -------------------------------------------------------------------------
@@ -580,6 +726,38 @@ export class NavGrid {
   private outside(x: unknown, y: unknown, what: string): TilenavError {
     return new TilenavError(`(${describe(x)}, ${describe(y)}) is not a cell of this ${this.width} x ${this.height} grid (x 0..${this.width - 1}, y 0..${this.height - 1})`, { element: what });
   }
+
+  // ---- helpers for a first grid and for reading paths ------------------------------------------
+
+  /**
+   * A grid from rows of cells, `rows[y][x]`, as PathFinding.js takes them: by default 0 is
+   * walkable and any other number blocked; with `{ costs: true }` each number is the cell's cost
+   * and 0 blocks. A matrix of booleans reads true as walkable and false as blocked, as `walkable`
+   * does everywhere in a grid (the opposite of the numbers' 1, so a matrix mixing the two is
+   * refused). Other options are the constructor's; the matrix fills the first layer, other layers
+   * start walkable. Ragged rows, a mix of numbers and booleans, and NaN, negative or infinite
+   * numbers are refused with a TilenavError naming `rows[y][x]`.
+   * @example NavGrid.fromMatrix([[0, 0, 1], [1, 0, 0]]) // 3 x 2, (2, 0) and (0, 1) blocked
+   */
+  static fromMatrix(rows: readonly (readonly (number | boolean)[])[], options: FromMatrixOptions = {}): NavGrid {
+    return gridFromMatrix(rows, options);
+  }
+
+  /** The cells of a path (indices such as `PathResult.cells`) as `[x, y]` pairs, in order. */
+  cellsToXY(cells: ArrayLike<number>): [number, number][] {
+    assertCellIndices(cells, this.size, 'cells');
+    return Array.from(cells, (i) => [this.xOf(i), this.yOf(i)]);
+  }
+
+  /**
+   * The centres of a path's cells in world units through {@link projection} (`cellToWorld`): x, y
+   * for 2D projections (z 0), x, z for the continuous world (y its floor). One object per cell:
+   * for a path, not a whole grid.
+   */
+  cellsToWorld(cells: ArrayLike<number>): WorldPoint[] {
+    assertCellIndices(cells, this.size, 'cells');
+    return Array.from(cells, (i) => this.projection.cellToWorld(this.xOf(i), this.yOf(i)));
+  }
 }
 
 function layerNames(layers: number | readonly string[] | undefined): string[] {
@@ -600,4 +778,47 @@ function layerNames(layers: number | readonly string[] | undefined): string[] {
     seen.add(name);
   }
   return [...layers];
+}
+
+/** Options of {@link NavGrid.fromMatrix}: the constructor's, less what the matrix itself says. */
+export interface FromMatrixOptions extends Omit<NavGridOptions, 'walkable' | 'storage' | 'storageOffset'> {
+  /** Numbers are costs (0 blocked) rather than 0 walkable / non-zero blocked. @default false */
+  costs?: boolean;
+}
+
+function gridFromMatrix(rows: readonly (readonly (number | boolean)[])[], options: FromMatrixOptions): NavGrid {
+  assertOptionsObject(options, 'options');
+  options ??= {};
+  for (const key of ['walkable', 'storage', 'storageOffset']) {
+    if (Object.hasOwn(options, key)) throw new TilenavError('the matrix says which cells are walkable; leave this option out', { element: key });
+  }
+  const isRow = (r: unknown): r is ArrayLike<unknown> => Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceof DataView));
+  if (!Array.isArray(rows) || rows.length === 0) throw new TilenavError(`expected an array of rows, e.g. [[0, 1], [0, 0]], got ${Array.isArray(rows) ? 'no rows' : describe(rows)}`, { element: 'rows' });
+  const width = isRow(rows[0]) ? rows[0].length : 0;
+  const costs = options.costs === true;
+  const kind = typeof (isRow(rows[0]) ? rows[0][0] : undefined);
+  rows.forEach((row: unknown, y) => {
+    if (!isRow(row)) throw new TilenavError(`expected a row (an array of cells), got ${describe(row)}`, { element: `rows[${y}]` });
+    if (row.length === 0 || row.length !== width) throw new TilenavError(`has ${row.length} cells, rows[0] has ${width}: every row needs the same length, at least 1`, { element: `rows[${y}]` });
+    for (let x = 0; x < width; x++) {
+      const v = row[x];
+      const at = `rows[${y}][${x}]`;
+      if (typeof v !== kind || (kind !== 'number' && kind !== 'boolean')) throw new TilenavError(`expected ${kind === 'boolean' ? 'a boolean like rows[0][0]' : kind === 'number' ? 'a number like rows[0][0]' : 'a number or a boolean'}, got ${describe(v)}`, { element: at });
+      if (kind === 'number' && !((v as number) >= 0 && (v as number) < Infinity)) throw new TilenavError(`expected a finite number >= 0 (${costs ? 'the cost, 0 blocked' : '0 walkable, other numbers blocked'}), got ${describe(v)}`, { element: at });
+      if (costs && kind === 'number' && v !== 0) assertCost(v, at, '; 0 blocks a cell');
+    }
+  });
+  const { costs: _, ...gridOptions } = options;
+  const grid = new NavGrid(width, rows.length, gridOptions);
+  const { walkable, cost } = grid.layers[0];
+  for (let y = 0; y < rows.length; y++) {
+    const row = rows[y];
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const v = row[x];
+      walkable[i] = typeof v === 'boolean' ? (v ? 1 : 0) : costs ? (v === 0 ? 0 : 1) : v === 0 ? 1 : 0;
+      if (costs && v !== 0 && typeof v === 'number') cost[i] = v;
+    }
+  }
+  grid.refresh(0);
+  return grid;
 }

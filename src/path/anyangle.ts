@@ -1,7 +1,7 @@
 import { TilenavError, assertOptionsObject, describe } from '../errors.js';
-import { NavGrid, type SearchView } from '../grid/navgrid.js';
-import { SearchScratch } from '../search/kernel.js';
-import { Pathfinder } from '../search/pathfinder.js';
+import type { NavGrid, SearchView } from '../grid/navgrid.js';
+import { SearchScratch } from '../search/kernel/scratch.js';
+import type { Pathfinder } from '../search/pathfinder.js';
 import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, exitMask, padXY, paddedSize, paddedX, paddedY, strideOf } from '../grid/padded.js';
 import type { PathStatus } from '../search/result.js';
 import { segmentCost } from './los.js';
@@ -38,18 +38,18 @@ const SQRT2 = SQRT2_;
  * one-way flags honoured). The heuristic is the Euclidean distance times the layer's smallest
  * cost, admissible for that cost. Not guaranteed optimal among all any-angle paths (Theta* is
  * within a few tenths of a percent in practice). Holds its search scratch (about 20 bytes per
- * cell) and reuses it across queries: keep one per grid.
+ * cell) and reuses it across queries. `Pathfinder.findPath` with `anyAngle` runs it. @internal
  */
 export class AnyAngleFinder {
   readonly grid: NavGrid;
   /** Search state over padded cell indices; a node's parent is itself at the start. */
   private readonly scratch: SearchScratch;
-  /** The exact grid search an any-angle path is checked against; made on first use. */
-  private pathfinder: Pathfinder | undefined;
+  /** The exact grid search an any-angle path is checked against: the Pathfinder that owns this finder. */
+  private readonly pathfinder: Pathfinder;
 
-  constructor(grid: NavGrid) {
-    if (!(grid instanceof NavGrid)) throw new TilenavError(`expected a NavGrid, got ${describe(grid)}`, { element: 'grid' });
+  constructor(grid: NavGrid, pathfinder: Pathfinder) {
     this.grid = grid;
+    this.pathfinder = pathfinder;
     this.scratch = new SearchScratch(paddedSize(grid.width, grid.height));
   }
 
@@ -167,8 +167,7 @@ export class AnyAngleFinder {
     const dx = Math.abs(gx - sx);
     const dy = Math.abs(gy - sy);
     if (found.cost <= (Math.max(dx, dy) + (SQRT2 - 1) * Math.min(dx, dy)) * view.minCost) return found;
-    this.pathfinder ??= new Pathfinder(this.grid);
-    const r = this.pathfinder.search(sx, sy, gx, gy, { layer, view, maxIterations, algorithm: 'astar' });
+    const r = this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, view, maxIterations, algorithm: 'astar', movement: 'octile' });
     if (r.status !== 'found') return found;
     const smoothed = smoothPath(this.grid, r.cells, { layer, view });
     const cost = polylineCost(this.grid, smoothed, { layer, view });
@@ -207,23 +206,4 @@ export class AnyAngleFinder {
     g[cur] = bestG;
     parent[cur] = bestP;
   }
-}
-
-/** Options of {@link findAnyAnglePath}: the finder's, plus one to reuse. */
-export interface FindAnyAngleOptions extends AnyAngleOptions {
-  /**
-   * Search with this finder (of the same grid). Without one the call creates its own, which
-   * allocates the search scratch, about 20 bytes per cell: pass an AnyAngleFinder to reuse it
-   * across queries.
-   */
-  finder?: AnyAngleFinder;
-}
-
-/** An any-angle path from cell (sx, sy) to cell (gx, gy) of `grid`: {@link AnyAngleFinder.findPath}. */
-export function findAnyAnglePath(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options: FindAnyAngleOptions = {}): AnyAngleResult {
-  assertOptionsObject(options, 'options');
-  const { finder, ...rest } = options;
-  if (finder === undefined) return new AnyAngleFinder(grid).findPath(sx, sy, gx, gy, rest);
-  if (!(finder instanceof AnyAngleFinder) || finder.grid !== grid) throw new TilenavError('expected an AnyAngleFinder of the same grid', { element: 'finder' });
-  return finder.findPath(sx, sy, gx, gy, rest);
 }

@@ -1,10 +1,7 @@
 import { TilenavError, assertOptionsObject, describe } from '../errors.js';
-import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
-import { Pathfinder } from '../search/pathfinder.js';
-import type { FindPathOptions, PathResult, PathStatus } from '../search/result.js';
+import type { Derived, GridChange, MemoryEntry, NavGrid, SearchView } from '../grid/navgrid.js';
 import { padXY, strideOf } from '../grid/padded.js';
 import { cellStep } from '../path/smooth.js';
-import type { NearestHooks } from './navigate.js';
 
 export interface ClearanceOptions {
   /** Layer index or name. @default 0 */
@@ -14,26 +11,6 @@ export interface ClearanceOptions {
    * an update local: a change touches at most `maxClearance` cells around it. @default 16
    */
   maxClearance?: number;
-}
-
-/** Options of {@link ClearanceMap.findPath}. */
-export interface ClearancePathOptions extends FindPathOptions {
-  /** The unit's radius in world units. @default 0 */
-  radius?: number;
-  /** Search with this Pathfinder (of the map's grid) instead of the map's own. */
-  pathfinder?: Pathfinder;
-}
-
-/**
- * Why {@link ClearanceMap.findPath} refused a start or goal: the cell is outside the grid or
- * blocked, or walkable but too close to a wall for the unit's disc.
- */
-export type ClearanceRefusal = 'blocked' | 'unit-does-not-fit';
-
-/** A {@link ClearanceMap.findPath} result: a PathResult, plus why an `invalid-start`/`invalid-goal` was refused. */
-export interface ClearancePathResult extends PathResult {
-  /** Set with status `invalid-start` or `invalid-goal`: `unit-does-not-fit` when the cell is walkable but the unit's disc is not clear there. */
-  reason?: ClearanceRefusal;
 }
 
 /**
@@ -66,7 +43,6 @@ export class ClearanceMap {
   /** Per region column, the rows to the nearest blocked cell (or edge) in that column. */
   private scratch = new Int32Array(0);
   private readonly unsubscribe: () => void;
-  private finder: Pathfinder | undefined;
 
   constructor(grid: NavGrid, options: ClearanceOptions = {}) {
     assertOptionsObject(options, 'options');
@@ -83,6 +59,13 @@ export class ClearanceMap {
   /** Stops following the grid's changes. */
   dispose(): void {
     this.unsubscribe();
+  }
+
+  /** Bytes held: the clearance values and one padded view per radius searched. */
+  get bytes(): number {
+    let b = this.values.byteLength + this.scratch.byteLength;
+    for (const e of this.views.values()) b += e.view.pass.byteLength;
+    return b;
   }
 
   /** The clearance of (x, y) in cells (distance to the nearest blocked square or edge, capped); 0 when blocked or outside. */
@@ -120,32 +103,6 @@ export class ClearanceMap {
     v.maxCost = base.maxCost;
     v.uniform = base.uniform;
     return v;
-  }
-
-  /** Hooks for findPathToNearest so the whole cascade respects this unit's size. */
-  hooks(radius: number): NearestHooks {
-    return { clearanceView: (layer) => (layer === this.layer ? this.view(radius) : null) };
-  }
-
-  /**
-   * A cheapest path for a unit of `radius` world units (default 0): only through cells it fits in.
-   * Runs on `options.pathfinder` when given (a Pathfinder of this grid); otherwise on one this map
-   * creates on first use and keeps (the search scratch, about 20 bytes per cell). A start or goal
-   * the unit does not fit in gives `invalid-start` / `invalid-goal` with `reason`
-   * `unit-does-not-fit` (`blocked` when the cell is blocked or outside the grid).
-   */
-  findPath(sx: number, sy: number, gx: number, gy: number, options: ClearancePathOptions = {}): ClearancePathResult {
-    assertOptionsObject(options, 'options');
-    if (options.layer !== undefined && this.grid.layerIndex(options.layer) !== this.layer) throw new TilenavError(`this clearance map is for layer ${this.layer}`, { element: 'layer' });
-    const { pathfinder, radius, ...search } = options;
-    const finder = pathfinder ?? (this.finder ??= new Pathfinder(this.grid));
-    if (finder.grid !== this.grid) throw new TilenavError('expected a Pathfinder of this clearance map\'s grid', { element: 'pathfinder' });
-    const r = finder.search(sx, sy, gx, gy, { ...search, layer: this.layer, view: this.view(radius ?? 0) });
-    // Without `nearest` the search never answers 'partial'.
-    const out: ClearancePathResult = { status: r.status as PathStatus, cells: r.cells, cost: r.cost, expanded: r.expanded };
-    if (r.status === 'invalid-start') out.reason = this.grid.isWalkable(sx, sy, this.layer) ? 'unit-does-not-fit' : 'blocked';
-    if (r.status === 'invalid-goal') out.reason = this.grid.isWalkable(gx, gy, this.layer) ? 'unit-does-not-fit' : 'blocked';
-    return out;
   }
 
   private onChange(c: GridChange): void {
@@ -232,4 +189,41 @@ export class ClearanceMap {
       }
     }
   }
+}
+
+/** The clearance maps a grid keeps, one per layer searched with a unit radius. */
+class GridClearance implements Derived {
+  readonly maps: (ClearanceMap | undefined)[] = [];
+  memory(out: MemoryEntry[]): void {
+    this.maps.forEach((m, layer) => {
+      if (m !== undefined) out.push({ name: 'clearance', layer, bytes: m.bytes });
+    });
+  }
+  release(): void {
+    for (const m of this.maps) m?.dispose();
+    this.maps.length = 0;
+  }
+}
+
+/** The default clearance cap of the maps a grid keeps (a unit needing more grows it, up to 255). */
+const GRID_CLEARANCE_CAP = 16;
+
+/**
+ * The clearance map `grid` keeps for `layer` (made on first use, listed by `grid.memory()`, freed
+ * by `grid.releaseDerived()`), counted far enough for a unit of `radius` world units: a larger unit
+ * than the map counts for rebuilds it with a larger cap (at most 255 cells; larger units are
+ * refused naming `radius`).
+ */
+export function clearanceOf(grid: NavGrid, layer: number | string = 0, radius = 0): ClearanceMap {
+  const l = grid.layerIndex(layer);
+  const store = grid.derived('clearance', () => new GridClearance());
+  let map = store.maps[l];
+  const need = Math.ceil(radius / cellStep(grid.projection)) + 1;
+  if (map === undefined || need > map.maxClearance) {
+    if (need > 255) throw new TilenavError(`a unit of radius ${radius} needs more than 255 cells of clearance`, { element: 'radius' });
+    map?.dispose();
+    map = new ClearanceMap(grid, { layer: l, maxClearance: Math.max(GRID_CLEARANCE_CAP, map?.maxClearance ?? 0, need) });
+    store.maps[l] = map;
+  }
+  return map;
 }

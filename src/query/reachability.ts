@@ -1,16 +1,16 @@
 import { TilenavError, assertOptionsObject } from '../errors.js';
-import type { GridChange, NavGrid, SearchView } from '../grid/navgrid.js';
-import { Stamps } from '../search/kernel.js';
-import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
-import { padXY, paddedSize, strideOf } from '../grid/padded.js';
-import { ComponentLabels, connectivity } from '../search/components.js';
+import type { NavGrid } from '../grid/navgrid.js';
+import type { MovementModel, MovementName } from '../search/movement.js';
+import { padXY, strideOf } from '../grid/padded.js';
+import type { ComponentLabels } from '../search/bounds/components.js';
+import { pathfinderOf } from '../search/pathfinder.js';
 import { nearestWalkable } from './nearest.js';
-import type { NearestHooks } from './navigate.js';
 
+/** Options of {@link ReachabilityIndex}. */
 export interface ReachabilityOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;
-  /** Which moves connect cells (corner rule included). @default 'octile' */
+  /** Which moves connect cells (corner rule included). @default the grid's own, `grid.movement` */
   movement?: MovementName;
 }
 
@@ -22,60 +22,54 @@ export interface ReachabilityOptions {
  *
  * Components ignore one-way flags (they are the weakly connected ones): without one-way cells on
  * the layer the answers are exact; with them, "not connected" is still exact but "connected"
- * only means a path may exist, and the hooks fall back to searching.
+ * only means a path may exist.
  *
- * Updates: each change event relabels locally with {@link ComponentLabels.update} (the labels the
- * Pathfinder's unreachable-goal check uses): a change that does not split anything costs a few
- * steps; a split costs about twice the size of the smaller side. Large changes relabel the layer.
- * Memory: 4 bytes per padded cell of labels plus 8 of flood scratch. Call `dispose()` to stop
- * listening.
+ * It reads the component labels the grid keeps (the ones every search's unreachable-goal check
+ * uses; listed by `grid.memory()`): each change relabels locally at the next question, a change
+ * that does not split anything in a few steps, a split in about twice the size of the smaller
+ * side. So an index costs nothing of its own beyond the grid's labels (4 bytes per padded cell).
  */
 export class ReachabilityIndex {
+  /** The grid the components are of. */
   readonly grid: NavGrid;
+  /** The layer, by index. */
   readonly layer: number;
+  /** The movement model whose moves connect cells. */
   readonly model: MovementModel;
-  /** The labels, the same code the Pathfinder's unreachable-goal check runs on. */
-  private readonly labels: ComponentLabels;
   private readonly W: number;
-  /** Marks the cells the current update's floods have visited. */
-  private readonly vis: Stamps;
-  /** Flood owners during an update; the id map during a rebuild. */
-  private readonly owner: Int32Array;
-  private readonly unsubscribe: () => void;
 
+  /** An index over the grid's component labels for `layer` and `movement` (labelled now if they were not yet). */
   constructor(grid: NavGrid, options: ReachabilityOptions = {}) {
     assertOptionsObject(options, 'options');
     this.grid = grid;
     this.layer = grid.layerIndex(options.layer ?? 0);
-    this.model = movementModel(options.movement ?? 'octile');
+    this.model = grid.movementModel(options.movement);
     this.W = strideOf(grid.width);
-    const n = paddedSize(grid.width, grid.height);
-    this.labels = new ComponentLabels(grid.width, grid.height, connectivity(this.model));
-    this.vis = new Stamps(n);
-    this.owner = new Int32Array(n);
-    this.rebuild();
-    this.unsubscribe = grid.onChange((c) => this.onChange(c));
+    this.labels();
   }
 
-  /** Floods run by the last update (for tests and the benchmark). */
+  /** The grid's labels for this layer and connectivity, brought up to date with the grid's changes. */
+  private labels(): ComponentLabels {
+    return pathfinderOf(this.grid).componentLabels(this.layer, this.model);
+  }
+
+  /** Floods run by the last update of the labels (for tests and the benchmark). */
   get lastUpdateVisited(): number {
-    return this.labels.lastUpdateVisited;
+    return this.labels().lastUpdateVisited;
   }
 
-  /** Stops following the grid's changes. */
-  dispose(): void {
-    this.unsubscribe();
-  }
+  /** Nothing to stop: the labels are the grid's (freed by `grid.releaseDerived()`). Kept for symmetry with the other indexes. */
+  dispose(): void {}
 
-  /** Relabels the whole layer: O(cells). Called on creation and by large changes. */
+  /** Relabels the whole layer: O(cells). */
   rebuild(): void {
-    this.labels.rebuild(this.view().pass, this.owner);
+    pathfinderOf(this.grid).componentLabels(this.layer, this.model, true);
   }
 
   /** The component id of (x, y), -1 when blocked or outside. Equal ids: connected. */
   componentOf(x: number, y: number): number {
     if (!this.grid.inBounds(x, y)) return -1;
-    return this.labels.root(padXY(this.W, x, y));
+    return this.labels().root(padXY(this.W, x, y));
   }
 
   /**
@@ -101,30 +95,6 @@ export class ReachabilityIndex {
       radius: Infinity,
       accept: (i) => this.componentOf(i % w, (i - (i % w)) / w) === c,
     });
-  }
-
-  /**
-   * Pass as findPathToNearest's `hooks`: a goal known to be out of reach goes straight to the
-   * nearest reachable cell, with no search of the start's whole component.
-   */
-  readonly hooks: NearestHooks = {
-      nearestReachable: (layer, movement, start, gx, gy) => {
-        if (layer !== this.layer || movement !== this.model.name) return -1;
-        if (this.view().exits !== null) return -1;
-        const sx = this.grid.xOf(start);
-        const sy = this.grid.yOf(start);
-        if (this.connected(sx, sy, gx, gy)) return -1;
-        return this.nearestReachableCell(start, gx, gy);
-      },
-    };
-
-  private view(): SearchView {
-    return this.grid.searchView(this.layer);
-  }
-
-  private onChange(change: GridChange): void {
-    if (change.layer !== this.layer) return;
-    this.labels.apply(this.view().pass, [change], this.vis, this.owner);
   }
 }
 

@@ -4,17 +4,20 @@
  * How the pieces fit and who keeps which scratch: docs/search.md.
  */
 import { TilenavError, assertArrayLike, assertOptionsObject, describe } from '../errors.js';
-import { NavGrid, type SearchView } from '../grid/navgrid.js';
-import { GridAStar } from './astar.js';
-import { componentsOf } from './components.js';
-import { dijkstra } from './dijkstra.js';
-import { Hierarchy, type HierarchyOptions } from './hierarchy/index.js';
-import { JumpPointSearch } from './jps/jps.js';
-import { landmarksOf } from './landmarks.js';
-import { SearchScratch, outcome } from './kernel.js';
-import { movementModel, type MovementModel, type MovementName } from './movement.js';
+import { NavGrid, type Derived, type MemoryEntry, type SearchView } from '../grid/navgrid.js';
+import { GridAStar, NEAREST, PLAIN } from './algorithms/astar/astar.js';
+import { AnyAngleFinder } from '../path/anyangle.js';
+import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from '../query/obstacles.js';
+import { clearanceOf } from '../query/clearance.js';
+import { componentsOf, type ComponentLabels } from './bounds/components.js';
+import { dijkstra } from './algorithms/astar/dijkstra.js';
+import { Hierarchy, type HierarchyOptions } from './algorithms/hierarchy/index.js';
+import { JumpPointSearch } from './algorithms/jps/jps.js';
+import { landmarksOf } from './bounds/landmarks/landmark-bounds.js';
+import { SearchScratch, outcome } from './kernel/scratch.js';
+import type { MovementModel, MovementName } from './movement.js';
 import { padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
-import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, PathResult, PathStatus, SearchAlgorithm, SearchOptions, SearchResult, SearchStatus } from './result.js';
+import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, InternalPathOptions, PathRefusal, PathResult, PathStatus, SearchAlgorithm } from './result.js';
 
 const EMPTY = new Int32Array(0);
 
@@ -26,17 +29,77 @@ const EMPTY = new Int32Array(0);
  */
 const JPS_COST_SPAN = 2 ** 43;
 
+/** What runs a query: picked by {@link choose} from the query and the layer, once per query. */
+type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa';
+
+/** A query after its options were checked: one object per Pathfinder, rewritten by every query. @internal */
+export interface Query {
+  layer: number;
+  model: MovementModel;
+  algorithm: SearchAlgorithm;
+  maxIterations: number;
+  weight: number;
+  nearest: boolean;
+  reachabilityCheck: boolean;
+  /** The layer's view, or a copy with cells blocked (clearance, obstacles): then no JPS or hierarchy. */
+  view: SearchView;
+  overlay: boolean;
+  out: Int32Array | undefined;
+}
+
+const ALGORITHMS: readonly SearchAlgorithm[] = ['astar', 'jps', 'jps+', 'hpa', 'auto'];
+
+/**
+ * Why jump point search cannot answer `q` on `view`, or null when it can. Pure: reads the query and
+ * the layer's view only.
+ */
+function jpsRefusal(q: Query, view: SearchView): string | null {
+  const name = q.model.name;
+  if (q.algorithm === 'jps+' && name !== 'octile') return `movement '${name}' (it needs 'octile')`;
+  if (name !== 'octile' && name !== 'cardinal') return `movement '${name}' (it needs 'octile' or 'cardinal')`;
+  if (q.algorithm === 'jps+' && !view.uniform) return 'a layer whose costs differ from cell to cell';
+  if (!view.uniform && !(view.maxCost * view.pass.length < view.minCost * JPS_COST_SPAN)) return `costs ${view.minCost} to ${view.maxCost}, too far apart for its exact comparisons on a layer of this size`;
+  if (view.exits !== null) return 'a layer with one-way flags';
+  if (q.weight !== 1) return `weight ${q.weight} (it needs 1)`;
+  if (q.nearest || q.overlay) return 'nearest mode, a unit radius or obstacles';
+  return null;
+}
+
+/**
+ * The algorithm that answers `q`: the one asked for, or for `auto` jump point search where it
+ * applies (on weighted cardinal layers only once they have landmark bounds: alone it gained too
+ * little there) and A* elsewhere. Throws when an algorithm asked for by name cannot run.
+ * @param jpsWhy {@link jpsRefusal} of the query, computed once by the caller.
+ * @param bounded whether the layer has landmark tables.
+ */
+function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: boolean): Runner {
+  const astar: Runner = !q.nearest && q.model.name === 'octile' && view.exits === null ? 'octile' : 'generic';
+  switch (q.algorithm) {
+    case 'astar':
+      return astar;
+    case 'hpa':
+      if (q.nearest || q.overlay) throw new TilenavError("the hierarchy does not support nearest, a unit radius or obstacles; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
+      if (view.exits !== null) throw new TilenavError("the hierarchy cannot search a layer with one-way flags; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
+      return 'hpa';
+    case 'jps':
+    case 'jps+':
+      if (jpsWhy !== null) throw new TilenavError(`jump point search cannot run on ${jpsWhy}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+      return q.algorithm;
+    default:
+      return jpsWhy === null && (view.uniform || q.model.name === 'octile' || bounded) ? 'jps' : astar;
+  }
+}
+
 /**
  * Searches one grid. Holds the search scratch (g, parent, generation stamps, heap) for the grid's
  * size and reuses it across queries: nothing is cleared between queries and nothing is allocated
  * per node. The grid is only read, so several Pathfinders (one per worker) may share one grid.
  *
- * Scratch: about 20 bytes per cell (cost, parent, stamp and heap position, over the grid and its
- * one-cell border), plus 20 per queued cell as the open list grows. Create one per grid (and per
- * worker) and keep it: the free functions {@link findPath} and {@link distanceMap} allocate a new
- * one on every call. A goal the start cannot reach is answered from component labels without a
- * search (see {@link FindPathOptions.reachabilityCheck}): 4 bytes per cell per layer and
- * connectivity queried, kept with the grid and shared by its Pathfinders.
+ * Scratch: about 20 bytes per padded cell (cost, parent, stamp and heap position), plus 20 per
+ * queued cell as the open list grows. Keep one per grid (and per worker); the free
+ * {@link findPath} and {@link distanceMap} use one the grid keeps. What the grid derives for the
+ * searches (component labels, landmark tables, clearance) is the grid's, shared by its
+ * Pathfinders: see `NavGrid.memory`.
  */
 export class Pathfinder {
   readonly grid: NavGrid;
@@ -49,7 +112,10 @@ export class Pathfinder {
   /** The generation of the last search whose stamps {@link expandedInto} reports; -1 when none. */
   private traced = -1;
   private jps: JumpPointSearch | undefined;
+  private anyAngleFinder: AnyAngleFinder | undefined;
+  private readonly overlays: (ObstacleOverlay | undefined)[] = [];
   private readonly hierarchies = new Map<string, Hierarchy>();
+  private readonly query: Query;
 
   constructor(grid: NavGrid) {
     if (!(grid instanceof NavGrid)) throw new TilenavError(`expected a NavGrid, got ${describe(grid)}`, { element: 'grid' });
@@ -57,85 +123,188 @@ export class Pathfinder {
     this.stride = strideOf(grid.width);
     this.scratch = new SearchScratch(paddedSize(grid.width, grid.height));
     this.astar = new GridAStar(this.scratch, grid.width);
+    this.query = newQuery(grid);
+  }
+
+  /** Bytes of this Pathfinder's own scratch (not the grid's derived data). */
+  get bytes(): number {
+    return this.scratch.bytes;
   }
 
   /**
-   * The cheapest path from (sx, sy) to (gx, gy). Coordinates outside the grid or on a blocked cell
-   * give status `invalid-start` / `invalid-goal`; coordinates that are not integers throw. A goal in
-   * another component than the start gives `no-path` with `expanded` 0, without a search (see
-   * {@link FindPathOptions.reachabilityCheck}).
+   * The cheapest path from cell (sx, sy) to cell (gx, gy), or as near as it gets with `nearest`,
+   * for a unit of `radius`, around `obstacles`, any-angle with `anyAngle` (see
+   * {@link FindPathOptions}). Cells outside the grid or blocked give `invalid-start` /
+   * `invalid-goal` with a `reason`; a goal in another component than the start gives `no-path`
+   * with `expanded` 0, without a search. A caller's mistake (coordinates that are not integers,
+   * an unknown layer, movement or algorithm, an option of the wrong type) throws a TilenavError
+   * naming the argument.
    */
   findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathResult {
-    const r = this.search(sx, sy, gx, gy, options);
-    // Without `nearest` the search never answers 'partial'.
-    return result(r.status as PathStatus, r.cells, r.cost, r.expanded);
+    const o = options as InternalPathOptions;
+    const q = this.check(sx, sy, gx, gy, o);
+    const grid = this.grid;
+    const radius = o.radius ?? 0;
+    const obstacles = o.obstacles;
+    const anyAngle = o.anyAngle === true;
+    let view = o.view ?? grid.searchView(q.layer);
+    if (radius > 0) view = clearanceOf(grid, q.layer, radius).view(radius);
+    q.view = view;
+    q.overlay = view !== grid.searchView(q.layer);
+    // Off-grid goals stand for the nearest cell of the grid when going as near as it can.
+    if (q.nearest) {
+      gx = Math.min(grid.width - 1, Math.max(0, gx));
+      gy = Math.min(grid.height - 1, Math.max(0, gy));
+    }
+    const refused = this.refusal(sx, sy, gx, gy, q, radius);
+    if (refused !== null) return refused;
+    if (anyAngle && !q.nearest && (obstacles === undefined || obstacles.length === 0)) return this.anyAngle(sx, sy, gx, gy, q, 0);
+    let r: PathResult | null = null;
+    let expanded = 0;
+    if (obstacles !== undefined && obstacles.length > 0) {
+      // Around the obstacles first; through them when that is the only way.
+      const overlay = (this.overlays[q.layer] ??= new ObstacleOverlay(grid, q.layer));
+      q.view = overlay.stamp(obstacles, sx, sy, gx, gy, o.obstacleOptions, view);
+      q.overlay = true;
+      const around = this.searchOnce(sx, sy, gx, gy, q, false);
+      q.view = view;
+      q.overlay = view !== grid.searchView(q.layer);
+      if (around.status === 'found') {
+        around.avoided = true;
+        r = around;
+      } else expanded = around.expanded;
+    }
+    if (r === null) {
+      r = this.searchOnce(sx, sy, gx, gy, q, q.nearest);
+      r.expanded += expanded;
+      r.avoided = obstacles === undefined || obstacles.length === 0;
+    }
+    if (anyAngle && r.cells.length > 1) {
+      const a = this.anyAngle(sx, sy, grid.xOf(r.reached), grid.yOf(r.reached), q, r.expanded);
+      a.status = r.status;
+      a.avoided = r.avoided;
+      return a;
+    }
+    return r;
+  }
+
+  /** findPath's query for modules of the library: as findPath, with an internal search view. @internal */
+  findPathOn(sx: number, sy: number, gx: number, gy: number, options: InternalPathOptions): PathResult {
+    return this.findPath(sx, sy, gx, gy, options);
   }
 
   /**
-   * findPath with two extensions: `nearest` (the path to the reachable cell nearest the goal when
-   * the goal is out of reach) and an overlay `view`. Nearest mode runs the generic A* loop, which
-   * tracks the closed cell nearest the goal.
+   * The layer's view (or `base`) with `obstacles` stamped as findPath stamps them, on the overlay
+   * this Pathfinder keeps for the layer: valid until its next query with obstacles. @internal
    */
-  search(sx: number, sy: number, gx: number, gy: number, options: SearchOptions = {}): SearchResult {
-    const grid = this.grid;
-    if (options === null || typeof options !== 'object') throw new TilenavError(`expected an options object, got ${describe(options)}`, { element: 'options' });
-    // A unit size is not a search option: ignoring it would route a wide unit through gaps it cannot pass.
-    if ((options as { radius?: unknown }).radius !== undefined) throw new TilenavError("findPath has no radius: search for a unit of some size with ClearanceMap.findPath (tilenav/query)", { element: 'radius' });
-    checkInt(sx, 'start x');
-    checkInt(sy, 'start y');
-    checkInt(gx, 'goal x');
-    checkInt(gy, 'goal y');
-    const layer = grid.layerIndex(options.layer ?? 0);
-    if (options.out !== undefined && !(options.out instanceof Int32Array)) throw new TilenavError(`expected an Int32Array, got ${describe(options.out)}`, { element: 'out' });
-    const model = movementModel(options.movement ?? 'octile');
-    const maxIterations = options.maxIterations ?? Infinity;
-    if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
-    const weight = options.weight ?? 1;
-    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
-    this.traced = -1;
-    const nearest = options.nearest === true;
+  obstacleView(layer: number, obstacles: readonly DynamicObstacle[], sx: number, sy: number, gx: number, gy: number, options: DynamicObstacleOptions | undefined, base?: SearchView): SearchView {
+    const overlay = (this.overlays[layer] ??= new ObstacleOverlay(this.grid, layer));
+    return overlay.stamp(obstacles, sx, sy, gx, gy, options, base);
+  }
 
-    const base = grid.searchView(layer);
-    const view = options.view ?? base;
-    if (view.pass.length !== base.pass.length) throw new TilenavError(`expected a view of ${base.pass.length} padded cells, got ${view.pass.length}`, { element: 'view' });
+  /**
+   * The component labels the grid keeps for `layer` and `model`'s connectivity, brought up to date
+   * (with `rebuild`, relabelled from scratch) using this Pathfinder's scratch for the floods. @internal
+   */
+  componentLabels(layer: number, model: MovementModel, rebuild = false): ComponentLabels {
+    const components = componentsOf(this.grid);
+    if (rebuild) components.invalidate(layer);
+    return components.labels(layer, model, this.grid.searchView(layer).pass, this.scratch);
+  }
+
+  /** Checks a query's arguments (the same TilenavError from every door) into the reused query. */
+  private check(sx: number, sy: number, gx: number, gy: number, o: InternalPathOptions): Query {
+    const q = checkQuery(this.grid, this.query, sx, sy, gx, gy, o);
+    if (o.view !== undefined) {
+      const base = this.grid.searchView(q.layer);
+      if (o.view.pass.length !== base.pass.length) throw new TilenavError(`expected a view of ${base.pass.length} padded cells, got ${o.view.pass.length}`, { element: 'view' });
+    }
+    return q;
+  }
+
+  /** The invalid-start / invalid-goal answer for this query, or null when both cells may be used. */
+  private refusal(sx: number, sy: number, gx: number, gy: number, q: Query, radius: number): PathResult | null {
+    const grid = this.grid;
+    const pass = q.view.pass;
+    const why = (x: number, y: number): PathRefusal | null => {
+      if (!grid.inBounds(x, y)) return 'outside';
+      if (pass[padXY(this.stride, x, y)] > 0) return null;
+      return radius > 0 && grid.isWalkable(x, y, q.layer) ? 'unit-does-not-fit' : 'blocked';
+    };
+    this.traced = -1;
+    const s = why(sx, sy);
+    if (s !== null) return refusedResult('invalid-start', s);
+    const g = q.nearest ? null : why(gx, gy);
+    if (g !== null) return refusedResult('invalid-goal', g);
+    return null;
+  }
+
+  /** One search on the query's view; with `nearest`, the partial path when the goal is out of reach. */
+  private searchOnce(sx: number, sy: number, gx: number, gy: number, q: Query, nearest: boolean): PathResult {
+    const grid = this.grid;
     const start = padXY(this.stride, sx, sy);
     const goal = padXY(this.stride, gx, gy);
-    if (!grid.inBounds(sx, sy) || view.pass[start] <= 0) return searchResult('invalid-start', EMPTY, Infinity, 0, -1);
-    if (!grid.inBounds(gx, gy) || (!nearest && view.pass[goal] <= 0)) return searchResult('invalid-goal', EMPTY, Infinity, 0, -1);
     const goalCell = gy * grid.width + gx;
-    if (start === goal) return searchResult('found', Int32Array.of(goalCell), 0, 0, goalCell);
-
-    const algorithm = options.algorithm ?? 'auto';
-    // Nearest mode and overlay views are A*'s: 'auto' keeps them there, the others refuse them.
-    const plain = !nearest && options.view === undefined;
-    if (algorithm === 'hpa') {
-      if (!plain) throw new TilenavError("the hierarchy does not support nearest or an overlay view; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
-      const r = this.hierarchical(layer, model, start, goal, options);
-      return searchResult(r.status, r.cells, r.cost, r.expanded, r.status === 'found' ? goalCell : -1);
+    if (start === goal) return pathResult('found', Int32Array.of(goalCell), 0, 0, goalCell);
+    const view = q.view;
+    const blockedGoal = view.pass[goal] <= 0;
+    if (blockedGoal && !nearest) return refusedResult('invalid-goal', 'blocked');
+    const saved = q.nearest;
+    q.nearest = nearest;
+    try {
+      return this.run(start, goal, goalCell, q, view, blockedGoal);
+    } finally {
+      q.nearest = saved;
     }
+  }
+
+  private run(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean): PathResult {
+    const grid = this.grid;
     // 'auto' on a layer whose costs differ reads the landmark bounds (landmarks.ts) when the layer
     // has them, and otherwise counts its work towards building them.
-    const marks = algorithm === 'auto' && plain && !view.uniform && weight === 1 && view.exits === null && (model.name === 'octile' || model.name === 'cardinal') ? landmarksOf(grid) : null;
-    const tables = marks === null ? null : marks.tables(layer);
-    const jps = algorithm !== 'astar' && this.jpsApplies(algorithm, view, model, weight, plain, tables !== null) ? this.jumpPointSearch() : null;
-    if (!nearest && this.outOfReach(layer, model, start, goal, options)) return searchResult('no-path', EMPTY, Infinity, 0, -1);
-    const cardinal = model.name === 'cardinal';
-    const hs = view.minCost * weight;
+    const plainAuto = q.algorithm === 'auto' && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
+    const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
+    const tables = marks === null ? null : marks.tables(q.layer);
+    const jpsWhy = q.algorithm === 'astar' ? 'A* asked for' : jpsRefusal(q, view);
+    const runner = choose(q, view, jpsWhy, tables !== null);
+    if (runner === 'hpa') return this.hierarchical(q, start, goal, goalCell);
+    if (!q.nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
     const out = this.last;
-    if (jps !== null) jps.search(view, layer, start, goal, cardinal, maxIterations, algorithm === 'jps+', out, tables);
-    else if (!nearest && model.name === 'octile' && view.exits === null) this.astar.octile(view, start, goal, hs, maxIterations, out);
-    else this.astar.generic(view, model, start, goal, hs, maxIterations, Infinity, false, nearest, out);
-    // Work in Dijkstra steps: an expanded jump point costs about four.
-    // Only where jump point search would read them (not past its cost span).
-    if (marks !== null && (tables === null || !tables.complete) && (jps !== null || this.jpsApplies(algorithm, view, model, weight, plain, true))) marks.charge(layer, jps !== null ? 4 * out.expanded : out.expanded);
+    const hs = view.minCost * q.weight;
+    const cardinal = q.model.name === 'cardinal';
+    const jps = runner === 'jps' || runner === 'jps+' ? this.jumpPointSearch() : null;
+    if (jps !== null) jps.search(view, q.layer, start, goal, cardinal, q.maxIterations, runner === 'jps+', out, tables);
+    else if (runner === 'octile') this.astar.octile(view, start, goal, hs, q.maxIterations, out);
+    else this.astar.generic(view, q.model, start, goal, hs, q.maxIterations, out, q.nearest ? NEAREST : PLAIN);
+    // Work in Dijkstra steps, only where jump point search reads the tables: an expanded jump point costs about four.
+    if (marks !== null && (tables === null || !tables.complete) && jpsWhy === null) marks.charge(q.layer, jps !== null ? 4 * out.expanded : out.expanded);
     this.traced = this.scratch.generation;
     if (out.reached) {
-      const cells = jps !== null ? jps.reconstruct(goal, cardinal, options.out) : this.cellPath(goal, options.out);
-      return searchResult('found', cells, this.scratch.g[goal], out.expanded, goalCell);
+      const cells = jps !== null ? jps.reconstruct(goal, cardinal, q.out) : this.cellPath(goal, q.out);
+      return pathResult('found', cells, this.scratch.g[goal], out.expanded, goalCell);
     }
-    const best = this.astar.best;
-    if (nearest && best !== start) return searchResult('partial', this.cellPath(best), this.scratch.g[best], out.expanded, unpad(grid.width, best));
-    return searchResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+    if (q.nearest && !out.limited) {
+      // The start itself when nothing reachable is nearer: already as near as it gets.
+      const best = this.astar.best;
+      return pathResult('partial', this.cellPath(best, q.out), this.scratch.g[best], out.expanded, unpad(grid.width, best));
+    }
+    return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+  }
+
+  /** Theta* from (sx, sy) to (gx, gy) on the query's view; `expanded` adds the grid search's work. */
+  private anyAngle(sx: number, sy: number, gx: number, gy: number, q: Query, expanded: number): PathResult {
+    const finder = (this.anyAngleFinder ??= new AnyAngleFinder(this.grid, this));
+    const a = finder.findPath(sx, sy, gx, gy, { layer: q.layer, maxIterations: q.maxIterations, view: q.view });
+    const width = this.grid.width;
+    const pts = a.points;
+    const cells = new Int32Array(pts.length / 2);
+    for (let k = 0; k < cells.length; k++) cells[k] = pts[2 * k + 1] * width + pts[2 * k];
+    const status = a.status === 'invalid-start' || a.status === 'invalid-goal' ? a.status : a.status;
+    const r = pathResult(status as PathStatus, cells, a.cost, a.expanded + expanded, cells.length > 0 ? cells[cells.length - 1] : -1);
+    r.costMeasure = 'segments';
+    r.points = pts;
+    if (status === 'invalid-start' || status === 'invalid-goal') r.reason = 'blocked';
+    return r;
   }
 
   /**
@@ -156,17 +325,19 @@ export class Pathfinder {
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName; landmarks?: number } = {}): void {
     assertOptionsObject(options, 'options');
     const layer = this.grid.layerIndex(options.layer ?? 0);
-    const model = movementModel(options.movement ?? 'octile');
+    const model = this.grid.movementModel(options.movement);
     componentsOf(this.grid).labels(layer, model, this.grid.searchView(layer).pass, this.scratch);
     const algorithm = options.algorithm ?? 'auto';
+    if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
     if (options.landmarks !== undefined || algorithm === 'auto') {
       // Built only where 'auto' reads them: weighted jump point search's layers and movements.
       const view = this.grid.searchView(layer);
-      landmarksOf(this.grid).prepare(layer, options.landmarks, this.jpsApplies('auto', view, model, 1, true, true) && !view.uniform);
+      const q: Query = { ...this.query, layer, model, algorithm: 'auto', weight: 1, nearest: false, overlay: false, view };
+      landmarksOf(this.grid).prepare(layer, options.landmarks, jpsRefusal(q, view) === null && !view.uniform);
     }
     if (algorithm === 'astar') return;
     if (algorithm === 'hpa') {
-      this.hierarchy(layer, options.movement);
+      this.hierarchy(layer, model.name);
       return;
     }
     const jps = this.jumpPointSearch();
@@ -186,7 +357,7 @@ export class Pathfinder {
 
   private hierarchyOf(layer: number | string, movement: MovementName, options?: HierarchyOptions): Hierarchy {
     const l = this.grid.layerIndex(layer);
-    const model = movementModel(movement);
+    const model = this.grid.movementModel(movement);
     if (model.name !== 'octile' && model.name !== 'cardinal') throw new TilenavError(`the hierarchy needs 'octile' or 'cardinal' movement, got '${model.name}'`, { element: 'movement' });
     const key = `${l}:${model.name}`;
     let h = this.hierarchies.get(key);
@@ -200,53 +371,25 @@ export class Pathfinder {
   }
 
   /**
-   * Whether the component labels (built on first use, shared by the grid's Pathfinders) put the
-   * padded cells `start` and `goal` apart: then no search can reach the goal.
+   * Whether the component labels (built on first use, kept by the grid) put the padded cells
+   * `start` and `goal` apart: then no search can reach the goal.
    */
-  private outOfReach(layer: number, model: MovementModel, start: number, goal: number, options: FindPathOptions): boolean {
-    if (options.reachabilityCheck === false) return false;
-    return componentsOf(this.grid).separated(layer, model, this.grid.searchView(layer).pass, start, goal, this.scratch);
+  private outOfReach(q: Query, start: number, goal: number): boolean {
+    if (!q.reachabilityCheck) return false;
+    return componentsOf(this.grid).separated(q.layer, q.model, this.grid.searchView(q.layer).pass, start, goal, this.scratch);
   }
 
   private jumpPointSearch(): JumpPointSearch {
     return (this.jps ??= new JumpPointSearch(this.grid, this.scratch));
   }
 
-  private hierarchical(layer: number, model: MovementModel, start: number, goal: number, options: FindPathOptions): PathResult {
-    const view = this.grid.searchView(layer);
-    if (view.exits !== null) throw new TilenavError('the hierarchy cannot search a layer with one-way flags; use algorithm \'auto\' or \'astar\'', { element: 'algorithm' });
-    const h = this.hierarchyOf(layer, model.name);
-    if (this.outOfReach(layer, model, start, goal, options)) return result('no-path', EMPTY, Infinity, 0);
+  private hierarchical(q: Query, start: number, goal: number, goalCell: number): PathResult {
+    const h = this.hierarchyOf(q.layer, q.model.name);
+    if (this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
     const stats = { expanded: 0 };
-    const refined = h.findPath(start, goal, stats);
-    if (refined === null) return result('no-path', EMPTY, Infinity, stats.expanded);
-    return result('found', refined.cells, refined.cost, stats.expanded);
-  }
-
-  /** Whether the query goes to jump point search; throws when `jps` was asked for and cannot run. */
-  private jpsApplies(algorithm: SearchAlgorithm, view: SearchView, model: MovementModel, weight: number, plain: boolean, bounded: boolean): boolean {
-    if (algorithm !== 'jps' && algorithm !== 'jps+' && algorithm !== 'auto') throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
-    const why =
-      algorithm === 'jps+' && model.name !== 'octile'
-        ? `movement '${model.name}' (it needs 'octile')`
-        : model.name !== 'octile' && model.name !== 'cardinal'
-        ? `movement '${model.name}' (it needs 'octile' or 'cardinal')`
-        : algorithm === 'jps+' && !view.uniform
-          ? 'a layer whose costs differ from cell to cell'
-          : !view.uniform && !(view.maxCost * view.pass.length < view.minCost * JPS_COST_SPAN)
-            ? `costs ${view.minCost} to ${view.maxCost}, too far apart for its exact comparisons on a layer of this size`
-            : view.exits !== null
-            ? 'a layer with one-way flags'
-            : weight !== 1
-              ? `weight ${weight} (it needs 1)`
-              : !plain
-                ? 'nearest mode or an overlay view'
-                : null;
-    // Weighted cardinal layers stay on A* under 'auto' until they have landmark bounds: weighted JPS
-    // alone measured no steadier gain there (bench/weighted.ts: 0.6-2.6x), with them 1.9-5.9x.
-    if (why === null) return algorithm !== 'auto' || view.uniform || model.name === 'octile' || bounded;
-    if (algorithm !== 'auto') throw new TilenavError(`jump point search cannot run on ${why}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
-    return false;
+    const refined = h.findRoute(start, goal, stats);
+    if (refined === null) return pathResult('no-path', EMPTY, Infinity, stats.expanded, -1);
+    return pathResult('found', refined.cells, refined.cost, stats.expanded, goalCell);
   }
 
   /**
@@ -259,7 +402,7 @@ export class Pathfinder {
     assertArrayLike(sources, 'sources');
     const grid = this.grid;
     const layer = grid.layerIndex(options.layer ?? 0);
-    const model = movementModel(options.movement ?? 'octile');
+    const model = grid.movementModel(options.movement);
     const maxCost = options.maxCost ?? Infinity;
     if (typeof maxCost !== 'number' || Number.isNaN(maxCost)) throw new TilenavError(`expected a number, got ${describe(maxCost)}`, { element: 'maxCost' });
     const dist = out ?? new Float64Array(grid.size);
@@ -313,32 +456,97 @@ export class Pathfinder {
   }
 }
 
-function result(status: PathStatus, cells: Int32Array, cost: number, expanded: number): PathResult {
-  return { status, cells, cost, expanded };
+/**
+ * Checks a path question's arguments as every `findPath` does (the same TilenavError from every
+ * door, the path service's included) and writes them, normalised, into `q`. @internal
+ */
+export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: number, gy: number, o: FindPathOptions): Query {
+  if (o === null || typeof o !== 'object') throw new TilenavError(`expected an options object, got ${describe(o)}`, { element: 'options' });
+  checkInt(sx, 'start x');
+  checkInt(sy, 'start y');
+  checkInt(gx, 'goal x');
+  checkInt(gy, 'goal y');
+  q.layer = grid.layerIndex(o.layer ?? 0);
+  q.model = grid.movementModel(o.movement);
+  const algorithm = o.algorithm ?? 'auto';
+  if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
+  q.algorithm = algorithm;
+  const maxIterations = o.maxIterations ?? Infinity;
+  if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
+  q.maxIterations = maxIterations;
+  const weight = o.weight ?? 1;
+  if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
+  q.weight = weight;
+  q.nearest = checkFlag(o.nearest, 'nearest');
+  q.reachabilityCheck = o.reachabilityCheck === undefined ? true : checkFlag(o.reachabilityCheck, 'reachabilityCheck');
+  checkFlag(o.anyAngle, 'anyAngle');
+  if (o.out !== undefined && !(o.out instanceof Int32Array)) throw new TilenavError(`expected an Int32Array, got ${describe(o.out)}`, { element: 'out' });
+  q.out = o.out;
+  const radius = o.radius ?? 0;
+  if (typeof radius !== 'number' || !Number.isFinite(radius) || radius < 0) throw new TilenavError(`expected a unit radius >= 0 in world units, got ${describe(radius)}`, { element: 'radius' });
+  if (o.obstacles !== undefined && !Array.isArray(o.obstacles)) throw new TilenavError(`expected an array of obstacles, got ${describe(o.obstacles)}`, { element: 'obstacles' });
+  if (o.obstacleOptions !== undefined) assertOptionsObject(o.obstacleOptions, 'obstacleOptions');
+  if (o.anyAngle === true && (q.model.name.startsWith('hex') || q.model.name.startsWith('staggered'))) {
+    throw new TilenavError(`any-angle paths need square cells; movement '${q.model.name}' steps between cell centres only`, { element: 'anyAngle' });
+  }
+  return q;
 }
 
-function searchResult(status: SearchStatus, cells: Int32Array, cost: number, expanded: number, reached: number): SearchResult {
-  return { status, cells, cost, expanded, reached };
+/** A fresh query record for {@link checkQuery}. @internal */
+export function newQuery(grid: NavGrid): Query {
+  return { layer: 0, model: grid.movementModel(), algorithm: 'auto', maxIterations: Infinity, weight: 1, nearest: false, reachabilityCheck: true, view: null as unknown as SearchView, overlay: false, out: undefined };
+}
+
+function pathResult(status: PathStatus, cells: Int32Array, cost: number, expanded: number, reached: number): PathResult {
+  return { status, cells, cost, costMeasure: 'steps', expanded, reached, reason: null, avoided: true, points: null };
+}
+
+function refusedResult(status: 'invalid-start' | 'invalid-goal', reason: PathRefusal): PathResult {
+  const r = pathResult(status, EMPTY, Infinity, 0, -1);
+  r.reason = reason;
+  return r;
+}
+
+function checkFlag(v: unknown, name: string): boolean {
+  if (v !== undefined && typeof v !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(v)}`, { element: name });
+  return v === true;
 }
 
 function checkInt(v: unknown, name: string): void {
   if (typeof v !== 'number' || !Number.isInteger(v)) throw new TilenavError(`expected an integer cell coordinate, got ${describe(v)}`, { element: name });
 }
 
+/** The Pathfinder a grid keeps for the free functions: its scratch is the grid's `search scratch`. */
+class GridPathfinder implements Derived {
+  readonly finder: Pathfinder;
+  constructor(grid: NavGrid) {
+    this.finder = new Pathfinder(grid);
+  }
+  memory(out: MemoryEntry[]): void {
+    out.push({ name: 'search scratch', layer: null, bytes: this.finder.bytes });
+  }
+  release(): void {}
+}
+
+/** The Pathfinder `grid` keeps for the free {@link findPath} and {@link distanceMap} (made on first use). @internal */
+export function pathfinderOf(grid: NavGrid): Pathfinder {
+  if (!(grid instanceof NavGrid)) throw new TilenavError(`expected a NavGrid, got ${describe(grid)}`, { element: 'grid' });
+  return grid.derived('pathfinder', (g) => new GridPathfinder(g)).finder;
+}
+
 /**
- * The cheapest path between two cells of `grid`: {@link Pathfinder.findPath} on a Pathfinder made
- * for this call. That allocates the search scratch, about 20 bytes per cell: pass queries to one
- * kept `new Pathfinder(grid)` to reuse it across queries.
+ * The cheapest path between two cells of `grid`: {@link Pathfinder.findPath} on the Pathfinder the
+ * grid keeps for the free functions (made by the first call: its scratch, about 20 bytes per cell,
+ * is listed by `grid.memory()`). Every call after the first costs what a kept Pathfinder's does.
  */
 export function findPath(grid: NavGrid, sx: number, sy: number, gx: number, gy: number, options?: FindPathOptions): PathResult {
-  return new Pathfinder(grid).findPath(sx, sy, gx, gy, options);
+  return pathfinderOf(grid).findPath(sx, sy, gx, gy, options);
 }
 
 /**
  * The cost from the nearest of `sources` to every cell of `grid`: {@link Pathfinder.distanceMap}
- * on a Pathfinder made for this call. That allocates the search scratch, about 20 bytes per cell:
- * call `distanceMap` on one kept `new Pathfinder(grid)` to reuse it across queries.
+ * on the Pathfinder the grid keeps for the free functions (see {@link findPath}).
  */
 export function distanceMap(grid: NavGrid, sources: ArrayLike<number>, options?: DistanceMapOptions, out?: Float64Array): Float64Array {
-  return new Pathfinder(grid).distanceMap(sources, options, out);
+  return pathfinderOf(grid).distanceMap(sources, options, out);
 }

@@ -4,37 +4,66 @@
  */
 import type { SearchView } from '../grid/navgrid.js';
 import type { MovementName } from './movement.js';
+import type { DynamicObstacle, DynamicObstacleOptions } from '../query/obstacles.js';
 
 /**
- * What {@link Pathfinder.findPath} and {@link findPath} answer:
- * - `found`: `cells` runs from start to goal, `cost` is its cost.
+ * How a path question ended ({@link PathResult.status}):
+ * - `found`: `cells` runs from start to goal.
+ * - `partial`: with `nearest`, the goal is out of reach and `cells` ends at the reachable cell
+ *   nearest to it (`reached`); one cell, the start, when the unit is already as near as it gets.
  * - `no-path`: the goal cannot be reached; `cells` is empty, `cost` Infinity.
- * - `limit-reached`: `maxIterations` expansions ran out before the search ended.
- * - `invalid-start` / `invalid-goal`: that cell is outside the grid or blocked on the layer.
+ * - `limit-reached`: `maxIterations` ran out before the search ended.
+ * - `invalid-start` / `invalid-goal`: that cell is outside the grid, blocked, or too narrow for the
+ *   unit's `radius` ({@link PathResult.reason} says which).
  */
-export type PathStatus = 'found' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal';
+export type PathStatus = 'found' | 'partial' | 'no-path' | 'limit-reached' | 'invalid-start' | 'invalid-goal';
+
+/** Why a start or goal was refused: outside the grid, a blocked cell, or a walkable cell the unit's disc does not fit in. */
+export type PathRefusal = 'outside' | 'blocked' | 'unit-does-not-fit';
 
 /**
- * A {@link PathStatus}, or `partial` from the nearest-reachable searches ({@link Pathfinder.search}
- * with `nearest`, findPathToNearest, planPath): the goal is out of reach and `cells` ends at the
- * reached cell nearest to it.
+ * What a path costs: `steps` sums, over the grid steps, the step's length (1, or sqrt 2 for a
+ * diagonal) times the cost of the cell entered; `segments` (any-angle paths) sums, over straight
+ * segments, the length inside each cell times that cell's cost.
  */
-export type SearchStatus = PathStatus | 'partial';
+export type CostMeasure = 'steps' | 'segments';
 
+/** The one answer to a path question (every `findPath`, the service, the agents' planner). */
 export interface PathResult {
   status: PathStatus;
-  /** Cell indices (`y * width + x`) from start to goal inclusive; one cell when start == goal. */
+  /**
+   * The path as cell indices `y * width + x`, start first: start to goal (`found`), start to the
+   * nearest reachable cell (`partial`), empty otherwise. `grid.cellsToXY(cells)` turns them into
+   * `[x, y]` pairs. With `anyAngle`, the cells of the waypoints in `points`.
+   */
   cells: Int32Array;
-  /** Sum over steps of step length x traversal cost of the cell entered; Infinity without a path. */
+  /** The path's cost, measured as {@link costMeasure} says; 0 for a one-cell path, Infinity without cells. */
   cost: number;
-  /** Nodes expanded (taken off the open list and their neighbours generated). */
+  /** `steps` (grid paths) or `segments` (any-angle paths): see {@link CostMeasure}. */
+  costMeasure: CostMeasure;
+  /** Search nodes expanded (taken off the open list, their neighbours generated); 0 when no search ran. */
   expanded: number;
+  /** The cell index the path ends at (the goal, or the nearest reachable cell), -1 without cells. */
+  reached: number;
+  /** With `invalid-start` / `invalid-goal`: why that cell was refused; otherwise null. */
+  reason: PathRefusal | null;
+  /** Whether the path keeps clear of the query's `obstacles` (true when there are none). */
+  avoided: boolean;
+  /** With `anyAngle`: the waypoints `[x0, y0, x1, y1, ...]` in cell coordinates; otherwise null. */
+  points: Float64Array | null;
 }
 
+/**
+ * The options of every path question: {@link Pathfinder.findPath}, the free {@link findPath}, the
+ * path service's `findPath` and `request`. All optional.
+ */
 export interface FindPathOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;
-  /** @default 'octile' */
+  /**
+   * How units step from cell to cell; it must fit the grid's cells (hex models on hexagons...).
+   * @default the grid's own, `grid.movement`
+   */
   movement?: MovementName;
   /**
    * Stop after this many expansions with status `limit-reached`. The default, Infinity, lets the
@@ -54,65 +83,75 @@ export interface FindPathOptions {
    */
   out?: Int32Array;
   /**
-   * - `astar`: A* on every cell (any layer, model, weight).
+   * - `astar`: A* on every cell (any layer, movement, weight, unit size).
    * - `jps`: jump point search; exact, for layers without one-way flags, with `octile` or
-   *   `cardinal` movement and weight 1 (on layers whose costs differ, weighted jump point search:
-   *   jumps stop where costs change; its cost comparisons need the dearest cost times the layer's
-   *   cells below 2^43 times the cheapest, about 1e7 times on 1024 x 1024). Throws otherwise.
-   * - `jps+`: jump point search reading precomputed jump distances (JPS+), `octile` only, same
-   *   conditions as `jps`. The table (16 bytes per cell) is built by the first such query or by
-   *   `prepare`, then updated in place by each tile change (only the rows, columns and diagonals
-   *   the change reaches; a change over more than an eighth of the grid drops it for the next
-   *   `jps+` query to rebuild).
-   * - `hpa`: a cluster hierarchy for big maps (see {@link Pathfinder.hierarchy}); not exact (mean
-   *   excess over optimal 0-0.6 % on the uniform Moving AI maps and benchmark worlds, 0.5-2 % on
-   *   those maps under terrain regions, 9-11 % on the 1024 x 1024 terrain world), `octile` or `cardinal`, any costs, no one-way
-   *   flags. Built on the first such query per layer and movement. `maxIterations`, `weight` and
-   *   `out` do not apply to it; `expanded` counts abstract nodes.
+   *   `cardinal` movement and weight 1, for point-sized units (on layers whose costs differ,
+   *   weighted jump point search: jumps stop where costs change; its cost comparisons need the
+   *   dearest cost times the layer's cells below 2^43 times the cheapest). Throws otherwise.
+   * - `jps+`: jump point search reading precomputed jump distances (JPS+), `octile` only, uniform
+   *   costs, same conditions as `jps`. The table (16 bytes per cell) is built by the first such
+   *   query or by `prepare`, then updated in place by each tile change.
+   * - `hpa`: a cluster hierarchy for big maps (see {@link Pathfinder.hierarchy}); not exact (its
+   *   excess over optimal is measured in docs/benchmarks.md), `octile` or `cardinal`, any costs, no
+   *   one-way flags, no `nearest`, `radius` or `obstacles`. `maxIterations`, `weight` and `out` do
+   *   not apply to it; `expanded` counts abstract nodes.
    * - `auto`: `jps` where it applies, `astar` elsewhere. On a layer whose costs differ it also
    *   reads landmark bounds (exact: same optimal cost, far fewer cells opened), built by
-   *   `Pathfinder.prepare` or by the searches once they have done enough work; with `cardinal`
-   *   movement it runs `astar` until the layer has them. See `Pathfinder.prepare`'s `landmarks`.
+   *   `Pathfinder.prepare` or by the searches once they have done enough work.
    * @default 'auto'
    */
   algorithm?: SearchAlgorithm;
   /**
    * Answer a goal in another connected component of the layer than the start at once: status
-   * `no-path`, `expanded` 0, no search. The components (labels per layer and movement connectivity,
-   * 4 bytes per cell each, built by the first query that needs them in O(cells), a few
-   * milliseconds per million cells, and kept current under grid changes) are shared by the grid's
-   * Pathfinders. On layers with one-way cells they only rule out goals no move chain joins, in
-   * either direction; the search decides the rest. Not applied in nearest mode, which still
-   * returns its partial path. `false` searches as if there were no labels (the start's whole
-   * component is explored before `no-path`).
+   * `no-path`, `expanded` 0, no search. The grid keeps the component labels (4 bytes per cell per
+   * layer and connectivity, built by the first query that needs them, kept current under grid
+   * changes). On layers with one-way cells they only rule out goals no move chain joins, in
+   * either direction; the search decides the rest. `false` searches as if there were no labels.
    * @default true
    */
   reachabilityCheck?: boolean;
+  /**
+   * Go as near as the unit can: when the goal cannot be reached (it may be blocked, or outside
+   * the grid: then the nearest cell of the grid stands for it), the path to the reachable cell
+   * nearest the goal (Euclidean in cells; ties to the start, then the cheaper path, then the lower
+   * index) with status `partial`. A unit already as near as it gets gets `partial` with one cell,
+   * the start. Runs A*. @default false
+   */
+  nearest?: boolean;
+  /**
+   * The unit's radius in world units: the path only uses cells its disc fits in (exact: the disc
+   * keeps clear of every blocked square along every step). The grid keeps the clearance (4 bytes
+   * per cell per layer, 4 per padded cell per radius asked). Start and goal cells too narrow give
+   * `invalid-start` / `invalid-goal` with reason `unit-does-not-fit`. Runs A*. @default 0
+   */
+  radius?: number;
+  /**
+   * Things standing in the way for this query only (other units, a cart): the path goes around
+   * them when it can (`avoided` true), through them when that is the only way (`avoided` false: a
+   * unit in a doorway is asked to step aside). Runs A*. @default []
+   */
+  obstacles?: readonly DynamicObstacle[];
+  /** How much of each obstacle is stamped and which obstacles count. @default DEFAULT_DYNAMIC_OBSTACLE_OPTIONS */
+  obstacleOptions?: DynamicObstacleOptions;
+  /**
+   * An any-angle path (Theta*): straight segments that bend only at corners, in `points`, with
+   * `cost` measured along them (`costMeasure` `segments`). Square cells only (refused for hex and
+   * staggered movement). Never dearer than the exact grid path between the same cells.
+   * @default false
+   */
+  anyAngle?: boolean;
 }
 
 /** Search algorithms of {@link FindPathOptions.algorithm}. */
 export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'hpa' | 'auto';
 
-/** Options of {@link Pathfinder.search}: findPath's, plus nearest-reachable and an overlay view. */
-export interface SearchOptions extends FindPathOptions {
-  /**
-   * When the goal cannot be reached, return the path to the reached cell closest to the goal
-   * (Euclidean in cells, ties to the lower index) with status `partial`, or `no-path` with no
-   * cells when that cell is the start. The goal may then be a blocked cell. @default false
-   */
-  nearest?: boolean;
+/** findPath's options as the library's own modules pass them: plus a search view to search instead of the layer's. @internal */
+export interface InternalPathOptions extends FindPathOptions {
   /**
    * Search this padded view instead of the layer's own: a copy of `grid.searchView(layer)` with
    * extra cells blocked (dynamic obstacles, unit clearance). Start and goal are tested against it.
-   * @internal
    */
   view?: SearchView;
-}
-
-/** A {@link Pathfinder.search} result: `reached` is the cell the path ends at, -1 without one. */
-export interface SearchResult extends Omit<PathResult, 'status'> {
-  status: SearchStatus;
-  reached: number;
 }
 
 /**
@@ -146,7 +185,7 @@ export interface HierarchyInfo {
 }
 
 /** The defaults of {@link FindPathOptions}. */
-export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, movement: 'octile' as MovementName, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm, reachabilityCheck: true });
+export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm, reachabilityCheck: true, nearest: false, radius: 0, anyAngle: false });
 
 export interface DistanceMapOptions {
   layer?: number | string;

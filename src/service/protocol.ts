@@ -17,12 +17,18 @@ export interface GridMeta {
 }
 
 /** Per request in a `run` message, in this order. */
-export const RUN_FIELDS = 10;
-/** Per answer in a `done` message: id, status code, cost, expanded, version, first cell, cell count. */
-export const DONE_FIELDS = 7;
+export const RUN_FIELDS = 14;
+/** Per answer in a `done` message: id, status code, cost, expanded, version, first cell, cell count, reached cell, refusal code. */
+export const DONE_FIELDS = 9;
+
+/** Refusal codes on the wire (index + 1; 0 for none). */
+export const WIRE_REASON = ['outside', 'blocked', 'unit-does-not-fit'] as const;
+
+/** Algorithm codes on the wire. */
+export const WIRE_ALGORITHM = ['astar', 'jps', 'jps+', 'hpa', 'auto'] as const;
 
 /** Status codes on the wire; the index into this list. */
-export const WIRE_STATUS = ['found', 'no-path', 'limit-reached', 'invalid-start', 'invalid-goal', 'error', 'deadline'] as const;
+export const WIRE_STATUS = ['found', 'no-path', 'limit-reached', 'invalid-start', 'invalid-goal', 'error', 'deadline', 'partial'] as const;
 export type WireStatus = (typeof WIRE_STATUS)[number];
 
 export type ToWorker =
@@ -33,7 +39,7 @@ export type ToWorker =
    * holds the rectangle's cost (Float32, as bytes), walkable, flags and terrain rows, in that order.
    */
   | { t: 'change'; layer: number; x: number; y: number; width: number; height: number; version: number; data: Uint8Array | null }
-  /** `data`: RUN_FIELDS numbers per request (id, sx, sy, gx, gy, layer, movement, maxIterations, weight, deadline). */
+  /** `data`: RUN_FIELDS numbers per request (id, sx, sy, gx, gy, layer, movement, maxIterations, weight, deadline, algorithm, nearest, radius, reachabilityCheck). */
   | { t: 'run'; batch: number; data: Float64Array };
 
 export type FromWorker =

@@ -1,8 +1,9 @@
-import { TilenavError, describe } from '../errors.js';
+import { TilenavError, assertOptionsObject, describe } from '../errors.js';
 import type { GridChange, NavGrid } from '../grid/navgrid.js';
-import type { PathStatus } from '../search/result.js';
-import { MOVEMENT_NAMES, movementModel, type MovementName } from '../search/movement.js';
-import { DONE_FIELDS, RUN_FIELDS, WIRE_STATUS, canShareMemory, gridFromMeta, gridMeta, packRect, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
+import type { FindPathOptions, PathRefusal, PathResult, PathStatus } from '../search/result.js';
+import { MOVEMENT_NAMES } from '../search/movement.js';
+import { checkQuery, newQuery, type Query } from '../search/pathfinder.js';
+import { DONE_FIELDS, RUN_FIELDS, WIRE_ALGORITHM, WIRE_REASON, WIRE_STATUS, canShareMemory, gridFromMeta, gridMeta, packRect, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
 import { epochNow } from './worker-core.js';
 
 /**
@@ -10,12 +11,14 @@ import { epochNow } from './worker-core.js';
  * browsers: `webWorkerFactory`).
  */
 export interface WorkerPort {
+  /** Sends a message of the pool's own protocol to the worker, moving the buffers in `transfer`; pass it on unchanged. */
   post(message: ToWorker, transfer: ArrayBuffer[]): void;
   /**
    * Connects the handlers. `onFailure` is called when the worker throws an uncaught error or
    * exits without being asked to; the pool calls it at most once per worker.
    */
   start(onMessage: (message: FromWorker) => void, onFailure: (error: Error) => void): void;
+  /** Stops the worker; `close()` waits for a returned promise. */
   terminate(): Promise<unknown> | void;
 }
 
@@ -33,6 +36,7 @@ export type WorkerFactory = () => WorkerPort;
  */
 export type OverflowPolicy = 'reject' | 'drop-oldest' | 'wait';
 
+/** Options of a {@link PathService}. */
 export interface PathServiceOptions {
   /** Starts each worker. Required; the environment entries (`createPathService`) pass theirs. */
   factory: WorkerFactory;
@@ -46,7 +50,7 @@ export interface PathServiceOptions {
   share?: 'auto' | 'never';
   /** Requests waiting for a worker, at most (running ones do not count). @default 10_000 */
   queueLimit?: number;
-  /** @default 'reject' */
+  /** What happens to a request that finds the queue full. @default 'reject' */
   overflow?: OverflowPolicy;
   /** Requests sent to a worker in one message, at most; short queries gain most from batching. @default 32 */
   maxBatch?: number;
@@ -66,26 +70,32 @@ export interface PathServiceOptions {
 
 /** The defaults of {@link PathServiceOptions}. */
 export const DEFAULT_SERVICE_OPTIONS = Object.freeze({
+  /** Pool size (`createPathService` uses the cores available minus one instead). */
   workers: 1,
+  /** Share the grid's memory when the environment allows it. */
   share: 'auto' as const,
+  /** Requests waiting for a worker, at most. */
   queueLimit: 10_000,
+  /** A request that finds the queue full is rejected. */
   overflow: 'reject' as OverflowPolicy,
+  /** Requests per message to a worker, at most. */
   maxBatch: 32,
+  /** Batches a worker may hold at once. */
   batchesPerWorker: 2,
+  /** A dead worker's requests run again on another. */
   onWorkerFailure: 'retry' as const,
+  /** Worker deaths a request survives before it is answered `error`. */
   maxAttempts: 3,
+  /** Results from an older grid version are flagged `stale`. */
   staleResults: 'flag' as const,
 });
 
-export interface ServiceRequestOptions {
-  /** Layer index or name. @default 0 */
-  layer?: number | string;
-  /** @default 'octile' */
-  movement?: MovementName;
-  /** As in FindPathOptions. @default Infinity */
-  maxIterations?: number;
-  /** As in FindPathOptions. @default 1 */
-  weight?: number;
+/**
+ * A path question to the service: {@link FindPathOptions} (the same options every `findPath`
+ * takes; `out`, `obstacles`, `obstacleOptions` and `anyAngle` stay on the main thread and are
+ * refused by name), plus how the service queues it.
+ */
+export interface ServiceRequestOptions extends FindPathOptions {
   /** Higher runs first; equal priorities run in arrival order. @default 0 */
   priority?: number;
   /** Answer `deadline` if no result is ready this many milliseconds after the request. @default none */
@@ -97,24 +107,21 @@ export interface ServiceRequestOptions {
 }
 
 /**
- * - a search status (`found`, `no-path`, `limit-reached`, `invalid-start`, `invalid-goal`),
- * - `error`: a bad request (coordinates that are not integers, an unknown layer...) or a worker
- *   failure; see `error`. A start or goal outside the grid is `invalid-start` / `invalid-goal`, as
- *   from findPath,
+ * - a path status ({@link PathStatus}: `found`, `partial`, `no-path`, `limit-reached`,
+ *   `invalid-start`, `invalid-goal`), as from `Pathfinder.findPath`,
+ * - `error`: a worker failed (see `error`); a caller's mistake is never a status: `request`
+ *   throws and `findPath` rejects with a TilenavError, as every `findPath` does,
  * - `cancelled`: by `cancel(id)` or `close()`,
  * - `deadline`: `timeoutMs` passed first,
  * - `rejected` / `dropped`: the queue was full (see {@link OverflowPolicy}).
  */
 export type ServiceStatus = PathStatus | 'error' | 'cancelled' | 'deadline' | 'rejected' | 'dropped';
 
-export interface ServiceResult {
+/** A service answer: a {@link PathResult} with the service's own statuses and bookkeeping. */
+export interface ServiceResult extends Omit<PathResult, 'status'> {
   id: number;
+  /** How the request ended; see {@link ServiceStatus}. */
   status: ServiceStatus;
-  /** Cell indices (`y * width + x`) from start to goal; empty unless `found`. */
-  cells: Int32Array;
-  /** Infinity unless `found`. */
-  cost: number;
-  expanded: number;
   /** The grid version the search ran on; -1 when no search ran. */
   version: number;
   /** The grid changed after this result was computed (or it is older than the request's `minVersion`). */
@@ -127,6 +134,7 @@ export interface ServiceResult {
 
 /** Counters of a service since it started. */
 export interface ServiceStats {
+  /** Workers in the pool. */
   workers: number;
   /** Waiting for a worker. */
   queued: number;
@@ -136,9 +144,13 @@ export interface ServiceStats {
   done: number;
   /** Answered `error`. */
   failed: number;
+  /** Answered `cancelled`. */
   cancelled: number;
+  /** Answered `deadline`. */
   deadline: number;
+  /** Answered `rejected`. */
   rejected: number;
+  /** Answered `dropped`. */
   dropped: number;
   /** Workers replaced after dying. */
   restarts: number;
@@ -214,10 +226,17 @@ export class PathService {
   private deadlineAt = Infinity;
   private startupFailures = 0;
   private broken: string | null = null;
+  /** The last request checked, as `Pathfinder.findPath` checks it. */
+  private checked: Query | undefined;
   private closed = false;
   private closing: Promise<void> | null = null;
   private readonly counts = { done: 0, failed: 0, cancelled: 0, deadline: 0, rejected: 0, dropped: 0, restarts: 0, latency: 0 };
 
+  /**
+   * Starts the pool over `grid`. Usually made by `createPathService` of `tilenav/service`, which
+   * supplies the environment's worker factory. Throws a TilenavError naming the option when one is
+   * out of range.
+   */
   constructor(grid: NavGrid, options: PathServiceOptions) {
     if (options === undefined || typeof options.factory !== 'function') throw new TilenavError('expected a worker factory; use createPathService from tilenav/service', { element: 'factory' });
     const o = { ...DEFAULT_SERVICE_OPTIONS, ...stripUndefined(options) };
@@ -262,12 +281,22 @@ export class PathService {
     return this.enqueue(sx, sy, gx, gy, options, null, false);
   }
 
-  /** The same query as a Promise. It always resolves (never rejects), with any {@link ServiceStatus}. */
+  /**
+   * The same query as a Promise. It resolves with any {@link ServiceStatus}, and rejects with a
+   * TilenavError for a caller's mistake (the error `Pathfinder.findPath` throws for the same
+   * arguments) or when the service is closed.
+   */
   async findPath(sx: number, sy: number, gx: number, gy: number, options?: ServiceRequestOptions): Promise<ServiceResult> {
     while (this.opts.overflow === 'wait' && this.queued >= this.opts.queueLimit && !this.closed) {
       await new Promise<void>((r) => this.waiters.push(r));
     }
-    return new Promise((resolve) => this.enqueue(sx, sy, gx, gy, options, resolve, true));
+    return new Promise((resolve, reject) => {
+      try {
+        this.enqueue(sx, sy, gx, gy, options, resolve, true);
+      } catch (e) {
+        reject(e);
+      }
+    });
   }
 
   /**
@@ -294,6 +323,7 @@ export class PathService {
     return true;
   }
 
+  /** The counters now (a new object each call). */
   stats(): ServiceStats {
     const c = this.counts;
     return {
@@ -337,35 +367,30 @@ export class PathService {
   // ---- queueing ----------------------------------------------------------------------------
 
   private enqueue(sx: number, sy: number, gx: number, gy: number, options: ServiceRequestOptions | undefined, resolve: ((r: ServiceResult) => void) | null, fromPromise: boolean): number {
-    if (this.closed) {
-      if (!fromPromise) throw new TilenavError('the service is closed', { element: 'request' });
-    }
-    const id = this.nextId++;
+    if (this.closed) throw new TilenavError('the service is closed', { element: 'request' });
+    assertOptionsObject(options, 'options');
     const o = options ?? {};
-    const t0 = performance.now();
     const priority = o.priority ?? 0;
     const timeout = o.timeoutMs;
-    let data: Float64Array | null = null;
-    let problem: string | null = this.closed ? 'the service is closed' : this.broken;
-    if (problem === null) {
-      try {
-        data = this.encode(id, sx, sy, gx, gy, o);
-        if (typeof priority !== 'number' || !Number.isFinite(priority)) throw new TilenavError(`expected a finite number, got ${describe(priority)}`, { element: 'priority' });
-        if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) throw new TilenavError(`expected milliseconds > 0, got ${describe(timeout)}`, { element: 'timeoutMs' });
-        if (o.minVersion !== undefined && typeof o.minVersion !== 'number') throw new TilenavError(`expected a grid version number, got ${describe(o.minVersion)}`, { element: 'minVersion' });
-      } catch (e) {
-        problem = e instanceof Error ? e.message : String(e);
-      }
-    }
+    // A caller's mistake throws here (and rejects findPath's promise), before anything is queued.
+    const id = this.nextId;
+    const data = this.encode(id, sx, sy, gx, gy, o);
+    if (typeof priority !== 'number' || !Number.isFinite(priority)) throw new TilenavError(`expected a finite number, got ${describe(priority)}`, { element: 'priority' });
+    if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) throw new TilenavError(`expected milliseconds > 0, got ${describe(timeout)}`, { element: 'timeoutMs' });
+    if (o.minVersion !== undefined && typeof o.minVersion !== 'number') throw new TilenavError(`expected a grid version number, got ${describe(o.minVersion)}`, { element: 'minVersion' });
+    this.nextId++;
+    const t0 = performance.now();
+    const problem: string | null = this.broken;
+    void fromPromise;
     const deadline = timeout === undefined ? 0 : epochNow() + timeout;
-    const req = new Req(id, this.nextSeq++, data ?? EMPTY_DATA, priority, deadline, o.requester, o.minVersion ?? this.grid.version, t0, resolve);
+    const req = new Req(id, this.nextSeq++, data, priority, deadline, o.requester, o.minVersion ?? this.grid.version, t0, resolve);
     if (problem !== null) {
       this.answerEmpty(req, 'error', problem);
       return id;
     }
     // Off the grid: answered at once, with the status findPath gives (a blocked cell is the worker's).
-    if (!this.grid.inBounds(sx, sy) || !this.grid.inBounds(gx, gy)) {
-      this.answerEmpty(req, this.grid.inBounds(sx, sy) ? 'invalid-goal' : 'invalid-start', null);
+    if (!this.grid.inBounds(sx, sy) || (!this.grid.inBounds(gx, gy) && o.nearest !== true)) {
+      this.answerEmpty(req, this.grid.inBounds(sx, sy) ? 'invalid-goal' : 'invalid-start', null, 'outside');
       return id;
     }
     if (this.queued >= this.opts.queueLimit) {
@@ -384,19 +409,16 @@ export class PathService {
     return id;
   }
 
-  /** Validates a request and packs it as the worker reads it. Throws a TilenavError. */
+  /**
+   * Validates a request and packs it as the worker reads it. Throws the TilenavError
+   * `Pathfinder.findPath` throws for the same arguments (its checks run here on the same grid).
+   */
   private encode(id: number, sx: number, sy: number, gx: number, gy: number, o: ServiceRequestOptions): Float64Array {
-    const grid = this.grid;
-    for (const [v, name] of [[sx, 'start x'], [sy, 'start y'], [gx, 'goal x'], [gy, 'goal y']] as const) {
-      if (typeof v !== 'number' || !Number.isInteger(v)) throw new TilenavError(`expected an integer cell coordinate, got ${describe(v)}`, { element: name });
+    for (const name of ['out', 'obstacles', 'obstacleOptions', 'anyAngle'] as const) {
+      if (o[name] !== undefined) throw new TilenavError('not available through the path service: ask the main thread\'s Pathfinder', { element: name });
     }
-    const layer = grid.layerIndex(o.layer ?? 0);
-    const movement = MOVEMENT_NAMES.indexOf(movementModel(o.movement ?? 'octile').name);
-    const maxIterations = o.maxIterations ?? Infinity;
-    if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
-    const weight = o.weight ?? 1;
-    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(weight)}`, { element: 'weight' });
-    return Float64Array.of(id, sx, sy, gx, gy, layer, movement, maxIterations, weight, 0);
+    const q = checkQuery(this.grid, (this.checked ??= newQuery(this.grid)), sx, sy, gx, gy, o);
+    return Float64Array.of(id, sx, sy, gx, gy, q.layer, MOVEMENT_NAMES.indexOf(q.model.name), q.maxIterations, q.weight, 0, WIRE_ALGORITHM.indexOf(q.algorithm), q.nearest ? 1 : 0, o.radius ?? 0, q.reachabilityCheck ? 1 : 0);
   }
 
   /** The waiting request of `requester` that came first, or null. */
@@ -502,16 +524,16 @@ export class PathService {
         continue;
       }
       const cells = meta[m + 6] > 0 ? msg.cells.subarray(meta[m + 5], meta[m + 5] + meta[m + 6]) : EMPTY;
-      this.answer(req, status, cells, meta[m + 2], meta[m + 3], version, stale, null);
+      this.answer(req, status, cells, meta[m + 2], meta[m + 3], version, stale, null, meta[m + 8] > 0 ? WIRE_REASON[meta[m + 8] - 1] : null, meta[m + 7]);
     }
     this.dispatch();
   }
 
-  private answerEmpty(req: Req, status: ServiceStatus, error: string | null): void {
-    this.answer(req, status, EMPTY, Infinity, 0, -1, false, error);
+  private answerEmpty(req: Req, status: ServiceStatus, error: string | null, reason: PathRefusal | null = null): void {
+    this.answer(req, status, EMPTY, Infinity, 0, -1, false, error, reason, -1);
   }
 
-  private answer(req: Req, status: ServiceStatus, cells: Int32Array, cost: number, expanded: number, version: number, stale: boolean, error: string | null): void {
+  private answer(req: Req, status: ServiceStatus, cells: Int32Array, cost: number, expanded: number, version: number, stale: boolean, error: string | null, reason: PathRefusal | null, reached: number): void {
     if (req.state === QUEUED && this.live.has(req.id)) this.queued--;
     if (req.state === RUNNING) this.running--;
     req.state = ANSWERED;
@@ -537,7 +559,12 @@ export class PathService {
     r.status = status;
     r.cells = cells;
     r.cost = cost;
+    r.costMeasure = 'steps';
     r.expanded = expanded;
+    r.reached = reached;
+    r.reason = reason;
+    r.avoided = true;
+    r.points = null;
     r.version = version;
     r.stale = stale;
     r.error = error;
@@ -681,7 +708,6 @@ export class PathService {
   }
 }
 
-const EMPTY_DATA = new Float64Array(RUN_FIELDS);
 
 function before(a: Req, b: Req): boolean {
   return a.priority !== b.priority ? a.priority > b.priority : a.seq < b.seq;

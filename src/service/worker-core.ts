@@ -5,11 +5,13 @@
 import type { NavGrid } from '../grid/navgrid.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import { MOVEMENT_NAMES } from '../search/movement.js';
-import { DONE_FIELDS, RUN_FIELDS, WIRE_STATUS, gridFromMeta, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
+import { DONE_FIELDS, RUN_FIELDS, WIRE_ALGORITHM, WIRE_REASON, WIRE_STATUS, gridFromMeta, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
 
 /** The two calls a worker needs from its environment. */
 export interface WorkerEndpoint {
+  /** Sends a message of the pool's protocol to the main thread, moving the buffers in `transfer`. */
   post(message: FromWorker, transfer: ArrayBuffer[]): void;
+  /** Calls `handler` with every message the main thread sends. */
   listen(handler: (message: ToWorker) => void): void;
 }
 
@@ -66,7 +68,13 @@ export function serveWorker(endpoint: WorkerEndpoint): void {
             movement: MOVEMENT_NAMES[data[o + 6]],
             maxIterations: data[o + 7],
             weight: data[o + 8],
+            algorithm: WIRE_ALGORITHM[data[o + 10]],
+            nearest: data[o + 11] === 1,
+            radius: data[o + 12],
+            reachabilityCheck: data[o + 13] === 1,
           });
+          meta[m + 7] = r.reached;
+          meta[m + 8] = r.reason === null ? 0 : WIRE_REASON.indexOf(r.reason) + 1;
           meta[m + 1] = STATUS_CODE.get(r.status)!;
           meta[m + 2] = r.cost;
           meta[m + 3] = r.expanded;

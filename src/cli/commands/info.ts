@@ -12,7 +12,8 @@ export const spec = {
 export function infoCommand(args: string[], io: CliIo): number {
   const { values, positionals } = parseCommand('info', spec, args);
   for (const file of positionals) checkInput(file);
-  const { grid, format, warnings, movement, contents } = loadMap(positionals[0], values.format, values.rules, values.level);
+  // info lists the warnings in its own report (and in --json), so they are not also sent to stderr.
+  const { grid, format, warnings, movement, contents } = loadMap(positionals[0], values.format, values.rules, null, values.level);
   const layers = grid.stats().map((s) => ({ ...s, walkablePercent: pct(s.walkable, s.total), blockedPercent: pct(s.blocked, s.total) }));
   const info = { file: positionals[0], format, width: grid.width, height: grid.height, cells: grid.size, projection: grid.projection.spec.kind, projectionSpec: grid.projection.spec, movement, layers, warnings, ...(contents === undefined ? {} : { contents }) };
   if (values.json) {

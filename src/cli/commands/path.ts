@@ -1,7 +1,6 @@
-import { TilenavError, Pathfinder, movementModel, type SearchResult, type MovementName, type NavGrid, type SearchAlgorithm } from '../../index.js';
-import { ClearanceMap, findPathToNearest } from '../../query/index.js';
-import { cellStep } from '../../path/index.js';
-import { findAnyAnglePath, cellsToPoints, smoothPath, polylineLength, toWorldWaypoints } from '../../path/index.js';
+import { TilenavError, Pathfinder, movementModel, type MovementName, type NavGrid, type SearchAlgorithm } from '../../index.js';
+import { clearanceOf } from '../../query/index.js';
+import { cellsToPoints, smoothPath, polylineLength, toWorldWaypoints } from '../../path/index.js';
 import { drawAscii } from '../ascii.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
 import { checkInput } from '../output.js';
@@ -18,7 +17,7 @@ export const spec = {
     layer: COMMON_FLAGS.layer,
     format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules, level: COMMON_FLAGS.level,
     smooth: { kind: 'boolean', description: 'add string-pulled waypoints and their length' },
-    'any-angle': { kind: 'boolean', description: 'any-angle path (Theta*, octile only) instead of a cell path' },
+    'any-angle': { kind: 'boolean', description: 'any-angle path (Theta*, square cells only) instead of a cell path' },
     nearest: { kind: 'boolean', description: 'when the goal is out of reach, the path to the reachable cell nearest it (status partial)' },
     radius: { kind: 'number', value: 'R', min: 0, default: '0', description: "the unit's radius in world units: keeps the path that far from walls" },
     world: { kind: 'boolean', description: 'add the waypoints in world coordinates (the map projection)' },
@@ -34,11 +33,10 @@ export function pathCommand(args: string[], io: CliIo): number {
   const to = values.to!;
   const radius = values.radius ?? 0;
   const algorithm = (values.algorithm ?? 'auto') as SearchAlgorithm;
-  if (values['any-angle'] && values.nearest) throw new TilenavError('runs Theta* on the octile grid; it does not combine with --nearest', { element: '--any-angle' });
   for (const other of ['any-angle', 'nearest'] as const) {
     if (values[other] && algorithm !== 'auto') throw new TilenavError(`--${other} runs its own search; it does not take --algorithm ${algorithm}`, { element: '--algorithm' });
   }
-  const loaded = loadMap(positionals[0], values.format, values.rules, values.level);
+  const loaded = loadMap(positionals[0], values.format, values.rules, io, values.level);
   const { grid } = loaded;
   // A hexagonal or staggered map's cells only make sense with its own neighbours.
   const movement = movementModel(values.movement ?? loaded.movement ?? 'octile').name as MovementName;
@@ -46,24 +44,11 @@ export function pathCommand(args: string[], io: CliIo): number {
   for (const [p, flag] of [[from, '--from'], [to, '--to']] as const) {
     if (!grid.inBounds(p[0], p[1])) throw new TilenavError(`(${p[0]}, ${p[1]}) is outside the ${grid.width} x ${grid.height} map`, { element: flag });
   }
-  if (values['any-angle'] && movement !== 'octile') throw new TilenavError(`runs Theta* on the octile grid; it does not combine with --movement ${movement}`, { element: '--any-angle' });
-  const clearance = radius > 0 ? new ClearanceMap(grid, { layer, maxClearance: Math.min(255, Math.ceil(radius / cellStep(grid.projection)) + 1) }) : null;
-  const view = clearance?.view(radius);
+  const view = radius > 0 ? clearanceOf(grid, layer, radius).view(radius) : undefined;
   const finder = new Pathfinder(grid);
   const t0 = performance.now();
-  let r: SearchResult;
-  let pts: Float64Array | null = null;
-  if (values['any-angle']) {
-    const a = findAnyAnglePath(grid, from[0], from[1], to[0], to[1], { layer, view });
-    pts = a.points;
-    const pc: number[] = [];
-    for (let k = 0; k < pts.length; k += 2) pc.push(pts[k + 1] * grid.width + pts[k]);
-    r = { status: a.status, cells: Int32Array.from(pc), cost: a.cost, expanded: a.expanded, reached: a.status === 'found' ? pc[pc.length - 1] : -1 };
-  } else if (values.nearest) {
-    r = findPathToNearest(grid, from[0], from[1], to[0], to[1], { layer, movement, hooks: clearance?.hooks(radius), pathfinder: finder });
-  } else {
-    r = finder.search(from[0], from[1], to[0], to[1], { layer, movement, view, algorithm });
-  }
+  const r = finder.findPath(from[0], from[1], to[0], to[1], { layer, movement, algorithm, radius, nearest: values.nearest === true, anyAngle: values['any-angle'] === true });
+  let pts: Float64Array | null = r.points;
   const ok = r.status === 'found' || r.status === 'partial';
   // Waypoints: any-angle's own, smoothed (--smooth), or every cell centre (--world alone).
   if (ok && pts === null && (values.smooth || values.world)) pts = values.smooth ? smoothPath(grid, r.cells, { layer, movement, view }) : cellsToPoints(grid, r.cells);

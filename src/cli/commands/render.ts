@@ -124,7 +124,7 @@ export function renderCommand(args: string[], io: CliIo): number {
   const movement = values.movement as MovementName | undefined;
   // Pictures are redrawn often: an existing PNG is replaced, but never the map itself.
   checkOutput(out, [positionals[0]], true, '--out');
-  const loaded = loadMap(positionals[0], values.format, values.rules, values.level);
+  const loaded = loadMap(positionals[0], values.format, values.rules, io, values.level);
   const { grid } = loaded;
   const layer = layerArg(values.layer);
   const tiles = values['overlay-only'] ? undefined : loaded.tiles !== undefined ? readLdtkTiles(loaded.tiles) : loaded.tileOffset !== undefined ? readTiles(positionals[0], grid, loaded.tileOffset) : undefined;

@@ -38,7 +38,7 @@ export async function runOnWorkers(grid: NavGrid, queries: readonly ScenarioQuer
         if (r.status === 'error' || r.status === 'cancelled' || r.status === 'deadline' || r.status === 'rejected' || r.status === 'dropped') {
           throw new Error(`query ${k + 1}: the service answered ${r.status}${r.error ? ` (${r.error})` : ''}`);
         }
-        results[k] = { status: r.status, cells: r.cells.slice(), cost: r.cost, expanded: r.expanded };
+        results[k] = { ...r, status: r.status, cells: r.cells.slice() };
         latenciesUs[k] = r.latencyMs * 1000;
         left--;
       }

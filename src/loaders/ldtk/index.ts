@@ -12,6 +12,7 @@ import { resolveTiledPath } from '../tiled/index.js';
 import { fail, oneLine, quote, quoteName, warn, type Ctx } from '../tiled/model.js';
 import { buildLevel, CellBudget, cellSizeOf, stitch, tilesetsOf, type LdtkLevel, type LdtkTileset, type LdtkWorld } from './build.js';
 import type { LdtkEntity } from './entities.js';
+import type { LoadedGrid } from '../result.js';
 import { parseJson, readExternalLevel, readProject, type RawLevel, type RawProject } from './read.js';
 import { checkLdtkRules, DEFAULT_LDTK_MAPPING, mappingSets, unmatchedRules, valueNavs, type LdtkMapping, type LdtkRules, type ValueDef, type ValueNav } from './rules.js';
 
@@ -57,8 +58,11 @@ export interface LdtkOptions {
   stitch?: boolean;
 }
 
-/** A loaded LDtk project. */
-export interface LdtkProject {
+/**
+ * A loaded LDtk project. `grid` is the navigation grid of its one stitched world when it has
+ * exactly one, else of its first level; every level and world keeps its own grid beside it.
+ */
+export interface LdtkProject extends LoadedGrid {
   /** Every level of every world, in the file's order. */
   levels: LdtkLevel[];
   /** One stitched grid per depth of each Free or GridVania world (none for linear layouts, or with `stitch: false`). */
@@ -215,7 +219,9 @@ function finish(p: Prepared, contents: Map<string, string | Uint8Array>, options
   for (const l of levels) for (const e of l.entities) if (e.iid !== '') entities.set(e.iid, e);
   const all = [...warnings];
   for (const l of levels) for (const w of l.warnings) all.push(`level ${quote(l.name, 60)}: ${w}`);
-  return { levels, worlds, world: worlds.length === 1 ? worlds[0] : undefined, tilesets, cellSize: cs, jsonVersion: raw.jsonVersion, entities, warnings: all };
+  if (levels.length === 0) fail(ctx, 'project', 'the project has no levels');
+  const world = worlds.length === 1 ? worlds[0] : undefined;
+  return { grid: (world ?? levels[0]).grid, levels, worlds, world, tilesets, cellSize: cs, jsonVersion: raw.jsonVersion, entities, warnings: all };
 }
 
 /**

@@ -19,15 +19,21 @@ export interface TiledRule {
 
 /** A rules file: `{ "version": 1, "tilesets": { name: { localId: rule } }, "layers": { name: rule } }`; every part optional. */
 export interface TiledRules {
+  /** The rules format's version; only 1 exists. */
   version?: 1;
+  /** Tile rules by tileset name, then by local tile id (0 to 268435455, as a string key). */
   tilesets?: Record<string, Record<string, TiledRule>>;
+  /** Layer rules by layer name; a group's name covers the layers in it. */
   layers?: Record<string, TiledRule>;
 }
 
 /** Rules after their shape is checked: maps by tileset name and local id, by layer name. */
 export interface CheckedRules {
+  /** The rules' file name, for messages. */
   file: string;
+  /** Tile rules by tileset name, then by local tile id. */
   tilesets: Map<string, Map<number, TiledRule>>;
+  /** Layer rules by layer name. */
   layers: Map<string, TiledRule>;
 }
 

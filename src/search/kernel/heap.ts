@@ -1,0 +1,400 @@
+/**
+ * A binary min-heap of node ids on typed arrays, with decrease-key. Order: lower key (f) first,
+ * then higher g (prefer the node nearer the goal), then lower id, so every query pops nodes in the
+ * same order on every machine (lockstep multiplayer games need that).
+ *
+ * Each slot keeps its node's f and g beside it, so sifting compares neighbouring memory instead of
+ * chasing node ids into the search arrays. `pos` holds each queued node's slot; it is meaningful
+ * only for nodes the caller knows to be queued (the caller's generation stamps say which).
+ */
+export class NodeHeap {
+  size = 0;
+  private nodes: Int32Array;
+  private keys: Float64Array;
+  private gs: Float64Array;
+  private readonly pos: Int32Array;
+
+  /** Bytes held: the entries as the list has grown, and the position per node. */
+  get bytes(): number {
+    return this.nodes.byteLength + this.keys.byteLength + this.gs.byteLength + this.pos.byteLength;
+  }
+
+  constructor(nodeCount: number) {
+    const initial = Math.max(1, Math.min(nodeCount, 1024));
+    this.nodes = new Int32Array(initial);
+    this.keys = new Float64Array(initial);
+    this.gs = new Float64Array(initial);
+    this.pos = new Int32Array(nodeCount);
+  }
+
+  clear(): void {
+    this.size = 0;
+  }
+
+  /** Adds `node` with key `f` and tie value `g`. The node must not be queued already. */
+  push(node: number, f: number, g: number): void {
+    if (this.size === this.nodes.length) this.grow();
+    this.up(this.size++, node, f, g);
+  }
+
+  /** Lowers the key of a queued node. */
+  decrease(node: number, f: number, g: number): void {
+    this.up(this.pos[node], node, f, g);
+  }
+
+  /** Removes and returns the first node. The heap must not be empty. */
+  pop(): number {
+    const top = this.nodes[0];
+    const last = --this.size;
+    if (last > 0) this.down(this.nodes[last], this.keys[last], this.gs[last]);
+    return top;
+  }
+
+  /**
+   * Whether an entry (`node`, key `f`, tie value `g`) would come out before every queued one, in
+   * the heap's order (true when empty). Lets a search take a fresh successor next without queueing it.
+   */
+  before(node: number, f: number, g: number): boolean {
+    if (this.size === 0) return true;
+    const tf = this.keys[0];
+    if (f !== tf) return f < tf;
+    const tg = this.gs[0];
+    return g > tg || (g === tg && node < this.nodes[0]);
+  }
+
+  /**
+   * Adds `node` (key `f`, tie value `g`; not queued already) and removes the first node, in one
+   * sift: returns `node` itself, never queued, when it comes first, else the former first node.
+   * A search that expands a node's best successor next saves a push and a pop this way.
+   */
+  pushPop(node: number, f: number, g: number): number {
+    if (this.before(node, f, g)) return node;
+    const top = this.nodes[0];
+    this.down(node, f, g);
+    return top;
+  }
+
+  /** The key of a queued node. */
+  keyOf(node: number): number {
+    return this.keys[this.pos[node]];
+  }
+
+  /** The tie value (g) the first node was queued with. The heap must not be empty. */
+  firstG(): number {
+    return this.gs[0];
+  }
+
+  /** The first node's key, Infinity when empty. */
+  peekKey(): number {
+    return this.size > 0 ? this.keys[0] : Infinity;
+  }
+
+  private up(i: number, node: number, f: number, g: number): void {
+    const nodes = this.nodes;
+    const keys = this.keys;
+    const gs = this.gs;
+    const pos = this.pos;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const pf = keys[parent];
+      if (pf < f) break;
+      if (pf === f) {
+        const pg = gs[parent];
+        if (pg > g || (pg === g && nodes[parent] < node)) break;
+      }
+      const pn = nodes[parent];
+      nodes[i] = pn;
+      keys[i] = pf;
+      gs[i] = gs[parent];
+      pos[pn] = i;
+      i = parent;
+    }
+    nodes[i] = node;
+    keys[i] = f;
+    gs[i] = g;
+    pos[node] = i;
+  }
+
+  private down(node: number, f: number, g: number): void {
+    const nodes = this.nodes;
+    const keys = this.keys;
+    const gs = this.gs;
+    const pos = this.pos;
+    const size = this.size;
+    const half = size >> 1;
+    let i = 0;
+    while (i < half) {
+      let c = 2 * i + 1;
+      let cf = keys[c];
+      const r = c + 1;
+      if (r < size) {
+        const rf = keys[r];
+        if (rf < cf || (rf === cf && (gs[r] > gs[c] || (gs[r] === gs[c] && nodes[r] < nodes[c])))) {
+          c = r;
+          cf = rf;
+        }
+      }
+      if (cf > f || (cf === f && (gs[c] < g || (gs[c] === g && nodes[c] > node)))) break;
+      const cn = nodes[c];
+      nodes[i] = cn;
+      keys[i] = cf;
+      gs[i] = gs[c];
+      pos[cn] = i;
+      i = c;
+    }
+    nodes[i] = node;
+    keys[i] = f;
+    gs[i] = g;
+    pos[node] = i;
+  }
+
+  private grow(): void {
+    const n = Math.min(this.nodes.length * 2, this.pos.length);
+    const nodes = new Int32Array(n);
+    const keys = new Float64Array(n);
+    const gs = new Float64Array(n);
+    nodes.set(this.nodes);
+    keys.set(this.keys);
+    gs.set(this.gs);
+    this.nodes = nodes;
+    this.keys = keys;
+    this.gs = gs;
+  }
+}
+
+/**
+ * The order of {@link NodeHeap} without decrease-key or node positions: a node whose cost improves
+ * is pushed again, and the caller skips the stale entry when it comes out (its node is settled by
+ * then, as the better entry has the lower key). Sifting then writes no per-node array, only the
+ * heap's own, which stay in cache: for searches over large grids that push few nodes and seldom
+ * improve one (jump point search), where the position writes of {@link NodeHeap} miss the cache.
+ * Memory: 20 bytes per queued entry.
+ */
+export class LazyNodeHeap {
+  size = 0;
+  private nodes = new Int32Array(256);
+  private keys = new Float64Array(256);
+  private gs = new Float64Array(256);
+
+  clear(): void {
+    this.size = 0;
+  }
+
+  /** Adds an entry for `node` with key `f` and tie value `g` (the node may have entries already). */
+  push(node: number, f: number, g: number): void {
+    if (this.size === this.nodes.length) this.grow();
+    const nodes = this.nodes;
+    const keys = this.keys;
+    const gs = this.gs;
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const pf = keys[parent];
+      if (pf < f) break;
+      if (pf === f) {
+        const pg = gs[parent];
+        if (pg > g || (pg === g && nodes[parent] < node)) break;
+      }
+      nodes[i] = nodes[parent];
+      keys[i] = pf;
+      gs[i] = gs[parent];
+      i = parent;
+    }
+    nodes[i] = node;
+    keys[i] = f;
+    gs[i] = g;
+  }
+
+  /** Removes and returns the first entry's node. The heap must not be empty. */
+  pop(): number {
+    const nodes = this.nodes;
+    const keys = this.keys;
+    const gs = this.gs;
+    const top = nodes[0];
+    const size = --this.size;
+    if (size === 0) return top;
+    const node = nodes[size];
+    const f = keys[size];
+    const g = gs[size];
+    const half = size >> 1;
+    let i = 0;
+    while (i < half) {
+      let c = 2 * i + 1;
+      let cf = keys[c];
+      const r = c + 1;
+      if (r < size) {
+        const rf = keys[r];
+        if (rf < cf || (rf === cf && (gs[r] > gs[c] || (gs[r] === gs[c] && nodes[r] < nodes[c])))) {
+          c = r;
+          cf = rf;
+        }
+      }
+      if (cf > f || (cf === f && (gs[c] < g || (gs[c] === g && nodes[c] > node)))) break;
+      nodes[i] = nodes[c];
+      keys[i] = cf;
+      gs[i] = gs[c];
+      i = c;
+    }
+    nodes[i] = node;
+    keys[i] = f;
+    gs[i] = g;
+    return top;
+  }
+
+  private grow(): void {
+    const n = this.nodes.length * 2;
+    const nodes = new Int32Array(n);
+    const keys = new Float64Array(n);
+    const gs = new Float64Array(n);
+    nodes.set(this.nodes);
+    keys.set(this.keys);
+    gs.set(this.gs);
+    this.nodes = nodes;
+    this.keys = keys;
+    this.gs = gs;
+  }
+}
+
+/**
+ * A priority queue for Dijkstra searches whose edges all cost between `lo` and `hi` (set by
+ * {@link reset}). No decrease-key: push a node again with its lower key; {@link pop} returns entries
+ * by key, stale ones included (the caller skips an entry whose `key` is above the node's current
+ * cost, or whose node is settled). In bucket mode the entries of one bucket come out in any order,
+ * so a key can be below the one before it by less than lo; Dijkstra's settled costs are exact all
+ * the same.
+ *
+ * When hi / lo is moderate (at most {@link MonotoneQueue.MAX_RING} - 2) it is Dial's bucket queue:
+ * buckets lo wide in a ring, O(1) per push and pop. That is exact for Dijkstra: a node popped from
+ * bucket k cannot be improved by anything still queued, which costs at least k * lo and adds an edge
+ * of at least lo. Otherwise a binary heap of (key, node) entries.
+ */
+export class MonotoneQueue {
+  static readonly MAX_RING = 4096;
+  size = 0;
+  /** The key of the entry {@link pop} returned last. */
+  key = 0;
+  private buckets = true;
+  private inv = 1;
+  /** The ring's size - 1 (a power of two - 1: the mask). */
+  private ring = 0;
+  private cur = 0;
+  private head = new Int32Array(MonotoneQueue.MAX_RING);
+  private top = 0;
+  /** Bucket mode: the first of the entry slots popped and free for reuse, -1 when none. */
+  private free = -1;
+  private next = new Int32Array(1024);
+  private nodes = new Int32Array(1024);
+  private keys = new Float64Array(1024);
+
+  /** Empties the queue for a search whose edges cost lo..hi and whose first keys lie in 0..hi. */
+  reset(lo: number, hi: number): void {
+    this.size = 0;
+    this.top = 0;
+    this.free = -1;
+    this.cur = 0;
+    const need = Math.ceil(hi / lo) + 2;
+    this.buckets = lo > 0 && need <= MonotoneQueue.MAX_RING;
+    if (this.buckets) {
+      // A power of two, so a key's bucket is a mask away.
+      let ring = 4;
+      while (ring < need) ring *= 2;
+      this.inv = 1 / lo;
+      this.ring = ring - 1;
+      this.head.fill(-1, 0, ring);
+    }
+  }
+
+  push(node: number, key: number): void {
+    if (!this.buckets) {
+      if (this.top === this.nodes.length) this.grow();
+      this.heapPush(node, key);
+      return;
+    }
+    // Reuse a popped entry's slot: the arrays grow to the most entries queued at once, not to
+    // the number of pushes (a search of a whole layer pushes more than a million).
+    let e = this.free;
+    if (e >= 0) this.free = this.next[e];
+    else {
+      if (this.top === this.nodes.length) this.grow();
+      e = this.top++;
+    }
+    const b = ((key * this.inv) | 0) & this.ring;
+    this.nodes[e] = node;
+    this.keys[e] = key;
+    this.next[e] = this.head[b];
+    this.head[b] = e;
+    this.size++;
+  }
+
+  /** Removes and returns the entry with the least key (its key in {@link key}). The queue must not be empty. */
+  pop(): number {
+    if (!this.buckets) return this.heapPop();
+    const head = this.head;
+    let c = this.cur;
+    let e = head[c];
+    while (e === -1) {
+      c = (c + 1) & this.ring;
+      e = head[c];
+    }
+    this.cur = c;
+    head[c] = this.next[e];
+    this.next[e] = this.free;
+    this.free = e;
+    this.size--;
+    this.key = this.keys[e];
+    return this.nodes[e];
+  }
+
+  private grow(): void {
+    const n = this.nodes.length * 2;
+    const next = new Int32Array(n);
+    const nodes = new Int32Array(n);
+    const keys = new Float64Array(n);
+    next.set(this.next);
+    nodes.set(this.nodes);
+    keys.set(this.keys);
+    this.next = next;
+    this.nodes = nodes;
+    this.keys = keys;
+  }
+
+  private heapPush(node: number, key: number): void {
+    const nodes = this.nodes;
+    const keys = this.keys;
+    let i = this.top++;
+    this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (keys[parent] <= key) break;
+      nodes[i] = nodes[parent];
+      keys[i] = keys[parent];
+      i = parent;
+    }
+    nodes[i] = node;
+    keys[i] = key;
+  }
+
+  private heapPop(): number {
+    const nodes = this.nodes;
+    const keys = this.keys;
+    const top = nodes[0];
+    this.key = keys[0];
+    const last = --this.top;
+    this.size--;
+    const node = nodes[last];
+    const key = keys[last];
+    const half = last >> 1;
+    let i = 0;
+    while (i < half) {
+      let c = 2 * i + 1;
+      if (c + 1 < last && keys[c + 1] < keys[c]) c++;
+      if (keys[c] >= key) break;
+      nodes[i] = nodes[c];
+      keys[i] = keys[c];
+      i = c;
+    }
+    nodes[i] = node;
+    keys[i] = key;
+    return top;
+  }
+}
