@@ -102,6 +102,7 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
  * Pathfinders: see `NavGrid.memory`.
  */
 export class Pathfinder {
+  /** The grid it searches. */
   readonly grid: NavGrid;
   /** The search state every algorithm of this Pathfinder runs on (padded grid size). */
   private readonly scratch: SearchScratch;
@@ -117,6 +118,7 @@ export class Pathfinder {
   private readonly hierarchies = new Map<string, Hierarchy>();
   private readonly query: Query;
 
+  /** A Pathfinder for `grid`: allocates its search scratch now (about 20 bytes per padded cell). */
   constructor(grid: NavGrid) {
     if (!(grid instanceof NavGrid)) throw new TilenavError(`expected a NavGrid, got ${describe(grid)}`, { element: 'grid' });
     this.grid = grid;
