@@ -63,7 +63,9 @@ export interface BinaryGridOptions {
  * no warnings (the format holds everything a grid has, so nothing is dropped or guessed).
  */
 export interface BinaryGrid {
+  /** The grid as saved. */
   grid: NavGrid;
+  /** Always empty: nothing is dropped or guessed. */
   warnings: string[];
 }
 

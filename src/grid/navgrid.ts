@@ -23,6 +23,7 @@ import { FLAG_ONE_WAY_MASK } from './flags.js';
 import { assertCellIndices } from '../errors.js';
 import type { WorldPoint } from './projection.js';
 
+/** Options of the {@link NavGrid} constructor. */
 export interface NavGridOptions {
   /** Layer count (1-8, named from {@link DEFAULT_LAYER_NAMES}) or the layer names. @default 1 */
   layers?: number | readonly string[];
@@ -55,9 +56,13 @@ export interface NavGridOptions {
 
 /** A rectangle of cells, inclusive of (x, y), `width` x `height` cells. */
 export interface CellRect {
+  /** Left column. */
   x: number;
+  /** Top row. */
   y: number;
+  /** Columns. */
   width: number;
+  /** Rows. */
   height: number;
 }
 
@@ -67,8 +72,11 @@ export interface CellRect {
  * cells, merged where they touch, at most MAX_CHANGE_RECTS), and the grid's version after it.
  */
 export interface GridChange extends CellRect {
+  /** The layer index that changed. */
   layer: number;
+  /** The grid's version after the change. */
   version: number;
+  /** The changed rectangles (merged where they touch, at most MAX_CHANGE_RECTS). */
   rects: readonly CellRect[];
   /**
    * Whether the change may have opened a way: a cell became walkable, got cheaper, or lost a
@@ -81,9 +89,11 @@ export interface GridChange extends CellRect {
 
 /** What to write into each cell of a rectangle; omitted fields are left as they are. */
 export interface CellValues {
+  /** Walkable (true) or blocked (false). */
   walkable?: boolean;
   /** Traversal cost, 2^-126 (about 1.18e-38) to about 3.4e38 (what a float32 holds). */
   cost?: number;
+  /** The 8 flag bits (FLAG_*). */
   flags?: number;
   /** Terrain name or id: sets the terrain id, its cost and its walkability together. */
   terrain?: string | number;
@@ -91,9 +101,13 @@ export interface CellValues {
 
 /** Walkable / blocked counts of one layer. */
 export interface LayerStats {
+  /** The layer's name. */
   name: string;
+  /** Cells in the layer. */
   total: number;
+  /** Walkable cells. */
   walkable: number;
+  /** Blocked cells. */
   blocked: number;
 }
 
@@ -102,7 +116,9 @@ export interface LayerStats {
  * grid's setters (or call `grid.refresh()` after writing directly) so the search stays in step.
  */
 export interface NavLayer {
+  /** The layer's name. */
   readonly name: string;
+  /** The layer's index in `grid.layers`. */
   readonly index: number;
   /** 1 walkable, 0 blocked. */
   readonly walkable: Uint8Array;
@@ -121,11 +137,15 @@ export interface NavLayer {
  * in step with the grid. Sight tests (segmentCost, lineOfSight) take one.
  */
 export interface SearchView {
+  /** Padded row length: the grid's width plus 2. */
   readonly stride: number;
+  /** Cost of entering each padded cell, 0 where blocked. */
   readonly pass: Float32Array;
   /** Padded one-way bits (FLAG_NO_EXIT_*), or null when the layer has none. */
   exits: Uint8Array | null;
+  /** The smallest walkable cost of the layer. */
   minCost: number;
+  /** The largest walkable cost of the layer. */
   maxCost: number;
   /** Walkable cells all cost the same: jump point search applies. */
   uniform: boolean;
@@ -143,6 +163,7 @@ export interface MemoryEntry {
   name: string;
   /** The layer index it belongs to, or null when it serves the whole grid. */
   layer: number | null;
+  /** Bytes held. */
   bytes: number;
 }
 
@@ -150,6 +171,7 @@ export interface MemoryEntry {
 export interface GridMemory {
   /** The sum of the entries' bytes. */
   total: number;
+  /** One entry per thing held, per layer where that applies. */
   entries: MemoryEntry[];
 }
 
@@ -204,15 +226,21 @@ function misfit(model: MovementModel, projection: Projection): string | null {
  * Coordinates: x grows right, y grows down, cell index `i = y * width + x` ({@link index}).
  */
 export class NavGrid {
+  /** Cells per row. */
   readonly width: number;
+  /** Rows. */
   readonly height: number;
   /** width * height */
   readonly size: number;
+  /** The layers, 1 to 8. */
   readonly layers: readonly NavLayer[];
+  /** Terrain names and costs for `setTerrain`. */
   readonly terrain: TerrainTable;
+  /** World <-> cell conversion. */
   projection: Projection;
   /** The storage all layers are views on. */
   readonly storage: ArrayBufferLike;
+  /** Byte offset of the layer data in `storage`. */
   readonly storageOffset: number;
   /** Increases by one with every change event. */
   version = 0;
@@ -232,6 +260,11 @@ export class NavGrid {
   private pendingOpened: boolean[] = [];
   private readonly walkWriters = new Set<(layer: number, rect: CellRect, walkable: boolean) => void>();
 
+  /**
+   * A grid of `width` x `height` cells (integers >= 1, at most `maxCells` together), every cell
+   * walkable (or as `options.walkable` says) at the ground terrain's cost. Throws a TilenavError
+   * naming the argument for bad sizes or options.
+   */
   constructor(width: number, height: number, options: NavGridOptions = {}) {
     assertInteger(width, 'width');
     assertInteger(height, 'height');
@@ -409,6 +442,7 @@ export class NavGrid {
     throw new TilenavError(`unknown layer; this grid has ${this.layers.map((l, i) => `${i} "${l.name}"`).join(', ')}`, { element: `layer ${describe(layer)}` });
   }
 
+  /** The layer `layer` (index or name); throws a TilenavError for an unknown one. */
   layer(layer: number | string = 0): NavLayer {
     return this.layers[this.layerIndex(layer)];
   }
@@ -426,6 +460,7 @@ export class NavGrid {
     return this.layer(layer).cost[this.index(x, y)];
   }
 
+  /** The flag bits of (x, y) on `layer`; 0 outside the grid. */
   getFlags(x: number, y: number, layer: number | string = 0): number {
     return this.layer(layer).flags[this.index(x, y)];
   }
@@ -447,6 +482,7 @@ export class NavGrid {
 
   // ---- writes ------------------------------------------------------------------------------
 
+  /** Makes (x, y) walkable or blocked on `layer` (its cost is kept); throws outside the grid. */
   setWalkable(x: number, y: number, walkable: boolean, layer: number | string = 0): void {
     this.fillRect(x, y, 1, 1, { walkable }, layer);
   }
@@ -459,6 +495,7 @@ export class NavGrid {
     this.fillRect(x, y, 1, 1, { cost }, layer);
   }
 
+  /** Sets the flag bits of (x, y) on `layer` (FLAG_*); throws outside the grid. */
   setFlags(x: number, y: number, flags: number, layer: number | string = 0): void {
     this.fillRect(x, y, 1, 1, { flags }, layer);
   }

@@ -58,7 +58,7 @@ export interface PolygonConfig {
   obstacles: Obstacle[];
 }
 
-/** Options of {@link readPolygonConfig}, {@link loadPolygonConfig} and {@link PolygonNavigation}. */
+/** Options of {@link checkPolygonConfig}, {@link loadPolygonConfig} and {@link PolygonNavigation}. */
 export interface PolygonOptions {
   /** File name for error messages. @default '<polygon config>' */
   file?: string;
@@ -101,6 +101,7 @@ export class PolygonNavigation implements LoadedGrid {
   readonly grid: NavGrid;
   /** Always empty: a config the checks accept builds as written. Here for the loaders' one result shape. */
   readonly warnings: string[] = [];
+  /** The validated config, defaults filled in. */
   readonly config: PolygonConfig;
   private readonly areaShapes: Shape[];
   private readonly obstacleShapes: Shape[];

@@ -7,6 +7,7 @@ import type { NavGrid } from '../grid/navgrid.js';
  * properties, a text grid's header numbers, a polygon config's areas).
  */
 export interface LoadedGrid {
+  /** The navigation grid the file describes. */
   grid: NavGrid;
   /** What the loader did that the map's author may not expect, one line each; empty when nothing. */
   warnings: string[];

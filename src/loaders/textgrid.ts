@@ -31,6 +31,7 @@ export interface TextGridOptions {
 
 /** A parsed text grid: the one-layer NavGrid (continuous projection), no warnings, and its header. */
 export interface TextGrid extends LoadedGrid {
+  /** The header's numbers. */
   params: TextGridParams;
 }
 

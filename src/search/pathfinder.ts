@@ -102,6 +102,7 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
  * Pathfinders: see `NavGrid.memory`.
  */
 export class Pathfinder {
+  /** The grid it searches. */
   readonly grid: NavGrid;
   /** The search state every algorithm of this Pathfinder runs on (padded grid size). */
   private readonly scratch: SearchScratch;
@@ -117,6 +118,7 @@ export class Pathfinder {
   private readonly hierarchies = new Map<string, Hierarchy>();
   private readonly query: Query;
 
+  /** A Pathfinder for `grid`: allocates its search scratch now (about 20 bytes per padded cell). */
   constructor(grid: NavGrid) {
     if (!(grid instanceof NavGrid)) throw new TilenavError(`expected a NavGrid, got ${describe(grid)}`, { element: 'grid' });
     this.grid = grid;
@@ -314,10 +316,10 @@ export class Pathfinder {
    * more than the others.
    *
    * `landmarks`: how many landmark tables `auto` keeps for the layer's weighted searches (default
-   * 8; 0 turns them off and frees them). They make weighted searches several times faster (the
-   * path is the same optimal one), cost 4 bytes per cell per landmark, shared by the grid's
-   * Pathfinders, and take about one Dijkstra search of the layer each to build (a 768 x 768 map:
-   * 0.5-1.1 s for 8; 1024 x 1024: 1.3-2 s). Without `prepare` the searches build them themselves
+   * 8; 0 turns them off and frees them). They make weighted searches open far fewer cells (the
+   * path is the same optimal one), cost 4 bytes per cell per landmark, kept by the grid, and take
+   * about one Dijkstra search of the layer each to build (build times: docs/benchmarks.md).
+   * Without `prepare` the searches build them themselves
    * once they have done about half as much work as that, a slice per search (an eighth of one
    * landmark's build), so no search pauses for long; `prepare` at load time has them all from the
    * first query.

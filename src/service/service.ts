@@ -119,6 +119,7 @@ export type ServiceStatus = PathStatus | 'error' | 'cancelled' | 'deadline' | 'r
 
 /** A service answer: a {@link PathResult} with the service's own statuses and bookkeeping. */
 export interface ServiceResult extends Omit<PathResult, 'status'> {
+  /** The request's id, as `request()` returned it. */
   id: number;
   /** How the request ended; see {@link ServiceStatus}. */
   status: ServiceStatus;

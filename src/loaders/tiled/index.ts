@@ -33,7 +33,7 @@ export { applyRulesToTileset, type ApplyRulesOptions } from './tileset-write.js'
 /** Reads a file named relative to nothing (the loader has already joined it to the map's folder). */
 export type TiledReadFile = (path: string) => string | Uint8Array;
 
-/** Options of {@link loadTiled} and {@link loadTiledAsync} (and, with `readFile` supplied for you, `loadTiledFile`). */
+/** Options of {@link parseTiled} and {@link parseTiledAsync} (and, with `readFile` supplied for you, Node's `loadTiled`). */
 export interface TiledOptions {
   /** The map's path: named in errors, and external tilesets resolve relative to its folder. @default '<map>' */
   file?: string;
