@@ -14,6 +14,7 @@ import type { ValueNav } from './rules.js';
 
 /** A tileset of the project, for drawing its tiles. */
 export interface LdtkTileset {
+  /** Its uid in LDtk (what layers and `Tile` fields name it by). */
   uid: number;
   /** Its identifier in LDtk. */
   name: string;
@@ -21,11 +22,15 @@ export interface LdtkTileset {
   path: string | null;
   /** The atlas LDtk ships itself (`LdtkIcons`), or null. */
   embedded: string | null;
-  /** Image size in pixels; tiles are `tileSize` square, `spacing` apart, `padding` from the edges. */
+  /** Image width in pixels. */
   width: number;
+  /** Image height in pixels. */
   height: number;
+  /** A tile's side in pixels (tiles are square). */
   tileSize: number;
+  /** Pixels between two tiles. */
   spacing: number;
+  /** Pixels between the image's edges and the first tiles. */
   padding: number;
   /** Enum tags: an enum value's identifier to the ids of the tiles tagged with it. */
   enumTags: ReadonlyMap<string, readonly number[]>;
@@ -36,40 +41,55 @@ export interface LdtkTileset {
  * LDtk's display order (the first is beneath the second).
  */
 export interface LdtkTileLayer {
+  /** The layer's identifier. */
   name: string;
   /** `Tiles`, `AutoLayer`, or `IntGrid` for an IntGrid layer's auto-tiles. */
   type: string;
+  /** Whether LDtk shows the layer. */
   visible: boolean;
   /** 0 to 1. */
   opacity: number;
+  /** The layer's cell size in pixels. */
   gridSize: number;
-  /** The layer's total offset in pixels, already added to `x` and `y`. */
+  /** The layer's total horizontal offset in pixels, already added to `x`. */
   offsetX: number;
+  /** The layer's total vertical offset in pixels, already added to `y`. */
   offsetY: number;
   /** Its tileset's place in the project's `tilesets`, or -1 when it has none the project defines. */
   tileset: number;
+  /** How many tiles: the length of each array below. */
   count: number;
-  /** Each tile's top-left corner in the level's pixels. */
+  /** Each tile's left edge in the level's pixels. */
   x: Int32Array;
+  /** Each tile's top edge in the level's pixels. */
   y: Int32Array;
-  /** Tile id in its tileset, and the tile's top-left corner in the tileset image. */
+  /** Each tile's id in its tileset. */
   id: Int32Array;
+  /** Each tile's left edge in the tileset image. */
   srcX: Int32Array;
+  /** Each tile's top edge in the tileset image. */
   srcY: Int32Array;
   /** Bit 0 mirrors the tile horizontally, bit 1 vertically. */
   flip: Uint8Array;
+  /** Each tile's opacity, 0 to 1. */
   alpha: Float32Array;
 }
 
 /** An IntGrid layer's values, as the level holds them (0 is an empty cell). */
 export interface LdtkIntGridLayer {
+  /** The layer's identifier. */
   name: string;
+  /** Whether LDtk shows the layer. */
   visible: boolean;
+  /** The layer's cell size in pixels. */
   gridSize: number;
+  /** The layer's total horizontal offset in pixels. */
   offsetX: number;
+  /** The layer's total vertical offset in pixels. */
   offsetY: number;
-  /** In the layer's own cells. */
+  /** Width in the layer's own cells. */
   width: number;
+  /** Height in the layer's own cells. */
   height: number;
   /** `width` x `height` values, row by row. */
   values: Int32Array;
@@ -77,14 +97,19 @@ export interface LdtkIntGridLayer {
 
 /** A level touching this one on the world map: `dir` is `n`, `s`, `e`, `w`, `ne`, `nw`, `se`, `sw`, `o` (overlaps), `<` or `>` (a depth below or above). */
 export interface LdtkNeighbour {
+  /** The neighbouring level's identifier. */
   level: string;
+  /** Its iid. */
   iid: string;
+  /** LDtk's direction letter: `n`, `s`, `e`, `w`, a corner (`ne`, ...), `o` overlapping, `<` below or `>` above in depth. */
   dir: string;
 }
 
 /** One level: its own navigation grid and what a game needs beside it. */
 export interface LdtkLevel {
+  /** The level's identifier. */
   name: string;
+  /** LDtk's unique instance id of the level. */
   iid: string;
   /** The world it belongs to ('' in a project without named worlds). */
   world: string;
@@ -105,12 +130,17 @@ export interface LdtkLevel {
   intGrids: LdtkIntGridLayer[];
   /** The level's own custom fields. */
   fields: ReadonlyMap<string, LdtkField>;
+  /** The levels LDtk lists as touching or overlapping this one. */
   neighbours: LdtkNeighbour[];
-  /** Its place in the world in pixels (-1, -1 in linear layouts), its depth, and its size in pixels. */
+  /** Its left edge in the world in pixels (-1 in linear layouts). */
   worldX: number;
+  /** Its top edge in the world in pixels (-1 in linear layouts). */
   worldY: number;
+  /** Its world depth. */
   depth: number;
+  /** Its width in pixels. */
   pxWidth: number;
+  /** Its height in pixels. */
   pxHeight: number;
   /** The file its layers came from: the project's, or the level's own file when saved apart. */
   file: string;
@@ -120,14 +150,31 @@ export interface LdtkLevel {
 export interface LdtkWorld {
   /** The world's identifier ('' in a project without named worlds). */
   name: string;
+  /** LDtk's unique instance id of the world. */
   iid: string;
+  /** `Free` or `GridVania`. */
   layout: string;
+  /** The depth of the levels stitched into this grid. */
   depth: number;
   /** Cells no level covers are blocked. `grid.projection` turns cells into LDtk's world pixels and back. */
   grid: NavGrid;
+  /** The movement model its square cells imply. */
   movement: 'octile';
-  /** Where each level lies in `grid`, in cells; `index` is its place in the project's `levels`. */
-  levels: { name: string; index: number; x: number; y: number; width: number; height: number }[];
+  /** Where each level lies in `grid`, in cells. */
+  levels: {
+    /** The level's identifier. */
+    name: string;
+    /** Its place in the project's `levels`. */
+    index: number;
+    /** Its left column in `grid`. */
+    x: number;
+    /** Its top row in `grid`. */
+    y: number;
+    /** Its width in cells. */
+    width: number;
+    /** Its height in cells. */
+    height: number;
+  }[];
   /** Every entity of those levels, placed on the world grid's cells (pixels: the world's). */
   entities: LdtkEntity[];
 }

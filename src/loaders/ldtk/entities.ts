@@ -7,24 +7,35 @@ import { got, int, list, MAX_INT, named, object, pair, str } from './read.js';
 
 /** A cell of a grid: a `Point` field's value, moved onto the navigation grid. */
 export interface LdtkCell {
+  /** Column, from the left. */
   x: number;
+  /** Row, from the top. */
   y: number;
 }
 
 /** An `EntityRef` field's value: the entity it names, and where that one lives. */
 export interface LdtkEntityRef {
+  /** The iid of the entity named (a key of `project.entities`). */
   entityIid: string;
+  /** The iid of its entity layer. */
   layerIid: string;
+  /** The iid of its level. */
   levelIid: string;
+  /** The iid of its world. */
   worldIid: string;
 }
 
 /** A `Tile` field's value: a rectangle of a tileset, in the tileset's pixels. */
 export interface LdtkTileRect {
+  /** The tileset's uid (as in `project.tilesets`). */
   tilesetUid: number;
+  /** Left edge, in the tileset image's pixels. */
   x: number;
+  /** Top edge, in the tileset image's pixels. */
   y: number;
+  /** Width in pixels. */
   w: number;
+  /** Height in pixels. */
   h: number;
 }
 
@@ -38,15 +49,21 @@ export type LdtkFieldValue = null | boolean | number | string | LdtkCell | LdtkE
 
 /** One custom field: LDtk's type name (`Int`, `LocalEnum.Item`, `Array<Point>`, ...) and its value. */
 export interface LdtkField {
+  /** LDtk's type name. */
   readonly type: string;
+  /** The value, typed as {@link LdtkFieldValue} says. */
   readonly value: LdtkFieldValue;
 }
 
 /** A cell rectangle: `width` x `height` cells from (x, y). */
 export interface LdtkCellRect {
+  /** Left column. */
   x: number;
+  /** Top row. */
   y: number;
+  /** Columns covered. */
   width: number;
+  /** Rows covered. */
   height: number;
 }
 
@@ -56,20 +73,34 @@ export interface LdtkEntity {
   name: string;
   /** LDtk's unique instance id; `EntityRef` fields name entities by it. */
   iid: string;
-  /** The level it is in (its identifier) and its entity layer's identifier. */
+  /** The level it is in (its identifier). */
   level: string;
+  /** Its entity layer's identifier. */
   layer: string;
-  /** The cell of its pivot point. */
+  /** The column of its pivot point's cell. */
   x: number;
+  /** The row of its pivot point's cell. */
   y: number;
   /** The cells its box covers (at least one). */
   cells: LdtkCellRect;
   /** Its pivot point in pixels (the level's, with the layer's offset; a world's entities: the world's). */
-  px: { x: number; y: number };
-  /** Its box in pixels, and where the pivot sits in it (0 to 1 on each axis). */
+  px: {
+    /** Pixels from the left. */
+    x: number;
+    /** Pixels from the top. */
+    y: number;
+  };
+  /** Its box's width in pixels. */
   width: number;
+  /** Its box's height in pixels. */
   height: number;
-  pivot: { x: number; y: number };
+  /** Where the pivot sits in its box, 0 to 1 on each axis. */
+  pivot: {
+    /** 0 the left edge, 1 the right. */
+    x: number;
+    /** 0 the top edge, 1 the bottom. */
+    y: number;
+  };
   /** The tags of its definition. */
   tags: readonly string[];
   /** Its custom fields by identifier. A Map, so no field name can reach an object prototype. */

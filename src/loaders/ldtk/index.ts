@@ -24,6 +24,7 @@ export type { LdtkIntGridLayer, LdtkLevel, LdtkNeighbour, LdtkTileLayer, LdtkTil
 /** Reads a file named relative to nothing (the loader has already joined it to the project's folder). */
 export type LdtkReadFile = (path: string) => string | Uint8Array;
 
+/** The options of {@link parseLdtk} and {@link parseLdtkAsync} (and, less `file` and `readFile`, of `loadLdtk`). */
 export interface LdtkOptions {
   /** The project's path: named in errors; levels saved apart and tileset images resolve relative to its folder. @default '<project>' */
   file?: string;
@@ -69,6 +70,7 @@ export interface LdtkProject extends LoadedGrid {
   worlds: LdtkWorld[];
   /** The stitched world when there is exactly one. */
   world?: LdtkWorld;
+  /** The project's tilesets, in its definitions' order (tile layers name them by their place here). */
   tilesets: LdtkTileset[];
   /** Pixels per navigation cell, the same for every grid of the project. */
   cellSize: number;

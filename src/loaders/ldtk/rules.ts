@@ -24,8 +24,11 @@ export interface LdtkRule extends TiledRule {
  * or its group's identifier. A value's own rule wins over its group's, which wins over the layer's.
  */
 export interface LdtkRules {
+  /** The rules file's format version: 1. */
   version?: 1;
+  /** A rule for every non-empty cell of an IntGrid layer, by the layer's identifier. */
   layers?: Record<string, LdtkRule>;
+  /** Rules for single values, by layer identifier, then by value number, identifier or group identifier. */
   values?: Record<string, Record<string, LdtkRule>>;
 }
 
@@ -45,6 +48,7 @@ export interface LdtkMapping {
   hiddenLayers: boolean;
 }
 
+/** The mapping used where `options.mapping` leaves a field out. */
 export const DEFAULT_LDTK_MAPPING: Readonly<LdtkMapping> = Object.freeze({
   blockingValues: Object.freeze(['wall', 'walls', 'solid', 'collision', 'collisions', 'collider', 'obstacle', 'obstacles', 'block', 'blocked', 'blocking']),
   openValues: Object.freeze(['floor', 'walkable', 'open', 'path', 'bridge']),
