@@ -262,7 +262,7 @@ export class Pathfinder {
 
   private run(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean): PathResult {
     const grid = this.grid;
-    // 'auto' on a layer whose costs differ reads the landmark bounds (landmarks.ts) when the layer
+    // 'auto' on a layer whose costs differ reads the landmark bounds (bounds/landmarks/landmark-bounds.ts) when the layer
     // has them, and otherwise counts its work towards building them.
     const plainAuto = q.algorithm === 'auto' && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
     const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
