@@ -35,7 +35,7 @@ export function testTsBlocks(file: string): number {
     if (/from 'phaser'/.test(code)) return;
     const first = code.split('\n').find((l) => l.trim() && !l.trimStart().startsWith('import'))?.trim().slice(0, 60);
     test(`${file} example ${k + 1} runs: ${first}`, () => {
-      const body = code.replace(/from 'tilenav(\/[a-z]+)?'/g, (_, sub) => `from '${entrySource('.' + (sub ?? ''))}'`);
+      const body = code.replace(/from 'tilenav((?:\/[a-z]+)*)'/g, (_, sub) => `from '${entrySource('.' + (sub ?? ''))}'`);
       const dir = join(ROOT, 'test-output');
       mkdirSync(dir, { recursive: true });
       const out = join(dir, `${stem}-${k + 1}.ts`);

@@ -73,7 +73,7 @@ test('package.json: ESM, exports with types, bin, files, sideEffects false, Node
 
 test('the entry points are the ones the README lists, and the root entry stays small', async () => {
   const keys = Object.keys(pkg.exports).filter((k) => k !== './package.json');
-  assert.deepEqual(keys.sort(), ['.', './agents', './graph', './loaders', './path', './phaser', './query', './render', './service']);
+  assert.deepEqual(keys.sort(), ['.', './agents', './compat/easystar', './compat/pathfinding', './graph', './loaders', './path', './phaser', './query', './render', './service']);
   const root = await import('../src/index.js');
   const n = Object.keys(root).length;
   assert.ok(n >= 30 && n <= 50, `${n} root exports`);

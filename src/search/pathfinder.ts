@@ -262,7 +262,7 @@ export class Pathfinder {
 
   private run(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean): PathResult {
     const grid = this.grid;
-    // 'auto' on a layer whose costs differ reads the landmark bounds (landmarks.ts) when the layer
+    // 'auto' on a layer whose costs differ reads the landmark bounds (bounds/landmarks/landmark-bounds.ts) when the layer
     // has them, and otherwise counts its work towards building them.
     const plainAuto = q.algorithm === 'auto' && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
     const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
@@ -421,10 +421,12 @@ export class Pathfinder {
 
   /**
    * What the last `findPath` or `distanceMap` of this Pathfinder touched, for debug views: writes 1
-   * into `out[i]` for every cell it expanded (closed), 2 for every cell left on the open list, 0
-   * elsewhere, and returns the number of 1s. Reads the search's generation stamps, so it costs one
-   * pass over the grid and nothing during the search. After a query that ran no search (start ==
-   * goal, invalid start or goal) it writes all zeros.
+   * into `out[i]` for every cell it closed, 2 for every cell left on the open list, 0 elsewhere,
+   * and returns the number of 1s. Closed cells include the goal, which the search takes off the
+   * open list but does not expand: after a `found` A* search the count is the result's `expanded`
+   * plus one. (Jump point search closes only its jump points, so the count is theirs.) Reads the
+   * search's generation stamps, so it costs one pass over the grid and nothing during the search.
+   * After a query that ran no search (start == goal, invalid start or goal) it writes all zeros.
    * @param out one byte per cell (`grid.size`), reused across calls.
    */
   expandedInto(out: Uint8Array): number {

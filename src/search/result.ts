@@ -42,7 +42,11 @@ export interface PathResult {
   cost: number;
   /** `steps` (grid paths) or `segments` (any-angle paths): see {@link CostMeasure}. */
   costMeasure: CostMeasure;
-  /** Search nodes expanded (taken off the open list, their neighbours generated); 0 when no search ran. */
+  /**
+   * Search nodes expanded (taken off the open list, their neighbours generated); 0 when no search
+   * ran. The goal is taken off the open list but not expanded, so it is not counted
+   * (`Pathfinder.expandedInto` counts closed cells: the goal too).
+   */
   expanded: number;
   /** The cell index the path ends at (the goal, or the nearest reachable cell), -1 without cells. */
   reached: number;
