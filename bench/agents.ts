@@ -55,7 +55,7 @@ function thousand(steps: number, meter?: AllocMeter, meterFrom = 0): { stepMs: n
  * steps; `prepare`: build the search structures first, as a game does at level load (not timed).
  */
 function cape(mode: 'flow' | 'formation', tx: number, ty: number, from = [600, 150], budget = 4000, prepare = false, meter?: AllocMeter): { orderMs: number; firstPlansMs: number; totalPlanMs: number; arrived: number } {
-  const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map'));
+  const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map')).grid;
   const sys = new NavigationSystem(grid);
   const ids: number[] = [];
   const [fx, fy] = from;

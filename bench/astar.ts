@@ -108,7 +108,7 @@ console.log(`\n## A* on the Moving AI maps (Node ${process.version}; native refe
 const only = process.env.TILENAV_BENCH_MAPS?.split(',');
 for (const mapName of NAMES) {
   if (only && !only.includes(mapName)) continue;
-  const grid = parseMovingAiMap(readFileSync(join(MAPS, `${mapName}.map`), 'utf8'));
+  const grid = parseMovingAiMap(readFileSync(join(MAPS, `${mapName}.map`), 'utf8')).grid;
   const all = parseScenario(readFileSync(join(MAPS, `${mapName}.map.scen`), 'utf8'));
   const queries = sample(all, PEER_SAMPLE[mapName] ?? DEFAULT_SAMPLE);
   const finder = new Pathfinder(grid);

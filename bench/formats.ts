@@ -6,8 +6,8 @@
 import { writeFileSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NavGrid, saveGrid, loadGrid } from '../src/index.js';
-import { formatTextGrid, parseTextGrid, loadPolygonConfig } from '../src/loaders/index.js';
+import { NavGrid } from '../src/index.js';
+import { formatTextGrid, parseTextGrid, parsePolygonConfig, formatBinaryGrid, parseBinaryGrid } from '../src/loaders/index.js';
 import { percentiles, round } from '../src/cli/io.js';
 
 function time(runs: number, fn: () => void): { median: number; p95: number } {
@@ -66,11 +66,11 @@ function bigAreaConfig(): object {
 }
 
 const grid = bigGrid();
-const buffer = saveGrid(grid);
+const buffer = formatBinaryGrid(grid);
 const bytes = new Uint8Array(buffer);
 const text = formatTextGrid(grid, { params: { cellSize: 1 } });
 const config = polygonConfig();
-const nav = loadPolygonConfig(config);
+const nav = parsePolygonConfig(config);
 const polygons = (config as { areas: unknown[]; obstacles: unknown[] }).areas.length + (config as { obstacles: unknown[] }).obstacles.length;
 
 const dir = mkdtempSync(join(tmpdir(), 'tilenav-bench-'));
@@ -78,16 +78,16 @@ const file = join(dir, 'grid.tnav');
 writeFileSync(file, bytes);
 
 const rows = [
-  { case: 'saveGrid 1000x1000, 2 layers', ...time(15, () => saveGrid(grid)), size: `${round(buffer.byteLength / 1e6, 2)} MB` },
-  { case: 'loadGrid (adopts, validates cells)', ...time(30, () => loadGrid(buffer)), size: 'target < 20 ms' },
-  { case: 'loadGrid trusted (no cell scan)', ...time(30, () => loadGrid(buffer, { trusted: true })), size: '' },
-  { case: 'readFileSync + loadGrid (.tnav on disk)', ...time(15, () => loadGrid(readFileSync(file))), size: '' },
-  { case: 'loadGrid from a copied Uint8Array', ...time(15, () => loadGrid(bytes.slice())), size: 'incl. the copy' },
-  { case: 'saveGrid shared: true', ...time(15, () => saveGrid(grid, { shared: true })), size: '' },
+  { case: 'formatBinaryGrid 1000x1000, 2 layers', ...time(15, () => formatBinaryGrid(grid)), size: `${round(buffer.byteLength / 1e6, 2)} MB` },
+  { case: 'parseBinaryGrid (adopts, validates cells)', ...time(30, () => parseBinaryGrid(buffer)), size: 'target < 20 ms' },
+  { case: 'parseBinaryGrid trusted (no cell scan)', ...time(30, () => parseBinaryGrid(buffer, { trusted: true })), size: '' },
+  { case: 'readFileSync + parseBinaryGrid (.tnav on disk)', ...time(15, () => parseBinaryGrid(readFileSync(file))), size: '' },
+  { case: 'parseBinaryGrid from a copied Uint8Array', ...time(15, () => parseBinaryGrid(bytes.slice())), size: 'incl. the copy' },
+  { case: 'formatBinaryGrid shared: true', ...time(15, () => formatBinaryGrid(grid, { shared: true })), size: '' },
   { case: 'formatTextGrid 1000x1000', ...time(10, () => formatTextGrid(grid, { params: { cellSize: 1 } })), size: `${round(text.length / 1e6, 2)} MB` },
   { case: 'parseTextGrid 1000x1000', ...time(10, () => parseTextGrid(text)), size: '' },
-  { case: `polygon build (${polygons} polygons)`, ...time(10, () => loadPolygonConfig(config)), size: `${nav.grid.width} x ${nav.grid.height}` },
-  { case: 'polygon build (1 area, 200 vertices, bp 0.3)', ...time(5, () => loadPolygonConfig(bigAreaConfig())), size: '' },
+  { case: `polygon build (${polygons} polygons)`, ...time(10, () => parsePolygonConfig(config)), size: `${nav.grid.width} x ${nav.grid.height}` },
+  { case: 'polygon build (1 area, 200 vertices, bp 0.3)', ...time(5, () => parsePolygonConfig(bigAreaConfig())), size: '' },
   {
     case: 'setAreaAvailable (one door, toggled)',
     ...time(200, () => {

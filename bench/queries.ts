@@ -29,7 +29,7 @@ const PER_MAP = 150;
 console.log(`\nqueries 1: path length vs the octile optimum (${PER_MAP} scenarios per map, spread over the buckets)`);
 console.log('map                 n   smoothed/opt  any-angle/opt  smooth us (median)  any-angle us (median)  A* us (median)  smoothed touching blocked');
 for (const file of readdirSync(mapsDir).filter((n) => n.endsWith('.map')).sort()) {
-  const grid = parseMovingAiMap(readFileSync(mapsDir + file, 'utf8'), { file });
+  const grid = parseMovingAiMap(readFileSync(mapsDir + file, 'utf8'), { file }).grid;
   const scen = parseScenario(readFileSync(mapsDir + file + '.scen', 'utf8')).filter((q) => q.optimal > 0);
   const step = Math.max(1, Math.floor(scen.length / PER_MAP));
   const walk = grid.layers[0].walkable;
@@ -69,7 +69,7 @@ for (const file of readdirSync(mapsDir).filter((n) => n.endsWith('.map')).sort()
 // ---- 2. unreachable goal ---------------------------------------------------------------------
 {
   const file = 'AcrosstheCape.map';
-  const grid = parseMovingAiMap(readFileSync(mapsDir + file, 'utf8'), { file });
+  const grid = parseMovingAiMap(readFileSync(mapsDir + file, 'utf8'), { file }).grid;
   const t0 = performance.now();
   const index = new ReachabilityIndex(grid);
   const buildMs = performance.now() - t0;

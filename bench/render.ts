@@ -10,7 +10,7 @@ import { renderPng } from '../src/cli/commands/render.js';
 import { fixture } from '../test/fixtures.js';
 
 const file = fixture('movingai/AcrosstheCape.map');
-const grid = parseMovingAiMap(readFileSync(file, 'utf8'), { file });
+const grid = parseMovingAiMap(readFileSync(file, 'utf8'), { file }).grid;
 const finder = new Pathfinder(grid);
 const marks = new Uint8Array(grid.size);
 finder.findPath(100, 100, 700, 700);

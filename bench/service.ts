@@ -16,7 +16,7 @@ const { createPathService } = (await import(new URL('service/node.js', dist).hre
 const { Pathfinder } = (await import(new URL('index.js', dist).href)) as typeof CoreModule;
 const { parseMovingAiMap, parseScenario } = (await import(new URL('loaders/index.js', dist).href)) as typeof LoadersModule;
 
-const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map'));
+const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map')).grid;
 const all = parseScenario(readFixture('movingai/AcrosstheCape.map.scen'));
 // Every 24th query: all lengths, 123 queries, about two seconds per run on a free core.
 const queries = all.filter((_, i) => i % 24 === 0);

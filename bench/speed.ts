@@ -99,7 +99,7 @@ const only = process.env.TILENAV_BENCH_MAPS?.split(',');
 const pfJps = PEERS.find((p) => p.name === 'PathFinding.js JPS (with clone)');
 for (const mapName of NAMES) {
   if (only && !only.includes(mapName)) continue;
-  const grid = parseMovingAiMap(readFileSync(join(MAPS, `${mapName}.map`), 'utf8'));
+  const grid = parseMovingAiMap(readFileSync(join(MAPS, `${mapName}.map`), 'utf8')).grid;
   const all = parseScenario(readFileSync(join(MAPS, `${mapName}.map.scen`), 'utf8'));
   const rows: { name: string; t: Timing; prepMs: number; bytes: string }[] = [];
   const scratchBytes = (grid.width + 2) * (grid.height + 2) * 24;

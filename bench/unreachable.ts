@@ -12,11 +12,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { NavGrid, Pathfinder } from '../src/index.js';
 import { mulberry32 } from '../src/query/index.js';
 import { parseMovingAiMap } from '../src/loaders/index.js';
-import { componentsOf } from '../src/search/components.js';
-import { SearchScratch } from '../src/search/kernel.js';
+import { componentsOf } from '../src/search/bounds/components.js';
+import { SearchScratch } from '../src/search/kernel/scratch.js';
 import { movementModel } from '../src/search/movement.js';
 import { paddedSize } from '../src/grid/padded.js';
 import { fixture } from '../test/fixtures.js';
+import { islands } from './worldgen.js';
 
 const QUERIES_ON = 2000;
 const QUERIES_OFF = 20;
@@ -120,40 +121,6 @@ function run(make: () => NavGrid, pairs: number[][], check: boolean, count: numb
   return { first, firstCpu, ...summary(times), expanded: expanded / count };
 }
 
-/**
- * A seeded 1024 x 1024 map: open land with 8 % scattered walls, and 120 square islands 12 to 60
- * cells across, apart from each other, each ringed by a one-cell wall. Half the islands have a door
- * cell in their ring (closed at first); `inner` lists the interior cells of the other half, which
- * no door ever joins to the land.
- */
-function islands(size: number, seed: number): { grid: NavGrid; doors: number[]; inner: number[] } {
-  const rnd = mulberry32(seed);
-  const grid = new NavGrid(size, size);
-  const walk = grid.layers[0].walkable;
-  for (let i = 0; i < grid.size; i++) walk[i] = rnd() < 0.08 ? 0 : 1;
-  const doors: number[] = [];
-  const inner: number[] = [];
-  const placed: number[][] = [];
-  while (placed.length < 120) {
-    const side = 12 + Math.floor(rnd() * 49);
-    const x0 = 1 + Math.floor(rnd() * (size - side - 2));
-    const y0 = 1 + Math.floor(rnd() * (size - side - 2));
-    if (placed.some(([x, y, s]) => x0 < x + s + 2 && x < x0 + side + 2 && y0 < y + s + 2 && y < y0 + side + 2)) continue;
-    placed.push([x0, y0, side]);
-    const doored = placed.length % 2 === 0;
-    for (let y = y0; y < y0 + side; y++) {
-      for (let x = x0; x < x0 + side; x++) {
-        const ring = x === x0 || y === y0 || x === x0 + side - 1 || y === y0 + side - 1;
-        walk[y * size + x] = ring ? 0 : 1;
-        if (!ring && !doored) inner.push(y * size + x);
-      }
-    }
-    if (doored) doors.push(y0 * size + x0 + (side >> 1));
-  }
-  grid.refresh();
-  return { grid, doors, inner };
-}
-
 console.log('\n## Unreachable goals: component labels (default) vs a search of the start component');
 console.log(`${QUERIES_ON} queries with labels, ${QUERIES_OFF} without; octile; times in us; the first query on a fresh grid builds the labels`);
 console.log('| map | cells | components | labels: first | first CPU | mean | median | p99 | worst | expanded | no labels: first | mean | median | worst | expanded |');
@@ -162,7 +129,7 @@ const mapsDir = fixture('movingai/');
 const maps: [string, () => NavGrid][] = readdirSync(mapsDir)
   .filter((n) => n.endsWith('.map'))
   .sort()
-  .map((file) => [file, () => parseMovingAiMap(readFileSync(mapsDir + file, 'utf8'), { file })]);
+  .map((file) => [file, () => parseMovingAiMap(readFileSync(mapsDir + file, 'utf8'), { file }).grid]);
 maps.push(['islands 1024 x 1024', () => islands(1024, 42).grid]);
 for (const [name, make] of maps) {
   const sample = make();

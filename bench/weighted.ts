@@ -9,7 +9,7 @@
  * memory, the hierarchy's mean excess over the optimal cost, and heap growth per query.
  */
 import { Pathfinder, type NavGrid, type SearchAlgorithm } from '../src/index.js';
-import { landmarksOf } from '../src/search/landmarks.js';
+import { landmarksOf } from '../src/search/bounds/landmarks/landmark-bounds.js';
 import { mulberry32 } from '../src/query/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { readFixture } from '../test/fixtures.js';
@@ -84,7 +84,7 @@ function fmt(us: number): string {
 
 const maps: { name: string; grid: NavGrid; queries: Query[] }[] = [];
 for (const [k, name] of NAMES.entries()) {
-  const grid = paintRegions(parseMovingAiMap(readFixture(`movingai/${name}.map`)), 100 + k, { roads: 2 });
+  const grid = paintRegions(parseMovingAiMap(readFixture(`movingai/${name}.map`)).grid, 100 + k, { roads: 2 });
   const scen = parseScenario(readFixture(`movingai/${name}.map.scen`));
   const step = Math.max(1, Math.floor(scen.length / SAMPLE));
   const queries: Query[] = [];

@@ -87,3 +87,37 @@ export function caves(width: number, height: number, seed: number): NavGrid {
   grid.refresh();
   return grid;
 }
+
+/**
+ * A seeded 1024 x 1024 map: open land with 8 % scattered walls, and 120 square islands 12 to 60
+ * cells across, apart from each other, each ringed by a one-cell wall. Half the islands have a door
+ * cell in their ring (closed at first); `inner` lists the interior cells of the other half, which
+ * no door ever joins to the land.
+ */
+export function islands(size: number, seed: number): { grid: NavGrid; doors: number[]; inner: number[] } {
+  const rnd = rng(seed);
+  const grid = new NavGrid(size, size);
+  const walk = grid.layers[0].walkable;
+  for (let i = 0; i < grid.size; i++) walk[i] = rnd() < 0.08 ? 0 : 1;
+  const doors: number[] = [];
+  const inner: number[] = [];
+  const placed: number[][] = [];
+  while (placed.length < 120) {
+    const side = 12 + Math.floor(rnd() * 49);
+    const x0 = 1 + Math.floor(rnd() * (size - side - 2));
+    const y0 = 1 + Math.floor(rnd() * (size - side - 2));
+    if (placed.some(([x, y, s]) => x0 < x + s + 2 && x < x0 + side + 2 && y0 < y + s + 2 && y < y0 + side + 2)) continue;
+    placed.push([x0, y0, side]);
+    const doored = placed.length % 2 === 0;
+    for (let y = y0; y < y0 + side; y++) {
+      for (let x = x0; x < x0 + side; x++) {
+        const ring = x === x0 || y === y0 || x === x0 + side - 1 || y === y0 + side - 1;
+        walk[y * size + x] = ring ? 0 : 1;
+        if (!ring && !doored) inner.push(y * size + x);
+      }
+    }
+    if (doored) doors.push(y0 * size + x0 + (side >> 1));
+  }
+  grid.refresh();
+  return { grid, doors, inner };
+}

@@ -1,7 +1,7 @@
-import { NavGrid, hexagonal, isometric, loadGrid, type MovementName, type Projection } from 'tilenav';
+import { NavGrid, hexagonal, isometric, type MovementName, type Projection } from 'tilenav';
 import { mulberry32 } from 'tilenav/query';
-import { loadPolygonConfig, loadTiled, loadTiledAsync, parseMovingAiMap, parseTextGrid } from 'tilenav/loaders';
-import { artImages, externalTilesets, movementFor, parseTileArt } from 'tilenav/render';
+import { parsePolygonConfig, parseTiled, parseTiledAsync, parseLdtkAsync, parseMovingAiMap, parseTextGrid, parseBinaryGrid } from 'tilenav/loaders';
+import { artImages, externalTilesets, ldtkLayerDraws, movementFor, parseTileArt } from 'tilenav/render';
 import arenaText from '../examples/arena.map?raw';
 import frontierText from '../examples/frontier.tmx?raw';
 import frontierTiles from '../examples/frontier-tiles.png?url';
@@ -34,15 +34,16 @@ export interface LoadedMap {
  * other files picked with it (a Tiled map's external tilesets).
  */
 export const FILE_LOADERS: { label: string; extensions: string[]; read(file: File, others: readonly File[]): Promise<LoadedMap> }[] = [
-  { label: 'Moving AI', extensions: ['.map'], read: async (f) => ({ grid: parseMovingAiMap(await f.text(), { file: f.name }) }) },
+  { label: 'Moving AI', extensions: ['.map'], read: async (f) => ({ grid: parseMovingAiMap(await f.text(), { file: f.name }).grid }) },
   { label: 'Tiled', extensions: ['.tmx', '.tmj'], read: readTiled },
-  { label: 'Polygon config (JSON)', extensions: ['.json'], read: async (f) => ({ grid: loadPolygonConfig(await f.text(), { file: f.name }).grid }) },
+  { label: 'LDtk', extensions: ['.ldtk'], read: readLdtk },
+  { label: 'Polygon config (JSON)', extensions: ['.json'], read: async (f) => ({ grid: parsePolygonConfig(await f.text(), { file: f.name }).grid }) },
   { label: 'Text grid', extensions: ['.txt'], read: async (f) => ({ grid: parseTextGrid(await f.text(), { file: f.name }).grid }) },
-  { label: 'tilenav binary', extensions: ['.tnav'], read: async (f) => ({ grid: loadGrid(new Uint8Array(await f.arrayBuffer()), { file: f.name }) }) },
+  { label: 'tilenav binary', extensions: ['.tnav'], read: async (f) => ({ grid: parseBinaryGrid(new Uint8Array(await f.arrayBuffer()), { file: f.name }).grid }) },
 ];
 
-/** Files that may be picked beside a map but are not maps themselves (Tiled's tilesets and their images). */
-export const COMPANION_EXTENSIONS = ['.tsx', '.tsj', '.png', '.gif', '.jpg', '.jpeg', '.webp', '.bmp'];
+/** Files that may be picked beside a map but are not maps themselves (Tiled's tilesets, LDtk's level files, their images). */
+export const COMPANION_EXTENSIONS = ['.tsx', '.tsj', '.ldtkl', '.png', '.gif', '.jpg', '.jpeg', '.webp', '.bmp'];
 
 /** A picked file's path: inside the picked folder when a folder was picked, else its name. */
 export const pickedPath = (f: File) => f.webkitRelativePath || f.name;
@@ -66,7 +67,7 @@ async function readTiled(f: File, others: readonly File[]): Promise<LoadedMap> {
   const bytes = new Uint8Array(await f.arrayBuffer());
   // The files the map needs, kept so the rules palette can read the map again at once.
   const read = new Map<string, Uint8Array>();
-  const m = await loadTiledAsync(bytes, {
+  const m = await parseTiledAsync(bytes, {
     file,
     readFile: async (path) => {
       const hit = findPicked(others, path);
@@ -79,7 +80,7 @@ async function readTiled(f: File, others: readonly File[]): Promise<LoadedMap> {
   const tiled: TiledSource = {
     file,
     map: m,
-    load: (rules) => loadTiled(bytes, { file, rules, readFile: (p) => read.get(p) ?? new Uint8Array() }),
+    load: (rules) => parseTiled(bytes, { file, rules, readFile: (p) => read.get(p) ?? new Uint8Array() }),
     tilesetText: async (p) => {
       const b = read.get(p);
       return b === undefined ? null : new TextDecoder().decode(b);
@@ -105,10 +106,40 @@ async function readTiled(f: File, others: readonly File[]): Promise<LoadedMap> {
   return { grid: m.grid, movement: m.movement, art, tiled };
 }
 
+/**
+ * An LDtk project with its level files (.ldtkl) and tileset images looked up among the other
+ * picked files: its stitched world when it has one, else its first level, drawn with its tiles.
+ */
+async function readLdtk(f: File, others: readonly File[]): Promise<LoadedMap> {
+  const file = pickedPath(f);
+  const p = await parseLdtkAsync(new Uint8Array(await f.arrayBuffer()), {
+    file,
+    readFile: async (path) => {
+      const hit = findPicked(others, path);
+      if (hit === undefined) throw new Error(`not among the picked files; pick the project together with ${baseName(path)} (or pick its folder)`);
+      return new Uint8Array(await hit.arrayBuffer());
+    },
+  });
+  const shown = p.world ?? p.levels[0];
+  const art = (async (): Promise<DemoArt> => {
+    const draws = ldtkLayerDraws(p, shown);
+    const images = new Map<string, ImageBitmap>();
+    const missing: string[] = [];
+    for (const path of new Set(draws.flatMap((l) => l.draws.map((d) => d.image.path)))) {
+      const hit = findPicked(others, path);
+      const bitmap = hit === undefined ? null : await decodeImage(hit);
+      if (bitmap === null) missing.push(baseName(path));
+      else images.set(path, bitmap);
+    }
+    return { art: null, draws, projection: shown.grid.projection, offset: { x: 0, y: 0 }, images, missing };
+  })();
+  return { grid: shown.grid, movement: 'octile', art };
+}
+
 /** The bundled maps of the map picker, in menu order; the first one opens. */
 export const BUNDLED_MAPS: { id: string; label: string; load(): DemoMap }[] = [
   { id: 'frontier', label: 'Frontier (Tiled, 64 x 40, 2 layers)', load: frontierMap },
-  { id: 'arena', label: 'Arena (Moving AI, 60 x 21)', load: () => ({ grid: parseMovingAiMap(arenaText, { file: 'arena.map' }), movement: 'octile', start: [2, 2], goal: [57, 18] }) },
+  { id: 'arena', label: 'Arena (Moving AI, 60 x 21)', load: () => ({ grid: parseMovingAiMap(arenaText, { file: 'arena.map' }).grid, movement: 'octile', start: [2, 2], goal: [57, 18] }) },
   { id: 'terrain', label: 'Terrain and layers (96 x 64)', load: terrainMap },
   { id: 'iso', label: 'Isometric (48 x 48)', load: isoMap },
   { id: 'hex', label: 'Hexagonal, axial (40 x 30)', load: hexMap },
@@ -163,7 +194,7 @@ function paintTerrain(grid: NavGrid, seed: number, cell: number): void {
 
 /** examples/frontier.tmx: a Tiled map with terrain types, two navigation layers and tile art of ours. */
 function frontierMap(): DemoMap {
-  const m = loadTiled(frontierText, { file: 'frontier.tmx' });
+  const m = parseTiled(frontierText, { file: 'frontier.tmx' });
   const art = (async (): Promise<DemoArt> => {
     const { art, missing } = parseTileArt(frontierText, 'frontier.tmx');
     const images = new Map<string, ImageBitmap>();
@@ -172,7 +203,7 @@ function frontierMap(): DemoMap {
     for (const img of artImages(art)) if (bitmap !== null) images.set(img.path, bitmap);
     return { art, projection: m.projection, offset: m.offset, images, missing };
   })();
-  const tiled: TiledSource = { file: 'frontier.tmx', map: m, load: (rules) => loadTiled(frontierText, { file: 'frontier.tmx', rules }), tilesetText: async () => null };
+  const tiled: TiledSource = { file: 'frontier.tmx', map: m, load: (rules) => parseTiled(frontierText, { file: 'frontier.tmx', rules }), tilesetText: async () => null };
   return { grid: m.grid, movement: m.movement, start: [2, 2], goal: [61, 37], art, tiled };
 }
 

@@ -32,7 +32,7 @@ export function algorithmRefusal(id: string, movement: MovementName): string {
 /** Path smoothing modes: the grid path as is, string pulled (smoothPath), or any-angle (Theta*, octile only). */
 export const SMOOTHING: Record<string, string> = { none: 'none', string: 'string pulling', anyangle: 'any-angle (octile)' };
 
-/** Why smoothing mode `id` does not apply to paths of `movement`, or '' when it does (the rules of smoothPath and findAnyAnglePath). */
+/** Why smoothing mode `id` does not apply to paths of `movement`, or '' when it does (the rules of smoothPath and findPath's anyAngle). */
 export function smoothingRefusal(id: string, movement: MovementName): string {
   // Hexagonal and staggered cell coordinates are not the map's geometry (every other row is
   // shifted by half a cell): the library does not string-pull their paths.
@@ -84,7 +84,7 @@ export const LEGEND_HTML = [
 /** What a left click does with `tool` (route, units, wall, erase, terrain:NAME). */
 export function hintFor(tool: string): string {
   if (tool === 'route') return 'Click a walkable cell: the first click sets the start, the next the goal. Drag a marker to move it. Right-drag pans, the wheel zooms.';
-  if (tool === 'units') return 'Click or drag a box to select units; right-click a cell to send them there (a ring marks it); shift-click adds one unit.';
+  if (tool === 'units') return 'Click or drag a box to select units; right-click a cell to send them there in formation (a ring marks it); shift-click adds one unit.';
   if (tool === 'wall') return 'Click or drag to paint walls with the brush; the path updates as you paint.';
   if (tool === 'tile-rule') return 'Click a cell: the rule chosen under Tiles goes to the tile drawn there (the topmost), on every cell showing it.';
   if (tool === 'erase') return 'Click or drag to paint plain ground (cost 1) over walls and terrain.';

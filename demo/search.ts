@@ -3,7 +3,7 @@
  * and layer, smooths the path, and shows the outcome (or why there is none).
  */
 import { TilenavError, type FindPathOptions, type MovementName } from 'tilenav';
-import { AnyAngleFinder, findAnyAnglePath, polylineLength, smoothPath } from 'tilenav/path';
+import { polylineLength, smoothPath } from 'tilenav/path';
 import { ALGORITHMS, FALLBACK_ALGORITHM, SMOOTHING, algorithmRefusal, smoothingRefusal, type Smoothed } from './panel.js';
 import { page, selectedLayer, ui } from './page.js';
 
@@ -111,9 +111,6 @@ export function query(): void {
   showResult();
 }
 
-/** The any-angle finder of the map shown, kept across queries. */
-let anyAngle: AnyAngleFinder | null = null;
-
 /** The smoothed polyline of the current route in the selected mode. */
 function smooth(sx: number, sy: number, gx: number, gy: number): Smoothed {
   const s = page.state;
@@ -127,10 +124,9 @@ function smooth(sx: number, sy: number, gx: number, gy: number): Smoothed {
       return { points, length: polylineLength(points), note: '' };
     }
     if (o.movement !== 'octile') return none('any-angle needs octile movement');
-    // One finder per map: a fresh one per query would allocate its scratch (20 bytes per cell) each time.
-    if (anyAngle?.grid !== s.grid) anyAngle = new AnyAngleFinder(s.grid);
-    const r = findAnyAnglePath(s.grid, sx, sy, gx, gy, { layer: o.layer, finder: anyAngle });
-    return r.status === 'found' ? { points: r.points, length: polylineLength(r.points), note: '' } : none(`any-angle: ${r.status}`);
+    // The map's kept Pathfinder: its any-angle search reuses the same scratch across queries.
+    const r = s.finder.findPath(sx, sy, gx, gy, { layer: o.layer, movement: o.movement, anyAngle: true });
+    return r.status === 'found' && r.points !== null ? { points: r.points, length: polylineLength(r.points), note: '' } : none(`any-angle: ${r.status}`);
   } catch (e) {
     if (!(e instanceof TilenavError)) throw e;
     return none(e.message);

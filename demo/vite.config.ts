@@ -1,7 +1,22 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Connect } from 'vite';
 import { fileURLToPath } from 'node:url';
 
 const src = (p: string) => fileURLToPath(new URL(`../src/${p}`, import.meta.url));
+
+/**
+ * The API reference (`npm run docs` writes it to public/api) at /api/: the dev server would
+ * otherwise answer /api/ with the demo page, and /api without the slash breaks its relative links.
+ */
+const apiIndex: Connect.NextHandleFunction = (req, res, next) => {
+  const path = req.url?.split('?')[0];
+  if (path === '/api') {
+    res.writeHead(301, { Location: '/api/' });
+    res.end();
+    return;
+  }
+  if (path === '/api/') req.url = '/api/index.html';
+  next();
+};
 
 /**
  * The demo imports the library by its package names; the aliases point them at the sources so
@@ -11,6 +26,13 @@ const src = (p: string) => fileURLToPath(new URL(`../src/${p}`, import.meta.url)
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
+  plugins: [
+    {
+      name: 'api-reference-index',
+      configureServer: (server) => void server.middlewares.use(apiIndex),
+      configurePreviewServer: (server) => void server.middlewares.use(apiIndex),
+    },
+  ],
   resolve: {
     alias: [
       { find: /^tilenav$/, replacement: src('index.ts') },

@@ -10,6 +10,7 @@ export class TilenavError extends Error {
   /** The element, property or argument at fault (e.g. `layer "Walls"`, `--from`). */
   readonly element: string | undefined;
 
+  /** The message is prefixed with what `where` gives, as `file:line: element: message`. */
   constructor(message: string, where: { file?: string; line?: number; element?: string } = {}) {
     const prefix = [
       where.file !== undefined ? where.file + (where.line !== undefined ? `:${where.line}` : '') : undefined,

@@ -3,6 +3,8 @@
  * The core: no Node or DOM imports, so it runs in browsers and workers alike. Queries built on
  * the search (nearest cell, obstacles, clearance, reachability) are in `tilenav/query`, path
  * post-processing and any-angle paths in `tilenav/path`, A* over any graph in `tilenav/graph`.
+ *
+ * @module tilenav
  */
 export { TilenavError } from './errors.js';
 export {
@@ -19,6 +21,7 @@ export {
 } from './grid/navgrid.js';
 export { defaultMovement } from './grid/navgrid.js';
 export type { NavGridOptions, NavLayer, CellRect, CellValues, GridChange, LayerStats, SearchView, GridMemory, MemoryEntry } from './grid/navgrid.js';
+export type { FromMatrixOptions } from './grid/navgrid.js';
 export { MAX_CHANGE_RECTS } from './grid/rects.js';
 export { TerrainTable, DEFAULT_TERRAINS } from './grid/terrain.js';
 export type { Terrain } from './grid/terrain.js';
@@ -30,12 +33,10 @@ export { Pathfinder, findPath, distanceMap } from './search/pathfinder.js';
 export { DEFAULT_FIND_PATH_OPTIONS } from './search/result.js';
 export type { PathResult, PathStatus, PathRefusal, CostMeasure, FindPathOptions, DistanceMapOptions, SearchAlgorithm, HierarchyInfo } from './search/result.js';
 export type { DynamicObstacle, DynamicObstacleOptions } from './query/obstacles.js';
-export { DEFAULT_CLUSTER_SIZE } from './search/hierarchy/index.js';
-export type { HierarchyOptions } from './search/hierarchy/index.js';
+export { DEFAULT_CLUSTER_SIZE } from './search/algorithms/hierarchy/index.js';
+export type { HierarchyOptions } from './search/algorithms/hierarchy/index.js';
 export { checkPath } from './search/validate.js';
 export type { PathCheck } from './search/validate.js';
-export { saveGrid, loadGrid, BINARY_MAGIC, BINARY_VERSION, BINARY_EXTENSION } from './grid/binary.js';
-export type { SaveGridOptions, LoadGridOptions } from './grid/binary.js';
 export { World, pathsAffectedBy } from './world/world.js';
 export { shortcutPaths, SHORTCUT_SEARCH_LIMIT } from './world/shortcuts.js';
 export type { ShortcutOptions } from './world/shortcuts.js';

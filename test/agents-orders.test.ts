@@ -109,7 +109,7 @@ test('a small goal change toward an unreachable target plans again: a partial pa
 });
 
 test('a group order searches the map once: one route for the flow field, then only short bounded searches near the goal', () => {
-  const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map'));
+  const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map')).grid;
   const planner = new GridPlanner(grid);
   // Counts the searches of the one Pathfinder the planner and the flow fields share.
   const searches: { maxIterations: number | undefined; expanded: number }[] = [];

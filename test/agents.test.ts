@@ -215,7 +215,7 @@ test('flow field steps downhill to the goal without cutting corners', () => {
 });
 
 function capeRun(units: number, budget: number) {
-  const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map'));
+  const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map')).grid;
   const sys = new NavigationSystem(grid, { measureOverlap: true, walkSpeed: 8 });
   const ids: number[] = [];
   const from = [600, 150];

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { COMMANDS } from '../src/cli/main.js';
 import { runCli } from './helpers-cli.js';
 import { fixture } from './fixtures.js';
-import { DEFAULT_FIND_PATH_OPTIONS, loadGrid } from '../src/index.js';
+import { DEFAULT_FIND_PATH_OPTIONS } from '../src/index.js';
+import { parseBinaryGrid } from '../src/loaders/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ARENA = join(ROOT, 'examples', 'arena.map');
@@ -135,7 +136,7 @@ test('convert keeps Moving AI trees and water where the format can hold them and
     // Binary holds them as terrains; back to Moving AI they are T and W again.
     const bin = join(dir, 'a.tnav');
     assert.equal((await run('convert', ARENA, bin)).code, 0);
-    const grid = loadGrid(readFileSync(bin));
+    const grid = parseBinaryGrid(readFileSync(bin)).grid;
     assert.equal(grid.getTerrain(19, 3), 'Trees');
     assert.equal(grid.getTerrain(52, 3), 'Deep water');
     assert.equal(grid.isWalkable(19, 3), false);
@@ -186,7 +187,7 @@ test('messages that help: bad values repeated with the valid ones, render writes
   const dir = tmp();
   try {
     const f = await run('info', ARENA, '--format', 'foo');
-    assert.deepEqual(f.err, ["tilenav info: --format: unknown value 'foo'; expected one of movingai, txt, polygon, binary, tiled"]);
+    assert.deepEqual(f.err, ["tilenav info: --format: unknown value 'foo'; expected one of movingai, txt, polygon, binary, tiled, ldtk"]);
     const jpg = join(dir, 'x.jpg');
     const j = await run('render', ARENA, '--out', jpg);
     assert.equal(j.code, 2);
@@ -253,7 +254,7 @@ test('adversarial arguments: every command, bad flags, missing / empty / directo
     const missing = join(dir, 'missing.map');
     const folder = join(dir, 'folder.map');
     mkdirSync(folder);
-    const empties = ['.map', '.txt', '.json', '.tnav', '.tmx', '.tmj', '.scen'].map((ext) => {
+    const empties = ['.map', '.txt', '.json', '.tnav', '.tmx', '.tmj', '.scen', '.ldtk'].map((ext) => {
       const f = join(dir, `empty${ext}`);
       writeFileSync(f, '');
       return f;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, TilenavError, MOVEMENT_NAMES, FLAG_NO_EXIT_EAST, FLAG_ONE_WAY_MASK, type MovementName } from '../src/index.js';
-import { ComponentLabels, componentsOf, connectivity } from '../src/search/components.js';
+import { ComponentLabels, componentsOf, connectivity } from '../src/search/bounds/components.js';
 import { movementModel } from '../src/search/movement.js';
 import { mulberry32 } from '../src/query/index.js';
 import { pad, paddedSize } from '../src/grid/padded.js';

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli/main.js';
 import { MAP_FORMATS, type CliIo } from '../src/cli/io.js';
-import { loadGrid } from '../src/index.js';
-import { parseTextGrid, loadPolygonConfig, parseMovingAiMap } from '../src/loaders/index.js';
+import { parseTextGrid, parsePolygonConfig, parseMovingAiMap, parseBinaryGrid } from '../src/loaders/index.js';
 
 const HOUSE = new URL('../examples/house.json', import.meta.url).pathname;
 const ARENA = new URL('../examples/arena.map', import.meta.url).pathname;
@@ -22,7 +21,7 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
 test('cli convert: polygon -> txt -> binary -> movingai keeps the walkable cells; info reads every format', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tilenav-convert-'));
   try {
-    const reference = loadPolygonConfig(readFileSync(HOUSE, 'utf8')).grid;
+    const reference = parsePolygonConfig(readFileSync(HOUSE, 'utf8')).grid;
     const txt = join(dir, 'house.txt');
     const bin = join(dir, 'house.tnav');
     const map = join(dir, 'house.map');
@@ -34,8 +33,8 @@ test('cli convert: polygon -> txt -> binary -> movingai keeps the walkable cells
     assert.match(r.out, /-> .*house\.map \(movingai, \d+ bytes\)/);
     assert.match(r.err, /dropped: the continuous projection/);
     const fromTxt = parseTextGrid(readFileSync(txt, 'utf8')).grid;
-    const fromBin = loadGrid(readFileSync(bin));
-    const fromMap = parseMovingAiMap(readFileSync(map, 'utf8'));
+    const fromBin = parseBinaryGrid(readFileSync(bin)).grid;
+    const fromMap = parseMovingAiMap(readFileSync(map, 'utf8')).grid;
     for (const g of [fromTxt, fromBin, fromMap]) assert.deepEqual(g.layers[0].walkable, reference.layers[0].walkable);
     assert.deepEqual(fromBin.projection.spec, reference.projection.spec);
     const walkable = reference.stats()[0].walkable;
@@ -58,7 +57,7 @@ test('cli convert: polygon -> txt -> binary -> movingai keeps the walkable cells
     const odd = join(dir, 'grid.data');
     assert.equal((await run('convert', ARENA, odd, '--to', 'binary')).code, 0);
     assert.equal((await run('info', odd, '--format', 'binary')).code, 0);
-    assert.deepEqual(loadGrid(readFileSync(odd)).layers[0].walkable, parseMovingAiMap(readFileSync(ARENA, 'utf8')).layers[0].walkable);
+    assert.deepEqual(parseBinaryGrid(readFileSync(odd)).grid.layers[0].walkable, parseMovingAiMap(readFileSync(ARENA, 'utf8')).grid.layers[0].walkable);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

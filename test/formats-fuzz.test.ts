@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { NavGrid, TerrainTable, TilenavError, saveGrid, loadGrid, hexagonal } from '../src/index.js';
+import { NavGrid, TerrainTable, TilenavError, hexagonal } from '../src/index.js';
 import { mulberry32 } from '../src/query/index.js';
-import { parseTextGrid, formatTextGrid, loadPolygonConfig } from '../src/loaders/index.js';
+import { parseTextGrid, formatTextGrid, parsePolygonConfig, formatBinaryGrid, parseBinaryGrid } from '../src/loaders/index.js';
 
 const SPICE = ['0', '1', '-', '.', 'e', ' ', '\n', '\r', '"', '[', ']', '{', '}', ',', ':', 'NaN', '1e400', '-1', '99999999', '__proto__', 'null', 'true', '\u0000', '\uffff'];
 
@@ -81,7 +81,7 @@ test('fuzz: mutated text grids, polygon configs and binary grids load or throw T
   const g = new NavGrid(11, 6, { layers: ['Ground', 'Air'], projection: hexagonal(8, { layout: 'odd-r' }), terrain });
   g.fillRect(1, 1, 4, 2, { terrain: 'Tar' });
   g.fillRect(6, 0, 1, 6, { walkable: false }, 'Air');
-  const bin = new Uint8Array(saveGrid(g));
+  const bin = new Uint8Array(formatBinaryGrid(g));
   const tally = { ok: 0, error: 0 };
   const decoder = new TextDecoder();
   for (let i = 0; i < 1500; i++) {
@@ -95,10 +95,10 @@ test('fuzz: mutated text grids, polygon configs and binary grids load or throw T
       b = mutate(b, r);
     }
     tally[loadsOrThrowsOurs(() => parseTextGrid(decoder.decode(t), { maxCells: MAX_CELLS }), `txt #${i}`)]++;
-    tally[loadsOrThrowsOurs(() => loadPolygonConfig(decoder.decode(h), { maxCells: MAX_CELLS }), `polygon #${i}`)]++;
-    tally[loadsOrThrowsOurs(() => loadGrid(b, { maxCells: MAX_CELLS }), `binary #${i}`)]++;
+    tally[loadsOrThrowsOurs(() => parsePolygonConfig(decoder.decode(h), { maxCells: MAX_CELLS }), `polygon #${i}`)]++;
+    tally[loadsOrThrowsOurs(() => parseBinaryGrid(b, { maxCells: MAX_CELLS }), `binary #${i}`)]++;
     const doc = mutateJson(JSON.parse(houseText), r);
-    tally[loadsOrThrowsOurs(() => loadPolygonConfig(doc as object, { maxCells: MAX_CELLS }), `polygon value #${i}`)]++;
+    tally[loadsOrThrowsOurs(() => parsePolygonConfig(doc as object, { maxCells: MAX_CELLS }), `polygon value #${i}`)]++;
   }
   // Both outcomes occur, so the mutations neither always break nor never touch the inputs.
   assert.ok(tally.ok > 100 && tally.error > 100, JSON.stringify(tally));

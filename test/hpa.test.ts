@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
-import { TargetStamps } from '../src/search/hierarchy/local-search.js';
+import { TargetStamps } from '../src/search/algorithms/hierarchy/local-search.js';
 import { readFixture } from './fixtures.js';
 import { gridArb } from './grids.js';
 
@@ -151,7 +151,7 @@ test('hpa: distance from optimal on the Moving AI scenarios is measured and boun
   // 0.08 % room, 0.23 % AcrosstheCape (the one map with several groups); the bounds leave a margin.
   const bounds: Record<string, number> = { 'maze-100-1': 0.0005, 'random-100-33': 0.0015, rmtst01: 0.0025, 'room-100-10': 0.0015, AcrosstheCape: 0.004 };
   for (const [name, bound] of Object.entries(bounds)) {
-    const grid = parseMovingAiMap(read(`${name}.map`));
+    const grid = parseMovingAiMap(read(`${name}.map`)).grid;
     const queries = parseScenario(read(`${name}.map.scen`));
     const finder = new Pathfinder(grid);
     let sum = 0;

@@ -5,7 +5,7 @@ import { NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { readFixture } from './fixtures.js';
 import { gridArb } from './grids.js';
-import { buildJumpTable, updateJumpTable } from '../src/search/jps/jps-plus.js';
+import { buildJumpTable, updateJumpTable } from '../src/search/algorithms/jps/jps-plus.js';
 
 const MAPS = ['AcrosstheCape', 'maze-100-1', 'random-100-33', 'rmtst01', 'room-100-10'];
 
@@ -93,7 +93,7 @@ test('jps+: a jump table updated after each tile change equals one built from sc
 
 test('jps and jps+: optimal on every query of the Moving AI fixtures (octile), cardinal agrees with A* on a sample', () => {
   for (const name of MAPS) {
-    const grid = parseMovingAiMap(readFixture(`movingai/${name}.map`));
+    const grid = parseMovingAiMap(readFixture(`movingai/${name}.map`)).grid;
     const queries = parseScenario(readFixture(`movingai/${name}.map.scen`));
     const finder = new Pathfinder(grid);
     for (const q of queries) for (const algorithm of ['jps', 'jps+'] as const) {

@@ -135,7 +135,7 @@ test('weighted jps: searches cut short by maxIterations, and A* searches on the 
 });
 
 test('weighted jps: a Moving AI map under terrain regions costs what A* finds, with fewer expansions', () => {
-  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 7, { roads: 3 });
+  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid, 7, { roads: 3 });
   assert.equal(grid.searchView(0).uniform, false);
   const finder = new Pathfinder(grid);
   let jpsExpanded = 0;

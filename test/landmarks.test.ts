@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FLAG_NO_EXIT_NORTH, NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
 import { parseMovingAiMap } from '../src/loaders/index.js';
-import { landmarksOf, type Landmarks } from '../src/search/landmarks.js';
+import { landmarksOf, type LandmarkBounds } from '../src/search/bounds/landmarks/landmark-bounds.js';
 import { paintRegions } from '../bench/regions.js';
 import { readFixture } from './fixtures.js';
 import { VARYING_COSTS, applyChange, gridArb, gridFor } from './grids.js';
@@ -27,7 +27,7 @@ function build([{ grid, rnd }, regions, seed]: [{ grid: NavGrid; rnd: () => numb
  * The property everything rests on: for every octile step n -> m (no corner cutting) the stored
  * costs of each landmark differ by at most what the step costs. Checked on the stored numbers.
  */
-function assertConsistent(grid: NavGrid, lm: Landmarks, label: string): void {
+function assertConsistent(grid: NavGrid, lm: LandmarkBounds, label: string): void {
   const view = grid.searchView(0);
   const pass = view.pass;
   const W = view.stride;
@@ -111,7 +111,7 @@ test("landmarks: 'auto' with landmark tables finds the reference Dijkstra's cost
 });
 
 test('landmarks: a Moving AI map under terrain regions: the same costs as A*, far fewer expansions than weighted JPS alone', () => {
-  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 7, { roads: 3 });
+  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid, 7, { roads: 3 });
   const finder = new Pathfinder(grid);
   finder.prepare();
   const lm = landmarksOf(grid).tables(0);
@@ -161,7 +161,7 @@ test("landmarks: cardinal movement: 'auto' reads them too, with the reference Di
     { numRuns: 150 },
   );
   // On a map, with tables the weighted cardinal search goes to jump point search and expands less.
-  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 7, { roads: 3 });
+  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid, 7, { roads: 3 });
   const finder = new Pathfinder(grid);
   finder.prepare({ landmarks: 0 });
   // The walkable cells nearest two opposite corners, in row order.
@@ -178,7 +178,7 @@ test("landmarks: cardinal movement: 'auto' reads them too, with the reference Di
 });
 
 test('landmarks: built by the searches, a slice per search, once they have done about half the work of building them; never with landmarks: 0', () => {
-  const make = (): NavGrid => paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 3, { roads: 2 });
+  const make = (): NavGrid => paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid, 3, { roads: 2 });
   const grid = make();
   const finder = new Pathfinder(grid);
   const off = make();
@@ -210,14 +210,14 @@ test('landmarks: built by the searches, a slice per search, once they have done 
   assert.equal(landmarksOf(off).tables(0), null, 'landmarks: 0 keeps them off');
   assert.equal(landmarksOf(off).bytes, 0);
   // A uniform layer never gets any: the plain heuristic is exact enough there.
-  const uniform = parseMovingAiMap(readFixture('movingai/room-100-10.map'));
+  const uniform = parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid;
   new Pathfinder(uniform).prepare();
   assert.equal(landmarksOf(uniform).tables(0), null);
 });
 
 test('landmarks: an opening that shortens the way to much of the map rebuilds the landmarks it affects a slice per search, exact all along', () => {
   // Terrain regions over rooms, cut in two by a wall with one door, far from where it opens.
-  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')), 5, { roads: 2 });
+  const grid = paintRegions(parseMovingAiMap(readFixture('movingai/room-100-10.map')).grid, 5, { roads: 2 });
   grid.fillRect(50, 0, 1, 100, { walkable: false });
   grid.fillRect(50, 96, 1, 2, { walkable: true });
   const finder = new Pathfinder(grid);

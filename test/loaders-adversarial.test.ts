@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TilenavError } from '../src/index.js';
-import { loadTiled, loadPolygonConfig, parseMovingAiMap, parseTextGrid } from '../src/loaders/index.js';
+import { parseTiled, parsePolygonConfig, parseMovingAiMap, parseTextGrid } from '../src/loaders/index.js';
 
 /** Runs `fn`, asserting it returned or threw in less than `ms` milliseconds. */
 function within<T>(ms: number, fn: () => T): T {
@@ -44,7 +44,7 @@ test('a 4096 x 4096 CSV layer loads (the payload is read by a linear scan, not a
   for (let y = 0; y < n; y++) rows.push(y === n - 1 ? row.slice(0, -1) : row);
   rows[5] = '1,' + rows[5].slice(2);
   const text = tmx(n, n, `<layer id="1" name="walls" width="${n}" height="${n}"><data encoding="csv">\n${rows.join('\n')}\n</data></layer>`);
-  const m = within(20000, () => loadTiled(text, { file: 'big.tmx', mapping: { collisionProperties: ['x'] } }));
+  const m = within(20000, () => parseTiled(text, { file: 'big.tmx', mapping: { collisionProperties: ['x'] } }));
   assert.equal(m.grid.width, n);
   assert.equal(m.grid.height, n);
 });
@@ -55,21 +55,21 @@ test('a 1024 x 1024 uncompressed base64 layer loads', () => {
   bytes[0] = 1;
   const b64 = Buffer.from(bytes).toString('base64');
   const text = tmx(n, n, `<layer id="1" name="walls" width="${n}" height="${n}"><properties><property name="collides" type="bool" value="true"/></properties><data encoding="base64">\n${b64}\n</data></layer>`);
-  const m = within(10000, () => loadTiled(text, { file: 'b64.tmx' }));
+  const m = within(10000, () => parseTiled(text, { file: 'b64.tmx' }));
   assert.equal(m.grid.isWalkable(0, 0), false);
   assert.equal(m.grid.isWalkable(1, 0), true);
 });
 
 test('240 KB of unterminated <data tags is refused in linear time', () => {
   const text = tmx(2, 2, '"<data '.repeat(34000));
-  refuses(() => within(3000, () => loadTiled(text, { file: 'junk.tmx' })), /junk\.tmx/, /XML/);
+  refuses(() => within(3000, () => parseTiled(text, { file: 'junk.tmx' })), /junk\.tmx/, /XML/);
   const text2 = tmx(2, 2, '<data '.repeat(40000));
-  refuses(() => within(3000, () => loadTiled(text2, { file: 'junk2.tmx' })), /junk2\.tmx/);
+  refuses(() => within(3000, () => parseTiled(text2, { file: 'junk2.tmx' })), /junk2\.tmx/);
 });
 
 test('CSV with a long run of spaces after a value reads in linear time', () => {
   const text = tmx(2, 1, `<layer id="1" name="a" width="2" height="1"><data encoding="csv">1${' '.repeat(1_000_000)},2</data></layer>`);
-  const m = within(2000, () => loadTiled(text, { file: 'spaces.tmx' }));
+  const m = within(2000, () => parseTiled(text, { file: 'spaces.tmx' }));
   assert.equal(m.grid.width, 2);
 });
 
@@ -81,7 +81,7 @@ const collisionMap = (w: number, h: number, objects: string, attrs = 'orientatio
 test('a polyline a trillion pixels long costs only its part on the map', () => {
   for (const attrs of ['orientation="orthogonal"', 'orientation="isometric"', 'orientation="staggered" staggeraxis="y" staggerindex="odd"', 'orientation="hexagonal" staggeraxis="x" staggerindex="even" hexsidelength="8"']) {
     const text = collisionMap(20, 10, '<object id="1" x="0" y="8"><properties><property name="lineWidth" type="float" value="4"/></properties><polyline points="0,0 1e12,0"/></object><object id="2" x="0" y="40"><polyline points="0,0 1e12,1e11"/></object>', attrs);
-    const m = within(2000, () => loadTiled(text, { file: 'long.tmx' }));
+    const m = within(2000, () => parseTiled(text, { file: 'long.tmx' }));
     assert.ok(m.grid.stats()[0].blocked > 0, attrs);
   }
 });
@@ -90,27 +90,27 @@ test('an 8 KB zig-zag polyline across an 800 x 800 map loads in bounded time', (
   const pts: string[] = [];
   for (let k = 0; k < 700; k++) pts.push(`${k % 2 === 0 ? 0 : 12800},${(k * 18) % 12800}`);
   const text = collisionMap(800, 800, `<object id="1" x="0" y="0"><polyline points="${pts.join(' ')}"/></object>`);
-  const m = within(8000, () => loadTiled(text, { file: 'zigzag.tmx' }));
+  const m = within(8000, () => parseTiled(text, { file: 'zigzag.tmx' }));
   assert.ok(m.grid.stats()[0].blocked > 800);
 });
 
 test('a large collision shape on every tile of a 200 x 200 map is rasterised once and stamped', () => {
   const n = 200;
   const text = `<map orientation="orthogonal" width="${n}" height="${n}" tilewidth="16" tileheight="16"><tileset firstgid="1" name="t" tilewidth="16" tileheight="16" tilecount="1"><tile id="0"><objectgroup><object id="1" x="2" y="2" width="3200" height="3200"/></objectgroup></tile></tileset><layer name="a" width="${n}" height="${n}"><data encoding="csv">${Array(n * n).fill(1).join(',')}</data></layer></map>`;
-  const m = within(4000, () => loadTiled(text, { file: 'stamps.tmx' }));
+  const m = within(4000, () => parseTiled(text, { file: 'stamps.tmx' }));
   assert.equal(m.grid.stats()[0].blocked, n * n);
   // A small shape: the stamp lands exactly where drawing it at each cell would.
   const small = text.replace('width="3200" height="3200"', 'width="4" height="4"').replace(/<data encoding="csv">[^<]*/, `<data encoding="csv">${Array.from({ length: n * n }, (_, i) => (i % 7 === 0 ? 1 : 0)).join(',')}`);
-  const s = loadTiled(small, { file: 'small.tmx' });
+  const s = parseTiled(small, { file: 'small.tmx' });
   for (let i = 0; i < n * n; i++) assert.equal(s.grid.isWalkable(i % n, Math.floor(i / n)), i % 7 !== 0);
 });
 
 test('past maxRasterWork the map is refused with an error naming the object; NaN limits are refused', () => {
   const text = collisionMap(100, 100, '<object id="7" name="big wall" x="0" y="0" width="1600" height="1600"/>');
-  assert.equal(loadTiled(text, { file: 'w.tmx' }).grid.stats()[0].blocked, 10000);
-  refuses(() => loadTiled(text, { file: 'w.tmx', maxRasterWork: 5000 }), /w\.tmx: <objectgroup name="collision"> object 7 "big wall": drawing the collision shapes takes more than 5000 cell visits \(maxRasterWork\)/);
+  assert.equal(parseTiled(text, { file: 'w.tmx' }).grid.stats()[0].blocked, 10000);
+  refuses(() => parseTiled(text, { file: 'w.tmx', maxRasterWork: 5000 }), /w\.tmx: <objectgroup name="collision"> object 7 "big wall": drawing the collision shapes takes more than 5000 cell visits \(maxRasterWork\)/);
   for (const name of ['maxCells', 'maxDecompressedBytes', 'maxRasterWork']) {
-    for (const bad of [NaN, 'x', -1]) refuses(() => loadTiled(text, { file: 'w.tmx', [name]: bad }), new RegExp(`^${name}: expected a number >= 0`));
+    for (const bad of [NaN, 'x', -1]) refuses(() => parseTiled(text, { file: 'w.tmx', [name]: bad }), new RegExp(`^${name}: expected a number >= 0`));
   }
 });
 
@@ -166,7 +166,7 @@ test('polygon rasterising by runs and edge capsules matches the rules cell by ce
       areas: [{ name: 'a', polygon: poly(10, 10, 20) }, { name: 'b', polygon: poly(12, 8, 10) }],
       obstacles: Array.from({ length: 3 }, () => ({ polygon: poly(5 + rnd() * 10, 5 + rnd() * 10, 6) })),
     };
-    const nav = loadPolygonConfig(JSON.stringify(cfg), { file: `r${round}.json` });
+    const nav = parsePolygonConfig(JSON.stringify(cfg), { file: `r${round}.json` });
     const spec = nav.grid.projection.spec as { minX: number; minZ: number };
     const want = bruteForce(cfg, spec.minX, spec.minZ, nav.grid.width, nav.grid.height);
     const got = nav.grid.layers[0].walkable;
@@ -184,9 +184,9 @@ test('a 477-byte config of long obstacles at cellSize 0.1 loads in bounded time;
       obstacles: Array.from({ length: n }, (_, k) => ({ polygon: [[k, 0], [800, 800 - k], [0, 800]] })),
     });
   assert.ok(config(10).length <= 480);
-  const nav = within(8000, () => loadPolygonConfig(config(40), { file: 'long.json' }));
+  const nav = within(8000, () => parsePolygonConfig(config(40), { file: 'long.json' }));
   assert.equal(nav.grid.width, 8018);
-  refuses(() => loadPolygonConfig(config(10), { file: 'long.json', maxRasterWork: 1_000_000 }), /long\.json: (areas|obstacles)\[\d\][^:]*: rasterising the polygons takes more than 1000000 units of work \(maxRasterWork\)/);
+  refuses(() => parsePolygonConfig(config(10), { file: 'long.json', maxRasterWork: 1_000_000 }), /long\.json: (areas|obstacles)\[\d\][^:]*: rasterising the polygons takes more than 1000000 units of work \(maxRasterWork\)/);
 });
 
 // ---- limits that would switch off
@@ -197,10 +197,10 @@ test('every loader refuses a maxCells that is NaN, a string or negative, naming 
   const map = 'type octile\nheight 1\nwidth 1\nmap\n.\n';
   const tmj = JSON.stringify({ type: 'map', width: 1, height: 1, tilewidth: 8, tileheight: 8, layers: [], tilesets: [] });
   for (const bad of [NaN, 'x', -5] as unknown as number[]) {
-    refuses(() => loadPolygonConfig(square, { file: 'p.json', maxCells: bad }), /maxCells: expected a number >= 0/);
+    refuses(() => parsePolygonConfig(square, { file: 'p.json', maxCells: bad }), /maxCells: expected a number >= 0/);
     refuses(() => parseTextGrid(txt, { file: 'g.txt', maxCells: bad }), /maxCells: expected a number >= 0/);
     refuses(() => parseMovingAiMap(map, { file: 'm.map', maxCells: bad }), /maxCells: expected a number >= 0/);
-    refuses(() => loadTiled(tmj, { file: 'm.tmj', maxCells: bad }), /maxCells: expected a number >= 0/);
+    refuses(() => parseTiled(tmj, { file: 'm.tmj', maxCells: bad }), /maxCells: expected a number >= 0/);
   }
 });
 
@@ -211,20 +211,20 @@ const tmj = (layers: unknown[], extra: Record<string, unknown> = {}) => JSON.str
 test('group layers and class values nested thousands deep are refused by name, not by a stack overflow', () => {
   // Built as text: JSON.stringify itself would overflow the stack on these.
   const groups = '{"type":"group","name":"g","layers":['.repeat(3000) + '{"type":"objectgroup","name":"leaf","objects":[]}' + ']}'.repeat(3000);
-  refuses(() => loadTiled(tmj([]).replace('"layers":[]', `"layers":[${groups}]`), { file: 'deep.tmj' }), /deep\.tmj: .*layer "g": group layers nest more than 64 deep/);
+  refuses(() => parseTiled(tmj([]).replace('"layers":[]', `"layers":[${groups}]`), { file: 'deep.tmj' }), /deep\.tmj: .*layer "g": group layers nest more than 64 deep/);
   const withProps = (props: string) => tmj([]).replace('"tilesets":[]', `"tilesets":[],"properties":${props}`);
   const value = '{"inner":'.repeat(10000) + '1' + '}'.repeat(10000);
-  refuses(() => loadTiled(withProps(`[{"name":"c","type":"class","value":${value}}]`), { file: 'deepclass.tmj' }), /deepclass\.tmj: map property "c".*: class values nest more than 64 deep/);
+  refuses(() => parseTiled(withProps(`[{"name":"c","type":"class","value":${value}}]`), { file: 'deepclass.tmj' }), /deepclass\.tmj: map property "c".*: class values nest more than 64 deep/);
   const list = '{"type":"list","value":['.repeat(5000) + '{"type":"int","value":1}' + ']}'.repeat(5000);
-  refuses(() => loadTiled(withProps(`[{"name":"l",${list.slice(1)}]`), { file: 'deeplist.tmj' }), /deeplist\.tmj: map property "l".*: list values nest more than 64 deep/);
+  refuses(() => parseTiled(withProps(`[{"name":"l",${list.slice(1)}]`), { file: 'deeplist.tmj' }), /deeplist\.tmj: map property "l".*: list values nest more than 64 deep/);
   const xmlGroups = '<group name="g">'.repeat(3000) + '</group>'.repeat(3000);
-  refuses(() => loadTiled(tmx(2, 1, xmlGroups), { file: 'deep.tmx' }), /deep\.tmx: XML line \d+: elements nest more than 256 deep/);
+  refuses(() => parseTiled(tmx(2, 1, xmlGroups), { file: 'deep.tmx' }), /deep\.tmx: XML line \d+: elements nest more than 256 deep/);
   const xml70 = '<group name="g">'.repeat(70) + '</group>'.repeat(70);
-  refuses(() => loadTiled(tmx(2, 1, xml70), { file: 'deep70.tmx' }), /deep70\.tmx: (<group name="g"> > )+<group name="g">: group layers nest more than 64 deep/);
+  refuses(() => parseTiled(tmx(2, 1, xml70), { file: 'deep70.tmx' }), /deep70\.tmx: (<group name="g"> > )+<group name="g">: group layers nest more than 64 deep/);
   // 64 deep is fine.
   let ok: unknown = { type: 'objectgroup', name: 'leaf', objects: [] };
   for (let k = 0; k < 64; k++) ok = { type: 'group', name: `g${k}`, layers: [ok] };
-  assert.equal(loadTiled(tmj([ok]), { file: 'ok.tmj' }).properties.layers.length, 65);
+  assert.equal(parseTiled(tmj([ok]), { file: 'ok.tmj' }).properties.layers.length, 65);
 });
 
 // ---- costs a 32-bit float cannot hold
@@ -232,27 +232,27 @@ test('group layers and class values nested thousands deep are refused by name, n
 test('a slowMultiplier outside the 32-bit float range is refused naming the tile and the property', () => {
   const map = (v: string, terrain = '') =>
     `<map orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8"><tileset firstgid="1" name="ts" tilewidth="8" tileheight="8" tilecount="1"><tile id="0"><properties>${terrain}<property name="slowMultiplier" type="float" value="${v}"/></properties></tile></tileset><layer name="ground" width="2" height="1"><properties><property name="isTilesetWalkable" type="bool" value="true"/></properties><data encoding="csv">1,1</data></layer></map>`;
-  for (const v of ['1e-50', '1e39', '0', '-2']) refuses(() => loadTiled(map(v), { file: 'cost.tmx' }), /cost\.tmx: tileset "ts" tile 0 property "slowMultiplier": .* is not a usable cost multiplier; expected a number from 1\.17549\d*e-38 to 3\.40282\d*e\+38/);
-  assert.equal(loadTiled(map('3'), { file: 'cost.tmx' }).grid.layers[0].cost[0], 3);
+  for (const v of ['1e-50', '1e39', '0', '-2']) refuses(() => parseTiled(map(v), { file: 'cost.tmx' }), /cost\.tmx: tileset "ts" tile 0 property "slowMultiplier": .* is not a usable cost multiplier; expected a number from 1\.17549\d*e-38 to 3\.40282\d*e\+38/);
+  assert.equal(parseTiled(map('3'), { file: 'cost.tmx' }).grid.layers[0].cost[0], 3);
   // In range alone, but times the terrain's cost past what a 32-bit float holds.
-  refuses(() => loadTiled(map('3e38', '<property name="terrainType" value="Water"/>'), { file: 'cost.tmx' }), /cost\.tmx: <layer name="ground">: cell \(0, 0\): its terrain cost times the slowMultipliers on it is Infinity/);
+  refuses(() => parseTiled(map('3e38', '<property name="terrainType" value="Water"/>'), { file: 'cost.tmx' }), /cost\.tmx: <layer name="ground">: cell \(0, 0\): its terrain cost times the slowMultipliers on it is Infinity/);
 });
 
 // ---- messages: one line, with the file
 
 test('JSON errors are one line; names with newlines and control characters are escaped', () => {
-  const e = refuses(() => loadTiled('{\n"type": "map",\n"width": 3,,\n}', { file: 'bad.tmj' }), /bad\.tmj: JSON: malformed JSON at line 3, column 12/);
+  const e = refuses(() => parseTiled('{\n"type": "map",\n"width": 3,,\n}', { file: 'bad.tmj' }), /bad\.tmj: JSON: malformed JSON at line 3, column 12/);
   assert.doesNotMatch(e.message, /"width"/);
-  refuses(() => loadTiled(tmj([{ type: 'tilelayer', name: 'two\nlines\u2028and\u0007bell', width: 2, height: 1, data: [1] }]), { file: 'n.tmj' }), /n\.tmj: layer "two\\nlines\\u2028and\\u0007bell" data: data has 1 values/);
-  refuses(() => loadTiled(tmx(2, 1, '<layer name="a&#10;b" width="2" height="1"><data encoding="csv">1</data></layer>'), { file: 'n.tmx' }), /n\.tmx: <layer name="a\\nb"> <data>: CSV has 1 values/);
-  refuses(() => loadTiled(tmx(2, 1, '', '<tileset firstgid="1" source="x&#10;y.tsx"/>'), { file: 'n.tmx' }), /n\.tmx: <tileset> 1 "x\\ny\.tsx": the external tileset "x\\ny\.tsx" needs options\.readFile/);
+  refuses(() => parseTiled(tmj([{ type: 'tilelayer', name: 'two\nlines\u2028and\u0007bell', width: 2, height: 1, data: [1] }]), { file: 'n.tmj' }), /n\.tmj: layer "two\\nlines\\u2028and\\u0007bell" data: data has 1 values/);
+  refuses(() => parseTiled(tmx(2, 1, '<layer name="a&#10;b" width="2" height="1"><data encoding="csv">1</data></layer>'), { file: 'n.tmx' }), /n\.tmx: <layer name="a\\nb"> <data>: CSV has 1 values/);
+  refuses(() => parseTiled(tmx(2, 1, '', '<tileset firstgid="1" source="x&#10;y.tsx"/>'), { file: 'n.tmx' }), /n\.tmx: <tileset> 1 "x\\ny\.tsx": the external tileset "x\\ny\.tsx" needs options\.readFile/);
 });
 
 test('a path where contents belong, a corrupt .tmx, a huge Moving AI header: each says what it is', () => {
-  refuses(() => loadTiled('maps/a.tmx'), /looks like a file path; pass the file's contents, or use loadTiledAsync \/ the CLI/);
-  refuses(() => loadPolygonConfig('levels/room.json'), /looks like a file path/);
-  refuses(() => loadTiled(new Uint8Array([0x00, 0x13, 0x37, 0x3c, 0x6d]), { file: 'corrupt.tmx' }), /corrupt\.tmx: XML/);
-  refuses(() => loadTiled('garbage { not xml', { file: 'corrupt.tmx' }), /corrupt\.tmx: XML/);
+  refuses(() => parseTiled('maps/a.tmx'), /looks like a file path; pass the file's contents \(in Node, loadTiled\(path\) of tilenav\/loaders reads the file\)/);
+  refuses(() => parsePolygonConfig('levels/room.json'), /looks like a file path; .*loadPolygonConfig\(path\)/);
+  refuses(() => parseTiled(new Uint8Array([0x00, 0x13, 0x37, 0x3c, 0x6d]), { file: 'corrupt.tmx' }), /corrupt\.tmx: XML/);
+  refuses(() => parseTiled('garbage { not xml', { file: 'corrupt.tmx' }), /corrupt\.tmx: XML/);
   refuses(() => parseMovingAiMap('type octile\nheight 1000000000\nwidth 1000\nmap\n', { file: 'huge.map' }), /huge\.map:2: map of 1000 x 1000000000 = \d+ cells exceeds maxCells/);
 });
 
@@ -260,7 +260,7 @@ test('a path where contents belong, a corrupt .tmx, a huge Moving AI header: eac
 
 test('numeric character references in XML attributes and text are decoded', () => {
   const text = tmx(2, 1, '<layer name="w&#x41;ll&#10;s &amp; co" width="2" height="1"><data encoding="csv">0,0</data></layer>', '<properties><property name="p" value="a&#65;&#x42;&lt;"/><property name="q">x&#38;y</property></properties>');
-  const m = loadTiled(text, { file: 'refs.tmx' });
+  const m = parseTiled(text, { file: 'refs.tmx' });
   assert.equal(m.properties.map.get('p')!.value, 'aAB<');
   assert.equal(m.properties.map.get('q')!.value, 'x&y');
   assert.equal(m.properties.layers[0].name, 'wAll\ns & co');
@@ -270,7 +270,7 @@ test('a Tiled hex map\'s staggered projection is named "hexagonal (staggered)" i
   const { readFileSync } = await import('node:fs');
   const { formatTextGrid } = await import('../src/loaders/index.js');
   const path = new URL('./fixtures/tiled/hex-odd-q.tmj', import.meta.url);
-  const m = loadTiled(readFileSync(path), { file: 'hex-odd-q.tmj', readFile: (p) => readFileSync(new URL(`./fixtures/tiled/${p}`, import.meta.url)) });
+  const m = parseTiled(readFileSync(path), { file: 'hex-odd-q.tmj', readFile: (p) => readFileSync(new URL(`./fixtures/tiled/${p}`, import.meta.url)) });
   refuses(() => formatTextGrid(m.grid), /projection: a hexagonal \(staggered\) projection has no text grid equivalent/);
 });
 
@@ -286,7 +286,7 @@ test('a terrain whose cost a 32-bit float stores as 0 or Infinity is refused whe
       assert.ok(e instanceof TilenavError);
       continue;
     }
-    refuses(() => loadTiled(map, { file: 'goo.tmx', terrain }), /goo\.tmx: tileset "ts" tile 0 property "terrainType": terrain "Goo" costs .*, which a 32-bit float cost stores as (0|Infinity)/);
+    refuses(() => parseTiled(map, { file: 'goo.tmx', terrain }), /goo\.tmx: tileset "ts" tile 0 property "terrainType": terrain "Goo" costs .*, which a 32-bit float cost stores as (0|Infinity)/);
   }
 });
 
@@ -322,42 +322,43 @@ const UNFIT: [Record<string, string | number>, string][] = [
   [{ orientation: 'staggered', staggeraxis: 'y', staggerindex: 'odd', tileheight: '1e308' }, 'tileheight'],
 ];
 
-test('TMX and TMJ: tile sizes, hex sides and map sizes whose pixels are not finite are refused by loadTiled, naming the file and attribute', () => {
+test('TMX and TMJ: tile sizes, hex sides and map sizes whose pixels are not finite are refused by parseTiled, naming the file and attribute', () => {
   for (const json of [false, true]) {
     const file = json ? 'huge.tmj' : 'huge.tmx';
     for (const [attrs, name] of UNFIT) {
-      const e = refuses(() => loadTiled(sizedMap(json, attrs), { file }), new RegExp(`^${file.replace('.', '\\.')}: <map> ${name}: ${name} `), /expected a size that gives finite pixel coordinates/);
+      const e = refuses(() => parseTiled(sizedMap(json, attrs), { file }), new RegExp(`^${file.replace('.', '\\.')}: <map> ${name}: ${name} `), /expected a size that gives finite pixel coordinates/);
       assert.equal(e.file, file);
       assert.equal(e.element, `<map> ${name}`, JSON.stringify(attrs));
     }
     // The same sizes at a scale that fits load.
     const fitting: Record<string, string>[] = [{ tilewidth: '1e300' }, { ...HEX_X, hexsidelength: '1e300' }, { tilewidth: '1e-300', tileheight: '1e-300' }];
     for (const attrs of fitting) {
-      const m = loadTiled(sizedMap(json, attrs), { file });
+      const m = parseTiled(sizedMap(json, attrs), { file });
       assert.ok(Number.isFinite(m.grid.projection.cellToWorld(5, 4).x));
     }
   }
 });
 
-test('loadTiledAsync and loadTiledFile refuse a map with tilewidth 1e308 the same way', async () => {
-  const { loadTiledAsync } = await import('../src/loaders/index.js');
-  const { loadTiledFile } = await import('../src/loaders/node.js');
+test('parseTiledAsync and loadTiled refuse a map with tilewidth 1e308 the same way', async () => {
+  const { parseTiledAsync } = await import('../src/loaders/index.js');
+  const { loadTiled } = await import('../src/loaders/node.js');
   const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');
-  await assert.rejects(loadTiledAsync(sizedMap(false, { tilewidth: '1e308' }), { file: 'a.tmx' }), /^TilenavError: a\.tmx: <map> tilewidth: .*expected a size that gives finite pixel coordinates/);
+  await assert.rejects(parseTiledAsync(sizedMap(false, { tilewidth: '1e308' }), { file: 'a.tmx' }), /^TilenavError: a\.tmx: <map> tilewidth: .*expected a size that gives finite pixel coordinates/);
   const dir = mkdtempSync(join(tmpdir(), 'tilenav-unfit-'));
   try {
     const path = join(dir, 'b.tmj');
     writeFileSync(path, sizedMap(true, { tileheight: '1e308' }));
-    await assert.rejects(loadTiledFile(path), (e: unknown) => e instanceof TilenavError && e.file === path && e.element === '<map> tileheight' && /finite pixel coordinates/.test(e.message));
+    await assert.rejects(loadTiled(path), (e: unknown) => e instanceof TilenavError && e.file === path && e.element === '<map> tileheight' && /finite pixel coordinates/.test(e.message));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
 test('a NavGrid refuses a projection that gives its cells no finite coordinates, and a binary grid saying so names its file', async () => {
-  const { NavGrid, orthogonal, isometric, hexagonal, continuous, staggered, saveGrid, loadGrid } = await import('../src/index.js');
+  const { NavGrid, orthogonal, isometric, hexagonal, continuous, staggered } = await import('../src/index.js');
+  const { formatBinaryGrid, parseBinaryGrid } = await import('../src/loaders/index.js');
   const unfit = [
     [orthogonal(1e308), 3, 2],
     [orthogonal(1e307, 1), 30, 2],
@@ -375,14 +376,14 @@ test('a NavGrid refuses a projection that gives its cells no finite coordinates,
   }
   // One cell less and the same sizes fit.
   assert.equal(new NavGrid(1, 1, { projection: orthogonal(1e308) }).width, 1);
-  const bytes = saveGrid(new NavGrid(3, 2, { projection: orthogonal(1e300) }));
+  const bytes = formatBinaryGrid(new NavGrid(3, 2, { projection: orthogonal(1e300) }));
   const header = JSON.stringify({ kind: 'orthogonal', tileWidth: 1e300, tileHeight: 1e300, originX: 0, originY: 0 });
   const text = new TextDecoder().decode(bytes);
   const at = text.indexOf(header);
   assert.ok(at > 0, 'the projection spec is stored as JSON');
   const patched = new Uint8Array(bytes);
   patched.set(new TextEncoder().encode(header.replace('1e+300,"tileHeight"', '9e+307,"tileHeight"')), at);
-  refuses(() => loadGrid(patched, { file: 'big.tnav' }), /^big\.tnav: projection: the orthogonal projection .* finite pixel coordinates/);
+  refuses(() => parseBinaryGrid(patched, { file: 'big.tnav' }), /^big\.tnav: projection: the orthogonal projection .* finite pixel coordinates/);
 });
 
 test('a projection of the game\'s own (no built-in spec) is checked on its cells\' positions alone', async () => {

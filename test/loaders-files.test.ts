@@ -1,5 +1,5 @@
 /**
- * Map files on disk: the one bounded reader the CLI and loadTiledFile share, tileset and template
+ * Map files on disk: the one bounded reader the CLI and loadTiled share, tileset and template
  * paths resolved relative to the map (and refused when they escape it), each referenced file read
  * once per load.
  */
@@ -10,8 +10,8 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TilenavError } from '../src/index.js';
-import { loadTiled, loadTiledAsync } from '../src/loaders/index.js';
-import { loadTiledFile, readFileBounded, readFileBoundedSync } from '../src/loaders/node.js';
+import { parseTiled, parseTiledAsync } from '../src/loaders/index.js';
+import { loadTiled, readFileBounded, readFileBoundedSync } from '../src/loaders/node.js';
 import { runCli } from './helpers-cli.js';
 
 const run = runCli;
@@ -43,7 +43,7 @@ test('a FIFO is refused without blocking, as a map and as a tileset', async () =
   const r = await run('info', join(d, 'm.tmx'));
   assert.notEqual(r.code, 0);
   assert.match(r.err.join(' '), /pipe\.tsx: is a FIFO \(named pipe\); expected a regular file/);
-  await assert.rejects(loadTiledFile(join(d, 'm.tmx')), /pipe\.tsx: is a FIFO/);
+  await assert.rejects(loadTiled(join(d, 'm.tmx')), /pipe\.tsx: is a FIFO/);
 });
 
 test('files over maxFileBytes are refused before they are read; a NaN limit is refused', async () => {
@@ -58,14 +58,14 @@ test('files over maxFileBytes are refused before they are read; a NaN limit is r
   assert.throws(() => readFileBoundedSync(join(d, 'missing')), /missing: cannot read the file \(ENOENT: no such file or directory\)/);
 });
 
-test('loadTiledFile reads the map and its tileset through the bounded reader', async () => {
+test('loadTiled reads the map and its tileset through the bounded reader', async () => {
   const d = dir();
   writeFileSync(join(d, 't.tsx'), TSX);
   writeFileSync(join(d, 'm.tmx'), mapWith('t.tsx').replace('0,0', '1,0'));
-  const m = await loadTiledFile(join(d, 'm.tmx'));
+  const m = await loadTiled(join(d, 'm.tmx'));
   assert.equal(m.grid.isWalkable(0, 0), false);
   assert.equal(m.grid.isWalkable(1, 0), true);
-  await assert.rejects(loadTiledFile(join(d, 'm.tmx'), { maxFileBytes: 100 }), /m\.tmx: the file is \d+ bytes, over the 100-byte limit/);
+  await assert.rejects(loadTiled(join(d, 'm.tmx'), { maxFileBytes: 100 }), /m\.tmx: the file is \d+ bytes, over the 100-byte limit/);
 });
 
 // ---- paths that escape the map
@@ -75,16 +75,16 @@ test('absolute tileset paths, file: URLs and paths above the root are refused un
     throw new Error(`must not be read: ${p}`);
   };
   for (const source of ['/etc/passwd', 'file:///etc/passwd', 'C:\\\\Windows\\\\win.ini', 'https://example.com/t.tsx', '\\\\server\\share\\t.tsx']) {
-    assert.throws(() => loadTiled(mapWith(source), { file: '/maps/m.tmx', readFile: read }), (e: unknown) => e instanceof TilenavError && /is absolute or a URL; only paths relative to the map are read \(set allowAbsolutePaths/.test(e.message), source);
+    assert.throws(() => parseTiled(mapWith(source), { file: '/maps/m.tmx', readFile: read }), (e: unknown) => e instanceof TilenavError && /is absolute or a URL; only paths relative to the map are read \(set allowAbsolutePaths/.test(e.message), source);
   }
-  assert.throws(() => loadTiled(mapWith('../../../../etc/passwd'), { file: '/maps/m.tmx', readFile: read }), /climbs above the filesystem root/);
-  await assert.rejects(loadTiledAsync(mapWith('/etc/passwd'), { file: '/maps/m.tmx', readFile: read }), /is absolute or a URL/);
+  assert.throws(() => parseTiled(mapWith('../../../../etc/passwd'), { file: '/maps/m.tmx', readFile: read }), /climbs above the filesystem root/);
+  await assert.rejects(parseTiledAsync(mapWith('/etc/passwd'), { file: '/maps/m.tmx', readFile: read }), /is absolute or a URL/);
   // Allowed on purpose, an absolute path reaches readFile unchanged.
   const seen: string[] = [];
-  loadTiled(mapWith('/abs/t.tsx'), { file: '/maps/m.tmx', allowAbsolutePaths: true, readFile: (p) => (seen.push(p), TSX) });
+  parseTiled(mapWith('/abs/t.tsx'), { file: '/maps/m.tmx', allowAbsolutePaths: true, readFile: (p) => (seen.push(p), TSX) });
   assert.deepEqual(seen, ['/abs/t.tsx']);
   // Relative paths resolve against the map's folder, `..` included.
-  loadTiled(mapWith('../sets/t.tsx'), { file: '/maps/a/m.tmx', readFile: (p) => (seen.push(p), TSX) });
+  parseTiled(mapWith('../sets/t.tsx'), { file: '/maps/a/m.tmx', readFile: (p) => (seen.push(p), TSX) });
   assert.equal(seen[1], '/maps/sets/t.tsx');
 });
 
@@ -98,7 +98,7 @@ test('a tileset that is not a tileset is reported by its path, never by its cont
   for (const map of ['m.tmx', 'm2.tmx']) {
     let message = '';
     try {
-      loadTiled(readFileBoundedSync(join(d, 'maps', map)), { file: join(d, 'maps', map), readFile: (p) => readFileBoundedSync(p) });
+      parseTiled(readFileBoundedSync(join(d, 'maps', map)), { file: join(d, 'maps', map), readFile: (p) => readFileBoundedSync(p) });
     } catch (e) {
       assert.ok(e instanceof TilenavError);
       message = e.message;
@@ -120,26 +120,26 @@ test('5,000 references to one 400 KB tileset read and parse it once', () => {
   const tmx = `<map orientation="orthogonal" width="2" height="1" tilewidth="8" tileheight="8">${refs.join('')}<layer name="a" width="2" height="1"><data encoding="csv">1,${1 + 10 * 4999}</data></layer></map>`;
   let reads = 0;
   const t0 = performance.now();
-  const m = loadTiled(tmx, { file: 'm.tmx', readFile: () => (reads++, tsx) });
+  const m = parseTiled(tmx, { file: 'm.tmx', readFile: () => (reads++, tsx) });
   assert.ok(performance.now() - t0 < 10000, `took ${Math.round(performance.now() - t0)} ms`);
   assert.equal(reads, 1);
   assert.equal(m.grid.isWalkable(0, 0), false);
   assert.equal(m.grid.isWalkable(1, 0), false);
 });
 
-test('loadTiledAsync reads each referenced file once too', async () => {
+test('parseTiledAsync reads each referenced file once too', async () => {
   const refs = [1, 2, 3].map((k) => `<tileset firstgid="${k}" source="t.tsx"/>`).join('');
   const tmx = `<map orientation="orthogonal" width="1" height="1" tilewidth="8" tileheight="8">${refs}<layer name="a" width="1" height="1"><data encoding="csv">3</data></layer></map>`;
   let reads = 0;
-  const m = await loadTiledAsync(tmx, { file: 'm.tmx', readFile: async () => (reads++, TSX) });
+  const m = await parseTiledAsync(tmx, { file: 'm.tmx', readFile: async () => (reads++, TSX) });
   assert.equal(reads, 1);
   assert.equal(m.grid.isWalkable(0, 0), false);
 });
 
 test('the CLI names the file for errors found below the loaders (a .tnav with a layer name twice)', async () => {
   const { NavGrid } = await import('../src/index.js');
-  const { saveGrid } = await import('../src/grid/binary.js');
-  const bytes = new Uint8Array(saveGrid(new NavGrid(2, 2, { layers: ['aa', 'bb'] })));
+  const { formatBinaryGrid } = await import('../src/grid/binary.js');
+  const bytes = new Uint8Array(formatBinaryGrid(new NavGrid(2, 2, { layers: ['aa', 'bb'] })));
   const text = Buffer.from(bytes).toString('latin1');
   const at = text.indexOf('"bb"');
   assert.ok(at > 0);
@@ -158,6 +158,6 @@ test('a map read from a URL resolves its tilesets within that URL', async () => 
   assert.equal(resolveTiledPath('https://host', 't.tsx'), 'https://host/t.tsx');
   assert.equal(resolveTiledPath('maps/level1.tmx', '../tilesets/a.tsx'), 'tilesets/a.tsx');
   const seen: string[] = [];
-  await loadTiledAsync(mapWith('t.tsx'), { file: 'https://host/maps/m.tmx', readFile: async (p) => (seen.push(p), TSX) });
+  await parseTiledAsync(mapWith('t.tsx'), { file: 'https://host/maps/m.tmx', readFile: async (p) => (seen.push(p), TSX) });
   assert.deepEqual(seen, ['https://host/maps/t.tsx']);
 });

@@ -4,7 +4,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NavGrid, Pathfinder, TerrainTable, TilenavError, checkPath, createProjection, distanceMap, findPath, isometric, loadGrid, movementModel, orthogonal, saveGrid } from '../src/index.js';
+import { NavGrid, Pathfinder, TerrainTable, TilenavError, checkPath, createProjection, distanceMap, findPath, isometric, movementModel, orthogonal } from '../src/index.js';
+import { parseBinaryGrid, formatBinaryGrid } from '../src/loaders/index.js';
 import { cellsToPoints, polylineCost, smoothPath, toWorldWaypoints } from '../src/path/index.js';
 import { ClearanceMap, ReachabilityIndex, clearanceOf, nearestWalkable, planPath, randomPoint } from '../src/query/index.js';
 
@@ -57,10 +58,10 @@ const CALLS: Record<string, (g: NavGrid, v: any) => unknown> = {
   'createProjection spec': (_g, v) => createProjection(v),
   'orthogonal tileWidth': (_g, v) => orthogonal(v),
   'isometric tileHeight': (_g, v) => isometric(2, v),
-  'saveGrid options': (g, v) => saveGrid(g, v),
-  'loadGrid buffer': (_g, v) => loadGrid(v),
-  'loadGrid options': (g, v) => loadGrid(saveGrid(g), v),
-  'loadGrid maxCells': (g, v) => loadGrid(saveGrid(g), { maxCells: v }),
+  'formatBinaryGrid options': (g, v) => formatBinaryGrid(g, v),
+  'parseBinaryGrid buffer': (_g, v) => parseBinaryGrid(v).grid,
+  'parseBinaryGrid options': (g, v) => parseBinaryGrid(formatBinaryGrid(g), v).grid,
+  'parseBinaryGrid maxCells': (g, v) => parseBinaryGrid(formatBinaryGrid(g), { maxCells: v }).grid,
   'smoothPath cells': (g, v) => smoothPath(g, v),
   'smoothPath cell': (g, v) => smoothPath(g, [0, v, 29]),
   'smoothPath options': (g, v) => smoothPath(g, [0, 1, 2], v),

@@ -7,14 +7,14 @@ import { readFixture } from './fixtures.js';
 const read = (name: string) => readFixture(`movingai/${name}`);
 
 test('parses a .map: header, passable . G S, blocked @ O T W, non-square', () => {
-  const g = parseMovingAiMap('type octile\nheight 2\nwidth 4\nmap\n.GS@\nOTW.\n');
+  const g = parseMovingAiMap('type octile\nheight 2\nwidth 4\nmap\n.GS@\nOTW.\n').grid;
   assert.equal(g.width, 4);
   assert.equal(g.height, 2);
   assert.deepEqual(Array.from(g.layers[0].walkable), [1, 1, 1, 0, 0, 0, 0, 1]);
   assert.equal(formatMovingAiMap(g), 'type octile\nheight 2\nwidth 4\nmap\n...@\n@@@.\n');
-  assert.deepEqual(Array.from(parseMovingAiMap(formatMovingAiMap(g)).layers[0].walkable), Array.from(g.layers[0].walkable));
+  assert.deepEqual(Array.from(parseMovingAiMap(formatMovingAiMap(g)).grid.layers[0].walkable), Array.from(g.layers[0].walkable));
   // Windows line ends.
-  assert.equal(parseMovingAiMap('type octile\r\nheight 1\r\nwidth 2\r\nmap\r\n.@\r\n').isWalkable(1, 0), false);
+  assert.equal(parseMovingAiMap('type octile\r\nheight 1\r\nwidth 2\r\nmap\r\n.@\r\n').grid.isWalkable(1, 0), false);
 });
 
 test('bad .map files name the file, the line and the problem', () => {
@@ -50,7 +50,7 @@ test('parses a .scen: version 1, folders in the map column, 9 columns', () => {
 
 /** Runs every query (or every `step`-th) and checks optimality and validity. */
 function runScenario(name: string, step = 1): { checked: number; noPath: number } {
-  const grid = parseMovingAiMap(read(`${name}.map`), { file: name });
+  const grid = parseMovingAiMap(read(`${name}.map`), { file: name }).grid;
   const queries = parseScenario(read(`${name}.map.scen`));
   const finder = new Pathfinder(grid);
   let checked = 0;

@@ -73,7 +73,7 @@ test('package.json: ESM, exports with types, bin, files, sideEffects false, Node
 
 test('the entry points are the ones the README lists, and the root entry stays small', async () => {
   const keys = Object.keys(pkg.exports).filter((k) => k !== './package.json');
-  assert.deepEqual(keys.sort(), ['.', './agents', './graph', './loaders', './path', './phaser', './query', './render', './service']);
+  assert.deepEqual(keys.sort(), ['.', './agents', './compat/easystar', './compat/pathfinding', './graph', './loaders', './path', './phaser', './query', './render', './service']);
   const root = await import('../src/index.js');
   const n = Object.keys(root).length;
   assert.ok(n >= 30 && n <= 50, `${n} root exports`);
@@ -153,7 +153,7 @@ test('the packed package installs and every entry imports; it ships no tests, fi
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] }, files: ['consumer.ts'] }));
     run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app], app);
     // Under Node, tilenav/loaders has the file reader too.
-    const loaders = run(process.execPath, ['--input-type=module', '-e', "const m = await import('tilenav/loaders'); console.log(typeof m.loadTiledFile, typeof m.loadTiled)"], app).trim();
+    const loaders = run(process.execPath, ['--input-type=module', '-e', "const m = await import('tilenav/loaders'); console.log(typeof m.loadTiled, typeof m.parseTiled)"], app).trim();
     assert.equal(loaders, 'function function');
   } finally {
     rmSync(tmp, { recursive: true, force: true });

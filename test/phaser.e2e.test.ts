@@ -1,9 +1,11 @@
 /**
  * tilenav/phaser in headless Chromium with both Phaser majors: the check page (orthogonal,
  * isometric and hexagonal tilemaps converted, searched, a door put with putTileAt, world <-> cell
- * against Phaser's drawing) built against Phaser 4 and against Phaser 3; then the playable example
- * (Phaser 4): select, move, the door, debug paths, no console error, frame time with 50 units and
- * a screenshot in test-output/ (docs/phaser.png with TILENAV_UPDATE_SCREENSHOT=1).
+ * against Phaser's drawing, no input listener added) built against Phaser 4 and against Phaser 3;
+ * the short scene of docs/phaser.md (walk.html: a click walks the hero along the path, no cell tints, no input
+ * handler but the scene's own) with both; then the playable example (Phaser 4): select, move, the
+ * door, debug paths, no console error, frame time with 50 units and a screenshot in test-output/
+ * (docs/phaser.png with TILENAV_UPDATE_SCREENSHOT=1).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,7 +16,8 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { loadTiled } from '../src/loaders/index.js';
+import { PNG } from 'pngjs';
+import { parseTiled } from '../src/loaders/index.js';
 import { CHROMIUM, skip } from './helpers-demo.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -22,7 +25,7 @@ declare const window: any;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vite = join(root, 'node_modules/vite/bin/vite.js');
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.png': 'image/png', '.tmj': 'application/json', '.json': 'application/json' };
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.tmj': 'application/json', '.json': 'application/json' };
 
 /** Builds the example folder against Phaser `major` into a temporary folder. */
 function build(major: 3 | 4): string {
@@ -92,7 +95,7 @@ async function open(major: 3 | 4, path: string): Promise<Page> {
 }
 
 for (const major of [4, 3] as const) {
-  test(`phaser e2e: with Phaser ${major}, tilemaps convert, a door put with putTileAt sends the next path around, world <-> cell matches the drawing`, { skip }, async () => {
+  test(`phaser e2e: with Phaser ${major}, tilemaps convert with their movement model, a door put with putTileAt sends the next path around, world <-> cell matches the drawing, no input listener added`, { skip }, async () => {
     const page = await open(major, 'check.html');
     await page.waitForFunction(() => window.__check?.done === true, undefined, { timeout: 30_000 });
     const check = await page.evaluate(() => window.__check);
@@ -112,8 +115,83 @@ for (const major of [4, 3] as const) {
       assert.ok(m.centreError < 1e-6, `${name}: cell centres where Phaser draws the tiles (off by ${m.centreError} px)`);
     }
     assert.equal(check.maps.orthogonal.phaserAgrees, check.maps.orthogonal.cells, "orthogonal: agrees with Phaser's worldToTileXY");
-    // README's Phaser example, run as written: a path, then around the door the tilemap's putTileAt closed.
-    assert.deepEqual(check.readme, { movement: 'octile', open: check.maps.orthogonal.before.cost, closed: check.maps.orthogonal.after.cost, crossesDoor: false, offMap: true });
+    // Converting, watching, searching, drawing and agents through the plugin and the free functions added no input listener.
+    assert.deepEqual(check.input.after, check.input.before, 'the scene\'s input listeners are the same before and after');
+  });
+}
+
+/** Distance from point p to the polyline through `points`. */
+function toPolyline(p: { x: number; y: number }, points: { x: number; y: number }[]): number {
+  let best = Infinity;
+  for (let k = 0; k < points.length; k++) {
+    const a = points[k];
+    const b = points[Math.min(k + 1, points.length - 1)];
+    const dx = b.x - a.x;
+    const dy = b.y - a.y;
+    const t = dx === 0 && dy === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / (dx * dx + dy * dy)));
+    best = Math.min(best, Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy)));
+  }
+  return best;
+}
+
+/** The canvas as an image (world pixel = image pixel: no camera scroll or zoom, no scaling). */
+async function canvasImage(page: Page, path?: string): Promise<PNG> {
+  return PNG.sync.read(await page.locator('canvas').screenshot(path === undefined ? {} : { path }));
+}
+
+function pixel(png: PNG, x: number, y: number): number[] {
+  const i = (Math.round(y) * png.width + Math.round(x)) * 4;
+  return [png.data[i], png.data[i + 1], png.data[i + 2]];
+}
+
+for (const major of [4, 3] as const) {
+  test(`phaser e2e: docs/phaser.md's scene with Phaser ${major}: a click walks the hero along the path this.tilenav.findPath gives, draws the path and no cell tint, and the only input handler is the scene's own`, { skip }, async () => {
+    const page = await open(major, 'walk.html');
+    await page.waitForFunction(() => window.__walk?.ready() === true, undefined, { timeout: 30_000 });
+    assert.ok((await page.evaluate(() => window.__walk.version)).startsWith(`${major}.`));
+    assert.deepEqual(await page.evaluate(() => window.__walk.inputListeners()), { pointerdown: 1 }, 'one pointerdown listener, the scene\'s: the plugin added none');
+    const startCell = [10, 12];
+    const goalCell = [20, 18];
+    const start = await page.evaluate(() => window.__walk.hero());
+    assert.deepEqual(start, await page.evaluate(([x, y]) => window.__walk.cellToCanvas(x, y), startCell));
+    const plan = await page.evaluate(([sx, sy, gx, gy]) => window.__walk.path(sx, sy, gx, gy), [...startCell, ...goalCell]);
+    assert.equal(plan.status, 'found');
+    assert.equal(plan.movement, 'octile');
+    const points: { x: number; y: number }[] = plan.points;
+    const goal = points[points.length - 1];
+    await page.waitForTimeout(200);
+    const before = await canvasImage(page);
+    const target = await page.evaluate(([x, y]) => window.__walk.cellToClient(x, y), goalCell);
+    await page.mouse.click(target.x, target.y);
+    await page.waitForTimeout(500);
+    const mid = await page.evaluate(() => window.__walk.hero());
+    const after = await canvasImage(page);
+    assert.ok(Math.hypot(mid.x - start.x, mid.y - start.y) > 16, `the hero left its start: ${JSON.stringify(mid)}`);
+    assert.ok(Math.hypot(mid.x - goal.x, mid.y - goal.y) > 16, `and is still on its way: ${JSON.stringify(mid)}`);
+    assert.ok(toPolyline(mid, points) < 0.5, `the hero is on the path: ${JSON.stringify(mid)} is ${toPolyline(mid, points).toFixed(2)} px off`);
+    // The path is drawn (the dot on its last cell) and nothing else changed: every cell centre farther
+    // than two cells from the path keeps its colour, so no cell is tinted.
+    assert.notDeepEqual(pixel(after, goal.x, goal.y), pixel(before, goal.x, goal.y), 'the path is drawn');
+    let compared = 0;
+    for (let y = 0; y < 40; y++) {
+      for (let x = 0; x < 64; x++) {
+        const c = { x: x * 16 + 8, y: y * 16 + 8 };
+        if (toPolyline(c, points) < 32) continue;
+        compared++;
+        const a = pixel(before, c.x, c.y);
+        const b = pixel(after, c.x, c.y);
+        assert.ok(a.every((v, k) => Math.abs(v - b[k]) <= 2), `cell (${x}, ${y}) kept its colour: ${a} -> ${b}`);
+      }
+    }
+    assert.ok(compared > 2000, `compared ${compared} cells`);
+    await page.waitForFunction(([gx, gy]) => {
+      const h = window.__walk.hero();
+      return Math.hypot(h.x - gx, h.y - gy) < 0.5;
+    }, [goal.x, goal.y], { timeout: 15_000 });
+    mkdirSync(join(root, 'test-output'), { recursive: true });
+    await canvasImage(page, join(root, `test-output/phaser-walk-${major}.png`));
+    assert.deepEqual(consoleErrors.filter((e) => e.includes('walk.html')), []);
+    await page.close();
   });
 }
 
@@ -132,7 +210,7 @@ test('phaser e2e: the Frontier example converts the map as the Tiled loader does
   const page = await open(4, 'index.html');
   await page.waitForFunction(() => window.__phaser?.ready === true, undefined, { timeout: 30_000 });
   const grid = await page.evaluate(() => window.__phaser.grid());
-  const tiled = loadTiled(readFileSync(join(root, 'examples/frontier.tmx'), 'utf8'), { file: 'frontier.tmx' }).grid;
+  const tiled = parseTiled(readFileSync(join(root, 'examples/frontier.tmx'), 'utf8'), { file: 'frontier.tmx' }).grid;
   assert.deepEqual([grid.width, grid.height], [tiled.width, tiled.height]);
   assert.deepEqual(grid.layers[0].walkable, Array.from(tiled.layers[0].walkable), 'walkers: the same blocked cells as the Tiled loader');
   assert.deepEqual(grid.layers[0].cost, Array.from(tiled.layers[0].cost), 'walkers: the same costs as the Tiled loader');
@@ -214,7 +292,7 @@ test('phaser e2e: D closes the fort door and a unit inside walks around it; P dr
   // The screenshot: everyone walking around the closed door, paths drawn over the overlay.
   await page.evaluate(() => window.__phaser.orderAll(40, 21));
   await page.waitForTimeout(700);
-  // README's picture is refreshed on request (TILENAV_UPDATE_SCREENSHOT=1), so a test run leaves the
+  // docs/phaser.md's picture is refreshed on request (TILENAV_UPDATE_SCREENSHOT=1), so a test run leaves the
   // checkout clean; otherwise the shot goes to test-output/.
   const shot = process.env.TILENAV_UPDATE_SCREENSHOT === '1' ? join(root, 'docs/phaser.png') : join(root, 'test-output/phaser-example.png');
   mkdirSync(join(root, 'test-output'), { recursive: true });
@@ -245,7 +323,7 @@ test('phaser e2e: frame time with 50 units walking (Phaser 4 and Phaser 3)', { s
   assert.deepEqual(consoleErrors, []);
 });
 
-test("phaser e2e: the example, the check page and README's example typecheck against Phaser's own types", () => {
+test("phaser e2e: the example, the check page and docs/phaser.md's example typecheck against Phaser's own types", () => {
   const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'examples/phaser/tsconfig.json'], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, `tsc examples/phaser:\n${r.stdout}\n${r.stderr}`);
 });

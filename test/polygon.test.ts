@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { TilenavError, findPath, type GridChange } from '../src/index.js';
-import { PolygonNavigation, loadPolygonConfig, readPolygonConfig, DEFAULT_POLYGON_CONFIG, type PolygonConfig } from '../src/loaders/index.js';
+import { PolygonNavigation, parsePolygonConfig, checkPolygonConfig, DEFAULT_POLYGON_CONFIG, type PolygonConfig } from '../src/loaders/index.js';
 
 type Pt = readonly [number, number];
 
@@ -53,7 +53,7 @@ function rows(nav: PolygonNavigation): string[] {
 }
 
 test('polygon: a hand-checked room with a table; bounds are the areas plus the seed-001 margin', () => {
-  const nav = loadPolygonConfig({
+  const nav = parsePolygonConfig({
     cellSize: 1,
     agentRadius: 0,
     objectPadding: 0,
@@ -66,7 +66,7 @@ test('polygon: a hand-checked room with a table; bounds are the areas plus the s
 });
 
 test('polygon: clearance around obstacles and boundaryPadding erode, a concave area keeps its notch', () => {
-  const nav = loadPolygonConfig({
+  const nav = parsePolygonConfig({
     cellSize: 1,
     agentRadius: 0.5,
     objectPadding: 0.3,
@@ -97,7 +97,7 @@ test('polygon: clearance around obstacles and boundaryPadding erode, a concave a
 
 test('polygon: the example config loads, and a closed door splits the map until it opens', () => {
   const text = readFileSync(new URL('../examples/house.json', import.meta.url), 'utf8');
-  const nav = loadPolygonConfig(text, { file: 'house.json' });
+  const nav = parsePolygonConfig(text, { file: 'house.json' });
   const g = nav.grid;
   const cfg = nav.config;
   const spec = g.projection.spec as { minX: number; minZ: number };
@@ -166,7 +166,7 @@ test('polygon: setAreaAvailable gives exactly the full rebuild, and its rectangl
 });
 
 test('polygon: defaults are the documented DEFAULT_POLYGON_CONFIG values', () => {
-  const cfg = readPolygonConfig('{"areas":[{"name":"a","polygon":[[0,0],[1,0],[0,1]]}]}');
+  const cfg = checkPolygonConfig('{"areas":[{"name":"a","polygon":[[0,0],[1,0],[0,1]]}]}');
   assert.equal(cfg.cellSize, DEFAULT_POLYGON_CONFIG.cellSize);
   assert.deepEqual(
     [cfg.cellSize, cfg.agentRadius, cfg.objectPadding, cfg.boundaryPadding, cfg.floorY, cfg.areas[0].available, cfg.obstacles.length],
@@ -205,19 +205,19 @@ test('polygon: bad input names the file and the element path', () => {
   for (const [mutate, pattern] of cases) {
     const c = base();
     mutate(c);
-    assert.throws(() => loadPolygonConfig(JSON.stringify(c), { file: 'cfg.json', maxCells: 1_000_000 }), (e: unknown) => e instanceof TilenavError && pattern.test(e.message), String(pattern));
+    assert.throws(() => parsePolygonConfig(JSON.stringify(c), { file: 'cfg.json', maxCells: 1_000_000 }), (e: unknown) => e instanceof TilenavError && pattern.test(e.message), String(pattern));
   }
   // NaN cannot be written in JSON, but a parsed object can carry it.
   const c = base();
   c.areas[0].polygon[1] = [NaN, 0];
-  assert.throws(() => loadPolygonConfig(c), /areas\[0\]\.polygon\[1\]: expected finite numbers, got NaN/);
-  assert.throws(() => loadPolygonConfig('{"areas": [\n  {"name": "a",\n  ]}', { file: 'bad.json' }), (e: unknown) => e instanceof TilenavError && /^bad\.json:3: malformed JSON/.test(e.message));
-  assert.throws(() => loadPolygonConfig('[]'), /\(root\): expected a JSON object/);
-  const nav = loadPolygonConfig(base());
+  assert.throws(() => parsePolygonConfig(c), /areas\[0\]\.polygon\[1\]: expected finite numbers, got NaN/);
+  assert.throws(() => parsePolygonConfig('{"areas": [\n  {"name": "a",\n  ]}', { file: 'bad.json' }), (e: unknown) => e instanceof TilenavError && /^bad\.json:3: malformed JSON/.test(e.message));
+  assert.throws(() => parsePolygonConfig('[]'), /\(root\): expected a JSON object/);
+  const nav = parsePolygonConfig(base());
   assert.throws(() => nav.setAreaAvailable('nope', true), /area "nope": unknown area; known: "a", "b", "c"/);
   assert.throws(() => nav.setAreaAvailable('a', 1 as unknown as boolean), /expected true or false/);
   // __proto__ keys are data, never prototypes.
-  const proto = loadPolygonConfig('{"__proto__": {"cellSize": 99}, "areas": [{"name": "__proto__", "polygon": [[0,0],[1,0],[0,1]]}]}');
+  const proto = parsePolygonConfig('{"__proto__": {"cellSize": 99}, "areas": [{"name": "__proto__", "polygon": [[0,0],[1,0],[0,1]]}]}');
   assert.equal(proto.config.cellSize, 0.4);
   assert.equal(({} as Record<string, unknown>).cellSize, undefined);
 });

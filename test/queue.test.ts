@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { LazyNodeHeap, MonotoneQueue, NodeHeap } from '../src/search/heap.js';
+import { LazyNodeHeap, MonotoneQueue, NodeHeap } from '../src/search/kernel/heap.js';
 
 /** Dijkstra with the queue (lazy deletion, as the hierarchy runs it) on a random graph. */
 function withQueue(n: number, edges: [number, number, number][], lo: number, hi: number): Float64Array {

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadTiled } from '../src/loaders/index.js';
+import { parseTiled } from '../src/loaders/index.js';
 import { PNG } from 'pngjs';
 import { OVERLAY_COLORS, cellOutline, movementFor, pickCell } from '../src/render/index.js';
 import { runCli } from './helpers-cli.js';
@@ -34,7 +34,7 @@ test("render draws the path `path` finds on hexagonal and staggered Tiled maps: 
   let found = 0;
   for (const name of ['hex-even-r.tmj', 'hex-odd-q.tmj', 'staggered-even-q.tmj', 'staggered-odd-r.tmj']) {
     const map = fixture(name);
-    const m = loadTiled(read(map), { file: map, readFile: read });
+    const m = parseTiled(read(map), { file: map, readFile: read });
     assert.equal(movementFor(m.projection), m.movement, `${name}: the renderer's model is the loader's`);
     const cells: string[] = [];
     for (let y = 0; y < m.grid.height; y++) for (let x = 0; x < m.grid.width; x++) if (m.grid.isWalkable(x, y)) cells.push(`${x},${y}`);
@@ -69,7 +69,7 @@ test('staggered cells are outlined as Tiled draws them: diamonds on staggered ma
   const out = new Float64Array(12);
   for (const [name, vertices] of [['staggered-odd-r.tmj', 4], ['hex-even-r.tmj', 6], ['hex-odd-q.tmj', 6], ['staggered-even-q.tmj', 4]] as const) {
     const map = fixture(name);
-    const m = loadTiled(read(map), { file: map, readFile: read });
+    const m = parseTiled(read(map), { file: map, readFile: read });
     const spec = m.projection.spec as { tileWidth: number; tileHeight: number };
     assert.equal(cellOutline(m.projection, 2, 1, out), vertices, name);
     const xs = Array.from({ length: vertices }, (_, k) => out[2 * k]);
@@ -126,7 +126,7 @@ test("render draws a Tiled map's own tiles under the overlay (its opacity by --o
 test("simulate walks units in the map's own model on isometric, hexagonal and staggered maps (another that fits with --movement)", async () => {
   for (const name of ['hex-odd-q.tmj', 'staggered-odd-r.tmj', 'tiled-examples/isometric_grass_and_water.tmx']) {
     const map = fixture(name);
-    const m = loadTiled(read(map), { file: map, readFile: read });
+    const m = parseTiled(read(map), { file: map, readFile: read });
     const cells: string[] = [];
     for (let y = 0; y < m.grid.height; y++) for (let x = 0; x < m.grid.width; x++) if (m.grid.isWalkable(x, y)) cells.push(`${x},${y}`);
     const run = async (...extra: string[]) => {

@@ -41,7 +41,7 @@ function maze(): NavGrid {
 }
 
 test('answers equal the synchronous A* on AcrosstheCape (real workers, shared grid)', async () => {
-  const grid = parseMovingAiMap(readFileSync(MAP, 'utf8'));
+  const grid = parseMovingAiMap(readFileSync(MAP, 'utf8')).grid;
   const queries = parseScenario(readFileSync(SCEN, 'utf8'));
   const pick = queries.filter((q, i) => q.bucket < 60 && i % 4 === 0);
   const svc = createPathService(grid, { workers: 2 });
@@ -401,7 +401,7 @@ test('a real worker that throws (uncaught) is replaced and its request re-run', 
 });
 
 test('soak: workers killed at random during a burst; every request answered exactly once, every path valid', async () => {
-  const grid = parseMovingAiMap(readFileSync(MAP, 'utf8'));
+  const grid = parseMovingAiMap(readFileSync(MAP, 'utf8')).grid;
   const queries = parseScenario(readFileSync(SCEN, 'utf8')).filter((q) => q.bucket < 30);
   const base = nodeWorkerFactory();
   // Only workers that have started are killed: a pool whose workers all die while starting gives up.

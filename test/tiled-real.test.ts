@@ -7,13 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadTiled, loadTiledAsync, type TiledMap } from '../src/loaders/index.js';
-import { loadTiledFile } from '../src/loaders/node.js';
+import { parseTiled, parseTiledAsync, type TiledMap } from '../src/loaders/index.js';
+import { loadTiled } from '../src/loaders/node.js';
 import { runCli } from './helpers-cli.js';
 
 const F = fileURLToPath(new URL('./fixtures/loaders/', import.meta.url));
 const readFile = (p: string) => readFileSync(p);
-const load = (name: string, options = {}) => loadTiled(readFileSync(F + name), { file: F + name, readFile, ...options });
+const load = (name: string, options = {}) => parseTiled(readFileSync(F + name), { file: F + name, readFile, ...options });
 
 function picture(m: TiledMap): string[] {
   const rows: string[] = [];
@@ -45,16 +45,16 @@ test('template objects take their shape, type and properties from .tx and .tj fi
   assert.equal(objects[2].gid, 6);
   assert.equal(objects[2].properties.get('weight')!.value, 5);
   assert.equal(objects[4].properties.get('weight')!.value, 9);
-  // The same through loadTiledAsync (files fetched first) and the Node file loader.
-  assert.deepEqual(picture(await loadTiledAsync(readFileSync(F + 'templated.tmx'), { file: F + 'templated.tmx', readFile: async (p) => readFileSync(p) })), TEMPLATED);
-  assert.deepEqual(picture(await loadTiledFile(F + 'templated.tmx')), TEMPLATED);
+  // The same through parseTiledAsync (files fetched first) and the Node file loader.
+  assert.deepEqual(picture(await parseTiledAsync(readFileSync(F + 'templated.tmx'), { file: F + 'templated.tmx', readFile: async (p) => readFileSync(p) })), TEMPLATED);
+  assert.deepEqual(picture(await loadTiled(F + 'templated.tmx')), TEMPLATED);
   const r = await run('info', F + 'templated.tmx');
   assert.equal(r.code, 0, r.err.join('\n'));
 });
 
 test('each template file is read once, however many objects use it', () => {
   const reads = new Map<string, number>();
-  loadTiled(readFileSync(F + 'templated.tmx'), { file: F + 'templated.tmx', readFile: (p) => (reads.set(p, (reads.get(p) ?? 0) + 1), readFileSync(p)) });
+  parseTiled(readFileSync(F + 'templated.tmx'), { file: F + 'templated.tmx', readFile: (p) => (reads.set(p, (reads.get(p) ?? 0) + 1), readFileSync(p)) });
   assert.deepEqual([...reads.values()], [1, 1, 1, 1]);
 });
 

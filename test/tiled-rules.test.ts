@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { findPath, TilenavError, type NavGrid } from '../src/index.js';
-import { applyRulesToTileset, checkTiledRules, formatTiledRules, GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, loadTiled, loadTiledAsync, type TiledRules } from '../src/loaders/index.js';
+import { applyRulesToTileset, checkTiledRules, formatTiledRules, GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, parseTiled, parseTiledAsync, type TiledRules } from '../src/loaders/index.js';
 import { fixture } from './fixtures.js';
 import { runCli } from './helpers-cli.js';
 
@@ -16,7 +16,7 @@ const TILESET = fixture('tiled/tiled-examples/rpg/beach_tileset.tsx');
 const RULES_FILE = join(ROOT, 'examples/island.rules.json');
 const RULES = readFileSync(RULES_FILE, 'utf8');
 const read = (p: string) => readFileSync(p);
-const island = (extra: Parameters<typeof loadTiled>[1] = {}) => loadTiled(read(ISLAND), { file: ISLAND, readFile: read, ...extra });
+const island = (extra: Parameters<typeof parseTiled>[1] = {}) => parseTiled(read(ISLAND), { file: ISLAND, readFile: read, ...extra });
 
 /** The island's water, read from the tileset image: tiles whose pixels are all sea (foam edges included). */
 const WATER = new Set(Object.entries(JSON.parse(RULES).tilesets.beach_tileset).filter(([, r]) => (r as { walkable: boolean }).walkable === false).map(([id]) => Number(id)));
@@ -153,9 +153,9 @@ const terrains = (g: NavGrid) => [...g.layers[0].terrain].map((t) => g.terrain.g
 
 test('a tile rule matches its tile on every tile layer, whatever its flip bits', () => {
   const flips = [1, (1 | GID_FLIP_H) >>> 0, (1 | GID_FLIP_V | GID_FLIP_D) >>> 0, 2];
-  const m = loadTiled(small([{ name: 'a', data: [0, 0, 0, 0] }, { name: 'b', data: flips }]), { rules: { tilesets: { ts: { '0': { walkable: false } } } } });
+  const m = parseTiled(small([{ name: 'a', data: [0, 0, 0, 0] }, { name: 'b', data: flips }]), { rules: { tilesets: { ts: { '0': { walkable: false } } } } });
   assert.equal(row(m.grid), '###.');
-  const empty = loadTiled(small([{ name: 'a', data: [1, 0, 0, 0] }]), { rules: { tilesets: { ts: { '1': { walkable: false } } } } });
+  const empty = parseTiled(small([{ name: 'a', data: [1, 0, 0, 0] }]), { rules: { tilesets: { ts: { '1': { walkable: false } } } } });
   assert.equal(row(empty.grid), '....');
   assert.ok(empty.warnings.some((w) => w.includes('nothing blocks: the rules in <rules> block no cell')), empty.warnings.join('; '));
 });
@@ -163,26 +163,26 @@ test('a tile rule matches its tile on every tile layer, whatever its flip bits',
 test('precedence: blocking wins; a rule\'s terrain and cost replace the map\'s; a tile rule beats a layer rule', () => {
   const props = { 0: [{ name: 'collides', type: 'bool', value: true }], 1: [{ name: 'terrainType', type: 'string', value: 'Mud' }], 2: [{ name: 'terrainType', type: 'string', value: 'Mud' }] };
   // The map blocks tile 0; a rule calls it a bridge on the same layer: the map's blocking wins.
-  const a = loadTiled(small([{ name: 'L', data: [1, 2, 3, 4] }], props), { rules: { tilesets: { ts: { '0': { walkable: true } } } } });
+  const a = parseTiled(small([{ name: 'L', data: [1, 2, 3, 4] }], props), { rules: { tilesets: { ts: { '0': { walkable: true } } } } });
   assert.equal(row(a.grid), '#...');
   assert.deepEqual(terrains(a.grid), ['Ground', 'Mud', 'Mud', 'Ground']);
   // Layer rule Sand on every tile of L; a tile rule Snow on tile 1 (map: Mud) wins there; tile 2 (map: Mud) takes the layer's Sand.
-  const b = loadTiled(small([{ name: 'L', data: [1, 2, 3, 4] }], props), { rules: { tilesets: { ts: { '1': { terrain: 'Snow' }, '3': { cost: 4 } } }, layers: { L: { terrain: 'Sand' } } } });
+  const b = parseTiled(small([{ name: 'L', data: [1, 2, 3, 4] }], props), { rules: { tilesets: { ts: { '1': { terrain: 'Snow' }, '3': { cost: 4 } } }, layers: { L: { terrain: 'Sand' } } } });
   assert.deepEqual(terrains(b.grid), ['Sand', 'Snow', 'Sand', 'Ground']);
   assert.deepEqual(costs(b.grid), [1.2, 1.3, 1.2, 4]);
   // A layer that blocks beats a bridge tile on it; the layer's collides: false does not stop a tile rule that blocks.
-  const c = loadTiled(small([{ name: 'L', data: [5, 6, 0, 0], properties: [{ name: 'collides', type: 'bool', value: false }] }, { name: 'M', data: [0, 0, 7, 0] }]), { rules: { tilesets: { ts: { '4': { walkable: false }, '6': { walkable: true } } }, layers: { M: { walkable: false } } } });
+  const c = parseTiled(small([{ name: 'L', data: [5, 6, 0, 0], properties: [{ name: 'collides', type: 'bool', value: false }] }, { name: 'M', data: [0, 0, 7, 0] }]), { rules: { tilesets: { ts: { '4': { walkable: false }, '6': { walkable: true } } }, layers: { M: { walkable: false } } } });
   assert.equal(row(c.grid), '#.#.');
   // A layer rule on a group covers the layers in it.
-  const d = loadTiled(small([{ name: 'inner', group: 'Walls', data: [0, 8, 8, 0] }]), { rules: { layers: { Walls: { walkable: false } } } });
+  const d = parseTiled(small([{ name: 'inner', group: 'Walls', data: [0, 8, 8, 0] }]), { rules: { layers: { Walls: { walkable: false } } } });
   assert.equal(row(d.grid), '.##.');
 });
 
 test('bridges: a bridge tile clears what the layers below block, not what a layer above blocks', () => {
   const rules: TiledRules = { tilesets: { ts: { '0': { walkable: false }, '1': { walkable: true } } } };
-  const m = loadTiled(small([{ name: 'sea', data: [1, 1, 1, 1] }, { name: 'pier', data: [2, 2, 0, 0] }, { name: 'rocks', data: [0, 1, 0, 0] }]), { rules });
+  const m = parseTiled(small([{ name: 'sea', data: [1, 1, 1, 1] }, { name: 'pier', data: [2, 2, 0, 0] }, { name: 'rocks', data: [0, 1, 0, 0] }]), { rules });
   assert.equal(row(m.grid), '.###');
-  const layer = loadTiled(small([{ name: 'sea', data: [1, 1, 1, 1] }, { name: 'deck', data: [0, 3, 3, 0] }]), { rules: { tilesets: { ts: { '0': { walkable: false } } }, layers: { deck: { walkable: true } } } });
+  const layer = parseTiled(small([{ name: 'sea', data: [1, 1, 1, 1] }, { name: 'deck', data: [0, 3, 3, 0] }]), { rules: { tilesets: { ts: { '0': { walkable: false } } }, layers: { deck: { walkable: true } } } });
   assert.equal(row(layer.grid), '#..#');
 });
 
@@ -190,7 +190,7 @@ test('rules are checked: each error names the rules file and the key at fault', 
   const map = small([{ name: 'L', data: [1, 2, 3, 4] }]);
   const bad = (rules: unknown, re: RegExp) => {
     try {
-      loadTiled(map, { rules: rules as TiledRules, rulesFile: 'level.rules.json' });
+      parseTiled(map, { rules: rules as TiledRules, rulesFile: 'level.rules.json' });
     } catch (e) {
       assert.ok(e instanceof TilenavError, String(e));
       assert.match(e.message, re);
@@ -216,7 +216,7 @@ test('rules are checked: each error names the rules file and the key at fault', 
 });
 
 test('a tileset or layer name the map does not have, or a tile id past the tileset, is a warning naming what the map has', () => {
-  const m = loadTiled(small([{ name: 'Ground', data: [1, 2, 3, 4] }]), { rules: { tilesets: { beach: { '1': { walkable: false } }, ts: { '99': { walkable: false }, '0': { walkable: false } } }, layers: { Walls: { walkable: false } } }, rulesFile: 'r.json' });
+  const m = parseTiled(small([{ name: 'Ground', data: [1, 2, 3, 4] }]), { rules: { tilesets: { beach: { '1': { walkable: false } }, ts: { '99': { walkable: false }, '0': { walkable: false } } }, layers: { Walls: { walkable: false } } }, rulesFile: 'r.json' });
   assert.equal(row(m.grid), '#...');
   assert.ok(m.warnings.includes('r.json: the map has no tileset named "beach", so its rules match nothing; the map\'s tilesets are "ts"'), m.warnings.join('\n'));
   assert.ok(m.warnings.includes('r.json: the map has no layer named "Walls", so its rule matches nothing; the map\'s layers are "Ground"'), m.warnings.join('\n'));
@@ -240,7 +240,7 @@ test('applyRulesToTileset: the island with the written .tsx and no rules gives t
   assert.equal((written.match(/<animation>/g) ?? []).length, (tsx.match(/<animation>/g) ?? []).length);
   assert.match(written, /<tile id="38">\n  <properties>\n   <property name="collides" type="bool" value="true"\/>\n  <\/properties>\n  <animation>/);
   const withRules = island({ rules: RULES });
-  const exported = loadTiled(read(ISLAND), { file: ISLAND, readFile: (p) => (p === TILESET ? written : read(p)) });
+  const exported = parseTiled(read(ISLAND), { file: ISLAND, readFile: (p) => (p === TILESET ? written : read(p)) });
   assert.deepEqual(exported.warnings, []);
   assert.deepEqual([...exported.grid.layers[0].walkable], [...withRules.grid.layers[0].walkable]);
   assert.throws(() => applyRulesToTileset(tsx, 'beach', RULES, { file: TILESET }), /beach_tileset\.tsx: the tileset is named "beach_tileset", not "beach"/);
@@ -285,8 +285,8 @@ test('applyRulesToTileset: terrain, cost, walls and bridges round-trip through .
   ] });
   for (const [name, text] of [['ts.tsx', tsx], ['ts.tsj', tsj]]) {
     const written = applyRulesToTileset(text, 'ts', rules, { file: name });
-    const ruled = loadTiled(mapOf(name), { file: 'm.tmj', readFile: () => text, rules, mapping: { tileShapes: false } });
-    const kept = loadTiled(mapOf(name), { file: 'm.tmj', readFile: () => written, mapping: { tileShapes: false } });
+    const ruled = parseTiled(mapOf(name), { file: 'm.tmj', readFile: () => text, rules, mapping: { tileShapes: false } });
+    const kept = parseTiled(mapOf(name), { file: 'm.tmj', readFile: () => written, mapping: { tileShapes: false } });
     for (const k of ['walkable', 'cost', 'terrain'] as const) assert.deepEqual([...kept.grid.layers[0][k]], [...ruled.grid.layers[0][k]], `${name} ${k}`);
     assert.deepEqual(terrains(kept.grid).slice(0, 6), ['Ground', 'Ground', 'Sand', 'Mud', 'Ground', 'Ground']);
     assert.deepEqual(costs(kept.grid).slice(0, 6), [1, 1, 3, 1.5, 0.5, 1]);
@@ -300,10 +300,10 @@ test('applyRulesToTileset: terrain, cost, walls and bridges round-trip through .
   assert.match(written, /<tile id="0">\n  <properties>\n   <property name="collides" type="bool" value="true"\/>/);
 });
 
-test('loadTiledAsync takes rules the same way', async () => {
-  const m = await loadTiledAsync(readFileSync(ISLAND), { file: ISLAND, readFile: async (p) => readFileSync(p), rules: RULES });
+test('parseTiledAsync takes rules the same way', async () => {
+  const m = await parseTiledAsync(readFileSync(ISLAND), { file: ISLAND, readFile: async (p) => readFileSync(p), rules: RULES });
   assert.deepEqual([...m.grid.layers[0].walkable], [...island({ rules: RULES }).grid.layers[0].walkable]);
-  await assert.rejects(loadTiledAsync(readFileSync(ISLAND), { file: ISLAND, readFile: async (p) => readFileSync(p), rules: '{', rulesFile: 'x.json' }), /^TilenavError: x\.json:1: not valid JSON/);
+  await assert.rejects(parseTiledAsync(readFileSync(ISLAND), { file: ISLAND, readFile: async (p) => readFileSync(p), rules: '{', rulesFile: 'x.json' }), /^TilenavError: x\.json:1: not valid JSON/);
 });
 
 test('map.tilesets: what a palette of rules needs: name, image, grid and the tiles the map uses', () => {
@@ -316,6 +316,6 @@ test('map.tilesets: what a palette of rules needs: name, image, grid and the til
   for (const id of [...ground, ...fringe, ...layerIds('Over')]) if (id >= 0) expect.set(id, (expect.get(id) ?? 0) + 1);
   assert.deepEqual(new Map([...ts.used].sort((a, b) => a[0] - b[0])), new Map([...expect].sort((a, b) => a[0] - b[0])));
   assert.equal(ts.used.get(148), 1875);
-  const flipped = loadTiled(small([{ name: 'a', data: [(2 | GID_FLIP_H) >>> 0, 2, 0, 9] }]));
+  const flipped = parseTiled(small([{ name: 'a', data: [(2 | GID_FLIP_H) >>> 0, 2, 0, 9] }]));
   assert.deepEqual([...flipped.tilesets[0].used], [[1, 2]]);
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { inflateSync, deflateSync, gzipSync } from 'node:zlib';
 import { TilenavError, FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, Pathfinder, TerrainTable } from '../src/index.js';
 import { mulberry32 } from '../src/query/index.js';
-import { loadTiled, loadTiledAsync, resolveTiledPath, type TiledOptions } from '../src/loaders/index.js';
+import { parseTiled, parseTiledAsync, resolveTiledPath, type TiledOptions } from '../src/loaders/index.js';
 import { main } from '../src/cli/main.js';
 import { DESIGN, H, W } from './fixtures/tiled/generate.js';
 import { fixture } from './fixtures.js';
@@ -16,7 +16,7 @@ const REAL = fixture('tiled/');
 /** The generated fixtures, at the top of test/fixtures/tiled/ (generate.ts writes them). */
 const FIXTURES = fixture('tiled/');
 const readFile = (p: string) => readFileSync(p);
-const load = (path: string, options: TiledOptions = {}) => loadTiled(readFileSync(path), { file: path, readFile, ...options });
+const load = (path: string, options: TiledOptions = {}) => parseTiled(readFileSync(path), { file: path, readFile, ...options });
 
 /** Every real map: the .tmx and .tmj files in tiled-examples/ and workadventure/. */
 function realMaps(): string[] {
@@ -116,7 +116,7 @@ test('real TMX maps: with every tile layer an obstacle layer, the blocked cells 
     const union = new Set<string>();
     for (const l of layers) for (const k of l.cells.keys()) union.add(k);
     const obstacles = text.replace(/(<layer\b[^>]*>)/g, `$1${OBSTACLE_PROPERTY}`);
-    const m = loadTiled(obstacles, { file: path, readFile });
+    const m = parseTiled(obstacles, { file: path, readFile });
     const s = m.grid.stats()[0];
     assert.equal(s.blocked, union.size, `${path}: blocked`);
     assert.equal(s.walkable, m.grid.size - union.size, `${path}: walkable`);
@@ -164,7 +164,7 @@ test('office.tmj: cells under a tile whose `collides` is true are blocked, count
   const seeded = structuredClone(json);
   for (const l of jsonTileLayers(seeded.layers)) if (l.name === 'floor1') l.properties = [{ name: 'isTilesetWalkable', type: 'bool', value: true }];
   const floor = jsonTileLayers(json.layers).find((l) => l.name === 'floor1')!.data.map((g: number, i: number) => ((g & 0x0fffffff) !== 0 && !blocked.has(i) ? 1 : 0));
-  const m2 = loadTiled(JSON.stringify(seeded), { file: path });
+  const m2 = parseTiled(JSON.stringify(seeded), { file: path });
   assert.equal(m2.grid.stats()[0].walkable, floor.reduce((a: number, b: number) => a + b, 0));
 });
 
@@ -210,10 +210,10 @@ test('own fixtures: every encoding, tileset format and layout gives the hand-dra
 
 test('async loading with an async readFile gives the same grid', async () => {
   const path = join(FIXTURES, 'hex-even-r.tmj');
-  const m = await loadTiledAsync(readFileSync(path, 'utf8'), { file: path, readFile: async (p) => readFileSync(p, 'utf8') });
+  const m = await parseTiledAsync(readFileSync(path, 'utf8'), { file: path, readFile: async (p) => readFileSync(p, 'utf8') });
   const s = load(path);
   assert.deepEqual(Array.from(m.grid.layers[0].walkable), Array.from(s.grid.layers[0].walkable));
-  await assert.rejects(loadTiledAsync(readFileSync(path), { file: path, readFile: async () => Promise.reject(new Error('offline')) }), (e: unknown) => e instanceof TilenavError && /nav\.tsj.*offline/.test(e.message));
+  await assert.rejects(parseTiledAsync(readFileSync(path), { file: path, readFile: async () => Promise.reject(new Error('offline')) }), (e: unknown) => e instanceof TilenavError && /nav\.tsj.*offline/.test(e.message));
 });
 
 test('tileset paths resolve relative to the map', () => {
@@ -264,7 +264,7 @@ test('staggered isometric neighbours match the drawn diamonds (Tiled topLeft/top
     ['x', 'even', [2, 2], ['1,2', '3,2', '1,3', '3,3']],
   ];
   for (const [axis, index, [x, y], expected] of cases) {
-    const m = loadTiled(openMap('staggered', axis, index), { file: `staggered-${axis}-${index}` });
+    const m = parseTiled(openMap('staggered', axis, index), { file: `staggered-${axis}-${index}` });
     assert.deepEqual(neighbours(m, m.grid, x, y), [...expected].sort(), `${axis} ${index} (${x}, ${y})`);
     // Geometry agrees: an edge neighbour's centre is half a tile away on both axes.
     const c = m.projection.cellToWorld(x, y);
@@ -287,7 +287,7 @@ test('hexagonal neighbours match the drawn hexes: the six nearest tile centres i
     ['x', 'even', [1, 1], ['1,0', '1,2', '0,0', '0,1', '2,0', '2,1']],
   ];
   for (const [axis, index, [x, y], expected] of cases) {
-    const m = loadTiled(openMap('hexagonal', axis, index), { file: `hex-${axis}-${index}` });
+    const m = parseTiled(openMap('hexagonal', axis, index), { file: `hex-${axis}-${index}` });
     assert.deepEqual(neighbours(m, m.grid, x, y), [...expected].sort(), `${axis} ${index} (${x}, ${y})`);
     const c = m.projection.cellToWorld(x, y);
     const byDistance: [number, string][] = [];
@@ -320,7 +320,7 @@ test('staggered projection matches Tiled\'s pixel layout and inverts', () => {
 test('A* on staggered models finds Dijkstra\'s cost on random grids', () => {
   const rnd = mulberry32(7);
   for (const [axis, index] of [['y', 'odd'], ['y', 'even'], ['x', 'odd'], ['x', 'even']]) {
-    const m = loadTiled(openMap('staggered', axis, index, 14, 11), { file: 'random' });
+    const m = parseTiled(openMap('staggered', axis, index, 14, 11), { file: 'random' });
     const g = m.grid;
     for (let trial = 0; trial < 15; trial++) {
       fillRandom(g, rnd, { wallRate: 0.25, costs: 'mixed' });
@@ -344,7 +344,7 @@ function mapJson(layers: Layer[], extra: Record<string, unknown> = {}, tiles: un
 }
 const bool = (name: string, value: boolean) => ({ name, type: 'bool', value });
 const tiles = (rows: string[]) => rows.join('').split('').map((c) => (c === '.' ? 0 : Number(c)));
-const pic = (m: ReturnType<typeof loadTiled>, layer = 0) => {
+const pic = (m: ReturnType<typeof parseTiled>, layer = 0) => {
   const rows: string[] = [];
   for (let y = 0; y < m.grid.height; y++) {
     let r = '';
@@ -356,18 +356,18 @@ const pic = (m: ReturnType<typeof loadTiled>, layer = 0) => {
 
 test('useTilesetBorder blocks the empty cells around a layer\'s tiles', () => {
   const walls = tiles(['......', '..1...', '......', '......']);
-  const m = loadTiled(mapJson([{ type: 'tilelayer', name: 'Walls', width: 6, height: 4, data: walls, properties: [bool('isTilesetWalkable', false), bool('useTilesetBorder', true)] }]), { file: 'border' });
+  const m = parseTiled(mapJson([{ type: 'tilelayer', name: 'Walls', width: 6, height: 4, data: walls, properties: [bool('isTilesetWalkable', false), bool('useTilesetBorder', true)] }]), { file: 'border' });
   assert.deepEqual(pic(m), ['.###..', '.###..', '.###..', '......']);
 });
 
 test('navigationLayers is clamped with a warning, and collisionLayer picks the layer', () => {
   const sky = tiles(['1.....', '......', '......', '......']);
-  const m = loadTiled(mapJson([{ type: 'tilelayer', name: 'High', width: 6, height: 4, data: sky, properties: [bool('isTilesetWalkable', false), { name: 'collisionLayer', type: 'int', value: 1 }] }], { properties: [{ name: 'navigationLayers', type: 'int', value: 12 }] }), { file: 'layers' });
+  const m = parseTiled(mapJson([{ type: 'tilelayer', name: 'High', width: 6, height: 4, data: sky, properties: [bool('isTilesetWalkable', false), { name: 'collisionLayer', type: 'int', value: 1 }] }], { properties: [{ name: 'navigationLayers', type: 'int', value: 12 }] }), { file: 'layers' });
   assert.equal(m.grid.layers.length, 8);
   assert.ok(m.warnings.some((w) => /navigationLayers 12 is not a whole number from 1 to 8; 8 navigation layers are used/.test(w)));
   assert.equal(m.grid.isWalkable(0, 0, 0), true);
   assert.equal(m.grid.isWalkable(0, 0, 1), false);
-  const zero = loadTiled(mapJson([], { properties: [{ name: 'navigationLayers', type: 'int', value: 0 }] }), { file: 'zero' });
+  const zero = parseTiled(mapJson([], { properties: [{ name: 'navigationLayers', type: 'int', value: 0 }] }), { file: 'zero' });
   assert.equal(zero.grid.layers.length, 1);
   assert.ok(zero.warnings.some((w) => /; 1 navigation layer is used/.test(w)));
 });
@@ -375,14 +375,14 @@ test('navigationLayers is clamped with a warning, and collisionLayer picks the l
 test('group layers pass properties and visibility down; hidden layers can be left out', () => {
   const data = tiles(['1.....', '......', '......', '......']);
   const json = mapJson([{ type: 'group', name: 'walls', visible: false, properties: [bool('isTilesetWalkable', false)], layers: [{ type: 'group', name: 'inner', layers: [{ type: 'tilelayer', name: 'w1', width: 6, height: 4, data }] }] }]);
-  const m = loadTiled(json, { file: 'groups' });
+  const m = parseTiled(json, { file: 'groups' });
   assert.equal(m.grid.isWalkable(0, 0), false);
   const w1 = m.properties.layers.find((l) => l.name === 'w1')!;
   assert.equal(w1.visible, false);
   assert.equal(w1.inherited.get('isTilesetWalkable')?.value, false);
   assert.equal(w1.properties.size, 0);
   assert.deepEqual(w1.navigation, { layer: 0, walkable: false, border: false });
-  const hidden = loadTiled(json, { file: 'groups', mapping: { hiddenLayers: false } });
+  const hidden = parseTiled(json, { file: 'groups', mapping: { hiddenLayers: false } });
   assert.equal(hidden.grid.isWalkable(0, 0), true);
 });
 
@@ -394,16 +394,16 @@ test('collision object layers: rectangles, ellipses, polygons and wide polylines
     { id: 4, x: 56, y: 56, polyline: [{ x: 0, y: 0 }, { x: 32, y: 0 }], properties: [{ name: 'lineWidth', type: 'float', value: 4 }] }, // row 3, x 3.5..5.5
     { id: 5, x: 0, y: 0, width: 16, height: 16, properties: [bool('collides', false)] }, // opted out
   ];
-  const m = loadTiled(mapJson([{ type: 'objectgroup', name: 'Collision', objects }]), { file: 'objects' });
+  const m = parseTiled(mapJson([{ type: 'objectgroup', name: 'Collision', objects }]), { file: 'objects' });
   assert.deepEqual(pic(m), ['.....#', '.##...', '......', '##.###']);
   // Objects on any layer count when their type says so.
-  const typed = loadTiled(mapJson([{ type: 'objectgroup', name: 'misc', objects: [{ id: 1, type: 'Wall', x: 0, y: 0, width: 16, height: 16 }, { id: 2, type: 'spawn', x: 32, y: 0, width: 16, height: 16 }] }]), { file: 'typed' });
+  const typed = parseTiled(mapJson([{ type: 'objectgroup', name: 'misc', objects: [{ id: 1, type: 'Wall', x: 0, y: 0, width: 16, height: 16 }, { id: 2, type: 'spawn', x: 32, y: 0, width: 16, height: 16 }] }]), { file: 'typed' });
   assert.deepEqual(pic(typed)[0], '#.....');
-  const templated = loadTiled(mapJson([{ type: 'objectgroup', name: 'collision', objects: [{ id: 9, template: 'wall.tx', x: 0, y: 0 }] }]), { file: 'tpl' });
+  const templated = parseTiled(mapJson([{ type: 'objectgroup', name: 'collision', objects: [{ id: 9, template: 'wall.tx', x: 0, y: 0 }] }]), { file: 'tpl' });
   assert.equal(templated.grid.stats()[0].blocked, 0);
   assert.ok(templated.warnings.some((w) => w.includes('object 9') && w.includes('wall.tx')));
   // A rotated square: 45 degrees about its top-left corner.
-  const rot = loadTiled(mapJson([{ type: 'objectgroup', name: 'solid', objects: [{ id: 1, x: 48, y: 8, width: 8, height: 8, rotation: 45 }] }]), { file: 'rot' });
+  const rot = parseTiled(mapJson([{ type: 'objectgroup', name: 'solid', objects: [{ id: 1, x: 48, y: 8, width: 8, height: 8, rotation: 45 }] }]), { file: 'rot' });
   // Its corners: (48, 8), (53.7, 13.7), (48, 19.3), (42.3, 13.7).
   assert.deepEqual(pic(rot), ['..##..', '..##..', '......', '......']);
 });
@@ -411,7 +411,7 @@ test('collision object layers: rectangles, ellipses, polygons and wide polylines
 test('isometric object coordinates: a tile is tileHeight x tileHeight pixels of object space', () => {
   const json = JSON.parse(mapJson([{ type: 'objectgroup', name: 'walls', objects: [{ id: 1, x: 16, y: 16, width: 16, height: 32 }] }]));
   Object.assign(json, { orientation: 'isometric', tilewidth: 32, tileheight: 16 });
-  const m = loadTiled(JSON.stringify(json), { file: 'iso' });
+  const m = parseTiled(JSON.stringify(json), { file: 'iso' });
   assert.equal(m.movement, 'iso');
   assert.deepEqual(pic(m), ['......', '.#....', '.#....', '......']);
   // Tiled puts tile (0, 0)'s top corner at x = map height x tile width / 2.
@@ -422,11 +422,11 @@ test('hexagonal object layers: a cell is covered when its centre is inside or th
   const json = JSON.parse(openMap('hexagonal', 'y', 'odd'));
   // Cell (2, 2): an unshifted row, its box at (64, 44), centre (80, 58).
   json.layers.push({ type: 'objectgroup', name: 'collision', objects: [{ id: 1, x: 76, y: 54, width: 8, height: 8 }] });
-  const m = loadTiled(JSON.stringify(json), { file: 'hexobj' });
+  const m = parseTiled(JSON.stringify(json), { file: 'hexobj' });
   assert.deepEqual(m.grid.layers[0].walkable.reduce((a: number[], v, i) => (v ? a : [...a, i]), []), [2 * 5 + 2]);
   // A long thin line crosses every hex of row 2 between the centres of (0, 2) and (4, 2).
   json.layers[1].objects = [{ id: 2, x: 16, y: 58, polyline: [{ x: 0, y: 0 }, { x: 128, y: 0 }] }];
-  const line = loadTiled(JSON.stringify(json), { file: 'hexline' });
+  const line = parseTiled(JSON.stringify(json), { file: 'hexline' });
   assert.deepEqual(pic(line)[2], '#####');
   assert.equal(line.grid.stats()[0].blocked, 5);
 });
@@ -435,13 +435,13 @@ test('terrain types use the grid\'s terrain table; unknown names fall back to Gr
   const tilesWithTerrain = [{ id: 0, properties: [{ name: 'terrainType', type: 'string', value: 'Lava' }] }, { id: 1, properties: [{ name: 'terrainType', type: 'string', value: 'Quicksand' }] }, { id: 2, properties: [{ name: 'terrainType', type: 'string', value: 'Mud' }, { name: 'slowMultiplier', type: 'float', value: 2 }] }];
   const data = tiles(['123...', '......', '......', '......']);
   const json = mapJson([{ type: 'tilelayer', name: 'g', width: 6, height: 4, data: data.map((g) => g || 1), properties: [bool('isTilesetWalkable', true)] }], {}, tilesWithTerrain);
-  const m = loadTiled(json, { file: 'terrain' });
+  const m = parseTiled(json, { file: 'terrain' });
   assert.equal(m.grid.isWalkable(0, 0), false, 'Lava is impassable');
   assert.equal(m.grid.getTerrain(1, 0), 'Ground');
   assert.ok(m.warnings.some((w) => w.includes('unknown terrainType "Quicksand"')));
   assert.equal(m.grid.getCost(2, 0), 3);
   const custom = new TerrainTable([{ name: 'Ground', cost: 1, walkable: true }, { name: 'Quicksand', cost: 4, walkable: true }]);
-  const c = loadTiled(json, { file: 'terrain', terrain: custom });
+  const c = parseTiled(json, { file: 'terrain', terrain: custom });
   assert.equal(c.grid.getTerrain(1, 0), 'Quicksand');
   assert.equal(c.grid.getCost(1, 0), 4);
 });
@@ -451,14 +451,14 @@ test('tile collision shapes and tile / layer `collides` properties block cells',
   const collideTile = { id: 1, properties: [bool('solid', true)] };
   const data = tiles(['1.2...', '......', '......', '......']);
   const layer2 = tiles(['......', '...1..', '......', '......']);
-  const m = loadTiled(mapJson([{ type: 'tilelayer', name: 'a', width: 6, height: 4, data }, { type: 'tilelayer', name: 'b', width: 6, height: 4, data: layer2.map((g) => (g ? 3 : 0)), properties: [bool('collision', true)] }], {}, [shapeTile, collideTile]), { file: 'tileshapes' });
+  const m = parseTiled(mapJson([{ type: 'tilelayer', name: 'a', width: 6, height: 4, data }, { type: 'tilelayer', name: 'b', width: 6, height: 4, data: layer2.map((g) => (g ? 3 : 0)), properties: [bool('collision', true)] }], {}, [shapeTile, collideTile]), { file: 'tileshapes' });
   assert.deepEqual(pic(m), ['#.#...', '...#..', '......', '......']);
   assert.equal(m.properties.tiles.get(2)?.get('solid')?.value, true);
   // A flipped tile's shape flips with it: flipped vertically the half-height shape sits in the top half, still in the cell.
-  const flipped = loadTiled(mapJson([{ type: 'tilelayer', name: 'a', width: 6, height: 4, data: [(1 | 0x40000000) >>> 0, ...new Array(23).fill(0)] }], {}, [shapeTile]), { file: 'flip' });
+  const flipped = parseTiled(mapJson([{ type: 'tilelayer', name: 'a', width: 6, height: 4, data: [(1 | 0x40000000) >>> 0, ...new Array(23).fill(0)] }], {}, [shapeTile]), { file: 'flip' });
   assert.equal(flipped.grid.isWalkable(0, 0), false);
   assert.equal(flipped.grid.isWalkable(0, 1), true);
-  assert.deepEqual(loadTiled(mapJson([{ type: 'tilelayer', name: 'a', width: 6, height: 4, data }], {}, [shapeTile, collideTile]), { file: 'off', mapping: { tileShapes: false, collisionProperties: [] } }).grid.stats()[0].blocked, 0);
+  assert.deepEqual(parseTiled(mapJson([{ type: 'tilelayer', name: 'a', width: 6, height: 4, data }], {}, [shapeTile, collideTile]), { file: 'off', mapping: { tileShapes: false, collisionProperties: [] } }).grid.stats()[0].blocked, 0);
 });
 
 test('every Tiled property type parses; names that could pollute a prototype are refused', () => {
@@ -472,7 +472,7 @@ test('every Tiled property type parses; names that could pollute a prototype are
     { name: 'o', type: 'object', value: 12 },
     { name: 'k', type: 'class', propertytype: 'Door', value: { open: true, hp: 2.5, inner: { x: 1 } } },
   ];
-  const m = loadTiled(mapJson([], { properties: props }), { file: 'props' });
+  const m = parseTiled(mapJson([], { properties: props }), { file: 'props' });
   const p = m.properties.map;
   assert.deepEqual([...p.keys()], ['b', 'i', 'f', 's', 'c', 'file', 'o', 'k']);
   assert.deepEqual([p.get('b')!.value, p.get('i')!.value, p.get('f')!.value, p.get('c')!.type, p.get('o')!.value], [true, 3, 1.5, 'color', 12]);
@@ -481,14 +481,14 @@ test('every Tiled property type parses; names that could pollute a prototype are
   assert.equal((k.value as Map<string, any>).get('inner').value.get('x').value, 1);
   const xml = `<map orientation="orthogonal" width="1" height="1" tilewidth="8" tileheight="8"><properties><property name="k" type="class" propertytype="Door"><properties><property name="open" type="bool" value="true"/></properties></property><property name="t">multi
 line</property></properties><layer name="l" width="1" height="1"><data encoding="csv">0</data></layer></map>`;
-  const x = loadTiled(xml, { file: 'props.tmx' });
+  const x = parseTiled(xml, { file: 'props.tmx' });
   assert.equal(((x.properties.map.get('k')!.value as Map<string, any>).get('open')).value, true);
   assert.equal(x.properties.map.get('t')!.value, 'multi\nline');
   for (const name of ['__proto__', 'constructor']) {
     const bad = mapJson([], { properties: [{ name, type: 'string', value: 'polluted' }] });
-    assert.throws(() => loadTiled(bad, { file: 'evil.tmj' }), (e: unknown) => e instanceof TilenavError && e.message.includes('evil.tmj') && e.message.includes(name));
+    assert.throws(() => parseTiled(bad, { file: 'evil.tmj' }), (e: unknown) => e instanceof TilenavError && e.message.includes('evil.tmj') && e.message.includes(name));
     const badClass = mapJson([], { properties: [{ name: 'k', type: 'class', value: JSON.parse(`{"${name}": {"polluted": true}}`) }] });
-    assert.throws(() => loadTiled(badClass, { file: 'evil.tmj' }), TilenavError);
+    assert.throws(() => parseTiled(badClass, { file: 'evil.tmj' }), TilenavError);
   }
   assert.equal(({} as any).polluted, undefined);
 });
@@ -497,7 +497,7 @@ line</property></properties><layer name="l" width="1" height="1"><data encoding=
 
 function expectError(source: string | Uint8Array, pattern: RegExp, options: TiledOptions = {}) {
   assert.throws(
-    () => loadTiled(source, { file: 'bad.map', ...options }),
+    () => parseTiled(source, { file: 'bad.map', ...options }),
     (e: unknown) => {
       assert.ok(e instanceof TilenavError, `not a TilenavError: ${e}`);
       assert.match(e.message, pattern);
@@ -512,7 +512,7 @@ const gids = (n: number) => Buffer.alloc(n * 4, 0);
 
 test('bad input: malformed or truncated XML and JSON', () => {
   const good = csvTmx('1,0,0,0,0,1');
-  assert.equal(loadTiled(good, { file: 'ok' }).grid.size, 6);
+  assert.equal(parseTiled(good, { file: 'ok' }).grid.size, 6);
   expectError(good.slice(0, good.length / 2), /bad\.map: XML line \d+: malformed XML/);
   expectError('<map><layer></map>', /bad\.map: XML line 1: malformed XML/);
   expectError('{"type":"map","width":3', /bad\.map: JSON: malformed JSON/);
@@ -522,7 +522,7 @@ test('bad input: malformed or truncated XML and JSON', () => {
   expectError('<tileset/>', /expected a <map> element/);
   // Entity expansion (billion laughs) is not performed: the value stays as written.
   const laughs = `<?xml version="1.0"?><!DOCTYPE map [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">]><map orientation="orthogonal" width="1" height="1" tilewidth="8" tileheight="8"><properties><property name="x" value="&d;"/></properties><layer name="l" width="1" height="1"><data encoding="csv">0</data></layer></map>`;
-  assert.ok(String(loadTiled(laughs, { file: 'lol.tmx' }).properties.map.get('x')!.value).length < 100);
+  assert.ok(String(parseTiled(laughs, { file: 'lol.tmx' }).properties.map.get('x')!.value).length < 100);
 });
 
 test('bad input: data length, base64, compression, encoding, orientation', () => {
@@ -547,7 +547,7 @@ test('bad input: data length, base64, compression, encoding, orientation', () =>
   expectError(mapJson([{ type: 'tilelayer', name: 'L', width: 6, height: 4, data: new Array(24).fill(-1) }]), /data\[0\] must be a gid/);
   expectError(mapJson([{ type: 'weird', name: 'L' }]), /layer "L": unknown layer type "weird"/);
   // An unknown property type is skipped with a warning: a map from a newer Tiled still loads.
-  assert.ok(loadTiled(mapJson([], { properties: [{ name: 'p', type: 'vector', value: 1 }] }), { file: 'bad.map' }).warnings.some((w) => /map property "p": unknown property type "vector" skipped/.test(w)));
+  assert.ok(parseTiled(mapJson([], { properties: [{ name: 'p', type: 'vector', value: 1 }] }), { file: 'bad.map' }).warnings.some((w) => /map property "p": unknown property type "vector" skipped/.test(w)));
 });
 
 test('bad input: decompression bombs stop at the layer size and at maxDecompressedBytes', () => {
@@ -576,15 +576,15 @@ test('bad input: missing, unreadable or malformed tilesets name the tileset', ()
   const withTs = (source: string) => `<map orientation="orthogonal" width="1" height="1" tilewidth="8" tileheight="8"><tileset firstgid="1" source="${source}"/><layer name="L" width="1" height="1"><data encoding="csv">1</data></layer></map>`;
   expectError(withTs('gone.tsx'), /bad\.map: <tileset> 1 "gone\.tsx": the external tileset "gone\.tsx" needs options\.readFile/);
   const missing = join(FIXTURES, 'missing.tmx');
-  assert.throws(() => loadTiled(withTs('../nowhere/gone.tsx'), { file: missing, readFile }), (e: unknown) => e instanceof TilenavError && e.message.includes('missing.tmx') && e.message.includes('nowhere/gone.tsx') && e.message.includes('ENOENT'));
+  assert.throws(() => parseTiled(withTs('../nowhere/gone.tsx'), { file: missing, readFile }), (e: unknown) => e instanceof TilenavError && e.message.includes('missing.tmx') && e.message.includes('nowhere/gone.tsx') && e.message.includes('ENOENT'));
   const files: Record<string, string> = { 'ts/bad.tsx': '<tileset name="x"><tile id="1"><properties><property name="p" type="bool" value="maybe"/></properties></tile></tileset>', 'ts/broken.tsj': '{"tiles": [', 'ts/empty.tsx': '' };
   const mem = (p: string) => {
     if (!(p in files)) throw new Error('no such file');
     return files[p];
   };
-  assert.throws(() => loadTiled(withTs('bad.tsx'), { file: 'ts/m.tmx', readFile: mem }), /ts\/bad\.tsx: <tileset> <tile id="1"> property "p": a bool must be "true" or "false"/);
-  assert.throws(() => loadTiled(withTs('broken.tsj'), { file: 'ts/m.tmx', readFile: mem }), /ts\/broken\.tsj: JSON: malformed JSON/);
-  assert.throws(() => loadTiled(withTs('empty.tsx'), { file: 'ts/m.tmx', readFile: mem }), /ts\/empty\.tsx: tileset: the tileset file is empty/);
+  assert.throws(() => parseTiled(withTs('bad.tsx'), { file: 'ts/m.tmx', readFile: mem }), /ts\/bad\.tsx: <tileset> <tile id="1"> property "p": a bool must be "true" or "false"/);
+  assert.throws(() => parseTiled(withTs('broken.tsj'), { file: 'ts/m.tmx', readFile: mem }), /ts\/broken\.tsj: JSON: malformed JSON/);
+  assert.throws(() => parseTiled(withTs('empty.tsx'), { file: 'ts/m.tmx', readFile: mem }), /ts\/empty\.tsx: tileset: the tileset file is empty/);
 });
 
 // ---- fuzz: random mutations of the real maps either load or throw a TilenavError
@@ -630,7 +630,7 @@ test('fuzz: mutated maps and tilesets load or throw TilenavError, nothing else',
     const source = mutateTileset ? originals.get(path)! : mutate(originals.get(path)!);
     const read = (p: string) => (mutateTileset ? mutate(readFileSync(p)) : readFileSync(p));
     try {
-      loadTiled(source, { file: path, readFile: read, maxCells: 1 << 20, maxDecompressedBytes: 1 << 24 });
+      parseTiled(source, { file: path, readFile: read, maxCells: 1 << 20, maxDecompressedBytes: 1 << 24 });
       loaded++;
     } catch (e) {
       if (!(e instanceof TilenavError)) assert.fail(`case ${i} (${path}): ${(e as Error)?.stack ?? e}`);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadTiled } from '../src/loaders/index.js';
+import { parseTiled } from '../src/loaders/index.js';
 import { externalTilesets, forEachTile, parseTileArt, tileMatrix, tileSource, type TileDraw } from '../src/render/index.js';
 
 const FLIP_H = 0x80000000;
@@ -12,7 +12,7 @@ const ROT_120 = 0x10000000;
 const apply = (m: TileDraw['matrix'], u: number, v: number) => [m[0] * u + m[2] * v + m[4], m[1] * u + m[3] * v + m[5]].map((n) => Math.round(n * 1e9) / 1e9);
 
 function draws(text: string, file: string, sets?: Map<string, string>): TileDraw[] {
-  const m = loadTiled(text, { file, readFile: (p) => sets?.get(p) ?? '' });
+  const m = parseTiled(text, { file, readFile: (p) => sets?.get(p) ?? '' });
   const { art } = parseTileArt(text, file, sets);
   const out: TileDraw[] = [];
   for (const l of art.layers) forEachTile(art, l, m.projection, m.offset, (d) => out.push(d));
@@ -113,7 +113,7 @@ test('the JSON form of a map gives the same tiles, external tilesets named and r
   const { art, missing } = parseTileArt(tmj, 'maps/m.tmj', sets);
   assert.deepEqual(missing, ['maps/gone.tsx']);
   assert.equal(art.tilesets[0].image?.path, 'maps/img/s.png', "a tileset's image resolves against the tileset's folder");
-  const m = loadTiled(tmj, { file: 'maps/m.tmj', readFile: (p) => sets.get(p) ?? '<tileset name="x" tilewidth="32" tileheight="16" tilecount="1" columns="1"/>' });
+  const m = parseTiled(tmj, { file: 'maps/m.tmj', readFile: (p) => sets.get(p) ?? '<tileset name="x" tilewidth="32" tileheight="16" tilecount="1" columns="1"/>' });
   const out: TileDraw[] = [];
   forEachTile(art, art.layers[0], m.projection, m.offset, (t) => out.push(t));
   // Staggered along x, even columns shifted down half a row: (0, 0) lowered, (1, 0) raised; the

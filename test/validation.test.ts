@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NavGrid, TerrainTable, TilenavError, findPath, saveGrid, loadGrid } from '../src/index.js';
+import { NavGrid, TerrainTable, TilenavError, findPath } from '../src/index.js';
+import { formatBinaryGrid, parseBinaryGrid } from '../src/loaders/index.js';
 
 /** Asserts `fn` throws a TilenavError whose message names `name`. */
 function refuses(fn: () => unknown, name: string | RegExp): void {
@@ -35,20 +36,20 @@ test('maxCells that is not a number >= 0 is refused instead of switching the lim
   for (const bad of [NaN, 'x', -1]) {
     refuses(() => new NavGrid(4, 4, { maxCells: bad as number }), 'maxCells');
   }
-  const bytes = saveGrid(new NavGrid(4, 4));
-  for (const bad of [NaN, 'x', -1]) refuses(() => loadGrid(bytes, { maxCells: bad as number }), 'maxCells');
-  refuses(() => loadGrid(bytes, { maxCells: 10 }), 'maxCells');
+  const bytes = formatBinaryGrid(new NavGrid(4, 4));
+  for (const bad of [NaN, 'x', -1]) refuses(() => parseBinaryGrid(bytes, { maxCells: bad as number }), 'maxCells');
+  refuses(() => parseBinaryGrid(bytes, { maxCells: 10 }), 'maxCells');
   assert.equal(new NavGrid(4, 4, { maxCells: Infinity }).size, 16);
 });
 
-test('loadGrid names the file when the header repeats a layer name', () => {
-  const bytes = new Uint8Array(saveGrid(new NavGrid(2, 2, { layers: ['Aa', 'Bb'] })));
+test('parseBinaryGrid names the file when the header repeats a layer name', () => {
+  const bytes = new Uint8Array(formatBinaryGrid(new NavGrid(2, 2, { layers: ['Aa', 'Bb'] })));
   const text = new TextDecoder('latin1').decode(bytes);
   const at = text.indexOf('"Bb"');
   assert.ok(at > 0);
   bytes[at + 1] = 'A'.charCodeAt(0);
   bytes[at + 2] = 'a'.charCodeAt(0);
-  refuses(() => loadGrid(bytes, { file: 'maps/level1.tnav' }), /maps\/level1\.tnav.*"Aa" appears twice/);
+  refuses(() => parseBinaryGrid(bytes, { file: 'maps/level1.tnav' }), /maps\/level1\.tnav.*"Aa" appears twice/);
 });
 
 test('NavGrid options of the wrong kind are refused naming the option', () => {

@@ -1,13 +1,13 @@
 /**
  * The adapter in a real Phaser game (built against Phaser 4, or Phaser 3 with TILENAV_PHASER=3):
- * orthogonal, isometric and hexagonal tilemaps made from data, converted, searched, a door tile
- * put with putTileAt, world <-> cell checked against where Phaser draws the tiles. The results go
- * to `window.__check` for the e2e test.
+ * orthogonal, isometric and hexagonal tilemaps made from data, converted (the orthogonal one by
+ * the free functions, the others by the scene plugin), searched, a door tile put with putTileAt,
+ * world <-> cell checked against where Phaser draws the tiles, and the scene's input listeners
+ * compared before and after all of it. The results go to `window.__check` for the e2e test.
  */
 import * as Phaser from 'phaser';
-import { findPath, type NavGrid } from 'tilenav';
-import { tilemapToNavGrid, watch, cellToWorld, worldToCell, type TilemapLike } from 'tilenav/phaser';
-import { addNavigation } from './readme-example';
+import { findPath, type FindPathOptions, type NavGrid, type PathResult } from 'tilenav';
+import { tilemapToNavGrid, watch, cellToWorld, worldToCell, drawDebug, TILENAV_SCENE_PLUGIN, type TilemapLike } from 'tilenav/phaser';
 
 interface MapCheck {
   movement: string;
@@ -27,7 +27,7 @@ interface MapCheck {
 
 declare global {
   interface Window {
-    __check?: { version: string; maps: Record<string, MapCheck>; readme?: { movement: string; open: number; closed: number; crossesDoor: boolean; offMap: boolean }; error?: string; done: boolean };
+    __check?: { version: string; maps: Record<string, MapCheck>; input?: { before: Record<string, number>; after: Record<string, number> }; error?: string; done: boolean };
   }
 }
 
@@ -45,18 +45,23 @@ function tiledJson(orientation: string, tw: number, th: number, extra: Record<st
   };
 }
 
-function check(scene: Phaser.Scene, map: Phaser.Tilemaps.Tilemap, layer: Phaser.Tilemaps.TilemapLayer, orthogonal: boolean): MapCheck {
-  const tm = map as unknown as TilemapLike;
-  const { grid, movement } = tilemapToNavGrid(tm);
-  watch(tm, grid);
+/** A converted and watched tilemap: its grid and how to search it. */
+interface Converted {
+  grid: NavGrid;
+  findPath(sx: number, sy: number, gx: number, gy: number, options?: FindPathOptions): PathResult;
+}
+
+function check(scene: Phaser.Scene, map: Phaser.Tilemaps.Tilemap, layer: Phaser.Tilemaps.TilemapLayer, nav: Converted, orthogonal: boolean): MapCheck {
+  const { grid } = nav;
   const doorIndex = DOOR.y * W + DOOR.x;
-  const before = findPath(grid, 0, 2, W - 1, 2, { movement });
+  const before = nav.findPath(0, 2, W - 1, 2);
   // The door closes: a wall tile (index 2: colliding by setCollision or by its collides property) put in the gap.
   layer.putTileAt(2, DOOR.x, DOOR.y);
   const doorBlocked = !grid.isWalkable(DOOR.x, DOOR.y);
-  const after = findPath(grid, 0, 2, W - 1, 2, { movement });
+  const after = nav.findPath(0, 2, W - 1, 2);
+  drawDebug(scene.add.graphics(), grid, { paths: [before, after] });
   layer.putTileAt(1, DOOR.x, DOOR.y);
-  const reopened = findPath(grid, 0, 2, W - 1, 2, { movement }).cost;
+  const reopened = nav.findPath(0, 2, W - 1, 2).cost;
   let centresOk = 0;
   let phaserAgrees = 0;
   let centreError = 0;
@@ -76,7 +81,7 @@ function check(scene: Phaser.Scene, map: Phaser.Tilemaps.Tilemap, layer: Phaser.
     }
   }
   return {
-    movement,
+    movement: grid.movement,
     size: [grid.width, grid.height],
     before: { status: before.status, cost: before.cost, cells: before.cells.length },
     after: { status: after.status, cost: after.cost, crossesDoor: Array.from(after.cells).includes(doorIndex) },
@@ -99,18 +104,30 @@ function tilesTexture(scene: Phaser.Scene, key: string, tw: number, th: number):
   canvas.refresh();
 }
 
+/** Every event the scene's input plugin (and its keyboard, when there is one) has listeners for, with their counts. */
+function inputListeners(scene: Phaser.Scene): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [prefix, emitter] of [['', scene.input], ['keyboard:', scene.input.keyboard]] as const) {
+    for (const name of emitter?.eventNames() ?? []) out[prefix + String(name)] = emitter!.listenerCount(name);
+  }
+  return out;
+}
+
 class CheckScene extends Phaser.Scene {
   create(): void {
+    const input = { before: inputListeners(this), after: {} };
     const maps: Record<string, MapCheck> = {};
-    // Orthogonal, from a data array; walls collide through Phaser's own setCollision.
+    // Orthogonal, from a data array; walls collide through Phaser's own setCollision. The free functions.
     tilesTexture(this, 'ortho', 16, 16);
     const ortho = this.make.tilemap({ data: ROWS, tileWidth: 16, tileHeight: 16 });
     // First gid 1, so index 1 is floor and 2 wall as in the Tiled maps.
     const orthoSet = ortho.addTilesetImage('ortho', 'ortho', 16, 16, 0, 0, 1)!;
     const orthoLayer = ortho.createLayer(0, orthoSet, 8, 8) as Phaser.Tilemaps.TilemapLayer;
     ortho.setCollision([2]);
-    maps.orthogonal = check(this, ortho, orthoLayer, true);
-    // Isometric and hexagonal, from Tiled JSON; walls collide through the tile property.
+    const grid = tilemapToNavGrid(ortho as unknown as TilemapLike);
+    watch(ortho as unknown as TilemapLike, grid);
+    maps.orthogonal = check(this, ortho, orthoLayer, { grid, findPath: (sx, sy, gx, gy, o) => findPath(grid, sx, sy, gx, gy, o) }, true);
+    // Isometric and hexagonal, from Tiled JSON; walls collide through the tile property. The scene plugin.
     for (const [name, json, tw, th] of [
       ['isometric', tiledJson('isometric', 32, 16, {}), 32, 16],
       ['hexagonal', tiledJson('hexagonal', 28, 32, { hexsidelength: 16, staggeraxis: 'y', staggerindex: 'odd' }), 28, 32],
@@ -120,24 +137,24 @@ class CheckScene extends Phaser.Scene {
       const map = this.make.tilemap({ key: name });
       const set = map.addTilesetImage('tiles', name)!;
       const layer = map.createLayer('ground', set, 200, 100) as Phaser.Tilemaps.TilemapLayer;
-      maps[name] = check(this, map, layer, false);
+      maps[name] = check(this, map, layer, this.tilenav.fromTilemap(map), false);
     }
-    // README's example, as written there, on a data tilemap; the door put through the tilemap's own putTileAt.
-    const readmeMap = this.make.tilemap({ data: ROWS, tileWidth: 16, tileHeight: 16 });
-    readmeMap.createLayer(0, readmeMap.addTilesetImage('ortho', 'ortho', 16, 16, 0, 0, 1)!, 0, 200);
-    readmeMap.setCollision([2]);
-    const nav = addNavigation(this, readmeMap, { x: 0, y: 2 });
-    const goal = cellToWorld(nav.grid, W - 1, 2);
-    const open = nav.goTo(goal.x, goal.y)!.cost;
-    readmeMap.putTileAt(2, DOOR.x, DOOR.y);
-    const closed = nav.goTo(goal.x, goal.y)!;
-    const readme = { movement: nav.movement, open, closed: closed.cost, crossesDoor: Array.from(closed.cells).includes(DOOR.y * W + DOOR.x), offMap: nav.goTo(-50, -50) === null };
-    window.__check = { version: Phaser.VERSION, maps, readme, done: true };
+    this.tilenav.navigation.agents().update(16);
+    input.after = inputListeners(this);
+    window.__check = { version: Phaser.VERSION, maps, input, done: true };
   }
 }
 
+/** Never called: `this.tilenav` is typed (not any) in a scene, so a wrong argument is a type error. */
+export function typedInScene(scene: Phaser.Scene): void {
+  // @ts-expect-error findPath takes cell coordinates, not a string
+  scene.tilenav.findPath('a', 0, 1, 1);
+  // @ts-expect-error the plugin has no such method
+  scene.tilenav.findPaths();
+}
+
 try {
-  new Phaser.Game({ type: Phaser.AUTO, width: 480, height: 320, backgroundColor: '#111', scene: CheckScene, banner: false, audio: { noAudio: true } });
+  new Phaser.Game({ type: Phaser.AUTO, width: 480, height: 320, backgroundColor: '#111', scene: CheckScene, banner: false, audio: { noAudio: true }, plugins: { scene: [TILENAV_SCENE_PLUGIN] } });
 } catch (e) {
   window.__check = { version: Phaser.VERSION, maps: {}, error: String(e), done: true };
 }

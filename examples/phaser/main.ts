@@ -5,7 +5,7 @@
  * `?units=N` starts with N units (the e2e test measures frame time with 50).
  */
 import * as Phaser from 'phaser';
-import { drawDebug, worldToCell, TilenavPlugin, type SceneNavigation, type AgentSprites } from 'tilenav/phaser';
+import { drawDebug, worldToCell, TILENAV_SCENE_PLUGIN, type SceneNavigation, type AgentSprites } from 'tilenav/phaser';
 import mapUrl from './frontier.tmj?url';
 import tilesUrl from '../frontier-tiles.png?url';
 
@@ -27,7 +27,6 @@ declare global {
 }
 
 class FrontierScene extends Phaser.Scene {
-  declare tilenav: TilenavPlugin;
   private nav!: SceneNavigation;
   private agents!: AgentSprites<Phaser.GameObjects.Image>;
   private walls!: Phaser.Tilemaps.TilemapLayer;
@@ -135,7 +134,7 @@ class FrontierScene extends Phaser.Scene {
     }
     if (this.debug) {
       if (this.overlayVersion !== this.nav.grid.version) {
-        drawDebug(this.overlay, this.nav.grid, { alpha: 0.4 });
+        drawDebug(this.overlay, this.nav.grid, { cells: true, alpha: 0.4 });
         this.overlayVersion = this.nav.grid.version;
       }
       const paths: Float64Array[] = [];
@@ -143,7 +142,7 @@ class FrontierScene extends Phaser.Scene {
         const path = system.isMoving(u.id) ? system.path(u.id) : null;
         if (path) paths.push(path);
       }
-      drawDebug(this.paths, this.nav.grid, { cells: false, paths, lineWidth: 2 });
+      drawDebug(this.paths, this.nav.grid, { paths, lineWidth: 2 });
     }
     this.updateMs.push(performance.now() - t0);
     this.frameMs.push(delta);
@@ -201,5 +200,5 @@ new Phaser.Game({
   banner: false,
   audio: { noAudio: true },
   scene: FrontierScene,
-  plugins: { scene: [{ key: TilenavPlugin.key, plugin: TilenavPlugin, mapping: TilenavPlugin.key }] },
+  plugins: { scene: [TILENAV_SCENE_PLUGIN] },
 });

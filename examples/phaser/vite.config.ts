@@ -5,9 +5,10 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const src = (p: string) => here(`../../src/${p}`);
 
 /**
- * The Phaser example (index.html) and the adapter's check page (check.html). The library is
- * imported by its package names, aliased to the sources. TILENAV_PHASER=3 builds against Phaser 3
- * (the `phaser3` dev dependency) instead of Phaser 4; TILENAV_OUT sets the output folder.
+ * The Phaser example (index.html), the short scene of docs/phaser.md (walk.html) and the check page
+ * (check.html). The library is imported by its package names, aliased to the sources.
+ * TILENAV_PHASER=3 builds against Phaser 3 (the `phaser3` dev dependency) instead of Phaser 4;
+ * TILENAV_OUT sets the output folder.
  */
 export default defineConfig({
   root: here('.'),
@@ -28,7 +29,7 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 4000,
-    rollupOptions: { input: { main: here('index.html'), check: here('check.html') } },
+    rollupOptions: { input: { main: here('index.html'), check: here('check.html'), walk: here('walk.html') } },
   },
   logLevel: 'info',
 });

@@ -24,6 +24,7 @@ interface Asked {
   asks: number;
 }
 
+/** Options of {@link ServicePlanner}. */
 export interface ServicePlannerOptions {
   /** Straighten paths by string pulling (on the main thread, when the answer arrives). @default true */
   smooth?: boolean;
@@ -56,17 +57,23 @@ const MAX_ASKS = 3;
  * agent stands, flagged unreachable) instead of a walk to the nearest reachable cell.
  */
 export class ServicePlanner implements AgentPlanner {
+  /** The service the searches run on. */
   readonly service: PathService;
+  /** The service's grid. */
   readonly grid: NavGrid;
+  /** Whether paths are string-pulled (see {@link ServicePlannerOptions.smooth}). */
   readonly smooth: boolean;
+  /** Milliseconds per step spent in `plan` (see {@link ServicePlannerOptions.budgetMs}). */
   readonly budgetMs: number;
   /** True after a `plan` call that sent a request (or still waits for one): no waypoints yet. */
   lastPending = false;
+  /** Always false: an unreachable goal gives no plan rather than a partial one. */
   readonly lastPartial = false;
   private readonly asked = new Map<number, Asked>();
   private readonly byId = new Map<number, number>();
   private spent = 0;
 
+  /** A planner on `service`; with `smooth`, builds the search view of `options.layer` now. */
   constructor(service: PathService, options: ServicePlannerOptions = {}) {
     this.service = service;
     this.grid = service.grid;

@@ -2,7 +2,7 @@ import { hypot } from './hypot.js';
 import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { Pathfinder } from '../search/pathfinder.js';
-import { MonotoneQueue } from '../search/heap.js';
+import { MonotoneQueue } from '../search/kernel/heap.js';
 import type { MovementName } from '../search/movement.js';
 import { DX as DX_, DY as DY_, octileDeltas } from '../grid/padded.js';
 
@@ -23,9 +23,13 @@ const DY = DY_;
  * walkable, like the search.
  */
 export class FlowField {
+  /** The grid the field covers. */
   readonly grid: NavGrid;
+  /** The goal's cell index (y * width + x). */
   readonly goal: number;
+  /** The grid layer, by index. */
   readonly layer: number;
+  /** The movement model the distances were measured with. */
   readonly movement: MovementName;
   /** Path cost from each cell to the goal; Infinity where unreachable or beyond the bound. */
   readonly dist: Float64Array;

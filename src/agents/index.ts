@@ -1,6 +1,8 @@
 /**
  * tilenav/agents: navigation agents that follow paths, push each other apart, step aside,
  * replan, and move in groups (formations, flow fields). No Node or DOM imports.
+ *
+ * @module tilenav/agents
  */
 export { NavigationSystem } from './system.js';
 export type { GroupOrder, NavigationStats, NavigationSystemOptions } from './system.js';

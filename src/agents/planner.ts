@@ -13,21 +13,31 @@ import { canSmooth, cellStep, cellsToPoints, smoothPath } from '../path/smooth.j
  * the radius to block (already scaled by the radius fraction), in cells.
  */
 export interface AgentObstacle {
+  /** Centre column, in cells (fractional). */
   x: number;
+  /** Centre row, in cells (fractional). */
   y: number;
+  /** Radius to block, in cells. */
   radius: number;
 }
 
 /** One planning request. Positions are cell coordinates: cell (x, y)'s centre is (x, y). */
 export interface PlanRequest {
+  /** The agent's id. */
   agent: number;
+  /** Where the agent is: x in cell coordinates. */
   fromX: number;
+  /** Where the agent is: y in cell coordinates. */
   fromY: number;
+  /** The target: x in cell coordinates. */
   toX: number;
+  /** The target: y in cell coordinates. */
   toY: number;
   /** Standing agents near the way; empty when none. Valid only during the call. */
   obstacles: readonly AgentObstacle[];
+  /** The grid layer the agent walks on, by index. */
   layer: number;
+  /** The agent's movement model. */
   movement: MovementName;
 }
 
@@ -43,6 +53,7 @@ export interface AgentPlanner {
    * when there is no way. Must be deterministic.
    */
   plan(request: PlanRequest): Float64Array | null;
+  /** True when the last plan stops short of an unreachable goal (the system flags the agent unreachable). */
   readonly lastPartial?: boolean;
   /** Builds what planning on `layer` reads before the first plan (optional; see NavigationSystem.prepare). */
   prepare?(layer: number, movement: MovementName): void;
@@ -53,7 +64,9 @@ export interface AgentPlanner {
    * at the start of each step's planning, to collect what arrived.
    */
   readonly lastPending?: boolean;
+  /** Whether `agent` still waits for an answer; the system skips it while true. */
   pending?(agent: number): boolean;
+  /** Runs once at the start of each step's planning, to collect the answers that arrived. */
   beginStep?(): void;
 }
 
@@ -91,6 +104,7 @@ export function walkableAt(grid: NavGrid, layer: number, x: number, y: number): 
  * scaled by the radius fraction, so they are passed on in world units with a fraction of 1.
  */
 export class GridPlanner implements AgentPlanner {
+  /** The grid planned on. */
   readonly grid: NavGrid;
   /**
    * True when the goal cannot be reached and the last plan approaches the reachable cell nearest

@@ -173,4 +173,4 @@ export function agentAt(agents: AgentStore, x: number, y: number): number {
   }
   return best;
 }
-import { Stamps } from '../search/kernel.js';
+import { Stamps } from '../search/kernel/scratch.js';

@@ -25,7 +25,9 @@ export const AGENT_BLOCKED = 512;
 
 /** A new agent. Positions are cell coordinates: cell (x, y)'s centre is (x, y). */
 export interface AgentSpec {
+  /** Start position: x in cell coordinates (fractional; cell (x, y)'s centre is (x, y)). */
   x: number;
+  /** Start position: y in cell coordinates. */
   y: number;
   /** Collision radius (cells). @default options.collisionRadius */
   radius?: number;

@@ -27,6 +27,7 @@ export interface GroupOrder {
 
 /** Counters since the system was created. */
 export interface NavigationStats {
+  /** Fixed steps run. */
   steps: number;
   /** Planner calls, first plans and replans alike. */
   plans: number;
@@ -52,7 +53,7 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
   service?: PathService;
   /** Layer agents walk on. @default 0 */
   layer?: number | string;
-  /** @default 'octile' */
+  /** @default the grid's own, `grid.movement` */
   movement?: MovementName;
   /** Called for every arrival, after the agent's own callback. */
   onArrived?: (id: number) => void;
@@ -74,12 +75,19 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
  * same calls give the same positions bit for bit.
  */
 export class NavigationSystem {
+  /** The grid the agents walk on. */
   readonly grid: NavGrid;
+  /** The tuning constants in use: the defaults with the given options over them. */
   readonly options: Readonly<NavigationOptions>;
+  /** Turns orders into waypoints. */
   readonly planner: AgentPlanner;
+  /** The grid layer the agents walk on, by index. */
   readonly layer: number;
+  /** The agents' movement model. */
   readonly movement: MovementName;
+  /** Counters since the system was created. */
   readonly stats: NavigationStats = { steps: 0, plans: 0, replans: 0, flowFields: 0, planMs: 0, maxOverlap: 0 };
+  /** Track `stats.maxOverlap` (one extra pass over the spatial hash per step). */
   measureOverlap: boolean;
 
   private readonly agents: AgentStore;
@@ -94,6 +102,11 @@ export class NavigationSystem {
   private time = 0;
   private readonly scratch = { x: 0, y: 0 };
 
+  /**
+   * An empty system on `grid`; it listens to the grid's changes until `dispose()`. Throws a
+   * TilenavError naming the option when a tuning constant is out of its range, the layer does not
+   * exist, or `service` is over another grid.
+   */
   constructor(grid: NavGrid, options: NavigationSystemOptions = {}) {
     this.grid = grid;
     const merged: NavigationOptions = { ...DEFAULT_NAVIGATION_OPTIONS };
@@ -109,7 +122,7 @@ export class NavigationSystem {
     const o = Object.freeze(merged);
     this.options = o;
     this.layer = grid.layerIndex(options.layer ?? 0);
-    this.movement = options.movement ?? 'octile';
+    this.movement = grid.movementModel(options.movement).name;
     if (options.service !== undefined && options.service.grid !== grid) throw new TilenavError('expected a PathService over the same grid as the system', { element: 'service' });
     this.planner = options.planner ?? (options.service !== undefined ? new ServicePlanner(options.service, { layer: this.layer }) : new GridPlanner(grid));
     this.onArrivedAll = options.onArrived;
@@ -132,6 +145,7 @@ export class NavigationSystem {
   get x(): Float64Array {
     return this.agents.x;
   }
+  /** Positions now: y in cell coordinates. */
   get y(): Float64Array {
     return this.agents.y;
   }
@@ -139,6 +153,7 @@ export class NavigationSystem {
   get prevX(): Float64Array {
     return this.agents.prevX;
   }
+  /** Positions at the start of the last step: y. */
   get prevY(): Float64Array {
     return this.agents.prevY;
   }
@@ -162,6 +177,7 @@ export class NavigationSystem {
   get targetX(): Float64Array {
     return this.agents.targetX;
   }
+  /** The current order's target: y. */
   get targetY(): Float64Array {
     return this.agents.targetY;
   }
@@ -355,7 +371,12 @@ export class NavigationSystem {
   }
 
   /** The interpolated position for rendering, at `alpha` between the last two steps. */
-  interpolated(id: number, out: { x: number; y: number } = { x: 0, y: 0 }): { x: number; y: number } {
+  interpolated(id: number, out: { x: number; y: number } = { x: 0, y: 0 }): {
+    /** x in cell coordinates. */
+    x: number;
+    /** y in cell coordinates. */
+    y: number;
+  } {
     this.agents.check(id);
     const a = this.alpha;
     const agents = this.agents;

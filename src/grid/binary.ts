@@ -24,7 +24,7 @@ import { TerrainTable, type Terrain } from './terrain.js';
  * engine in use today is little-endian, and the loader refuses a file on one that is not.
  */
 export const BINARY_MAGIC = 'TNAV';
-/** The format version `saveGrid` writes and `loadGrid` reads. */
+/** The format version `formatBinaryGrid` writes and `parseBinaryGrid` reads. */
 export const BINARY_VERSION = 1;
 /** The file extension the CLI uses for this format. */
 export const BINARY_EXTENSION = '.tnav';
@@ -36,15 +36,17 @@ const FIXED_BYTES = 24;
  */
 const MAX_HEADER_BYTES = 1 << 20;
 
-export interface SaveGridOptions {
+/** Options of {@link formatBinaryGrid}. */
+export interface FormatBinaryGridOptions {
   /**
    * Return a SharedArrayBuffer (a copy of the grid), e.g. to hand to workers: each worker calls
-   * `loadGrid(buffer)` and gets a NavGrid on the same memory without copying. @default false
+   * `parseBinaryGrid(buffer)` and gets a NavGrid on the same memory without copying. @default false
    */
   shared?: boolean;
 }
 
-export interface LoadGridOptions {
+/** Options of {@link parseBinaryGrid}. */
+export interface BinaryGridOptions {
   /** Refuse grids with more cells than this (checked before anything is allocated). @default DEFAULT_MAX_CELLS */
   maxCells?: number;
   /** Name for error messages. @default '<binary grid>' */
@@ -54,6 +56,17 @@ export interface LoadGridOptions {
    * table). Only for buffers this process wrote itself, e.g. one shared with a worker. @default false
    */
   trusted?: boolean;
+}
+
+/**
+ * A parsed binary grid: the grid (every layer, the projection and the terrain table as saved) and
+ * no warnings (the format holds everything a grid has, so nothing is dropped or guessed).
+ */
+export interface BinaryGrid {
+  /** The grid as saved. */
+  grid: NavGrid;
+  /** Always empty: nothing is dropped or guessed. */
+  warnings: string[];
 }
 
 interface Header {
@@ -70,14 +83,14 @@ interface Header {
  * @returns an ArrayBuffer, or a SharedArrayBuffer with `{ shared: true }`.
  * @example
  * // main thread: one copy of the grid in shared memory, handed to every worker
- * const sab = saveGrid(grid, { shared: true });
+ * const sab = formatBinaryGrid(grid, { shared: true });
  * worker.postMessage(sab);
  * // worker: a NavGrid on the same memory, no copy
- * const grid = loadGrid(sab, { trusted: true });
+ * const { grid } = parseBinaryGrid(sab, { trusted: true });
  */
-export function saveGrid(grid: NavGrid, options: { shared: true }): SharedArrayBuffer;
-export function saveGrid(grid: NavGrid, options?: SaveGridOptions): ArrayBuffer;
-export function saveGrid(grid: NavGrid, options: SaveGridOptions = {}): ArrayBuffer | SharedArrayBuffer {
+export function formatBinaryGrid(grid: NavGrid, options: { shared: true }): SharedArrayBuffer;
+export function formatBinaryGrid(grid: NavGrid, options?: FormatBinaryGridOptions): ArrayBuffer;
+export function formatBinaryGrid(grid: NavGrid, options: FormatBinaryGridOptions = {}): ArrayBuffer | SharedArrayBuffer {
   assertOptionsObject(options, 'options');
   options ??= {};
   const header: Header = {
@@ -104,16 +117,16 @@ export function saveGrid(grid: NavGrid, options: SaveGridOptions = {}): ArrayBuf
 }
 
 /**
- * Rebuilds a grid saved by {@link saveGrid}. The grid's layers are views on `buffer` itself (no
- * copy), so writes to the grid write into the buffer and, for a SharedArrayBuffer, are seen by
- * every grid loaded from it. A Uint8Array is adopted too when its byte offset plus the data offset
+ * Rebuilds a grid written by {@link formatBinaryGrid}. The grid's layers are views on `buffer`
+ * itself (no copy), so writes to the grid write into the buffer and, for a SharedArrayBuffer, are
+ * seen by every grid parsed from it. A Uint8Array is adopted too when its byte offset plus the data offset
  * is 4-byte aligned (Node's `readFileSync` result is); otherwise its bytes are copied once.
  *
  * Throws a TilenavError naming the field on a wrong magic, an unknown version, a truncated or
  * over-long buffer, a malformed header, a grid over `maxCells`, or (unless `trusted`) a cell value
  * the grid cannot hold.
  */
-export function loadGrid(buffer: ArrayBuffer | SharedArrayBuffer | Uint8Array, options: LoadGridOptions = {}): NavGrid {
+export function parseBinaryGrid(buffer: ArrayBuffer | SharedArrayBuffer | Uint8Array, options: BinaryGridOptions = {}): BinaryGrid {
   assertOptionsObject(options, 'options');
   options ??= {};
   const file = options.file ?? '<binary grid>';
@@ -185,7 +198,7 @@ export function loadGrid(buffer: ArrayBuffer | SharedArrayBuffer | Uint8Array, o
   }
   if (options.trusted !== true) checkCells(grid, file);
   grid.refresh();
-  return grid;
+  return { grid, warnings: [] };
 }
 
 function readHeader(raw: Uint8Array, file: string): Header {

@@ -20,7 +20,10 @@ export const DEFAULT_MAX_CELLS = 1 << 26;
 
 export { FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_ONE_WAY_MASK } from './flags.js';
 import { FLAG_ONE_WAY_MASK } from './flags.js';
+import { assertCellIndices } from '../errors.js';
+import type { WorldPoint } from './projection.js';
 
+/** Options of the {@link NavGrid} constructor. */
 export interface NavGridOptions {
   /** Layer count (1-8, named from {@link DEFAULT_LAYER_NAMES}) or the layer names. @default 1 */
   layers?: number | readonly string[];
@@ -53,9 +56,13 @@ export interface NavGridOptions {
 
 /** A rectangle of cells, inclusive of (x, y), `width` x `height` cells. */
 export interface CellRect {
+  /** Left column. */
   x: number;
+  /** Top row. */
   y: number;
+  /** Columns. */
   width: number;
+  /** Rows. */
   height: number;
 }
 
@@ -65,8 +72,11 @@ export interface CellRect {
  * cells, merged where they touch, at most MAX_CHANGE_RECTS), and the grid's version after it.
  */
 export interface GridChange extends CellRect {
+  /** The layer index that changed. */
   layer: number;
+  /** The grid's version after the change. */
   version: number;
+  /** The changed rectangles (merged where they touch, at most MAX_CHANGE_RECTS). */
   rects: readonly CellRect[];
   /**
    * Whether the change may have opened a way: a cell became walkable, got cheaper, or lost a
@@ -79,9 +89,11 @@ export interface GridChange extends CellRect {
 
 /** What to write into each cell of a rectangle; omitted fields are left as they are. */
 export interface CellValues {
+  /** Walkable (true) or blocked (false). */
   walkable?: boolean;
   /** Traversal cost, 2^-126 (about 1.18e-38) to about 3.4e38 (what a float32 holds). */
   cost?: number;
+  /** The 8 flag bits (FLAG_*). */
   flags?: number;
   /** Terrain name or id: sets the terrain id, its cost and its walkability together. */
   terrain?: string | number;
@@ -89,9 +101,13 @@ export interface CellValues {
 
 /** Walkable / blocked counts of one layer. */
 export interface LayerStats {
+  /** The layer's name. */
   name: string;
+  /** Cells in the layer. */
   total: number;
+  /** Walkable cells. */
   walkable: number;
+  /** Blocked cells. */
   blocked: number;
 }
 
@@ -100,7 +116,9 @@ export interface LayerStats {
  * grid's setters (or call `grid.refresh()` after writing directly) so the search stays in step.
  */
 export interface NavLayer {
+  /** The layer's name. */
   readonly name: string;
+  /** The layer's index in `grid.layers`. */
   readonly index: number;
   /** 1 walkable, 0 blocked. */
   readonly walkable: Uint8Array;
@@ -119,11 +137,15 @@ export interface NavLayer {
  * in step with the grid. Sight tests (segmentCost, lineOfSight) take one.
  */
 export interface SearchView {
+  /** Padded row length: the grid's width plus 2. */
   readonly stride: number;
+  /** Cost of entering each padded cell, 0 where blocked. */
   readonly pass: Float32Array;
   /** Padded one-way bits (FLAG_NO_EXIT_*), or null when the layer has none. */
   exits: Uint8Array | null;
+  /** The smallest walkable cost of the layer. */
   minCost: number;
+  /** The largest walkable cost of the layer. */
   maxCost: number;
   /** Walkable cells all cost the same: jump point search applies. */
   uniform: boolean;
@@ -141,6 +163,7 @@ export interface MemoryEntry {
   name: string;
   /** The layer index it belongs to, or null when it serves the whole grid. */
   layer: number | null;
+  /** Bytes held. */
   bytes: number;
 }
 
@@ -148,6 +171,7 @@ export interface MemoryEntry {
 export interface GridMemory {
   /** The sum of the entries' bytes. */
   total: number;
+  /** One entry per thing held, per layer where that applies. */
   entries: MemoryEntry[];
 }
 
@@ -202,15 +226,21 @@ function misfit(model: MovementModel, projection: Projection): string | null {
  * Coordinates: x grows right, y grows down, cell index `i = y * width + x` ({@link index}).
  */
 export class NavGrid {
+  /** Cells per row. */
   readonly width: number;
+  /** Rows. */
   readonly height: number;
   /** width * height */
   readonly size: number;
+  /** The layers, 1 to 8. */
   readonly layers: readonly NavLayer[];
+  /** Terrain names and costs for `setTerrain`. */
   readonly terrain: TerrainTable;
+  /** World <-> cell conversion. */
   projection: Projection;
   /** The storage all layers are views on. */
   readonly storage: ArrayBufferLike;
+  /** Byte offset of the layer data in `storage`. */
   readonly storageOffset: number;
   /** Increases by one with every change event. */
   version = 0;
@@ -230,6 +260,11 @@ export class NavGrid {
   private pendingOpened: boolean[] = [];
   private readonly walkWriters = new Set<(layer: number, rect: CellRect, walkable: boolean) => void>();
 
+  /**
+   * A grid of `width` x `height` cells (integers >= 1, at most `maxCells` together), every cell
+   * walkable (or as `options.walkable` says) at the ground terrain's cost. Throws a TilenavError
+   * naming the argument for bad sizes or options.
+   */
   constructor(width: number, height: number, options: NavGridOptions = {}) {
     assertInteger(width, 'width');
     assertInteger(height, 'height');
@@ -407,6 +442,7 @@ export class NavGrid {
     throw new TilenavError(`unknown layer; this grid has ${this.layers.map((l, i) => `${i} "${l.name}"`).join(', ')}`, { element: `layer ${describe(layer)}` });
   }
 
+  /** The layer `layer` (index or name); throws a TilenavError for an unknown one. */
   layer(layer: number | string = 0): NavLayer {
     return this.layers[this.layerIndex(layer)];
   }
@@ -424,6 +460,7 @@ export class NavGrid {
     return this.layer(layer).cost[this.index(x, y)];
   }
 
+  /** The flag bits of (x, y) on `layer`; 0 outside the grid. */
   getFlags(x: number, y: number, layer: number | string = 0): number {
     return this.layer(layer).flags[this.index(x, y)];
   }
@@ -445,6 +482,7 @@ export class NavGrid {
 
   // ---- writes ------------------------------------------------------------------------------
 
+  /** Makes (x, y) walkable or blocked on `layer` (its cost is kept); throws outside the grid. */
   setWalkable(x: number, y: number, walkable: boolean, layer: number | string = 0): void {
     this.fillRect(x, y, 1, 1, { walkable }, layer);
   }
@@ -457,6 +495,7 @@ export class NavGrid {
     this.fillRect(x, y, 1, 1, { cost }, layer);
   }
 
+  /** Sets the flag bits of (x, y) on `layer` (FLAG_*); throws outside the grid. */
   setFlags(x: number, y: number, flags: number, layer: number | string = 0): void {
     this.fillRect(x, y, 1, 1, { flags }, layer);
   }
@@ -724,6 +763,38 @@ export class NavGrid {
   private outside(x: unknown, y: unknown, what: string): TilenavError {
     return new TilenavError(`(${describe(x)}, ${describe(y)}) is not a cell of this ${this.width} x ${this.height} grid (x 0..${this.width - 1}, y 0..${this.height - 1})`, { element: what });
   }
+
+  // ---- helpers for a first grid and for reading paths ------------------------------------------
+
+  /**
+   * A grid from rows of cells, `rows[y][x]`, as PathFinding.js takes them: by default 0 is
+   * walkable and any other number blocked; with `{ costs: true }` each number is the cell's cost
+   * and 0 blocks. A matrix of booleans reads true as walkable and false as blocked, as `walkable`
+   * does everywhere in a grid (the opposite of the numbers' 1, so a matrix mixing the two is
+   * refused). Other options are the constructor's; the matrix fills the first layer, other layers
+   * start walkable. Ragged rows, a mix of numbers and booleans, and NaN, negative or infinite
+   * numbers are refused with a TilenavError naming `rows[y][x]`.
+   * @example NavGrid.fromMatrix([[0, 0, 1], [1, 0, 0]]) // 3 x 2, (2, 0) and (0, 1) blocked
+   */
+  static fromMatrix(rows: readonly (readonly (number | boolean)[])[], options: FromMatrixOptions = {}): NavGrid {
+    return gridFromMatrix(rows, options);
+  }
+
+  /** The cells of a path (indices such as `PathResult.cells`) as `[x, y]` pairs, in order. */
+  cellsToXY(cells: ArrayLike<number>): [number, number][] {
+    assertCellIndices(cells, this.size, 'cells');
+    return Array.from(cells, (i) => [this.xOf(i), this.yOf(i)]);
+  }
+
+  /**
+   * The centres of a path's cells in world units through {@link projection} (`cellToWorld`): x, y
+   * for 2D projections (z 0), x, z for the continuous world (y its floor). One object per cell:
+   * for a path, not a whole grid.
+   */
+  cellsToWorld(cells: ArrayLike<number>): WorldPoint[] {
+    assertCellIndices(cells, this.size, 'cells');
+    return Array.from(cells, (i) => this.projection.cellToWorld(this.xOf(i), this.yOf(i)));
+  }
 }
 
 function layerNames(layers: number | readonly string[] | undefined): string[] {
@@ -744,4 +815,47 @@ function layerNames(layers: number | readonly string[] | undefined): string[] {
     seen.add(name);
   }
   return [...layers];
+}
+
+/** Options of {@link NavGrid.fromMatrix}: the constructor's, less what the matrix itself says. */
+export interface FromMatrixOptions extends Omit<NavGridOptions, 'walkable' | 'storage' | 'storageOffset'> {
+  /** Numbers are costs (0 blocked) rather than 0 walkable / non-zero blocked. @default false */
+  costs?: boolean;
+}
+
+function gridFromMatrix(rows: readonly (readonly (number | boolean)[])[], options: FromMatrixOptions): NavGrid {
+  assertOptionsObject(options, 'options');
+  options ??= {};
+  for (const key of ['walkable', 'storage', 'storageOffset']) {
+    if (Object.hasOwn(options, key)) throw new TilenavError('the matrix says which cells are walkable; leave this option out', { element: key });
+  }
+  const isRow = (r: unknown): r is ArrayLike<unknown> => Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceof DataView));
+  if (!Array.isArray(rows) || rows.length === 0) throw new TilenavError(`expected an array of rows, e.g. [[0, 1], [0, 0]], got ${Array.isArray(rows) ? 'no rows' : describe(rows)}`, { element: 'rows' });
+  const width = isRow(rows[0]) ? rows[0].length : 0;
+  const costs = options.costs === true;
+  const kind = typeof (isRow(rows[0]) ? rows[0][0] : undefined);
+  rows.forEach((row: unknown, y) => {
+    if (!isRow(row)) throw new TilenavError(`expected a row (an array of cells), got ${describe(row)}`, { element: `rows[${y}]` });
+    if (row.length === 0 || row.length !== width) throw new TilenavError(`has ${row.length} cells, rows[0] has ${width}: every row needs the same length, at least 1`, { element: `rows[${y}]` });
+    for (let x = 0; x < width; x++) {
+      const v = row[x];
+      const at = `rows[${y}][${x}]`;
+      if (typeof v !== kind || (kind !== 'number' && kind !== 'boolean')) throw new TilenavError(`expected ${kind === 'boolean' ? 'a boolean like rows[0][0]' : kind === 'number' ? 'a number like rows[0][0]' : 'a number or a boolean'}, got ${describe(v)}`, { element: at });
+      if (kind === 'number' && !((v as number) >= 0 && (v as number) < Infinity)) throw new TilenavError(`expected a finite number >= 0 (${costs ? 'the cost, 0 blocked' : '0 walkable, other numbers blocked'}), got ${describe(v)}`, { element: at });
+      if (costs && kind === 'number' && v !== 0) assertCost(v, at, '; 0 blocks a cell');
+    }
+  });
+  const { costs: _, ...gridOptions } = options;
+  const grid = new NavGrid(width, rows.length, gridOptions);
+  const { walkable, cost } = grid.layers[0];
+  for (let y = 0; y < rows.length; y++) {
+    const row = rows[y];
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const v = row[x];
+      walkable[i] = typeof v === 'boolean' ? (v ? 1 : 0) : costs ? (v === 0 ? 0 : 1) : v === 0 ? 1 : 0;
+      if (costs && v !== 0 && typeof v === 'number') cost[i] = v;
+    }
+  }
+  grid.refresh(0);
+  return grid;
 }

@@ -5,14 +5,19 @@ import { TilenavError, assertPositive } from '../errors.js';
  * world (3D games) lies in the XZ plane, so it fills `x` and `z` and puts `floorY` in `y`.
  */
 export interface WorldPoint {
+  /** World x, in world units. */
   x: number;
+  /** World y: down the screen in 2D; `floorY` (height) in the continuous world. */
   y: number;
+  /** World z: 0 in 2D; the second plane axis in the continuous world. */
   z: number;
 }
 
 /** Cell coordinates (integers for a cell, fractions for a position inside one). */
 export interface CellPoint {
+  /** Column. */
   x: number;
+  /** Row. */
   y: number;
 }
 
@@ -21,11 +26,74 @@ export type HexLayout = 'axial' | 'odd-r' | 'even-r' | 'odd-q' | 'even-q';
 
 /** The serialisable description of a projection; `createProjection` turns it back into one. */
 export type ProjectionSpec =
-  | { kind: 'orthogonal'; tileWidth: number; tileHeight: number; originX?: number; originY?: number }
-  | { kind: 'isometric'; tileWidth: number; tileHeight: number; originX?: number; originY?: number }
-  | { kind: 'hexagonal'; size: number; orientation?: 'pointy' | 'flat'; layout?: HexLayout; originX?: number; originY?: number }
-  | { kind: 'continuous'; cellSize: number; minX?: number; minZ?: number; floorY?: number }
-  | { kind: 'staggered'; tileWidth: number; tileHeight: number; staggerAxis: 'x' | 'y'; staggerIndex: 'odd' | 'even'; hexSideLength?: number; originX?: number; originY?: number };
+  | {
+      /** Square tiles ({@link orthogonal}). */
+      kind: 'orthogonal';
+      /** Tile width, world units. */
+      tileWidth: number;
+      /** Tile height, world units. */
+      tileHeight: number;
+      /** World x of cell (0, 0)'s top-left corner. @default 0 */
+      originX?: number;
+      /** World y of cell (0, 0)'s top-left corner. @default 0 */
+      originY?: number;
+    }
+  | {
+      /** Isometric diamonds ({@link isometric}). */
+      kind: 'isometric';
+      /** Diamond width on screen, world units. */
+      tileWidth: number;
+      /** Diamond height on screen, world units. */
+      tileHeight: number;
+      /** World x of cell (0, 0)'s top corner. @default 0 */
+      originX?: number;
+      /** World y of cell (0, 0)'s top corner. @default 0 */
+      originY?: number;
+    }
+  | {
+      /** Regular hexagons ({@link hexagonal}). */
+      kind: 'hexagonal';
+      /** Circumradius (centre to corner), world units. */
+      size: number;
+      /** Pointy-top or flat-top. @default 'flat' for the -q layouts, else 'pointy' */
+      orientation?: 'pointy' | 'flat';
+      /** How (x, y) cell coordinates map to hexes. @default 'axial' */
+      layout?: HexLayout;
+      /** World x of cell (0, 0)'s centre. @default 0 */
+      originX?: number;
+      /** World y of cell (0, 0)'s centre. @default 0 */
+      originY?: number;
+    }
+  | {
+      /** A 3D world's floor plane ({@link continuous}). */
+      kind: 'continuous';
+      /** Cell side, world units. */
+      cellSize: number;
+      /** World x of the grid's low edge. @default 0 */
+      minX?: number;
+      /** World z of the grid's low edge. @default 0 */
+      minZ?: number;
+      /** World y (height) of the floor. @default 0 */
+      floorY?: number;
+    }
+  | {
+      /** Tiled's staggered and hexagonal maps ({@link staggered}). */
+      kind: 'staggered';
+      /** Tile width, Tiled pixels. */
+      tileWidth: number;
+      /** Tile height, Tiled pixels. */
+      tileHeight: number;
+      /** 'y': every other row is shifted right; 'x': every other column is shifted down. */
+      staggerAxis: 'x' | 'y';
+      /** Whether the odd or the even rows (columns) are the shifted ones. */
+      staggerIndex: 'odd' | 'even';
+      /** Length of a hexagon's flat side, pixels; 0 for diamonds. @default 0 */
+      hexSideLength?: number;
+      /** World x of cell (0, 0)'s bounding box's top-left corner. @default 0 */
+      originX?: number;
+      /** World y of cell (0, 0)'s bounding box's top-left corner. @default 0 */
+      originY?: number;
+    };
 
 /**
  * Converts between cells and world positions. A cell's integer coordinates name its centre:
@@ -33,6 +101,7 @@ export type ProjectionSpec =
  * `worldToCell` may return a cell outside the grid; `NavGrid.inBounds` tells.
  */
 export interface Projection {
+  /** The projection's description, e.g. for saving the grid. */
   readonly spec: Readonly<ProjectionSpec>;
   /** World position of cell (cx, cy); fractional cells interpolate. */
   cellToWorld(cx: number, cy: number, out?: WorldPoint): WorldPoint;

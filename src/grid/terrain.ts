@@ -2,6 +2,7 @@ import { TilenavError, assertCost } from '../errors.js';
 
 /** One terrain type: how expensive it is to enter, or that it cannot be entered at all. */
 export interface Terrain {
+  /** The terrain's name, unique in its table (e.g. 'Mud'). */
   readonly name: string;
   /** Traversal cost multiplier (finite, > 0). Ignored when `walkable` is false. */
   readonly cost: number;
@@ -33,7 +34,11 @@ export class TerrainTable {
   private readonly byName = new Map<string, number>();
   private readonly list: Terrain[] = [];
 
-  /** @param terrains entries in id order; defaults to {@link DEFAULT_TERRAINS}. */
+  /**
+   * A table of `terrains`; throws a TilenavError on a malformed entry, a cost a float32 cannot
+   * hold, or more than 256 entries.
+   * @param terrains entries in id order; defaults to {@link DEFAULT_TERRAINS}.
+   */
   constructor(terrains: readonly Terrain[] = DEFAULT_TERRAINS) {
     if (!Array.isArray(terrains)) throw new TilenavError('expected an array of { name, cost, walkable }', { element: 'terrains' });
     for (const t of terrains) {
@@ -70,20 +75,24 @@ export class TerrainTable {
     return id;
   }
 
+  /** Whether a terrain of that name is defined. */
   has(name: string): boolean {
     return this.byName.has(name);
   }
 
+  /** The terrain with id `id`; throws a TilenavError when there is none. */
   get(id: number): Terrain {
     const t = this.list[id];
     if (t === undefined) throw new TilenavError(`no terrain with id ${id}`, { element: 'terrain' });
     return t;
   }
 
+  /** Number of terrains defined (ids are 0..size-1). */
   get size(): number {
     return this.list.length;
   }
 
+  /** Every terrain, in id order (the table's own array: do not change it). */
   entries(): readonly Terrain[] {
     return this.list;
   }

@@ -27,11 +27,13 @@ export function jsonError(e: unknown, text: string, foreign: boolean): { message
 
 /**
  * True for a one-line string ending in a map file's extension: a path passed where the file's
- * contents belong (`loadTiled('maps/a.tmx')`), which deserves better than "malformed JSON".
+ * contents belong (`parseTiled('maps/a.tmx')`), which deserves better than "malformed JSON".
  */
 export function looksLikePath(text: string): boolean {
   return text.length < 4096 && !/[\n<{[]/.test(text) && /\.(tmx|tmj|tsx|tsj|tx|tj|json|xml|map|txt)\s*$/i.test(text);
 }
 
-/** The message for {@link looksLikePath}. */
-export const PATH_NOT_CONTENTS = "looks like a file path; pass the file's contents, or use loadTiledAsync / the CLI";
+/** The message for {@link looksLikePath}: `load` is the Node loader of the same format, which takes a path. */
+export function pathNotContents(load: string): string {
+  return `looks like a file path; pass the file's contents (in Node, ${load}(path) of tilenav/loaders reads the file)`;
+}

@@ -2,6 +2,7 @@ import { TilenavError } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS } from '../grid/navgrid.js';
 import { orthogonal } from '../grid/projection.js';
 import { checkLimit } from './limits.js';
+import type { LoadedGrid } from './result.js';
 
 /** Options for the Moving AI parsers. */
 export interface MovingAiOptions {
@@ -11,6 +12,9 @@ export interface MovingAiOptions {
   maxCells?: number;
 }
 
+/** A parsed Moving AI map: its one-layer grid (the format has nothing else) and no warnings. */
+export type MovingAiMap = LoadedGrid;
+
 /** Passable terrain characters of the Moving AI format: `.` and `G` ground, `S` swamp. */
 const PASSABLE = new Set(['.', 'G', 'S']);
 /** Blocked: `@` and `O` out of bounds, `T` trees, `W` water. */
@@ -18,9 +22,9 @@ const BLOCKED = new Set(['@', 'O', 'T', 'W']);
 
 /**
  * Parses a Moving AI `.map` (`type octile`, `height H`, `width W`, `map`, then H rows of W
- * characters) into a one-layer NavGrid with uniform cost 1.
+ * characters) into a one-layer NavGrid with uniform cost 1 and the orthogonal(1, 1) projection.
  */
-export function parseMovingAiMap(text: string, options: MovingAiOptions = {}): NavGrid {
+export function parseMovingAiMap(text: string, options: MovingAiOptions = {}): MovingAiMap {
   const file = options.file ?? '<map>';
   if (typeof text !== 'string') throw new TilenavError('expected the map file text as a string', { file });
   const lines = text.split(/\r?\n/);
@@ -69,19 +73,26 @@ export function parseMovingAiMap(text: string, options: MovingAiOptions = {}): N
     if (lines[k].trim() !== '') throw new TilenavError(`unexpected text after the ${height} map rows`, { file, line: k + 1 });
   }
   grid.refresh();
-  return grid;
+  return { grid, warnings: [] };
 }
 
 /** One query of a Moving AI scenario file. */
 export interface ScenarioQuery {
+  /** The difficulty bucket the file puts the query in (by optimal length). */
   bucket: number;
   /** The map column as written (it may carry folders). */
   map: string;
+  /** Width of the map the query was made for, in cells. */
   mapWidth: number;
+  /** Height of that map, in cells. */
   mapHeight: number;
+  /** Start column. */
   startX: number;
+  /** Start row (0 at the top). */
   startY: number;
+  /** Goal column. */
   goalX: number;
+  /** Goal row. */
   goalY: number;
   /** Optimal octile length without corner cutting; 0 with start != goal means no path. */
   optimal: number;

@@ -1,7 +1,10 @@
 /**
- * tilenav/loaders under Node: every parser of the browser entry, plus reading map files from disk
- * (bounded, regular files only) and loading a Tiled map with its tilesets and templates from a path.
+ * tilenav/loaders under Node: every parser of the browser entry, plus `loadX(path, options)` for
+ * each format (the file read from disk, bounded, regular files only, then `parseX`) and the
+ * bounded file reader itself.
+ *
+ * @module tilenav/loaders (Node)
  */
 export * from './index.js';
-export { DEFAULT_MAX_FILE_BYTES, readFileBounded, readFileBoundedSync, loadTiledFile } from './node.js';
-export type { ReadFileOptions } from './node.js';
+export { DEFAULT_MAX_FILE_BYTES, readFileBounded, readFileBoundedSync, loadMovingAiMap, loadScenario, loadTextGrid, loadPolygonConfig, loadBinaryGrid, loadTiled, loadLdtk } from './node.js';
+export type { ReadFileOptions, LoadOptions } from './node.js';

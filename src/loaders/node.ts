@@ -1,17 +1,24 @@
 /**
- * Reading map files from disk in Node: the one reader the CLI and {@link loadTiledFile} share.
+ * Reading map files from disk in Node: the one reader the CLI and the `loadX(path, options)`
+ * functions share, and those functions, one per format, each the format's `parseX` on the file.
  * Regular files only (a device such as /dev/zero, a FIFO or a socket is refused before a byte is
- * read), never more than `maxFileBytes`. This module imports Node; the loaders themselves do not.
+ * read), never more than `maxFileBytes`. This module imports Node; the parsers themselves do not.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { TilenavError } from '../errors.js';
+import { TilenavError, assertOptionsObject, describe } from '../errors.js';
 import { checkLimit } from './limits.js';
-import { loadTiledAsync, type TiledMap, type TiledOptions } from './tiled/index.js';
+import { parseTiledAsync, type TiledMap, type TiledOptions } from './tiled/index.js';
+import { parseLdtkAsync, type LdtkOptions, type LdtkProject } from './ldtk/index.js';
+import { parseMovingAiMap, parseScenario, type MovingAiMap, type MovingAiOptions, type ScenarioQuery } from './movingai.js';
+import { parseTextGrid, type TextGrid, type TextGridOptions } from './textgrid.js';
+import { parsePolygonConfig, type PolygonNavigation, type PolygonOptions } from './polygon.js';
+import { parseBinaryGrid, type BinaryGrid, type BinaryGridOptions } from '../grid/binary.js';
 
 /** The largest file read unless `maxFileBytes` says otherwise: 256 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
 
+/** Options of the bounded file reads ({@link readFileBounded}, {@link readFileBoundedSync}). */
 export interface ReadFileOptions {
   /** Refuse files larger than this many bytes (checked before reading, and again while reading). @default DEFAULT_MAX_FILE_BYTES */
   maxFileBytes?: number;
@@ -136,12 +143,81 @@ export async function readFileBounded(path: string, options: ReadFileOptions = {
   }
 }
 
+/** A Node loader's options: its parser's, less `file` (the path names the file), plus `maxFileBytes`. */
+export type LoadOptions<T> = Omit<T, 'file'> & ReadFileOptions;
+
 /**
- * Loads a Tiled map from disk: the map, its external tilesets and object templates, each read by
- * {@link readFileBounded} (regular files only, at most `maxFileBytes` each) and resolved relative
- * to the file that names it, as {@link loadTiledAsync} describes.
+ * Checks the path a `loadX` was given: a string, and not a file's contents passed by mistake (those
+ * go to `parseX`). Returns the parser's options, `file` set to the path and `maxFileBytes` left out.
  */
-export async function loadTiledFile(path: string, options: Omit<TiledOptions, 'readFile' | 'file'> & ReadFileOptions = {}): Promise<TiledMap> {
-  const read = (p: string) => readFileBounded(p, options);
-  return loadTiledAsync(await read(path), { ...options, file: path, readFile: read });
+function prepare<T extends object>(path: unknown, parse: string, options: (T & ReadFileOptions) | undefined): Omit<T, 'maxFileBytes'> & { file: string } {
+  if (typeof path !== 'string' || path === '') throw new TilenavError(`expected a file path, got ${describe(path)}`, { element: 'path' });
+  if (/\n/.test(path) || /^\s*[<{]/.test(path)) throw new TilenavError(`looks like a file's contents, not its path; pass the path, or call ${parse} with the contents`, { element: 'path' });
+  assertOptionsObject(options, 'options');
+  const { maxFileBytes: _, ...rest } = (options ?? {}) as T & ReadFileOptions;
+  return { ...rest, file: path };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A file's text: read by {@link readFileBounded}, decoded as UTF-8 (a byte order mark dropped). */
+async function readText(path: string, options: ReadFileOptions | undefined): Promise<string> {
+  const bytes = await readFileBounded(path, { maxFileBytes: options?.maxFileBytes });
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new TilenavError('the file is not valid UTF-8 text', { file: path });
+  }
+}
+
+/** {@link parseMovingAiMap} on a `.map` file. */
+export async function loadMovingAiMap(path: string, options?: LoadOptions<MovingAiOptions>): Promise<MovingAiMap> {
+  const opts = prepare(path, 'parseMovingAiMap', options);
+  return parseMovingAiMap(await readText(path, options), opts);
+}
+
+/** {@link parseScenario} on a Moving AI `.scen` file: its queries, in file order. */
+export async function loadScenario(path: string, options?: LoadOptions<{ file?: string }>): Promise<ScenarioQuery[]> {
+  const opts = prepare(path, 'parseScenario', options);
+  return parseScenario(await readText(path, options), opts);
+}
+
+/** {@link parseTextGrid} on a text grid file. */
+export async function loadTextGrid(path: string, options?: LoadOptions<TextGridOptions>): Promise<TextGrid> {
+  const opts = prepare(path, 'parseTextGrid', options);
+  return parseTextGrid(await readText(path, options), opts);
+}
+
+/** {@link parsePolygonConfig} on a polygon config (`.json`) file. */
+export async function loadPolygonConfig(path: string, options?: LoadOptions<PolygonOptions>): Promise<PolygonNavigation> {
+  const opts = prepare(path, 'parsePolygonConfig', options);
+  return parsePolygonConfig(await readText(path, options), opts);
+}
+
+/** {@link parseBinaryGrid} on a `.tnav` file (the grid adopts the bytes read, no second copy). */
+export async function loadBinaryGrid(path: string, options?: LoadOptions<BinaryGridOptions>): Promise<BinaryGrid> {
+  const opts = prepare(path, 'parseBinaryGrid', options);
+  return parseBinaryGrid(await readFileBounded(path, { maxFileBytes: options?.maxFileBytes }), opts);
+}
+
+/**
+ * {@link parseTiledAsync} on a Tiled map file: the map, its external tilesets and object templates,
+ * each read by {@link readFileBounded} (regular files only, at most `maxFileBytes` each) and
+ * resolved relative to the file that names it.
+ */
+export async function loadTiled(path: string, options?: LoadOptions<Omit<TiledOptions, 'readFile'>>): Promise<TiledMap> {
+  const opts = prepare(path, 'parseTiled', options);
+  const read = (p: string) => readFileBounded(p, { maxFileBytes: options?.maxFileBytes });
+  return parseTiledAsync(await read(path), { ...opts, readFile: read });
+}
+
+/**
+ * {@link parseLdtkAsync} on an LDtk project file: the `.ldtk` file and the level files (`.ldtkl`)
+ * it names, each read by {@link readFileBounded} (regular files only, at most `maxFileBytes` each)
+ * and resolved relative to the project.
+ */
+export async function loadLdtk(path: string, options?: LoadOptions<Omit<LdtkOptions, 'readFile'>>): Promise<LdtkProject> {
+  const opts = prepare(path, 'parseLdtk', options);
+  const read = (p: string) => readFileBounded(p, { maxFileBytes: options?.maxFileBytes });
+  return parseLdtkAsync(await read(path), { ...opts, readFile: read });
 }

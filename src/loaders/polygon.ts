@@ -1,8 +1,9 @@
 import { TilenavError, describe } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS, type CellRect } from '../grid/navgrid.js';
 import { checkLimit, DEFAULT_MAX_RASTER_WORK, RasterBudget } from './limits.js';
-import { jsonError, looksLikePath, PATH_NOT_CONTENTS } from './messages.js';
+import { jsonError, looksLikePath, pathNotContents } from './messages.js';
 import { continuous } from '../grid/projection.js';
+import type { LoadedGrid } from './result.js';
 
 /** The defaults for the scalar fields of a polygon config (metres). */
 export const DEFAULT_POLYGON_CONFIG = Object.freeze({
@@ -23,27 +24,41 @@ export type Polygon = readonly (readonly [number, number])[];
 
 /** A named navigation area: its cells are walkable while it is available. */
 export interface NavArea {
+  /** The area's name, for `setAreaAvailable` and error messages. */
   name: string;
+  /** Whether its cells are walkable now. */
   available: boolean;
+  /** Its outline, world units. */
   polygon: Polygon;
 }
 
+/** An obstacle: cells inside it or too close to its edges are blocked. */
 export interface Obstacle {
+  /** A name for error messages. */
   name?: string;
+  /** Its outline, world units. */
   polygon: Polygon;
 }
 
 /** A validated polygon config, all defaults filled in. */
 export interface PolygonConfig {
+  /** Width and depth of one cell, metres (world units). */
   cellSize: number;
+  /** Half-width of a character: the clearance kept from obstacles, metres. */
   agentRadius: number;
+  /** Extra clearance around obstacles, added to agentRadius, metres. */
   objectPadding: number;
+  /** Cells closer than this to an area's edge are not walkable (0: no erosion), metres. */
   boundaryPadding: number;
+  /** Y of every waypoint, metres. */
   floorY: number;
+  /** The navigation areas. */
   areas: NavArea[];
+  /** The obstacles, stamped over the areas. */
   obstacles: Obstacle[];
 }
 
+/** Options of {@link checkPolygonConfig}, {@link loadPolygonConfig} and {@link PolygonNavigation}. */
 export interface PolygonOptions {
   /** File name for error messages. @default '<polygon config>' */
   file?: string;
@@ -81,8 +96,12 @@ interface Shape {
  * Bounds: the bounding box of all areas (available or not, so toggling never resizes the grid),
  * plus `cellSize * 2 + agentRadius + objectPadding` on every side.
  */
-export class PolygonNavigation {
+export class PolygonNavigation implements LoadedGrid {
+  /** The grid: one layer, continuous projection. */
   readonly grid: NavGrid;
+  /** Always empty: a config the checks accept builds as written. Here for the loaders' one result shape. */
+  readonly warnings: string[] = [];
+  /** The validated config, defaults filled in. */
   readonly config: PolygonConfig;
   private readonly areaShapes: Shape[];
   private readonly obstacleShapes: Shape[];
@@ -98,9 +117,13 @@ export class PolygonNavigation {
   private readonly file: string;
   private budget: RasterBudget | null = null;
 
-  /** @param input the config as JSON text or a parsed value; validated as {@link readPolygonConfig} says. */
+  /**
+   * Validates the config and builds its grid; throws a TilenavError naming the file and element
+   * on a bad config or one over the limits.
+   * @param input the config as JSON text or a parsed value; validated as {@link checkPolygonConfig} says.
+   */
   constructor(input: string | object, options: PolygonOptions = {}) {
-    const config = readPolygonConfig(input, options);
+    const config = checkPolygonConfig(input, options);
     this.config = config;
     const file = options.file ?? '<polygon config>';
     this.maxRasterWork = checkLimit(options.maxRasterWork, 'maxRasterWork', DEFAULT_MAX_RASTER_WORK);
@@ -404,13 +427,14 @@ function clamp(v: number, lo: number, hi: number): number {
 
 /**
  * Validates a polygon config (a JSON string or an already parsed value) and fills in the
- * defaults. Errors name the file and the element path, e.g. `areas[2].polygon[5]`.
+ * defaults, without building its grid ({@link parsePolygonConfig} builds it). Errors name the file
+ * and the element path, e.g. `areas[2].polygon[5]`.
  */
-export function readPolygonConfig(input: string | unknown, options: PolygonOptions = {}): PolygonConfig {
+export function checkPolygonConfig(input: string | unknown, options: PolygonOptions = {}): PolygonConfig {
   const file = options.file ?? '<polygon config>';
   let root: unknown = input;
   if (typeof input === 'string') {
-    if (looksLikePath(input)) throw new TilenavError(`the text ${JSON.stringify(input.trim().slice(0, 80))} ${PATH_NOT_CONTENTS}`, { file });
+    if (looksLikePath(input)) throw new TilenavError(`the text ${JSON.stringify(input.trim().slice(0, 80))} ${pathNotContents('loadPolygonConfig')}`, { file });
     try {
       root = JSON.parse(input);
     } catch (e) {
@@ -480,10 +504,10 @@ function own(o: Record<string, unknown>, key: string): unknown {
 }
 
 /**
- * Reads a polygon config (JSON text or a parsed value) and builds its grid: one layer, continuous
- * projection (minX, minZ, cellSize, floorY). Call `setAreaAvailable` on the result to open and
- * close areas.
+ * Parses a polygon config (JSON text or a parsed value) and builds its grid: one layer, continuous
+ * projection (minX, minZ, cellSize, floorY). The result has `grid`, `warnings` (always empty) and
+ * `config`; call its `setAreaAvailable` to open and close areas.
  */
-export function loadPolygonConfig(input: string | object, options: PolygonOptions = {}): PolygonNavigation {
+export function parsePolygonConfig(input: string | object, options: PolygonOptions = {}): PolygonNavigation {
   return new PolygonNavigation(input, options);
 }

@@ -2,14 +2,18 @@ import { TilenavError } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS } from '../grid/navgrid.js';
 import { continuous } from '../grid/projection.js';
 import { checkLimit } from './limits.js';
+import type { LoadedGrid } from './result.js';
 
 /**
  * The numbers in a text grid's header. The geometry keys are required on load; every other key
  * (agentRadius, objectPadding, ...) is kept as it was read, so a save writes it back.
  */
 export interface TextGridParams {
+  /** Width and depth of one cell, world units. */
   cellSize: number;
+  /** World x of the grid's low edge (column 0's left side). */
   minX: number;
+  /** World z of the grid's low edge (row 0's side). */
   minZ: number;
   /** @default 0 */
   floorY: number;
@@ -17,6 +21,7 @@ export interface TextGridParams {
   extra: [string, number][];
 }
 
+/** Options of {@link parseTextGrid}. */
 export interface TextGridOptions {
   /** The file name for error messages. @default '<txt>' */
   file?: string;
@@ -24,9 +29,9 @@ export interface TextGridOptions {
   maxCells?: number;
 }
 
-/** A loaded text grid: the one-layer NavGrid (continuous projection) and its header. */
-export interface TextGrid {
-  grid: NavGrid;
+/** A parsed text grid: the one-layer NavGrid (continuous projection), no warnings, and its header. */
+export interface TextGrid extends LoadedGrid {
+  /** The header's numbers. */
   params: TextGridParams;
 }
 
@@ -97,7 +102,7 @@ export function parseTextGrid(text: string, options: TextGridOptions = {}): Text
     if (strip(lines[j]) !== '') throw new TilenavError(`unexpected text after the ${depth} grid rows`, { file, line: j + 1 });
   }
   grid.refresh();
-  return { grid, params: { cellSize, minX, minZ, floorY, extra } };
+  return { grid, warnings: [], params: { cellSize, minX, minZ, floorY, extra } };
 }
 
 /**

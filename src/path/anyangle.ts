@@ -1,6 +1,6 @@
 import { TilenavError, assertOptionsObject, describe } from '../errors.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
-import { SearchScratch } from '../search/kernel.js';
+import { SearchScratch } from '../search/kernel/scratch.js';
 import type { Pathfinder } from '../search/pathfinder.js';
 import { DX as DX_, DY as DY_, SQRT2 as SQRT2_, exitMask, padXY, paddedSize, paddedX, paddedY, strideOf } from '../grid/padded.js';
 import type { PathStatus } from '../search/result.js';

@@ -4,10 +4,11 @@ import type { Projection, WorldPoint } from '../grid/projection.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import { segmentCost } from './los.js';
 
+/** Options of {@link smoothPath} and {@link polylineCost}. */
 export interface SmoothOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;
-  /** The movement model the path was found with; its corner rule applies at corners. @default 'octile' */
+  /** The movement model the path was found with; its corner rule applies at corners. @default the grid's own, `grid.movement` */
   movement?: MovementName;
   /** Search view to test sight against (an overlay with obstacles). @default the layer's own @internal */
   view?: SearchView;
@@ -46,7 +47,7 @@ export function canSmooth(movement: MovementName = 'octile'): boolean {
 export function smoothPath(grid: NavGrid, cells: ArrayLike<number>, options: SmoothOptions = {}, out?: Float64Array): Float64Array {
   assertOptionsObject(options, 'options');
   assertCellIndices(cells, grid.size, 'cells');
-  const model = movementModel(options.movement ?? 'octile');
+  const model = grid.movementModel(options.movement);
   if (!canSmooth(model.name)) throw new TilenavError('smoothing needs a square or isometric grid; hexagonal and staggered paths have no straight segments in cell space', { element: `movement "${model.name}"` });
   const view = options.view ?? grid.searchView(grid.layerIndex(options.layer ?? 0));
   const corner = model.corner;
@@ -96,7 +97,7 @@ export function polylineCost(grid: NavGrid, points: ArrayLike<number>, options: 
   assertOptionsObject(options, 'options');
   assertArrayLike(points, 'points');
   const view = options.view ?? grid.searchView(grid.layerIndex(options.layer ?? 0));
-  const corner = movementModel(options.movement ?? 'octile').corner;
+  const corner = grid.movementModel(options.movement).corner;
   let cost = 0;
   for (let k = 2; k + 1 < points.length; k += 2) {
     const c = segmentCost(view, points[k - 2], points[k - 1], points[k], points[k + 1], corner);
@@ -144,7 +145,12 @@ export function planeOf(projection: Projection, p: WorldPoint): [number, number]
  * A world point in fractional cell coordinates (a cell's centre is an integer pair): exact for
  * orthogonal, isometric and continuous projections; hex projections give the containing cell.
  */
-export function worldToCellPoint(projection: Projection, a: number, b: number, out: { x: number; y: number } = { x: 0, y: 0 }): { x: number; y: number } {
+export function worldToCellPoint(projection: Projection, a: number, b: number, out: { x: number; y: number } = { x: 0, y: 0 }): {
+  /** Fractional column. */
+  x: number;
+  /** Fractional row. */
+  y: number;
+} {
   const s = projection.spec;
   switch (s.kind) {
     case 'continuous':
@@ -171,10 +177,11 @@ export function worldToCellPoint(projection: Projection, a: number, b: number, o
   }
 }
 
+/** Options of {@link toWorldWaypoints}. */
 export interface WorldWaypointOptions {
   /** Layer index or name, for the sight tests of trimming and precision. @default 0 */
   layer?: number | string;
-  /** @default 'octile' */
+  /** @default the grid's own, `grid.movement` */
   movement?: MovementName;
   /**
    * Where the unit actually stands. When given and the first waypoint is within `cellStep x
@@ -203,7 +210,7 @@ export function toWorldWaypoints(grid: NavGrid, points: ArrayLike<number>, optio
   assertArrayLike(points, 'points');
   const proj = grid.projection;
   const view = options.view ?? grid.searchView(grid.layerIndex(options.layer ?? 0));
-  const corner = movementModel(options.movement ?? 'octile').corner;
+  const corner = grid.movementModel(options.movement).corner;
   const trimFactor = options.trimFactor ?? 0.75;
   const n = points.length >> 1;
   const out: WorldPoint[] = [];

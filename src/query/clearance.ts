@@ -3,6 +3,7 @@ import type { Derived, GridChange, MemoryEntry, NavGrid, SearchView } from '../g
 import { padXY, strideOf } from '../grid/padded.js';
 import { cellStep } from '../path/smooth.js';
 
+/** Options of the {@link ClearanceMap} constructor. */
 export interface ClearanceOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;
@@ -34,8 +35,11 @@ export interface ClearanceOptions {
  * 2 cap + 1 columns. Memory: 4 bytes per cell, plus 4 per padded cell per cached radius.
  */
 export class ClearanceMap {
+  /** The grid it measures. */
   readonly grid: NavGrid;
+  /** The layer index. */
   readonly layer: number;
+  /** Clearance is counted up to this many cells. */
   readonly maxClearance: number;
   /** Clearance per cell in cells (index y * width + x), float32, capped at maxClearance. Read only. */
   readonly values: Float32Array;
@@ -44,6 +48,7 @@ export class ClearanceMap {
   private scratch = new Int32Array(0);
   private readonly unsubscribe: () => void;
 
+  /** Measures the layer now (O(cells x maxClearance)) and follows the grid's changes until `dispose()`. */
   constructor(grid: NavGrid, options: ClearanceOptions = {}) {
     assertOptionsObject(options, 'options');
     this.grid = grid;

@@ -3,6 +3,8 @@
  * go as close as they can or around moving obstacles, whole-unit planning in world coordinates,
  * reachability, clearance for wide units, and random points. Radii and distances here are in world
  * units (the projection's); cell arguments are cell coordinates.
+ *
+ * @module tilenav/query
  */
 export { nearestWalkable, DEFAULT_NEAREST_RADIUS } from './nearest.js';
 export type { NearestWalkableOptions } from './nearest.js';

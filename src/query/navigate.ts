@@ -37,7 +37,7 @@ export interface WorldPath extends PathResult {
 
 /**
  * The whole planner for a unit in the world: snap start (and a blocked goal) to the
- * nearest walkable cell within `snapRadius`, run {@link findPathToNearest}, smooth, convert to world
+ * nearest walkable cell within `snapRadius`, run `findPath` with `nearest`, smooth, convert to world
  * waypoints through the projection (floorY on each), trim the first waypoint and put the exact
  * requested end on the last when it lies in the goal cell. Points are world positions.
  */

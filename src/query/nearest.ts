@@ -3,6 +3,7 @@ import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { cellStep } from '../path/smooth.js';
 import { padXY } from '../grid/padded.js';
 
+/** Options of {@link nearestWalkable}. */
 export interface NearestWalkableOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;

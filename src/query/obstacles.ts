@@ -10,13 +10,17 @@ import { padXY } from '../grid/padded.js';
  * continuous world, (x, y) otherwise.
  */
 export interface DynamicObstacle {
+  /** World x of the centre. */
   x: number;
+  /** World y of the centre (the continuous world uses `z` instead; `y` must still be finite). */
   y: number;
+  /** World z of the centre: the second plane coordinate in the continuous world (default 0); unused elsewhere. */
   z?: number;
   /** Collision radius in world units; the stamped circle is `radius x radiusFraction`. */
   radius: number;
 }
 
+/** How obstacles are stamped for a query. */
 export interface DynamicObstacleOptions {
   /**
    * Fraction of each obstacle's radius stamped as blocked: less than 1 keeps planning from being
@@ -28,7 +32,12 @@ export interface DynamicObstacleOptions {
 }
 
 /** The defaults of {@link DynamicObstacleOptions}: radius fraction 0.6, influence 6 world units. */
-export const DEFAULT_DYNAMIC_OBSTACLE_OPTIONS = Object.freeze({ radiusFraction: 0.6, influence: 6 });
+export const DEFAULT_DYNAMIC_OBSTACLE_OPTIONS = Object.freeze({
+  /** Fraction of each obstacle's radius stamped as blocked. */
+  radiusFraction: 0.6,
+  /** Distance from the start-end segment within which obstacles count, world units. */
+  influence: 6,
+});
 
 /**
  * A per-query copy of a layer's search view with dynamic obstacles stamped on it; the grid and its
@@ -37,7 +46,9 @@ export const DEFAULT_DYNAMIC_OBSTACLE_OPTIONS = Object.freeze({ radiusFraction: 
  * cells the previous query stamped are restored, so a query costs O(stamped cells), not O(grid).
  */
 export class ObstacleOverlay {
+  /** The grid whose layer is copied. */
   readonly grid: NavGrid;
+  /** The layer, by index. */
   readonly layer: number;
   private pass: Float32Array | null = null;
   private view: SearchView | null = null;
@@ -48,6 +59,7 @@ export class ObstacleOverlay {
   private readonly scratch: WorldPoint = { x: 0, y: 0, z: 0 };
   private readonly ownCell = { x: 0, y: 0 };
 
+  /** An overlay for `layer` (index or name) of `grid`; the copy is made at the first `stamp`. */
   constructor(grid: NavGrid, layer: number | string = 0) {
     this.grid = grid;
     this.layer = grid.layerIndex(layer);

@@ -19,6 +19,7 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/** Options of {@link randomPoint}. */
 export interface RandomPointOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;

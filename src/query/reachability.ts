@@ -2,10 +2,11 @@ import { TilenavError, assertOptionsObject } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { MovementModel, MovementName } from '../search/movement.js';
 import { padXY, strideOf } from '../grid/padded.js';
-import type { ComponentLabels } from '../search/components.js';
+import type { ComponentLabels } from '../search/bounds/components.js';
 import { pathfinderOf } from '../search/pathfinder.js';
 import { nearestWalkable } from './nearest.js';
 
+/** Options of {@link ReachabilityIndex}. */
 export interface ReachabilityOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;
@@ -29,11 +30,15 @@ export interface ReachabilityOptions {
  * side. So an index costs nothing of its own beyond the grid's labels (4 bytes per padded cell).
  */
 export class ReachabilityIndex {
+  /** The grid the components are of. */
   readonly grid: NavGrid;
+  /** The layer, by index. */
   readonly layer: number;
+  /** The movement model whose moves connect cells. */
   readonly model: MovementModel;
   private readonly W: number;
 
+  /** An index over the grid's component labels for `layer` and `movement` (labelled now if they were not yet). */
   constructor(grid: NavGrid, options: ReachabilityOptions = {}) {
     assertOptionsObject(options, 'options');
     this.grid = grid;

@@ -10,14 +10,19 @@ import { forEachTile, type TileDraw } from './tiles.js';
 
 /** A decoded image: `width` x `height` pixels, 4 bytes (RGBA) each, rows top to bottom. */
 export interface RgbaImage {
+  /** Width in pixels. */
   width: number;
+  /** Height in pixels. */
   height: number;
+  /** The pixels: `width * height * 4` bytes, RGBA, rows top to bottom. */
   data: Uint8Array;
 }
 
 /** The tiles of each visible layer, bottom layer first, in Tiled's order within each. */
 export interface LayerDraws {
+  /** The layer. */
   layer: ArtLayer;
+  /** Its tiles, placed, in drawing order. */
   draws: TileDraw[];
 }
 

@@ -10,16 +10,23 @@ export type Rgb = readonly [number, number, number];
  * the search overlays. Opaque, so a picture can be checked pixel by pixel.
  */
 export const OVERLAY_COLORS = Object.freeze({
+  /** Walkable at cost up to `OVERLAY_COST_BANDS.normal`: green. */
   normal: [46, 204, 64] as Rgb,
+  /** Walkable at cost up to `OVERLAY_COST_BANDS.slow`: yellow. */
   slow: [255, 220, 0] as Rgb,
+  /** Walkable at a higher cost: red. */
   verySlow: [230, 40, 30] as Rgb,
+  /** Not walkable: dark grey. */
   blocked: [34, 34, 38] as Rgb,
   /** Cells the search expanded, blended over the cell colour by {@link EXPANDED_ALPHA}. */
   expanded: [70, 130, 255] as Rgb,
   /** Cells left on the open list (the frontier), blended by {@link EXPANDED_ALPHA} / 2. */
   open: [150, 220, 255] as Rgb,
+  /** The path's cells: violet. */
   path: [140, 0, 255] as Rgb,
+  /** The start cell: white. */
   start: [255, 255, 255] as Rgb,
+  /** The goal cell: magenta. */
   goal: [255, 0, 220] as Rgb,
   /** Outside the grid (iso and hex pictures are not rectangles). */
   background: [16, 16, 20] as Rgb,
@@ -30,7 +37,12 @@ export const OVERLAY_COLORS = Object.freeze({
  * yellow, above that red.
  * @default { normal: 1, slow: 1.5 }
  */
-export const OVERLAY_COST_BANDS = Object.freeze({ normal: 1, slow: 1.5 });
+export const OVERLAY_COST_BANDS = Object.freeze({
+  /** Highest cost drawn green. */
+  normal: 1,
+  /** Highest cost drawn yellow. */
+  slow: 1.5,
+});
 
 /** How strongly the expanded-node colour covers the cell colour, 0..1. @default 0.55 */
 export const EXPANDED_ALPHA = 0.55;
@@ -115,7 +127,12 @@ const pickScratch = new Float64Array(12);
  * where Tiled's hexagons are not regular and nearest-centre strays from the outline near a
  * corner, takes the neighbour whose outline holds the point. The cell may lie outside the grid.
  */
-export function pickCell(projection: Projection, x: number, y: number): { x: number; y: number } {
+export function pickCell(projection: Projection, x: number, y: number): {
+  /** The cell's column. */
+  x: number;
+  /** The cell's row. */
+  y: number;
+} {
   const c = projection.worldToCell(x, y);
   const kind = projection.spec.kind;
   if (kind !== 'staggered' && kind !== 'hexagonal') return c;
@@ -158,9 +175,13 @@ function polygon(out: Float64Array, cx: number, cy: number, d: readonly number[]
 
 /** World-plane bounding box of a whole grid. */
 export interface WorldBounds {
+  /** Smallest x. */
   minX: number;
+  /** Smallest y (z in the continuous world). */
   minY: number;
+  /** Largest x. */
   maxX: number;
+  /** Largest y (z in the continuous world). */
   maxY: number;
 }
 

@@ -2,6 +2,7 @@ import { TilenavError } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { EXPANDED_ALPHA, OVERLAY_COLORS, blend, cellColor, cellOutline, gridBounds, insideConvex, type Rgb, type WorldBounds } from './overlay.js';
 
+/** Options of {@link renderOverlayImage}. */
 export interface OverlayImageOptions {
   /** Layer index or name. @default 0 */
   layer?: number | string;
@@ -9,15 +10,16 @@ export interface OverlayImageOptions {
   path?: ArrayLike<number>;
   /** Per cell: 1 expanded, 2 on the open list (as `Pathfinder.expandedInto` writes). */
   expanded?: Uint8Array;
-  /** Start and goal cell indices, drawn last. */
+  /** Start cell index, drawn last. */
   start?: number;
+  /** Goal cell index, drawn last. */
   goal?: number;
   /**
    * Pixels per world unit. By default the smallest whole number that makes the long side at
    * least `minSize` pixels (1 for big maps), reduced when that would exceed `maxSize`.
    */
   scale?: number;
-  /** @default 600 */
+  /** The long side's length to reach, pixels, when `scale` is not given. @default 600 */
   minSize?: number;
   /** Refuse to draw a longer side than this (pixels). @default 8192 */
   maxSize?: number;
@@ -34,13 +36,17 @@ export interface OverlayImageOptions {
 
 /** An RGBA picture, 4 bytes per pixel, rows top to bottom. */
 export interface OverlayImage {
+  /** Width in pixels. */
   width: number;
+  /** Height in pixels. */
   height: number;
+  /** The pixels: `width * height * 4` bytes, RGBA. */
   data: Uint8Array;
   /** Pixels per world unit used. */
   scale: number;
   /** Pixel position of world (x, y): px = (x - originX) * scale. */
   originX: number;
+  /** With originX: py = (y - originY) * scale (y is z in the continuous world). */
   originY: number;
 }
 

@@ -16,8 +16,9 @@ import { DEFAULT_MAX_CELLS } from '../grid/navgrid.js';
 export interface ArtImage {
   /** Path as resolved against the map's (or the external tileset's) folder. */
   path: string;
-  /** Size Tiled recorded (0 when not given). */
+  /** Width Tiled recorded, pixels (0 when not given). */
   width: number;
+  /** Height Tiled recorded, pixels (0 when not given). */
   height: number;
   /** Colour drawn as transparent, `rrggbb`, or '' for none. */
   transparent: string;
@@ -25,30 +26,43 @@ export interface ArtImage {
 
 /** One tile of an image-collection tileset, or a tile with its own sub-rectangle. */
 export interface ArtTile {
+  /** The image the tile is cut from. */
   image: ArtImage;
   /** Sub-rectangle of the image (pixels); width / height 0 mean the whole image. */
   x: number;
+  /** Top of the sub-rectangle, pixels. */
   y: number;
+  /** Width of the sub-rectangle, pixels (0: the whole image). */
   width: number;
+  /** Height of the sub-rectangle, pixels (0: the whole image). */
   height: number;
 }
 
+/** A tileset as drawing needs it. */
 export interface ArtTileset {
+  /** The global id of its first tile in this map. */
   firstgid: number;
+  /** Its name. */
   name: string;
+  /** Tile width, pixels. */
   tileWidth: number;
+  /** Tile height, pixels. */
   tileHeight: number;
+  /** Number of tiles it declares. */
   tileCount: number;
   /** Columns of the sheet (0 for an image collection). */
   columns: number;
+  /** Pixels around the tiles at the sheet's edges. */
   margin: number;
+  /** Pixels between neighbouring tiles in the sheet. */
   spacing: number;
   /** The sheet, or null for an image-collection tileset. */
   image: ArtImage | null;
   /** Tiles with their own image, by local id. */
   tiles: Map<number, ArtTile>;
-  /** Pixels every tile of this set is drawn shifted by. */
+  /** Pixels every tile of this set is drawn shifted by, rightward. */
   offsetX: number;
+  /** Pixels every tile of this set is drawn shifted by, downward. */
   offsetY: number;
   /** `grid`: tiles are scaled to the map's tile size; `tile`: drawn at their own size. */
   renderSize: 'tile' | 'grid';
@@ -58,10 +72,13 @@ export interface ArtTileset {
 export interface ArtObject {
   /** With the flip bits. */
   gid: number;
+  /** Position x, Tiled pixels. */
   x: number;
+  /** Position y, Tiled pixels. */
   y: number;
-  /** Drawn size (0: the tile's own). */
+  /** Drawn width (0: the tile's own). */
   width: number;
+  /** Drawn height (0: the tile's own). */
   height: number;
   /** Degrees clockwise about (x, y). */
   rotation: number;
@@ -72,33 +89,56 @@ export interface ArtObject {
  * offset composed), in the map's drawing order.
  */
 export interface ArtLayer {
+  /** The layer's name in Tiled. */
   name: string;
+  /** Its own and every enclosing group's `visible`. */
   visible: boolean;
   /** 0..1, the product of its own and its groups'. */
   opacity: number;
   /** Pixels, its own plus its groups'. */
   offsetX: number;
+  /** Pixels down, its own plus its groups'. */
   offsetY: number;
   /** Tiled tile coordinates of `gids[0]` and the block's size (one block per chunk of an infinite map). */
-  blocks: { x: number; y: number; width: number; height: number; gids: Uint32Array }[];
+  blocks: {
+    /** Tiled tile column of the block's first gid. */
+    x: number;
+    /** Tiled tile row of the block's first gid. */
+    y: number;
+    /** Width in tiles. */
+    width: number;
+    /** Height in tiles. */
+    height: number;
+    /** The gids row by row, flip bits kept; 0 for an empty cell. */
+    gids: Uint32Array;
+  }[];
   /** Tile objects (an object layer), drawn in this order. */
   objects: ArtObject[];
 }
 
+/** A Tiled map's art: what {@link parseTileArt} reads. */
 export interface TileArt {
+  /** The map's orientation. */
   orientation: 'orthogonal' | 'isometric' | 'staggered' | 'hexagonal';
   /** right-down (Tiled's default), right-up, left-down, left-up. */
   renderOrder: string;
-  /** Map size in tiles (of a finite map; infinite maps give their nominal size). */
+  /** Map width in tiles (of a finite map; infinite maps give their nominal size). */
   width: number;
+  /** Map height in tiles. */
   height: number;
+  /** Tile width, pixels. */
   tileWidth: number;
+  /** Tile height, pixels. */
   tileHeight: number;
+  /** Hexagonal maps: length of a hexagon's flat side, pixels (0 otherwise). */
   hexSideLength: number;
+  /** Staggered and hexagonal maps: 'x' staggers columns, 'y' rows ('y' when not given). */
   staggerAxis: 'x' | 'y';
+  /** Staggered and hexagonal maps: whether odd or even rows (columns) are shifted ('odd' when not given). */
   staggerIndex: 'odd' | 'even';
   /** Map background colour (`#rrggbb` or `#aarrggbb`) or ''. */
   background: string;
+  /** The map's tilesets, in its order. */
   tilesets: ArtTileset[];
   /** Tile layers in drawing order (bottom first). */
   layers: ArtLayer[];
@@ -138,7 +178,12 @@ export function externalTilesets(text: string, file: string): string[] {
  * {@link externalTilesets} gave; a missing one leaves that tileset without images (its tiles are
  * not drawn) and is named in `missing`. Throws a TilenavError naming the file for malformed data.
  */
-export function parseTileArt(text: string, file: string, tilesets: ReadonlyMap<string, string> = new Map()): { art: TileArt; missing: string[] } {
+export function parseTileArt(text: string, file: string, tilesets: ReadonlyMap<string, string> = new Map()): {
+  /** The map's art. */
+  art: TileArt;
+  /** The external tilesets' paths that were not in `tilesets`. */
+  missing: string[];
+} {
   const ctx: Ctx = { file };
   const limits: DecodeLimits = { maxCells: DEFAULT_MAX_CELLS, maxDecompressedBytes: DEFAULT_MAX_DECOMPRESSED_BYTES, used: 0 };
   const missing: string[] = [];

@@ -9,10 +9,15 @@ import type { ArtImage, ArtLayer, ArtTileset, TileArt } from './tiled-art.js';
 
 /** The source of one tile: which image and which rectangle of it (pixels). */
 export interface TileSource {
+  /** The image to cut the tile from. */
   image: ArtImage;
+  /** Left of the rectangle in the image, pixels. */
   sx: number;
+  /** Top of the rectangle, pixels. */
   sy: number;
+  /** Width of the rectangle, pixels. */
   sw: number;
+  /** Height of the rectangle, pixels. */
   sh: number;
 }
 
@@ -21,11 +26,15 @@ export interface TileSource {
  * [a, b, c, d, e, f] (canvas order: x' = a x + c y + e, y' = b x + d y + f), in map pixels.
  */
 export interface TileDraw extends TileSource {
+  /** Drawn width before the matrix, map pixels. */
   w: number;
+  /** Drawn height before the matrix, map pixels. */
   h: number;
+  /** Placement, flips and rotation as [a, b, c, d, e, f] in canvas order. */
   matrix: [number, number, number, number, number, number];
   /** Tiled tile coordinates of the cell. */
   tx: number;
+  /** Tiled tile row of the cell. */
   ty: number;
 }
 

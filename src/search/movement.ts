@@ -35,6 +35,7 @@ export type MovementName =
   | 'staggered-odd-q'
   | 'staggered-even-q';
 
+/** Every {@link MovementName}, e.g. to list them in a menu or check a name read from input. */
 export const MOVEMENT_NAMES: readonly MovementName[] = Object.freeze([
   'cardinal',
   'octile',
@@ -57,7 +58,9 @@ export type CornerRule = 0 | 1 | 2;
 
 /** One possible step. */
 export interface Step {
+  /** Column change. */
   readonly dx: number;
+  /** Row change. */
   readonly dy: number;
   /** Length of the step; its cost is length x the traversal cost of the cell entered. */
   readonly length: number;
@@ -65,13 +68,16 @@ export interface Step {
   readonly diagonal: boolean;
 }
 
+/** A movement model's rules: its steps, corner rule and heuristic. Get one with {@link movementModel}. */
 export interface MovementModel {
+  /** The model's name. */
   readonly name: MovementName;
   /**
    * The distance the heuristic measures, before scaling by the layer's smallest cost. `stagger-r` /
    * `stagger-q` count diamond steps on staggered rows / columns (see {@link stepDistance}).
    */
   readonly heuristic: 'manhattan' | 'octile' | 'hex' | 'stagger-r' | 'stagger-q';
+  /** Blocked side cells a diagonal step tolerates. */
   readonly corner: CornerRule;
   /** Hex layout the heuristic converts from, `axial` for square models. */
   readonly hexLayout: HexLayout;

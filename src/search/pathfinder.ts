@@ -5,16 +5,16 @@
  */
 import { TilenavError, assertArrayLike, assertOptionsObject, describe } from '../errors.js';
 import { NavGrid, type Derived, type MemoryEntry, type SearchView } from '../grid/navgrid.js';
-import { GridAStar, NEAREST, PLAIN } from './astar.js';
+import { GridAStar, NEAREST, PLAIN } from './algorithms/astar/astar.js';
 import { AnyAngleFinder } from '../path/anyangle.js';
 import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from '../query/obstacles.js';
 import { clearanceOf } from '../query/clearance.js';
-import { componentsOf, type ComponentLabels } from './components.js';
-import { dijkstra } from './dijkstra.js';
-import { Hierarchy, type HierarchyOptions } from './hierarchy/index.js';
-import { JumpPointSearch } from './jps/jps.js';
-import { landmarksOf } from './landmarks.js';
-import { SearchScratch, outcome } from './kernel.js';
+import { componentsOf, type ComponentLabels } from './bounds/components.js';
+import { dijkstra } from './algorithms/astar/dijkstra.js';
+import { Hierarchy, type HierarchyOptions } from './algorithms/hierarchy/index.js';
+import { JumpPointSearch } from './algorithms/jps/jps.js';
+import { landmarksOf } from './bounds/landmarks/landmark-bounds.js';
+import { SearchScratch, outcome } from './kernel/scratch.js';
 import type { MovementModel, MovementName } from './movement.js';
 import { padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
 import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, InternalPathOptions, PathRefusal, PathResult, PathStatus, SearchAlgorithm } from './result.js';
@@ -102,6 +102,7 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
  * Pathfinders: see `NavGrid.memory`.
  */
 export class Pathfinder {
+  /** The grid it searches. */
   readonly grid: NavGrid;
   /** The search state every algorithm of this Pathfinder runs on (padded grid size). */
   private readonly scratch: SearchScratch;
@@ -117,6 +118,7 @@ export class Pathfinder {
   private readonly hierarchies = new Map<string, Hierarchy>();
   private readonly query: Query;
 
+  /** A Pathfinder for `grid`: allocates its search scratch now (about 20 bytes per padded cell). */
   constructor(grid: NavGrid) {
     if (!(grid instanceof NavGrid)) throw new TilenavError(`expected a NavGrid, got ${describe(grid)}`, { element: 'grid' });
     this.grid = grid;
@@ -260,7 +262,7 @@ export class Pathfinder {
 
   private run(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean): PathResult {
     const grid = this.grid;
-    // 'auto' on a layer whose costs differ reads the landmark bounds (landmarks.ts) when the layer
+    // 'auto' on a layer whose costs differ reads the landmark bounds (bounds/landmarks/landmark-bounds.ts) when the layer
     // has them, and otherwise counts its work towards building them.
     const plainAuto = q.algorithm === 'auto' && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
     const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
@@ -314,10 +316,10 @@ export class Pathfinder {
    * more than the others.
    *
    * `landmarks`: how many landmark tables `auto` keeps for the layer's weighted searches (default
-   * 8; 0 turns them off and frees them). They make weighted searches several times faster (the
-   * path is the same optimal one), cost 4 bytes per cell per landmark, shared by the grid's
-   * Pathfinders, and take about one Dijkstra search of the layer each to build (a 768 x 768 map:
-   * 0.5-1.1 s for 8; 1024 x 1024: 1.3-2 s). Without `prepare` the searches build them themselves
+   * 8; 0 turns them off and frees them). They make weighted searches open far fewer cells (the
+   * path is the same optimal one), cost 4 bytes per cell per landmark, kept by the grid, and take
+   * about one Dijkstra search of the layer each to build (build times: docs/benchmarks.md).
+   * Without `prepare` the searches build them themselves
    * once they have done about half as much work as that, a slice per search (an eighth of one
    * landmark's build), so no search pauses for long; `prepare` at load time has them all from the
    * first query.
@@ -419,10 +421,12 @@ export class Pathfinder {
 
   /**
    * What the last `findPath` or `distanceMap` of this Pathfinder touched, for debug views: writes 1
-   * into `out[i]` for every cell it expanded (closed), 2 for every cell left on the open list, 0
-   * elsewhere, and returns the number of 1s. Reads the search's generation stamps, so it costs one
-   * pass over the grid and nothing during the search. After a query that ran no search (start ==
-   * goal, invalid start or goal) it writes all zeros.
+   * into `out[i]` for every cell it closed, 2 for every cell left on the open list, 0 elsewhere,
+   * and returns the number of 1s. Closed cells include the goal, which the search takes off the
+   * open list but does not expand: after a `found` A* search the count is the result's `expanded`
+   * plus one. (Jump point search closes only its jump points, so the count is theirs.) Reads the
+   * search's generation stamps, so it costs one pass over the grid and nothing during the search.
+   * After a query that ran no search (start == goal, invalid start or goal) it writes all zeros.
    * @param out one byte per cell (`grid.size`), reused across calls.
    */
   expandedInto(out: Uint8Array): number {

@@ -30,6 +30,7 @@ export type CostMeasure = 'steps' | 'segments';
 
 /** The one answer to a path question (every `findPath`, the service, the agents' planner). */
 export interface PathResult {
+  /** How the question ended: see {@link PathStatus}. */
   status: PathStatus;
   /**
    * The path as cell indices `y * width + x`, start first: start to goal (`found`), start to the
@@ -41,7 +42,11 @@ export interface PathResult {
   cost: number;
   /** `steps` (grid paths) or `segments` (any-angle paths): see {@link CostMeasure}. */
   costMeasure: CostMeasure;
-  /** Search nodes expanded (taken off the open list, their neighbours generated); 0 when no search ran. */
+  /**
+   * Search nodes expanded (taken off the open list, their neighbours generated); 0 when no search
+   * ran. The goal is taken off the open list but not expanded, so it is not counted
+   * (`Pathfinder.expandedInto` counts closed cells: the goal too).
+   */
   expanded: number;
   /** The cell index the path ends at (the goal, or the nearest reachable cell), -1 without cells. */
   reached: number;
@@ -91,7 +96,7 @@ export interface FindPathOptions {
    * - `jps+`: jump point search reading precomputed jump distances (JPS+), `octile` only, uniform
    *   costs, same conditions as `jps`. The table (16 bytes per cell) is built by the first such
    *   query or by `prepare`, then updated in place by each tile change.
-   * - `hpa`: a cluster hierarchy for big maps (see {@link Pathfinder.hierarchy}); not exact (its
+   * - `hpa`: a cluster hierarchy for big maps (see `Pathfinder.hierarchy`); not exact (its
    *   excess over optimal is measured in docs/benchmarks.md), `octile` or `cardinal`, any costs, no
    *   one-way flags, no `nearest`, `radius` or `obstacles`. `maxIterations`, `weight` and `out` do
    *   not apply to it; `expanded` counts abstract nodes.
@@ -185,9 +190,28 @@ export interface HierarchyInfo {
 }
 
 /** The defaults of {@link FindPathOptions}. */
-export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({ layer: 0, maxIterations: Infinity, weight: 1, algorithm: 'auto' as SearchAlgorithm, reachabilityCheck: true, nearest: false, radius: 0, anyAngle: false });
+export const DEFAULT_FIND_PATH_OPTIONS = Object.freeze({
+  /** The first layer. */
+  layer: 0,
+  /** No limit. */
+  maxIterations: Infinity,
+  /** Plain A*: optimal. */
+  weight: 1,
+  /** Jump point search where it applies, A* elsewhere. */
+  algorithm: 'auto' as SearchAlgorithm,
+  /** Unreachable goals answered from the component labels. */
+  reachabilityCheck: true,
+  /** Only the goal itself. */
+  nearest: false,
+  /** A point-sized unit. */
+  radius: 0,
+  /** A grid path. */
+  anyAngle: false,
+});
 
+/** Options of {@link Pathfinder.distanceMap}. */
 export interface DistanceMapOptions {
+  /** Layer index or name. @default 0 */
   layer?: number | string;
   /** @default 'octile' */
   movement?: MovementName;

@@ -3,6 +3,7 @@ import type { NavGrid } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from './movement.js';
 import { exitMask } from '../grid/padded.js';
 
+/** What {@link checkPath} found. */
 export interface PathCheck {
   /** True when every step is a legal move of the model onto a walkable cell. */
   valid: boolean;

@@ -1,5 +1,7 @@
 /**
  * `tilenav/service` in Node: the PathService on worker_threads.
+ *
+ * @module tilenav/service (Node)
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
@@ -15,6 +17,7 @@ export function defaultPoolSize(): number {
 
 /** A Node worker port; `worker` is exposed for tests that need to kill one from outside. */
 export interface NodeWorkerPort extends WorkerPort {
+  /** The worker thread. */
   readonly worker: Worker;
 }
 

@@ -11,12 +11,14 @@ import { epochNow } from './worker-core.js';
  * browsers: `webWorkerFactory`).
  */
 export interface WorkerPort {
+  /** Sends a message of the pool's own protocol to the worker, moving the buffers in `transfer`; pass it on unchanged. */
   post(message: ToWorker, transfer: ArrayBuffer[]): void;
   /**
    * Connects the handlers. `onFailure` is called when the worker throws an uncaught error or
    * exits without being asked to; the pool calls it at most once per worker.
    */
   start(onMessage: (message: FromWorker) => void, onFailure: (error: Error) => void): void;
+  /** Stops the worker; `close()` waits for a returned promise. */
   terminate(): Promise<unknown> | void;
 }
 
@@ -34,6 +36,7 @@ export type WorkerFactory = () => WorkerPort;
  */
 export type OverflowPolicy = 'reject' | 'drop-oldest' | 'wait';
 
+/** Options of a {@link PathService}. */
 export interface PathServiceOptions {
   /** Starts each worker. Required; the environment entries (`createPathService`) pass theirs. */
   factory: WorkerFactory;
@@ -47,7 +50,7 @@ export interface PathServiceOptions {
   share?: 'auto' | 'never';
   /** Requests waiting for a worker, at most (running ones do not count). @default 10_000 */
   queueLimit?: number;
-  /** @default 'reject' */
+  /** What happens to a request that finds the queue full. @default 'reject' */
   overflow?: OverflowPolicy;
   /** Requests sent to a worker in one message, at most; short queries gain most from batching. @default 32 */
   maxBatch?: number;
@@ -67,14 +70,23 @@ export interface PathServiceOptions {
 
 /** The defaults of {@link PathServiceOptions}. */
 export const DEFAULT_SERVICE_OPTIONS = Object.freeze({
+  /** Pool size (`createPathService` uses the cores available minus one instead). */
   workers: 1,
+  /** Share the grid's memory when the environment allows it. */
   share: 'auto' as const,
+  /** Requests waiting for a worker, at most. */
   queueLimit: 10_000,
+  /** A request that finds the queue full is rejected. */
   overflow: 'reject' as OverflowPolicy,
+  /** Requests per message to a worker, at most. */
   maxBatch: 32,
+  /** Batches a worker may hold at once. */
   batchesPerWorker: 2,
+  /** A dead worker's requests run again on another. */
   onWorkerFailure: 'retry' as const,
+  /** Worker deaths a request survives before it is answered `error`. */
   maxAttempts: 3,
+  /** Results from an older grid version are flagged `stale`. */
   staleResults: 'flag' as const,
 });
 
@@ -107,7 +119,9 @@ export type ServiceStatus = PathStatus | 'error' | 'cancelled' | 'deadline' | 'r
 
 /** A service answer: a {@link PathResult} with the service's own statuses and bookkeeping. */
 export interface ServiceResult extends Omit<PathResult, 'status'> {
+  /** The request's id, as `request()` returned it. */
   id: number;
+  /** How the request ended; see {@link ServiceStatus}. */
   status: ServiceStatus;
   /** The grid version the search ran on; -1 when no search ran. */
   version: number;
@@ -121,6 +135,7 @@ export interface ServiceResult extends Omit<PathResult, 'status'> {
 
 /** Counters of a service since it started. */
 export interface ServiceStats {
+  /** Workers in the pool. */
   workers: number;
   /** Waiting for a worker. */
   queued: number;
@@ -130,9 +145,13 @@ export interface ServiceStats {
   done: number;
   /** Answered `error`. */
   failed: number;
+  /** Answered `cancelled`. */
   cancelled: number;
+  /** Answered `deadline`. */
   deadline: number;
+  /** Answered `rejected`. */
   rejected: number;
+  /** Answered `dropped`. */
   dropped: number;
   /** Workers replaced after dying. */
   restarts: number;
@@ -214,6 +233,11 @@ export class PathService {
   private closing: Promise<void> | null = null;
   private readonly counts = { done: 0, failed: 0, cancelled: 0, deadline: 0, rejected: 0, dropped: 0, restarts: 0, latency: 0 };
 
+  /**
+   * Starts the pool over `grid`. Usually made by `createPathService` of `tilenav/service`, which
+   * supplies the environment's worker factory. Throws a TilenavError naming the option when one is
+   * out of range.
+   */
   constructor(grid: NavGrid, options: PathServiceOptions) {
     if (options === undefined || typeof options.factory !== 'function') throw new TilenavError('expected a worker factory; use createPathService from tilenav/service', { element: 'factory' });
     const o = { ...DEFAULT_SERVICE_OPTIONS, ...stripUndefined(options) };
@@ -300,6 +324,7 @@ export class PathService {
     return true;
   }
 
+  /** The counters now (a new object each call). */
   stats(): ServiceStats {
     const c = this.counts;
     return {

@@ -1,6 +1,8 @@
 /**
  * `tilenav/service` in browsers: the PathService on Web Workers. The grid is shared when the page
  * is cross-origin isolated (SharedArrayBuffer), else each worker gets a copy and every change.
+ *
+ * @module tilenav/service (browsers)
  */
 import type { NavGrid } from '../grid/navgrid.js';
 import { PathService, type PathServiceOptions, type WorkerFactory } from './service.js';
@@ -10,8 +12,11 @@ export * from './common.js';
 
 /** The part of a browser `Worker` the pool uses. */
 export interface WebWorkerLike {
+  /** Sends `message`, moving the buffers in `transfer`. */
   postMessage(message: unknown, transfer: ArrayBuffer[]): void;
+  /** Listens to the worker's messages and failures. */
   addEventListener(type: 'message' | 'error' | 'messageerror', listener: (event: { data?: unknown; message?: string }) => void): void;
+  /** Stops the worker at once. */
   terminate(): void;
 }
 

@@ -9,7 +9,9 @@ import { DONE_FIELDS, RUN_FIELDS, WIRE_ALGORITHM, WIRE_REASON, WIRE_STATUS, grid
 
 /** The two calls a worker needs from its environment. */
 export interface WorkerEndpoint {
+  /** Sends a message of the pool's protocol to the main thread, moving the buffers in `transfer`. */
   post(message: FromWorker, transfer: ArrayBuffer[]): void;
+  /** Calls `handler` with every message the main thread sends. */
   listen(handler: (message: ToWorker) => void): void;
 }
 

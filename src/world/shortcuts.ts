@@ -20,7 +20,7 @@ export interface ShortcutOptions {
   factor: number;
   /** Layer index or name the paths run on. @default 0 */
   layer?: number | string;
-  /** The movement model the paths were planned with. @default 'octile' */
+  /** The movement model the paths were planned with. @default the grid's own, `grid.movement` */
   movement?: MovementName;
   /**
    * Expansions the confirming search may take per candidate path; a candidate whose search runs
@@ -148,7 +148,7 @@ export function shortcutCheck(options: ShortcutOptions, where = 'shortcuts'): Sh
   const finder = options.pathfinder;
   if (finder !== undefined && (!(finder instanceof Pathfinder) || finder.grid !== grid)) throw new TilenavError(`expected a Pathfinder over shortcuts.grid, got ${describe(finder)}`, { element: `${where}.pathfinder` });
   const layer = grid.layerIndex(options.layer ?? 0);
-  const movement = movementModel(options.movement ?? 'octile').name;
+  const movement = grid.movementModel(options.movement).name;
   return new ShortcutCheck(grid, factor, layer, movement, limit, finder ?? null);
 }
 
@@ -171,7 +171,7 @@ export function shortcutPaths(change: readonly CellRect[] | GridChange, paths: r
   if (!check.active) return [];
   const grid = options.grid;
   const w = grid.width;
-  const model = movementModel(options.movement ?? 'octile');
+  const model = grid.movementModel(options.movement);
   const view = grid.searchView(grid.layerIndex(options.layer ?? 0));
   const out: number[] = [];
   paths.forEach((path, k) => {

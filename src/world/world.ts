@@ -5,16 +5,23 @@ import { shortcutCheck, shortcutPaths, type ShortcutOptions } from './shortcuts.
 
 /** A named door: a rectangle of cells on one layer that blocks while closed. */
 export interface Door {
+  /** The door's name, unique in its World. */
   readonly name: string;
+  /** The cells it covers. */
   readonly rect: Readonly<CellRect>;
+  /** The layer it blocks, by index. */
   readonly layer: number;
+  /** Whether it is open now; change it with `World.setDoor`, not here. */
   open: boolean;
 }
 
 /** A registered footprint (a building): a rectangle of cells that blocks while registered. */
 export interface Footprint {
+  /** The id it was registered under. */
   readonly id: string | number;
+  /** The cells it covers. */
   readonly rect: Readonly<CellRect>;
+  /** The layer it blocks, by index. */
   readonly layer: number;
 }
 
@@ -44,6 +51,7 @@ interface LayerState {
  * cell reads blocked only where the grid still has it walkable.
  */
 export class World {
+  /** The grid the doors and footprints block cells of. */
   readonly grid: NavGrid;
   private readonly layers: (LayerState | null)[];
   private readonly doors = new Map<string, Door>();
@@ -53,6 +61,7 @@ export class World {
   private readonly unsubscribe: () => void;
   private readonly unsubscribeWrites: () => void;
 
+  /** An empty World on `grid`; it follows the grid's changes until `dispose()`. */
   constructor(grid: NavGrid) {
     this.grid = grid;
     this.layers = grid.layers.map(() => null);
@@ -239,7 +248,15 @@ export class World {
 }
 
 /** A stored path: grid cells (indices, e.g. a search's `cells`) or waypoints [x0, y0, ...] in cell coordinates. */
-export type StoredPath = { cells: ArrayLike<number> } | { points: ArrayLike<number> };
+export type StoredPath =
+  | {
+      /** Cell indices (y * width + x), start first. */
+      cells: ArrayLike<number>;
+    }
+  | {
+      /** Waypoints [x0, y0, x1, y1, ...] in cell coordinates. */
+      points: ArrayLike<number>;
+    };
 
 /**
  * Which stored paths a change touches, exactly: a cell path is affected when one of its cells

@@ -22,13 +22,14 @@ export interface TilemapNavOptions {
   blocks?: (tile: TileLike, layer: LayerDataLike) => boolean;
   /** The tilemap layer whose position and scale place the grid in the world. @default the first counted layer drawn by a TilemapLayer */
   worldLayer?: string | number;
-}
-
-/** What {@link tilemapToNavGrid} returns. */
-export interface TilemapNav {
-  grid: NavGrid;
-  /** The movement model matching the map's orientation, for Pathfinder, findPath and NavigationSystem. */
-  movement: MovementName;
+  /**
+   * The movement model the grid carries (`grid.movement`), which searches, agents, the plugin and
+   * AgentSprites use unless told otherwise. One that does not fit the map's cells (hex on square
+   * tiles) throws a TilenavError naming `movement`.
+   * @default the map's: orthogonal 'octile', isometric 'iso', staggered 'staggered-odd-r',
+   * hexagonal 'hex-{odd,even}-{r,q}' (its stagger index and axis)
+   */
+  movement?: MovementName;
 }
 
 const DEFAULT_COLLISION_PROPERTIES = Object.freeze(['collides', 'collision', 'solid']);
@@ -132,10 +133,11 @@ function checkTilemap(tilemap: TilemapLike): void {
 }
 
 /**
- * Builds a navigation grid from a Phaser tilemap: one cell per tile, the projection and movement
- * model of the map's orientation (orthogonal: octile; isometric: iso; staggered: staggered-odd-r;
- * hexagonal: hex-{odd,even}-{r,q}), cell centres where Phaser draws the tiles of the world layer
- * (its position and scale), in world pixels.
+ * Builds a navigation grid from a Phaser tilemap: one cell per tile, the projection of the map's
+ * orientation with cell centres where Phaser draws the tiles of the world layer (its position and
+ * scale), in world pixels, and the map's movement model as `grid.movement` (orthogonal: octile;
+ * isometric: iso; staggered: staggered-odd-r; hexagonal: hex-{odd,even}-{r,q}; `options.movement`
+ * overrides it).
  *
  * A cell is blocked when a tile on a counted layer collides in Phaser (`setCollision*`), or has a
  * true `collides` / `collision` / `solid` property, or an unwalkable `terrainType`, or `blocks`
@@ -146,9 +148,9 @@ function checkTilemap(tilemap: TilemapLike): void {
  * gives the navigation layers' count, a tile layer's `collisionLayer` (index or name) the one it
  * feeds (default 0); `isTilesetWalkable` true makes a layer the floor (where a navigation layer has
  * one, only cells it covers are walkable), false makes every tile on it block.
- * @throws TilenavError for a tilemap that is not one, an unknown layer, a bad cost.
+ * @throws TilenavError for a tilemap that is not one, an unknown layer, a bad cost, a movement that does not fit the map's cells.
  */
-export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOptions = {}): TilemapNav {
+export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOptions = {}): NavGrid {
   checkTilemap(tilemap);
   const orientation = orientationOf(tilemap);
   const counted = options.layers === undefined ? tilemap.layers.map((_, i) => i) : options.layers.map((r) => layerIndex(tilemap, r, 'options.layers'));
@@ -157,7 +159,7 @@ export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOption
   const worldAt = options.worldLayer !== undefined ? tilemap.layers[layerIndex(tilemap, options.worldLayer, 'options.worldLayer')].tilemapLayer ?? null : counted.map((i) => tilemap.layers[i].tilemapLayer).find((l) => l != null) ?? null;
   const { projection, movement } = projectionOf(tilemap, orientation, worldAt);
   checkExtent(tilemap, projection, worldAt);
-  const grid = new NavGrid(tilemap.width, tilemap.height, { layers: navCount, projection, terrain: options.terrain });
+  const grid = new NavGrid(tilemap.width, tilemap.height, { layers: navCount, projection, terrain: options.terrain, movement: options.movement ?? movement });
   const layers = counted.map((i) => {
     const data = tilemap.layers[i];
     const p = propertyOf(data.properties, 'collisionLayer');
@@ -170,7 +172,7 @@ export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOption
   });
   states.set(grid, { options, layers, names: options.collisionProperties ?? DEFAULT_COLLISION_PROPERTIES });
   sync(tilemap, grid);
-  return { grid, movement };
+  return grid;
 }
 
 /** A tile's navigation properties: its tileset's (Tiled's per-tile properties) under its own. */

@@ -9,7 +9,12 @@ import type { GraphicsLike, PositionedLike } from './types.js';
  * The world position (pixels) of a cell's centre, where Phaser draws its tile. Fractional cells
  * lie between centres (agents' positions), so sprites glide along the path.
  */
-export function cellToWorld(grid: NavGrid, cx: number, cy: number, out: { x: number; y: number } = { x: 0, y: 0 }): { x: number; y: number } {
+export function cellToWorld(grid: NavGrid, cx: number, cy: number, out: { x: number; y: number } = { x: 0, y: 0 }): {
+  /** World x, in pixels. */
+  x: number;
+  /** World y, in pixels. */
+  y: number;
+} {
   const p = grid.projection.cellToWorld(cx, cy);
   out.x = p.x;
   out.y = p.y;
@@ -20,7 +25,12 @@ export function cellToWorld(grid: NavGrid, cx: number, cy: number, out: { x: num
  * The cell whose drawn tile holds world point (x, y) (e.g. `pointer.worldX, pointer.worldY`), or
  * null outside the map.
  */
-export function worldToCell(grid: NavGrid, x: number, y: number): { x: number; y: number } | null {
+export function worldToCell(grid: NavGrid, x: number, y: number): {
+  /** The cell's column. */
+  x: number;
+  /** The cell's row. */
+  y: number;
+} | null {
   const c = pickCell(grid.projection, x, y);
   return grid.inBounds(c.x, c.y) ? c : null;
 }
@@ -30,21 +40,32 @@ export function colorNumber(rgb: Rgb): number {
   return (rgb[0] << 16) | (rgb[1] << 8) | rgb[2];
 }
 
-/** What {@link drawDebug} draws; every part is optional. */
+/**
+ * What {@link drawDebug} draws. Nothing is drawn unless asked: by default only the `paths` given,
+ * no cell tints and no expanded cells.
+ */
 export interface DebugDrawOptions {
-  /** Fill every cell with its overlay colour (walkable by cost band, blocked dark). @default true */
+  /** Tint every cell with its overlay colour (walkable by cost band, blocked dark). @default false */
   cells?: boolean;
-  /** Cell opacity. @default 0.35 */
+  /** Opacity of the cell tints. @default 0.35 */
   alpha?: number;
-  /** Navigation layer to show. @default 0 */
+  /** Navigation layer whose cells are tinted. @default 0 */
   layer?: number | string;
-  /** Paths to draw as lines through cell centres: PathResults, cell-index arrays or agents' waypoints. */
+  /** Paths to draw as lines through cell centres: PathResults, cell-index arrays or agents' waypoints. @default none */
   paths?: readonly (PathResult | Int32Array | Float64Array | readonly number[])[];
-  /** Show what this Pathfinder's last search expanded (Pathfinder.expandedInto). */
+  /** Tint what this Pathfinder's last search expanded (Pathfinder.expandedInto). @default none */
   expandedBy?: Pathfinder;
   /** Path line width in pixels. @default 3 */
   lineWidth?: number;
 }
+
+/** The defaults of {@link DebugDrawOptions}: paths only, no cell tints. */
+export const DEFAULT_DEBUG_DRAW_OPTIONS: Readonly<Required<Pick<DebugDrawOptions, 'cells' | 'alpha' | 'layer' | 'lineWidth'>>> = Object.freeze({
+  cells: false,
+  alpha: 0.35,
+  layer: 0,
+  lineWidth: 3,
+});
 
 const outline = new Float64Array(12);
 let expandedScratch: Uint8Array | null = null;
@@ -60,16 +81,18 @@ function fillCell(g: GraphicsLike, grid: NavGrid, x: number, y: number, color: n
 }
 
 /**
- * Draws the grid's overlay (tilenav/render's OVERLAY_COLORS: green normal, yellow slow, red very
- * slow, dark blocked), the cells a Pathfinder expanded, and paths, onto a Phaser Graphics in world
- * pixels. Clears the Graphics first. One fill per cell: meant for debug views, not every frame of
- * a huge map.
+ * Clears a Phaser Graphics and draws, in world pixels, the `paths` given (a line through the cell
+ * centres, a dot on the last one); with `cells: true` also the grid's overlay (tilenav/render's
+ * OVERLAY_COLORS: green normal, yellow slow, red very slow, dark blocked), and with `expandedBy`
+ * the cells a Pathfinder's last search expanded. Defaults: {@link DEFAULT_DEBUG_DRAW_OPTIONS}.
+ * The cell tints are one fill per cell: meant for debug views, not every frame of a huge map.
  */
 export function drawDebug(g: GraphicsLike, grid: NavGrid, options: DebugDrawOptions = {}): void {
-  const alpha = options.alpha ?? 0.35;
-  const layer = grid.layer(options.layer ?? 0);
+  const alpha = options.alpha ?? DEFAULT_DEBUG_DRAW_OPTIONS.alpha;
+  // Looked up even when no cell is tinted, so a wrong layer throws either way.
+  const layer = grid.layer(options.layer ?? DEFAULT_DEBUG_DRAW_OPTIONS.layer);
   g.clear();
-  if (options.cells ?? true) {
+  if (options.cells ?? DEFAULT_DEBUG_DRAW_OPTIONS.cells) {
     for (let y = 0, i = 0; y < grid.height; y++) {
       for (let x = 0; x < grid.width; x++, i++) fillCell(g, grid, x, y, colorNumber(cellColor(layer.walkable[i] === 1, layer.cost[i])), alpha);
     }
@@ -87,7 +110,7 @@ export function drawDebug(g: GraphicsLike, grid: NavGrid, options: DebugDrawOpti
   for (const path of options.paths ?? []) {
     const points = pathPoints(grid, path);
     if (points.length < 2) continue;
-    g.lineStyle(options.lineWidth ?? 3, colorNumber(OVERLAY_COLORS.path), 1);
+    g.lineStyle(options.lineWidth ?? DEFAULT_DEBUG_DRAW_OPTIONS.lineWidth, colorNumber(OVERLAY_COLORS.path), 1);
     g.beginPath();
     for (let k = 0; k < points.length; k += 2) {
       cellToWorld(grid, points[k], points[k + 1], p);
@@ -127,11 +150,13 @@ export interface AgentSpritesOptions {
  * pixels of the grid's projection (where the tilemap draws the cell).
  */
 export class AgentSprites<S extends PositionedLike = PositionedLike> {
+  /** The agents the sprites follow; step it through `update`. */
   readonly system: NavigationSystem;
   private readonly options: AgentSpritesOptions;
   private readonly bound = new Map<number, S>();
   private readonly scratch = { x: 0, y: 0, z: 0 };
 
+  /** Sprites for the agents of `system`; none is bound yet. */
   constructor(system: NavigationSystem, options: AgentSpritesOptions = {}) {
     this.system = system;
     this.options = options;

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { TilenavError, saveGrid, BINARY_EXTENSION, type NavGrid } from '../../index.js';
-import { formatMovingAiMap, formatTextGrid } from '../../loaders/index.js';
+import { TilenavError, type NavGrid } from '../../index.js';
+import { formatBinaryGrid, formatMovingAiMap, formatTextGrid, BINARY_EXTENSION } from '../../loaders/index.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
 import { checkInput, checkOutput } from '../output.js';
 import { fileErrorReason } from '../../loaders/node.js';
@@ -48,7 +48,7 @@ const WRITERS: Record<string, { extension: string; write(map: LoadedMap, layer: 
     write: (map, _layer, chars) => {
       const lost = chars === null ? [] : spellings(chars);
       if (chars !== null) keepMovingAiTerrain(map.grid, chars);
-      return { data: new Uint8Array(saveGrid(map.grid)), lost };
+      return { data: new Uint8Array(formatBinaryGrid(map.grid)), lost };
     },
   },
   txt: {
@@ -74,6 +74,7 @@ const WRITERS: Record<string, { extension: string; write(map: LoadedMap, layer: 
 const REFUSED: Record<string, string> = {
   polygon: 'a grid cannot be turned back into polygons; write binary or txt instead',
   tiled: 'tilenav does not write Tiled maps; write binary, txt or movingai instead',
+  ldtk: 'tilenav does not write LDtk projects; write binary, txt or movingai instead',
 };
 
 /**
@@ -89,7 +90,7 @@ export function convertCommand(args: string[], io: CliIo): number {
   const to = values.to ?? formatOf(output);
   if (Object.hasOwn(REFUSED, to)) throw new TilenavError(`cannot convert to ${to}: ${REFUSED[to]}`, { element: '--to' });
   if (!Object.hasOwn(WRITERS, to)) throw new TilenavError(`unknown output format '${to}'; expected one of ${Object.keys(WRITERS).join(', ')}`, { element: '--to' });
-  const map = loadMap(input, values.format, values.rules);
+  const map = loadMap(input, values.format, values.rules, io);
   const layer = map.grid.layerIndex(layerArg(values.layer));
   const chars = map.format === 'movingai' ? movingAiCells(readText(input), map.grid) : null;
   const { data, lost } = WRITERS[to].write(map, layer, chars);
@@ -99,7 +100,6 @@ export function convertCommand(args: string[], io: CliIo): number {
     throw new TilenavError(`cannot write the file (${fileErrorReason(e)})`, { file: output });
   }
   io.out(`${input} (${map.format}, ${map.grid.width} x ${map.grid.height}, ${map.grid.layers.length} layer${map.grid.layers.length === 1 ? '' : 's'}) -> ${output} (${to}, ${data.length} bytes)`);
-  for (const w of map.warnings) io.err(`warning: ${w}`);
   const keeps = to === 'binary' ? 'every layer, cost and terrain' : `only layer "${map.grid.layers[layer].name}"'s walkability`;
   if (lost.length > 0) io.err(`warning: ${to} keeps ${keeps}; dropped: ${lost.join('; ')}`);
   return 0;

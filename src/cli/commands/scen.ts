@@ -64,7 +64,7 @@ export async function scenCommand(args: string[], io: CliIo): Promise<number> {
   // The PathService answers with findPath's default search; another would be measured as auto.
   if (workers > 0 && algorithm !== 'auto') throw new TilenavError(`the workers search with auto only; --algorithm ${algorithm} does not combine with --workers`, { element: '--algorithm' });
   const t0 = performance.now();
-  const { grid } = loadMap(mapPath, values.format, values.rules);
+  const { grid } = loadMap(mapPath, values.format, values.rules, io);
   const layer = grid.layerIndex(layerArg(values.layer));
   const queries = parseScenario(readText(scenPath), { file: scenPath });
   for (const q of queries) {

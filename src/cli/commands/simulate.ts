@@ -39,7 +39,7 @@ export function simulateCommand(args: string[], io: CliIo): number {
   const mode = (values.mode ?? 'auto') as 'auto' | 'formation' | 'flow';
   const from = values.from!;
   const to = values.to!;
-  const loaded = loadMap(positionals[0], values.format, values.rules);
+  const loaded = loadMap(positionals[0], values.format, values.rules, io);
   const { grid } = loaded;
   for (const [p, flag] of [[from, '--from'], [to, '--to']] as const) {
     if (!grid.inBounds(p[0], p[1])) throw new TilenavError(`(${p[0]}, ${p[1]}) is outside the ${grid.width} x ${grid.height} map`, { element: flag });

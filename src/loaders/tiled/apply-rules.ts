@@ -16,7 +16,7 @@ export function nameList(names: Iterable<string>, max = 12): string {
 }
 
 /** The terrain id a rule names; an unknown name is an error naming the rules file and the key. */
-export function ruleTerrain(rules: CheckedRules, element: string, name: string, table: TerrainTable): number {
+export function ruleTerrain(rules: { file: string }, element: string, name: string, table: TerrainTable): number {
   if (!table.has(name)) throw new TilenavError(`unknown terrain ${quote(name, 60)}; the terrain names are ${table.entries().map((e) => e.name).join(', ')}`, { file: rules.file, element });
   const id = table.id(name);
   const { cost, walkable } = table.get(id);
@@ -118,17 +118,29 @@ export function clearBridges(d: Uint32Array, t: TileTable, wholeLayer: boolean, 
 export interface TiledTilesetInfo {
   /** The name rules use. */
   name: string;
+  /** The global id of its first tile in this map. */
   firstgid: number;
+  /** Number of tiles it declares. */
   tileCount: number;
   /** Tiles per row of the image (0 for a collection of images). */
   columns: number;
+  /** Tile width, pixels. */
   tileWidth: number;
+  /** Tile height, pixels. */
   tileHeight: number;
   /** Pixels around and between the tiles in the image. */
   margin: number;
+  /** Pixels between neighbouring tiles in the image. */
   spacing: number;
   /** The image, its `source` resolved against the tileset's file (as tilesets are against the map); null for a collection of images. */
-  image: { source: string; width: number; height: number } | null;
+  image: {
+    /** The image file's path. */
+    source: string;
+    /** Image width, pixels. */
+    width: number;
+    /** Image height, pixels. */
+    height: number;
+  } | null;
   /** The file the tileset came from (the map's own for an embedded one). */
   file: string;
   /** Local tile id to the number of cells showing it, over the tile layers navigation reads. */

@@ -35,6 +35,7 @@ export interface TiledMapping {
   hiddenLayers: boolean;
 }
 
+/** The conventions Tiled maps are read with unless `TiledOptions.mapping` overrides some. */
 export const DEFAULT_TILED_MAPPING: Readonly<TiledMapping> = Object.freeze({
   collisionProperties: Object.freeze(['collides', 'collision', 'solid']),
   collisionTypes: Object.freeze(['collision', 'collider', 'solid', 'wall', 'obstacle']),
@@ -48,9 +49,11 @@ export const DEFAULT_TILED_MAPPING: Readonly<TiledMapping> = Object.freeze({
 
 /** One layer of the map as the game may want it: its place, inherited visibility and properties. */
 export interface TiledLayerInfo {
+  /** The layer's name in Tiled. */
   name: string;
   /** Where it sits, e.g. `<group name="walls"> > <layer name="walls1">` or `layer "walls" > layer "walls1"`. */
   path: string;
+  /** The kind of layer. */
   type: 'tile' | 'object' | 'group' | 'image';
   /** Its own `visible` and every enclosing group's. */
   visible: boolean;
@@ -59,7 +62,14 @@ export interface TiledLayerInfo {
   /** Its properties over those of its groups (the layer's own win). */
   inherited: TiledProperties;
   /** The layer's navigation settings (isTilesetWalkable, useTilesetBorder, collisionLayer), or null when it has none and navigation ignores it. */
-  navigation: { layer: number; walkable: boolean; border: boolean } | null;
+  navigation: {
+    /** The navigation layer it shapes (its `collisionLayer`, default 0). */
+    layer: number;
+    /** `isTilesetWalkable`: its tiles are the floor (else they block). */
+    walkable: boolean;
+    /** `useTilesetBorder`: empty cells next to its tiles are blocked. */
+    border: boolean;
+  } | null;
   /** Object layers: their objects, as read. */
   objects?: readonly RawObject[];
 }

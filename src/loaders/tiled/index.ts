@@ -11,7 +11,8 @@ import { DEFAULT_MAX_DECOMPRESSED_BYTES } from './data.js';
 import { build, DEFAULT_TILED_MAPPING, type TiledLayerInfo, type TiledMapping } from './build.js';
 import { fail, oneLine, quote, quoteName, warn, type Ctx, type DecodeLimits, type RawMap, type RawTemplate, type RawTileset, type TiledProperties, type TilesetRef } from './model.js';
 import { checkLimit } from '../limits.js';
-import { looksLikePath, PATH_NOT_CONTENTS } from '../messages.js';
+import { looksLikePath, pathNotContents } from '../messages.js';
+import type { LoadedGrid } from '../result.js';
 import { applyTemplates, forEachTemplated } from './templates.js';
 import { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
 import { readTj, readTmj, readTsj } from './json.js';
@@ -32,6 +33,7 @@ export { applyRulesToTileset, type ApplyRulesOptions } from './tileset-write.js'
 /** Reads a file named relative to nothing (the loader has already joined it to the map's folder). */
 export type TiledReadFile = (path: string) => string | Uint8Array;
 
+/** Options of {@link parseTiled} and {@link parseTiledAsync} (and, with `readFile` supplied for you, Node's `loadTiled`). */
 export interface TiledOptions {
   /** The map's path: named in errors, and external tilesets resolve relative to its folder. @default '<map>' */
   file?: string;
@@ -80,12 +82,13 @@ export interface TiledOptions {
   rulesFile?: string;
 }
 
-/** A loaded Tiled map. */
-export interface TiledMap {
+/** A parsed Tiled map. */
+export interface TiledMap extends LoadedGrid {
   /** One navigation layer per map property `navigationLayers` (1-8, default 1); terrain ids, costs and flags per cell. */
   grid: NavGrid;
   /** Cells to Tiled's pixels and back (also `grid.projection`). */
   projection: Projection;
+  /** The map's orientation in Tiled. */
   orientation: 'orthogonal' | 'isometric' | 'staggered' | 'hexagonal';
   /**
    * The movement model the map's cells imply: `octile` (orthogonal), `iso` (isometric),
@@ -93,15 +96,28 @@ export interface TiledMap {
    * stagger axis y, `q` axis x. Pass it to `findPath`.
    */
   movement: MovementName;
-  /** Tile size in pixels. */
+  /** Tile width in pixels. */
   tileWidth: number;
+  /** Tile height in pixels. */
   tileHeight: number;
   /** Tiled's tile coordinates of grid cell (0, 0): non-zero for infinite maps whose chunks start elsewhere. */
-  offset: { x: number; y: number };
+  offset: {
+    /** Tiled's tile column of grid column 0. */
+    x: number;
+    /** Tiled's tile row of grid row 0. */
+    y: number;
+  };
   /** Things the loader did that a level designer may not expect. */
   warnings: string[];
   /** The raw custom properties, for the game's own use: the map's, each layer's, and each tile's by gid. */
-  properties: { map: TiledProperties; layers: TiledLayerInfo[]; tiles: Map<number, TiledProperties> };
+  properties: {
+    /** The map's own properties. */
+    map: TiledProperties;
+    /** Every layer, groups included, in the map's order. */
+    layers: TiledLayerInfo[];
+    /** Each tile's properties by global id (tiles without properties are left out). */
+    tiles: Map<number, TiledProperties>;
+  };
   /**
    * The map's tilesets in its order: the name and local ids rules use, the image and grid to draw
    * each tile from, and `used`, how many cells show each tile (a palette of rules lists these).
@@ -132,7 +148,7 @@ function parseMap(source: string | Uint8Array, options: Omit<TiledOptions, 'read
   const ctx: Ctx = { file: options.file ?? '<map>', warnings: [] };
   const t = text(ctx, source, 'map');
   if (t.trim() === '') fail(ctx, 'map', 'the file is empty');
-  if (typeof source === 'string' && looksLikePath(t)) fail(ctx, 'map', `the text ${quote(t.trim(), 80)} ${PATH_NOT_CONTENTS} (in Node, loadTiledFile reads a map by its path)`);
+  if (typeof source === 'string' && looksLikePath(t)) fail(ctx, 'map', `the text ${quote(t.trim(), 80)} ${pathNotContents('loadTiled')}`);
   const format = options.format ?? (isXmlFile(ctx.file, t) ? 'tmx' : 'tmj');
   if (format !== 'tmx' && format !== 'tmj') fail(ctx, 'format', `expected "tmx" or "tmj", got ${quote(String(format), 40)}`);
   return { ctx, raw: format === 'tmx' ? readTmx(ctx, t, limits) : readTmj(ctx, t, limits) };
@@ -269,7 +285,7 @@ function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits & { max
 }
 
 /**
- * Loads a Tiled map (`.tmx` XML or `.tmj` JSON, given as text or UTF-8 bytes) into a NavGrid.
+ * Parses a Tiled map (`.tmx` XML or `.tmj` JSON, given as text or UTF-8 bytes) into a NavGrid.
  *
  * Navigation: tile layers with a bool `isTilesetWalkable` or `useTilesetBorder`
  * are the navigation layers (others are ignored by it). On each navigation layer (chosen by the
@@ -301,7 +317,7 @@ function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits & { max
  * `offsetx` / `offsety` (theirs plus their groups') shift their shapes. Property types this
  * loader does not know are skipped with a warning; `list` properties read as arrays.
  */
-export function loadTiled(source: string | Uint8Array, options: TiledOptions = {}): TiledMap {
+export function parseTiled(source: string | Uint8Array, options: TiledOptions = {}): TiledMap {
   const limits = limitsOf(options);
   const { ctx, raw } = parseMap(source, options, limits);
   const cache = new Map<string, string | Uint8Array>();
@@ -325,11 +341,11 @@ export function loadTiled(source: string | Uint8Array, options: TiledOptions = {
 }
 
 /**
- * {@link loadTiled} with an asynchronous `readFile` (fetch in a browser, fs/promises in Node; in
- * Node, {@link loadTiledFile} of `tilenav/loaders/node` passes the bounded file reader). Every
- * referenced file is read once, before the map is built.
+ * {@link parseTiled} with an asynchronous `readFile` (fetch in a browser; in Node, `loadTiled(path)`
+ * of tilenav/loaders reads the map and passes the bounded file reader). Every referenced file is
+ * read once, before the map is built.
  */
-export async function loadTiledAsync(source: string | Uint8Array, options: Omit<TiledOptions, 'readFile'> & { readFile?: (path: string) => Promise<string | Uint8Array> | string | Uint8Array } = {}): Promise<TiledMap> {
+export async function parseTiledAsync(source: string | Uint8Array, options: Omit<TiledOptions, 'readFile'> & { readFile?: (path: string) => Promise<string | Uint8Array> | string | Uint8Array } = {}): Promise<TiledMap> {
   const limits = limitsOf(options);
   const { ctx, raw } = parseMap(source, options, limits);
   const allow = options.allowAbsolutePaths === true;

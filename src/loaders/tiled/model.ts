@@ -15,6 +15,7 @@ export type TiledPropertyValue = boolean | number | string | TiledProperties | r
 
 /** One custom property as Tiled stores it. */
 export interface TiledProperty {
+  /** The property's type, which says what `value` holds. */
   readonly type: TiledPropertyType;
   /**
    * bool: boolean; int, float, object (an object id): number; string, color (`#aarrggbb`), file:
@@ -31,8 +32,11 @@ export type TiledProperties = ReadonlyMap<string, TiledProperty>;
 
 /** Tiled's gid flag bits: flipped horizontally, vertically, diagonally, rotated 120 degrees (hex). */
 export const GID_FLIP_H = 0x80000000;
+/** Gid flag: flipped vertically. */
 export const GID_FLIP_V = 0x40000000;
+/** Gid flag: flipped diagonally (x and y swapped; with the other two, the 90-degree turns). */
 export const GID_FLIP_D = 0x20000000;
+/** Gid flag of hexagonal maps: rotated 120 degrees. */
 export const GID_ROTATE_120 = 0x10000000;
 /** The gid without its flag bits. */
 export const GID_MASK = 0x0fffffff;
@@ -82,20 +86,33 @@ export function fail(ctx: Ctx, element: string, message: string): never {
   throw new TilenavError(message, { file: ctx.file, element });
 }
 
+/** An object of an object layer (exported as `TiledObject`), its template's fields merged in. */
 export interface RawObject {
+  /** The object's id, unique in its map. */
   id: number;
+  /** Its name ('' when none). */
   name: string;
+  /** Its type or class ('' when none). */
   type: string;
+  /** Position x, in Tiled's pixels as written in the file. */
   x: number;
+  /** Position y, in Tiled's pixels as written in the file. */
   y: number;
+  /** Width in pixels (0 for points and for shapes without one). */
   width: number;
+  /** Height in pixels. */
   height: number;
+  /** Degrees clockwise about (x, y). */
   rotation: number;
+  /** Whether it is shown in Tiled. */
   visible: boolean;
+  /** For a tile object, the tile's global id with its flip bits; 0 otherwise. */
   gid: number;
+  /** The object's shape (a tile object is a 'rectangle'). */
   shape: 'rectangle' | 'ellipse' | 'polygon' | 'polyline' | 'point' | 'text';
   /** Polygon / polyline points relative to (x, y), flat [x0, y0, x1, y1, ...]. */
   points: number[];
+  /** Its custom properties. */
   properties: TiledProperties;
   /** The object template file it instantiates, as written ('' for none); the loader has merged the template's fields in. */
   template: string;

@@ -9,6 +9,7 @@ import { readTsj } from './json.js';
 import { readTsx } from './xml.js';
 import { checkTiledRules, ruleProperties, type TiledRule, type TiledRules } from './rules.js';
 
+/** Options of {@link applyRulesToTileset}. */
 export interface ApplyRulesOptions {
   /** The tileset's file name, for errors and to tell XML from JSON. @default '<tileset>' (then the first character decides) */
   file?: string;

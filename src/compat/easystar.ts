@@ -1,0 +1,474 @@
+/**
+ * tilenav/compat/easystar: code written for EasyStar.js 0.4 runs on tilenav's search after
+ * changing only its import:
+ *
+ * ```ts
+ * import EasyStar from 'tilenav/compat/easystar';   // was: import EasyStar from 'easystarjs'
+ * const easystar = new EasyStar.js();
+ * easystar.setGrid(rows);
+ * easystar.setAcceptableTiles([0]);
+ * easystar.findPath(0, 0, 4, 0, (path) => console.log(path));   // [{ x, y }, ...] or null
+ * easystar.calculate();
+ * ```
+ *
+ * Behind it sit one NavGrid and one kept tilenav `Pathfinder`, brought up to date before each
+ * search from the caller's rows (read again, as EasyStar.js reads them live), tile costs, point
+ * costs and avoided points, writing only the cells that changed.
+ *
+ * One difference on purpose: a diagonal step costs sqrt 2 (times the cost of the cell entered), not
+ * EasyStar.js's 1.4, so every path is a shortest one; with 1.4, EasyStar.js trades a diagonal for
+ * straight steps wrongly and returns a longer path on many long queries (docs/from-easystar.md
+ * gives the measured share). Costs are kept as float32, as in every NavGrid. See that page for the
+ * other differences and the measured speed.
+ */
+import { TilenavError, assertCost, describe } from '../errors.js';
+import { GraphAStar, type Graph } from '../search/graph/graph-astar.js';
+import type { MovementName } from '../search/movement.js';
+import { CompatEngine } from './engine.js';
+
+/** The eight directions a cell may be entered from (see {@link js.setDirectionalCondition}). */
+export const TOP = 'TOP';
+export const TOP_RIGHT = 'TOP_RIGHT';
+export const RIGHT = 'RIGHT';
+export const BOTTOM_RIGHT = 'BOTTOM_RIGHT';
+export const BOTTOM = 'BOTTOM';
+export const BOTTOM_LEFT = 'BOTTOM_LEFT';
+export const LEFT = 'LEFT';
+export const TOP_LEFT = 'TOP_LEFT';
+
+/** Where the cell a step comes from lies, seen from the cell it enters. */
+export type Direction = 'TOP' | 'TOP_RIGHT' | 'RIGHT' | 'BOTTOM_RIGHT' | 'BOTTOM' | 'BOTTOM_LEFT' | 'LEFT' | 'TOP_LEFT';
+
+/** A found path, start first, or null when there is none. */
+export type Path = { x: number; y: number }[];
+export type PathCallback = (path: Path | null) => void;
+
+/** Bit of each direction in a cell's allowed-entry mask; index (dy + 1) * 3 + (dx + 1) of the source's offset. */
+const DIRECTIONS: readonly (Direction | null)[] = [TOP_LEFT, TOP, TOP_RIGHT, LEFT, null, RIGHT, BOTTOM_LEFT, BOTTOM, BOTTOM_RIGHT];
+const BIT = Uint8Array.from(DIRECTIONS, (d, k) => (d === null ? 0 : 1 << (k < 4 ? k : k - 1)));
+/** No condition: every direction allowed. */
+const ANY = 0xff;
+
+// Step order: up, right, down, left, then the diagonals.
+const DX = [0, 1, 0, -1, -1, 1, 1, -1];
+const DY = [-1, 0, 1, 0, -1, 1, -1, 1];
+
+interface Request {
+  id: number;
+  sx: number;
+  sy: number;
+  ex: number;
+  ey: number;
+  callback: PathCallback;
+}
+
+/**
+ * One path finder over one grid of tile values, as EasyStar.js's `js` class: set the grid and the
+ * walkable tiles, ask for paths with {@link findPath}, and call {@link calculate} (each frame, say)
+ * to have them answered through their callbacks.
+ */
+export class js {
+  #sync = false;
+  #diagonals = false;
+  #cornerCutting = true;
+  #iterations = Number.MAX_VALUE;
+  #rows: unknown[][] | null = null;
+  #acceptable: Set<unknown> | null = null;
+  readonly #tileCost = new Map<unknown, number>();
+  // Points are kept by "x,y" whether or not they lie on the grid (they may be set before it).
+  readonly #pointCost = new Map<string, number>();
+  readonly #avoided = new Set<string>();
+  readonly #conditions = new Map<string, number>();
+
+  // Per cell of the grid last read, index y * width + x.
+  #width = 0;
+  #height = 0;
+  /** The tile values as last read. */
+  #seen: unknown[] = [];
+  #accept = new Uint8Array(0);
+  #avoid = new Uint8Array(0);
+  /** Point cost, 0 when none. */
+  #cost = new Float64Array(0);
+  /** Allowed-entry mask, {@link ANY} without a condition. */
+  #entry = new Uint8Array(0);
+  #avoidCount = 0;
+  #conditionCount = 0;
+  /** Cells to write at the next read: their point data changed. */
+  #pending: number[] = [];
+  /** Every cell must be written at the next read: the walkable tiles or tile costs changed. */
+  #all = true;
+  #changed = new Int32Array(0);
+  #engine: CompatEngine | null = null;
+  #graphSearch: GraphAStar | null = null;
+  #graph: Graph | null = null;
+  /** The smallest cost of a walkable cell (a lower bound), read before each graph search. */
+  #minCost = 1;
+
+  readonly #queue: Request[] = [];
+  readonly #open = new Map<number, Request>();
+  #nextId = 1;
+
+  /** The tile values that can be walked on: an array of them, or one number. */
+  setAcceptableTiles(tiles: readonly unknown[] | number): void {
+    if (Array.isArray(tiles)) this.#acceptable = new Set(tiles);
+    else if (typeof tiles === 'number' && Number.isFinite(tiles)) this.#acceptable = new Set([tiles]);
+    else throw new TilenavError(`expected an array of tile values or one number, got ${describe(tiles)}`, { element: 'tiles' });
+    this.#all = true;
+  }
+
+  /** Callbacks run inside {@link findPath} and {@link calculate}, and one calculate answers every queued path. */
+  enableSync(): void {
+    this.#sync = true;
+  }
+
+  /** Callbacks run later, from a timer (the default). */
+  disableSync(): void {
+    this.#sync = false;
+  }
+
+  /** Paths may step diagonally (length sqrt 2). */
+  enableDiagonals(): void {
+    this.#diagonals = true;
+  }
+
+  disableDiagonals(): void {
+    this.#diagonals = false;
+  }
+
+  /**
+   * The grid of tile values, as rows (`grid[y][x]`). It is kept, not copied: changes to it are
+   * seen by the searches that start after them, as in EasyStar.js. Every row must have the first
+   * row's length; a grid that is not rows of cells throws a TilenavError.
+   */
+  setGrid(grid: unknown[][]): void {
+    checkRows(grid);
+    this.#rows = grid;
+  }
+
+  /** Entering a cell of this tile costs `cost` times the step length. A cost is a finite number > 0. */
+  setTileCost(tileType: unknown, cost: number): void {
+    assertCost(cost, 'cost');
+    this.#tileCost.set(tileType, cost);
+    this.#all = true;
+  }
+
+  /** Entering cell (x, y) costs `cost` times the step length, whatever its tile. */
+  setAdditionalPointCost(x: number, y: number, cost: number): void {
+    assertCost(cost, 'cost');
+    this.#pointCost.set(key(x, y), cost);
+    this.#point(x, y, (i) => (this.#cost[i] = cost));
+  }
+
+  removeAdditionalPointCost(x: number, y: number): void {
+    this.#pointCost.delete(key(x, y));
+    this.#point(x, y, (i) => (this.#cost[i] = 0));
+  }
+
+  removeAllAdditionalPointCosts(): void {
+    for (const k of this.#pointCost.keys()) this.#pointAt(k, (i) => (this.#cost[i] = 0));
+    this.#pointCost.clear();
+  }
+
+  /** Paths never enter cell (x, y), whatever its tile. It still counts as free beside a diagonal step. */
+  avoidAdditionalPoint(x: number, y: number): void {
+    this.#avoided.add(key(x, y));
+    this.#point(x, y, (i) => this.#setAvoid(i, 1));
+  }
+
+  stopAvoidingAdditionalPoint(x: number, y: number): void {
+    this.#avoided.delete(key(x, y));
+    this.#point(x, y, (i) => this.#setAvoid(i, 0));
+  }
+
+  stopAvoidingAllAdditionalPoints(): void {
+    for (const k of this.#avoided) this.#pointAt(k, (i) => this.#setAvoid(i, 0));
+    this.#avoided.clear();
+  }
+
+  /** Diagonal steps may pass beside blocked cells, even between two (the default). */
+  enableCornerCutting(): void {
+    this.#cornerCutting = true;
+  }
+
+  /** A diagonal step needs both cells beside it walkable (their tile accepted, their conditions met). */
+  disableCornerCutting(): void {
+    this.#cornerCutting = false;
+  }
+
+  /**
+   * Cell (x, y) may only be entered from the listed directions: `[TOP]` lets a path step onto it
+   * from the cell above, nowhere else; [] closes it. With corner cutting off, a cell beside a
+   * diagonal step must also allow the step's start as a direction, as in EasyStar.js.
+   */
+  setDirectionalCondition(x: number, y: number, allowedDirections: readonly Direction[]): void {
+    if (!Array.isArray(allowedDirections)) throw new TilenavError(`expected an array of directions such as [TOP, LEFT], got ${describe(allowedDirections)}`, { element: 'allowedDirections' });
+    let mask = 0;
+    for (const d of allowedDirections) {
+      const k = DIRECTIONS.indexOf(d);
+      if (d === null || k < 0) throw new TilenavError(`expected one of ${DIRECTIONS.filter((n) => n !== null).join(', ')}, got ${describe(d)}`, { element: 'allowedDirections' });
+      mask |= BIT[k];
+    }
+    this.#conditions.set(key(x, y), mask);
+    this.#point(x, y, (i) => this.#setEntry(i, mask));
+  }
+
+  removeAllDirectionalConditions(): void {
+    for (const k of this.#conditions.keys()) this.#pointAt(k, (i) => this.#setEntry(i, ANY));
+    this.#conditions.clear();
+  }
+
+  /**
+   * How many nodes one {@link calculate} call may expand (a number > 0). Searches are not split:
+   * a call starts queued searches while it has expanded fewer, so it runs at least one whole search
+   * and may pass the figure by one search's work. @default Number.MAX_VALUE
+   */
+  setIterationsPerCalculation(iterations: number): void {
+    if (typeof iterations !== 'number' || !(iterations > 0)) throw new TilenavError(`expected a number > 0, got ${describe(iterations)}`, { element: 'iterations' });
+    this.#iterations = iterations;
+  }
+
+  /**
+   * Queues a search from (startX, startY) to (endX, endY); `callback` gets the path as `{ x, y }`
+   * points, start first, or null. Returns the search's id for {@link cancelPath}. Answered at once,
+   * with no id (undefined), when start and end are the same cell (the path is []) or the end's tile
+   * is not walkable (null): the callback then runs now with sync on, else from a timer. A blocked
+   * start is searched from, as in EasyStar.js.
+   *
+   * Throws a TilenavError before setAcceptableTiles or setGrid, for coordinates that are not
+   * integers on the grid, and for a callback that is not a function.
+   */
+  findPath(startX: number, startY: number, endX: number, endY: number, callback: PathCallback): number | undefined {
+    if (this.#acceptable === null) throw new TilenavError('no walkable tiles yet: call setAcceptableTiles() before findPath()', { element: 'acceptableTiles' });
+    const rows = this.#rows;
+    if (rows === null) throw new TilenavError('no grid yet: call setGrid() before findPath()', { element: 'grid' });
+    const w = rows[0].length;
+    const h = rows.length;
+    checkCoordinate(startX, w, 'startX');
+    checkCoordinate(startY, h, 'startY');
+    checkCoordinate(endX, w, 'endX');
+    checkCoordinate(endY, h, 'endY');
+    if (typeof callback !== 'function') throw new TilenavError(`expected a function (path) => void, got ${describe(callback)}`, { element: 'callback' });
+    if (startX === endX && startY === endY) {
+      this.#answer(callback, []);
+      return undefined;
+    }
+    if (!this.#acceptable.has(rows[endY][endX])) {
+      this.#answer(callback, null);
+      return undefined;
+    }
+    const request: Request = { id: this.#nextId++, sx: startX, sy: startY, ex: endX, ey: endY, callback };
+    this.#queue.push(request);
+    this.#open.set(request.id, request);
+    return request.id;
+  }
+
+  /** Drops a queued search: true when it was still waiting, false otherwise (its callback never runs). */
+  cancelPath(instanceId: number): boolean {
+    return this.#open.delete(instanceId);
+  }
+
+  /**
+   * Answers queued searches in the order they were asked, each whole, on the grid as it is when the
+   * search starts: all of them with sync on, else until the expanded nodes reach
+   * {@link setIterationsPerCalculation}'s figure. Does nothing before setGrid and setAcceptableTiles.
+   */
+  calculate(): void {
+    if (this.#queue.length === 0 || this.#rows === null || this.#acceptable === null) return;
+    let spent = 0;
+    let fresh = false;
+    while (this.#queue.length > 0 && (this.#sync || spent < this.#iterations)) {
+      // Read the rows once per call, and again after a callback that ran in between. A read that
+      // throws (rows of different lengths) leaves the queue as it was.
+      if (!fresh) this.#read();
+      fresh = true;
+      const request = this.#queue.shift()!;
+      if (!this.#open.delete(request.id)) continue;
+      fresh = !this.#sync;
+      const found = this.#search(request);
+      spent += Math.max(1, found.expanded);
+      this.#answer(request.callback, found.path);
+    }
+  }
+
+  #answer(callback: PathCallback, path: Path | null): void {
+    if (this.#sync) callback(path);
+    else setTimeout(() => callback(path));
+  }
+
+  /** The search of one request on the cells as last read. */
+  #search(r: Request): { path: Path | null; expanded: number } {
+    const engine = this.#engine!;
+    const w = this.#width;
+    let cells: Int32Array | null;
+    let expanded: number;
+    // Entry conditions, and avoided cells that still count as free beside a diagonal, are more than
+    // a NavGrid's cells say: those searches take the graph A*, whose steps follow EasyStar's rules.
+    if (this.#conditionCount > 0 || (this.#diagonals && !this.#cornerCutting && this.#avoidCount > 0)) {
+      const search = (this.#graphSearch ??= new GraphAStar());
+      this.#minCost = engine.grid.searchView(0).minCost;
+      const result = search.findPath((this.#graph ??= this.#graphOf()), r.sy * w + r.sx, r.ey * w + r.ex);
+      cells = result.status === 'found' ? result.nodes : null;
+      expanded = result.expanded;
+    } else {
+      const movement: MovementName = !this.#diagonals ? 'cardinal' : this.#cornerCutting ? 'octile-always' : 'octile';
+      cells = engine.findPath(r.sx, r.sy, r.ex, r.ey, movement);
+      expanded = engine.expanded;
+    }
+    if (cells === null) return { path: null, expanded };
+    const path: Path = new Array(cells.length);
+    for (let k = 0; k < cells.length; k++) path[k] = { x: cells[k] % w, y: (cells[k] / w) | 0 };
+    return { path, expanded };
+  }
+
+  /**
+   * The grid as a graph of EasyStar.js's steps: a cell is entered when its tile is accepted, it is
+   * not avoided and its condition allows the side the step comes from; with corner cutting off, a
+   * diagonal also needs both cells beside it accepted and allowing the step's start. Costs are the
+   * engine's (step length x cost of the cell entered); the estimate is octile (or Manhattan)
+   * distance x the smallest cost, a lower bound, so the path is a cheapest one.
+   */
+  #graphOf(): Graph {
+    const engine = this.#engine!;
+    const w = this.#width;
+    const h = this.#height;
+    const cost = engine.grid.layers[0].cost;
+    const open = (i: number, fromX: number, fromY: number) => (this.#entry[i] & BIT[(fromY + 1) * 3 + fromX + 1]) !== 0;
+    const beside = (x: number, y: number, fromX: number, fromY: number) => this.#accept[y * w + x] === 1 && open(y * w + x, fromX, fromY);
+    return {
+      nodeCount: w * h,
+      neighbours: (node, visit) => {
+        const x = node % w;
+        const y = (node - x) / w;
+        const steps = this.#diagonals ? 8 : 4;
+        for (let k = 0; k < steps; k++) {
+          const dx = DX[k];
+          const dy = DY[k];
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+          const n = ny * w + nx;
+          if (this.#accept[n] === 0 || this.#avoid[n] === 1 || !open(n, -dx, -dy)) continue;
+          if (k >= 4 && !this.#cornerCutting && !(beside(x, ny, 0, -dy) && beside(nx, y, -dx, 0))) continue;
+          visit(n, (k >= 4 ? Math.SQRT2 : 1) * cost[n]);
+        }
+      },
+      estimate: (node, goal) => {
+        const dx = Math.abs((node % w) - (goal % w));
+        const dy = Math.abs(((node / w) | 0) - ((goal / w) | 0));
+        const steps = !this.#diagonals ? dx + dy : dx > dy ? dx + (Math.SQRT2 - 1) * dy : dy + (Math.SQRT2 - 1) * dx;
+        return steps * this.#minCost;
+      },
+    };
+  }
+
+  /**
+   * Reads the caller's rows and writes every cell whose tile, point cost or avoidance changed
+   * since the last read into the engine (all of them after a new grid size, new walkable tiles or
+   * new tile costs).
+   */
+  #read(): void {
+    const rows = this.#rows!;
+    checkRows(rows);
+    const w = rows[0].length;
+    const h = rows.length;
+    if (this.#engine === null || w !== this.#width || h !== this.#height) this.#resize(w, h);
+    const seen = this.#seen;
+    const accept = this.#accept;
+    const acceptable = this.#acceptable!;
+    const all = this.#all;
+    const changed = this.#changed;
+    let count = 0;
+    for (let y = 0, i = 0; y < h; y++) {
+      const row = rows[y];
+      for (let x = 0; x < w; x++, i++) {
+        const v = row[x];
+        if (all || v !== seen[i]) {
+          seen[i] = v;
+          accept[i] = acceptable.has(v) ? 1 : 0;
+          changed[count++] = i;
+        }
+      }
+    }
+    if (count + this.#pending.length > changed.length) {
+      count = changed.length;
+      for (let i = 0; i < count; i++) changed[i] = i;
+    } else for (const i of this.#pending) changed[count++] = i;
+    this.#pending = [];
+    this.#all = false;
+    const avoid = this.#avoid;
+    const point = this.#cost;
+    const tileCost = this.#tileCost;
+    this.#engine!.write(changed, count, (i) => accept[i] === 1 && avoid[i] === 0, (i) => point[i] || (tileCost.get(seen[i]) ?? 1));
+  }
+
+  /** A new engine and per-cell state for a w x h grid, with the points that lie on it. */
+  #resize(w: number, h: number): void {
+    const n = w * h;
+    this.#width = w;
+    this.#height = h;
+    this.#engine = new CompatEngine(w, h);
+    this.#graph = null;
+    this.#seen = new Array(n);
+    this.#accept = new Uint8Array(n);
+    this.#avoid = new Uint8Array(n);
+    this.#cost = new Float64Array(n);
+    this.#entry = new Uint8Array(n).fill(ANY);
+    this.#changed = new Int32Array(n);
+    this.#avoidCount = 0;
+    this.#conditionCount = 0;
+    this.#pending = [];
+    this.#all = true;
+    for (const [k, c] of this.#pointCost) this.#pointAt(k, (i) => (this.#cost[i] = c));
+    for (const k of this.#avoided) this.#pointAt(k, (i) => this.#setAvoid(i, 1));
+    for (const [k, m] of this.#conditions) this.#pointAt(k, (i) => this.#setEntry(i, m));
+  }
+
+  #setAvoid(i: number, v: number): void {
+    this.#avoidCount += v - this.#avoid[i];
+    this.#avoid[i] = v;
+  }
+
+  #setEntry(i: number, mask: number): void {
+    this.#conditionCount += (mask !== ANY ? 1 : 0) - (this.#entry[i] !== ANY ? 1 : 0);
+    this.#entry[i] = mask;
+  }
+
+  /** Runs `set` on the cell of point (x, y) when it lies on the grid last read, and queues its write. */
+  #point(x: number, y: number, set: (i: number) => void): void {
+    if (x < 0 || y < 0 || x >= this.#width || y >= this.#height) return;
+    const i = y * this.#width + x;
+    set(i);
+    this.#pending.push(i);
+  }
+
+  #pointAt(k: string, set: (i: number) => void): void {
+    const comma = k.indexOf(',');
+    this.#point(Number(k.slice(0, comma)), Number(k.slice(comma + 1)), set);
+  }
+}
+
+function key(x: number, y: number): string {
+  if (typeof x !== 'number' || !Number.isInteger(x)) throw new TilenavError(`expected an integer, got ${describe(x)}`, { element: 'x' });
+  if (typeof y !== 'number' || !Number.isInteger(y)) throw new TilenavError(`expected an integer, got ${describe(y)}`, { element: 'y' });
+  return `${x},${y}`;
+}
+
+function checkRows(grid: unknown): asserts grid is unknown[][] {
+  if (!Array.isArray(grid) || grid.length < 1 || !Array.isArray(grid[0]) || grid[0].length < 1) {
+    throw new TilenavError(`expected rows of tile values (grid[y][x]), at least one row and one column, got ${describe(grid)}`, { element: 'grid' });
+  }
+  const w = grid[0].length;
+  for (let y = 1; y < grid.length; y++) {
+    const row: unknown = grid[y];
+    if (!Array.isArray(row) || row.length !== w) throw new TilenavError(`expected ${w} tiles (the first row's length), got ${describe(row)}`, { element: `grid row ${y}` });
+  }
+}
+
+function checkCoordinate(v: unknown, size: number, name: string): void {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= size) throw new TilenavError(`expected an integer 0..${size - 1} on the grid, got ${describe(v)}`, { element: name });
+}
+
+/** Everything above as one object, for `import EasyStar from 'tilenav/compat/easystar'`. */
+const EasyStar = Object.freeze({ js, TOP, TOP_RIGHT, RIGHT, BOTTOM_RIGHT, BOTTOM, BOTTOM_LEFT, LEFT, TOP_LEFT });
+
+export default EasyStar;

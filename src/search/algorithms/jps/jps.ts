@@ -1,0 +1,452 @@
+import type { NavGrid, SearchView } from '../../../grid/navgrid.js';
+import { LazyNodeHeap } from '../../kernel/heap.js';
+import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
+import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../../grid/padded.js';
+import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
+import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
+import { searchPlus, searchScan, successorCapacity } from './uniform.js';
+import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
+import type { LandmarkBounds } from '../../bounds/landmarks/landmark-bounds.js';
+
+const EMPTY_F32 = new Float32Array(0);
+/** Slots of JumpPointSearch's `vals`. */
+const COST = 0;
+const FROM_G = 1;
+
+// Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
+const DX = DX_;
+const DY = DY_;
+const K = OCTILE_K;
+const scanForward = scanForward_;
+const scanBackward = scanBackward_;
+
+/**
+ * Jump point search (Harabor & Grastien 2011) with block-based row scans (ICAPS 2014) for layers
+ * without one-way flags; on layers whose cells cost different amounts it stops at and fully
+ * expands cost boundaries (see weighted.ts), which keeps it exact. Two models:
+ * - octile without corner cutting (the successor and forced-neighbour rules of that variant: a
+ *   straight jump stops where a side cell opens up behind a wall; a diagonal step stops where
+ *   either straight scan from it finds a jump point);
+ * - cardinal (a vertical step stops where a horizontal scan from it finds a jump point).
+ * Exact: the same cost as A*. The walkability bit planes follow the grid through `onChange`.
+ *
+ * Memory: 0.25 bytes per cell per layer searched, 0.5 on a layer with differing costs (the cost
+ * boundary planes), plus 0.5 bytes per cell for the node states (see `marks`), on top of the
+ * search scratch it is given (shared with the Pathfinder that owns it, and the hierarchy).
+ * Not part of the public API: used through `findPath(..., { algorithm: 'jps' })` and the hierarchy.
+ */
+export class JumpPointSearch {
+  private readonly grid: NavGrid;
+  private readonly scratch: SearchScratch;
+  private readonly planes: (WalkBits | null)[];
+  private readonly tables: (JumpTable | null)[];
+  /** The view each table was built on (the layer's search view, which changes in place). */
+  private readonly tableViews: (SearchView | null)[];
+  private readonly bounds: (CostBoundaries | null)[];
+  private unsubscribe: (() => void) | null = null;
+  /** The uniform loops' successor buffer: 4 x (16 x the longer side + 48) bytes. */
+  private found = new Int32Array(0);
+  /** The uniform loops' open list: 20 bytes per queued entry, kept between queries. */
+  private readonly queue = new LazyNodeHeap();
+  /**
+   * Each node's state in the current search, 2 bits per node (1 open, 2 closed, 0 neither), 16
+   * nodes per word: the same answers as the scratch's stamps (which are kept too, for the callers),
+   * but a plane small enough to stay in cache, so rejecting a jump end that is settled, or telling
+   * a new one, reads no large array. Cleared word by word through `touched` at the next search.
+   */
+  private readonly marks: Uint32Array;
+  /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
+  /** `relax`'s two doubles (see `search`). */
+  private readonly vals = new Float64Array(2);
+  /** The goal's landmark costs in the current search (see bounds/landmarks/landmark-bounds.ts). */
+  private goalCosts = new Float64Array(0);
+
+  constructor(grid: NavGrid, scratch: SearchScratch) {
+    this.grid = grid;
+    this.scratch = scratch;
+    this.marks = new Uint32Array((scratch.size + 15) >>> 4);
+    this.touched = new Int32Array(this.marks.length);
+    this.planes = grid.layers.map(() => null);
+    this.tables = grid.layers.map(() => null);
+    this.tableViews = grid.layers.map(() => null);
+    this.bounds = grid.layers.map(() => null);
+  }
+
+  /**
+   * JPS+'s jump table of `layer` (octile): built on first use, then updated in place by each change
+   * to the layer (the rows and columns through the changed rectangle, and the diagonal entries
+   * that depend on them). A change covering more than an eighth of the grid drops it instead, for
+   * the next `jps+` query to rebuild.
+   */
+  table(view: SearchView, layer: number): JumpTable {
+    this.follow();
+    let t = this.tables[layer];
+    if (t === null) {
+      t = buildJumpTable(view);
+      this.tables[layer] = t;
+      this.tableViews[layer] = view;
+    }
+    return t;
+  }
+
+  private follow(): void {
+    if (this.unsubscribe !== null) return;
+    this.unsubscribe = this.grid.onChange((c) => {
+      this.planes[c.layer]?.update(c.x, c.y, c.width, c.height);
+      this.bounds[c.layer]?.update(c.x, c.y, c.width, c.height);
+      const t = this.tables[c.layer];
+      const view = this.tableViews[c.layer];
+      if (t === null || view === null) return;
+      if (c.width * c.height * 8 > this.grid.size) {
+        this.tables[c.layer] = null;
+        this.tableViews[c.layer] = null;
+      } else updateJumpTable(t, view, c.x, c.y, c.width, c.height);
+    });
+  }
+
+  /**
+   * The bit planes of `layer` (and its cost boundaries when its costs differ), built on first use
+   * and kept in step with the grid after that.
+   */
+  bits(layer: number): WalkBits {
+    let w = this.planes[layer];
+    if (w === null) {
+      w = new WalkBits(this.grid, layer);
+      this.planes[layer] = w;
+      this.follow();
+    }
+    if (!this.grid.searchView(layer).uniform) this.boundaries(layer);
+    return w;
+  }
+
+  /** The cost boundaries of `layer`, built on first use and kept in step with the grid after that. */
+  boundaries(layer: number): CostBoundaries {
+    let b = this.bounds[layer];
+    if (b === null) {
+      b = new CostBoundaries(this.grid.searchView(layer), this.grid.width, this.grid.height);
+      this.bounds[layer] = b;
+      this.follow();
+    }
+    return b;
+  }
+
+  /** The uniform search's successor buffer, sized for `view`. */
+  private successors(view: SearchView): Int32Array {
+    const need = successorCapacity(view.stride, view.pass.length / view.stride);
+    if (this.found.length < need) this.found = new Int32Array(need);
+    return this.found;
+  }
+
+  /** Stops following the grid and drops the bit planes (rebuilt on the next search). */
+  dispose(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.planes.fill(null);
+    this.tables.fill(null);
+    this.tableViews.fill(null);
+    this.bounds.fill(null);
+  }
+
+  /**
+   * Searches from padded cell `start` to padded cell `goal` (start != goal, both walkable on
+   * `view`, whose pass array must match `layer`'s walkability and costs) on the scratch given at
+   * construction. Fills and returns `out`: `reached` when the goal was settled (its cost is then
+   * `scratch.g[goal]`, its path {@link reconstruct}'s), `expanded` the jump points expanded,
+   * `limited` when `maxIterations` stopped it first. `plus` reads JPS+'s jump table (octile only;
+   * ignored with `cardinal`; uniform layers only), built on first use. Uniform octile layers run
+   * the loop of uniform.ts (JPS and JPS+); on a view whose costs differ the cost boundaries stop
+   * every jump (weighted.ts), and `landmarks` (when given) tighten the distance heuristic.
+   */
+  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome, landmarks: LandmarkBounds | null = null): SearchOutcome {
+    if (!cardinal && view.uniform) {
+      const found = this.successors(view);
+      if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
+      return searchScan(this.bits(layer), view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
+    }
+    const wb = this.bits(layer);
+    const rows = wb.rows;
+    const cols = wb.cols;
+    const rw = wb.rowWords;
+    const cw = wb.colWords;
+    const pass = view.pass;
+    const W = view.stride;
+    // Weighted layers: the boundary planes, and each jump's cost per unit of length (its first cell's).
+    const bnd = view.uniform ? null : this.boundaries(layer);
+    const br = bnd === null ? null : bnd.rows;
+    const bc = bnd === null ? null : bnd.cols;
+    // The jump's cost per unit of length and the expanded node's cost, read by `relax`: kept in a
+    // typed array, since a double written to a variable a closure shares is boxed (an allocation
+    // per write: per expanded node and per direction).
+    const vals = this.vals;
+    vals[COST] = view.minCost;
+    const hCost = view.minCost;
+    const scratch = this.scratch;
+    const { g, parent, stamp, heap } = scratch;
+    const open = scratch.start(start);
+    const closed = open + 1;
+    const marks = this.marks;
+    const touched = this.touched;
+    for (let i = this.touchedCount - 1; i >= 0; i--) marks[touched[i]] = 0;
+    marks[start >>> 4] = 1 << ((start & 15) << 1);
+    touched[0] = start >>> 4;
+    let touchedCount = 1;
+    const gy = (goal / W) | 0;
+    const gx = goal - gy * W;
+    // The landmark bound: the largest |cost(L, goal) - cost(L, node)| (landmark-bounds.ts says why it
+    // is a consistent lower bound); an infinite one means the node cannot reach the goal.
+    const lk = bnd === null || landmarks === null ? 0 : landmarks.count;
+    const ls = landmarks === null ? 0 : landmarks.slots;
+    const ld = landmarks === null ? EMPTY_F32 : landmarks.dist;
+    if (this.goalCosts.length < lk) this.goalCosts = new Float64Array(lk);
+    const gd = this.goalCosts;
+    for (let k = 0; k < lk; k++) gd[k] = ld[goal * ls + k];
+    // The path from a node to each successor is diagonal steps first, then straight ones (octile)
+    // or vertical first, then horizontal (cardinal), so a successor's parent is the node it was
+    // found from, with no intermediate cell on the open list (ICAPS 2014's pruned intermediates).
+    let from = 0;
+    let fx = 0;
+    let fy = 0;
+    const relax = (jx: number, jy: number): void => {
+      const jp = jy * W + jx;
+      const wi = jp >>> 4;
+      const sh = (jp & 15) << 1;
+      const word = marks[wi];
+      const st = (word >>> sh) & 3;
+      if (st === 2) return;
+      const ax = Math.abs(jx - fx);
+      const ay = Math.abs(jy - fy);
+      const ng = vals[FROM_G] + (cardinal ? ax + ay : ax > ay ? ax + K * ay : ay + K * ax) * vals[COST];
+      if (st === 1 && ng >= g[jp]) return;
+      const hx = Math.abs(jx - gx);
+      const hy = Math.abs(jy - gy);
+      let h = (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * hCost;
+      if (lk !== 0 && st === 1) {
+        // Queued already: its bound is the one it was queued with.
+        h = heap.keyOf(jp) - g[jp];
+      } else if (lk !== 0) {
+        for (let k = 0, b = jp * ls; k < lk; k++) {
+          const a = gd[k] - ld[b + k];
+          if (a > h) h = a;
+          else if (-a > h) h = -a;
+        }
+        if (h === Infinity) return;
+      }
+      const f = ng + h;
+      g[jp] = ng;
+      parent[jp] = from;
+      if (st === 1) {
+        heap.decrease(jp, f, ng);
+      } else {
+        if (word === 0) touched[touchedCount++] = wi;
+        marks[wi] = word | (1 << sh);
+        stamp[jp] = open;
+        heap.push(jp, f, ng);
+      }
+    };
+    let expanded = 0;
+    while (heap.size > 0) {
+      // The heap keeps each node's cost beside its key: read it there, not from the large g array.
+      const curG = heap.firstG();
+      const cur = heap.pop();
+      stamp[cur] = closed;
+      marks[cur >>> 4] ^= 3 << ((cur & 15) << 1);
+      if (cur === goal) break;
+      if (expanded >= maxIterations) {
+        this.touchedCount = touchedCount;
+        return report(out, false, expanded, true);
+      }
+      expanded++;
+      const cy = (cur / W) | 0;
+      const cx = cur - cy * W;
+      from = cur;
+      vals[FROM_G] = curG;
+      fx = cx;
+      fy = cy;
+      // Successor directions as a bit mask over N E S W NE SE SW NW.
+      let dirs: number;
+      const par = parent[cur];
+      const n = pass[cur - W] > 0 ? 1 : 0;
+      const e = pass[cur + 1] > 0 ? 2 : 0;
+      const s = pass[cur + W] > 0 ? 4 : 0;
+      const w = pass[cur - 1] > 0 ? 8 : 0;
+      const straight = n | e | s | w;
+      if (par === -1) {
+        dirs = cardinal ? straight : straight | diagonals(straight);
+      } else {
+        const py = (par / W) | 0;
+        const px = par - py * W;
+        const ax = Math.abs(cx - px);
+        const ay = Math.abs(cy - py);
+        // The last step into cur: straight when the run ended straight (see `relax`).
+        const dx = cardinal ? (ax !== 0 ? Math.sign(cx - px) : 0) : ax >= ay ? Math.sign(cx - px) : 0;
+        const dy = cardinal ? (ax !== 0 ? 0 : Math.sign(cy - py)) : ay >= ax ? Math.sign(cy - py) : 0;
+        if (br !== null && br[cy * rw + (cx >>> 5) + 1] << (cx & 31) < 0) {
+          // A cost boundary: JPS's pruning with each comparison made on the actual costs (see
+          // weighted.ts); cardinal keeps every direction but those a path from behind reaches
+          // strictly more cheaply.
+          dirs = cardinal ? straight & ~behind(dx, dy) & ~cardinalSides(pass, cur, W, dx, dy) : weightedOctile(pass, cur, W, dx, dy);
+        } else if (dx !== 0 && dy !== 0) {
+          // Diagonal arrival: its two straight components and itself.
+          const h = dx > 0 ? e : w;
+          const v = dy > 0 ? s : n;
+          dirs = h | v;
+          if (h !== 0 && v !== 0) dirs |= diagonalBit(dx, dy);
+        } else if (cardinal) {
+          dirs = dx !== 0 ? (dx > 0 ? e : w) | n | s : (dy > 0 ? s : n) | e | w;
+        } else if (dx !== 0) {
+          // Horizontal arrival: ahead, and only the forced sides: a side cell open here but blocked
+          // beside the cell behind (without corner cutting, that cell's diagonal could not reach
+          // it); an unforced side is reached more cheaply from behind. Plus the diagonals ahead
+          // that a forced side allows.
+          const ahead = dx > 0 ? e : w;
+          const behind = cur - dx;
+          const sides = (n !== 0 && pass[behind - W] <= 0 ? n : 0) | (s !== 0 && pass[behind + W] <= 0 ? s : 0);
+          dirs = ahead | sides;
+          if (ahead !== 0) dirs |= diagonals(ahead | sides) & (dx > 0 ? 0x30 : 0xc0);
+        } else {
+          const ahead = dy > 0 ? s : n;
+          const behind = cur - dy * W;
+          const sides = (e !== 0 && pass[behind + 1] <= 0 ? e : 0) | (w !== 0 && pass[behind - 1] <= 0 ? w : 0);
+          dirs = ahead | sides;
+          if (ahead !== 0) dirs |= diagonals(ahead | sides) & (dy > 0 ? 0x60 : 0x90);
+        }
+      }
+      for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
+        if ((dirs & 1) === 0) continue;
+        if (br !== null) vals[COST] = pass[cur + DY[k] * W + DX[k]];
+        if (k === 1) {
+          const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
+          if (p >= 0) relax(p, cy);
+        } else if (k === 3) {
+          const p = scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
+          if (p >= 0) relax(p, cy);
+        } else if (k === 0 || k === 2) {
+          const dy = k === 2 ? 1 : -1;
+          if (cardinal) {
+            // Vertical run: every row's horizontal jump points are successors; a forced
+            // neighbour or the goal ends the run as a successor itself.
+            let p = cur;
+            const d = dy * W;
+            for (let y = cy + dy; pass[p + d] > 0; y += dy) {
+              p += d;
+              if ((y === gy && cx === gx) || (br !== null && br[y * rw + (cx >>> 5) + 1] << (cx & 31) < 0)) {
+                relax(cx, y);
+                break;
+              }
+              if ((pass[p - 1] > 0 && pass[p - 1 - d] <= 0) || (pass[p + 1] > 0 && pass[p + 1 - d] <= 0)) {
+                relax(cx, y);
+                break;
+              }
+              const goalX = y === gy ? gx : -1;
+              const east = scanForward(rows, rw, y, cx, goalX, br);
+              if (east >= 0) relax(east, y);
+              const west = scanBackward(rows, rw, y, cx, goalX, br);
+              if (west >= 0) relax(west, y);
+            }
+          } else {
+            const p = dy > 0 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1, bc) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1, bc);
+            if (p >= 0) relax(cx, p);
+          }
+        } else {
+          // Diagonal run: each cell's straight jump points (and the goal) are successors.
+          const dx = DX[k];
+          const dy = DY[k];
+          const d = dy * W + dx;
+          let p = cur;
+          let x = cx;
+          let y = cy;
+          while (pass[p + dx] > 0 && pass[p + dy * W] > 0 && pass[p + d] > 0) {
+            p += d;
+            x += dx;
+            y += dy;
+            if ((x === gx && y === gy) || (br !== null && br[y * rw + (x >>> 5) + 1] << (x & 31) < 0)) {
+              relax(x, y);
+              break;
+            }
+            // A blocked first cell ends a scan at once: skip the call (common in cluttered maps).
+            if (pass[p + dx] > 0) {
+              const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, br) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, br);
+              if (h >= 0) relax(h, y);
+            }
+            if (pass[p + dy * W] > 0) {
+              const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, bc) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, bc);
+              if (v >= 0) relax(x, v);
+            }
+          }
+        }
+      }
+    }
+    this.touchedCount = touchedCount;
+    return report(out, stamp[goal] === closed, expanded, false);
+  }
+
+  /**
+   * The full cell path (unpadded indices) from the start to padded cell `goal`, filling in each run
+   * between successive nodes: diagonal first, then straight (octile), or vertical first, then
+   * horizontal (cardinal), the order `search` found them in. Fills `out` when it is long enough.
+   */
+  reconstruct(goal: number, cardinal: boolean, out?: Int32Array): Int32Array {
+    const parent = this.scratch.parent;
+    const width = this.grid.width;
+    const stride = strideOf(width);
+    let len = 1;
+    for (let p = goal; parent[p] !== -1; p = parent[p]) len += runLength(p, parent[p], stride, cardinal);
+    const cells = out !== undefined && out.length >= len ? out.subarray(0, len) : new Int32Array(len);
+    let k = len;
+    for (let p = goal; ; ) {
+      const q = parent[p];
+      const y = paddedY(stride, p);
+      const x = p - (y + 1) * stride - 1;
+      let cell = y * width + x;
+      if (q === -1) {
+        cells[--k] = cell;
+        break;
+      }
+      const qy = paddedY(stride, q);
+      const qx = q - (qy + 1) * stride - 1;
+      // Walking back from p, q excluded: the straight part first, then the diagonal one
+      // (cardinal: the horizontal part, then the vertical one), one index step per cell.
+      const ax = qx > x ? qx - x : x - qx;
+      const ay = qy > y ? qy - y : y - qy;
+      const sx = qx > x ? 1 : qx < x ? -1 : 0;
+      const sy = qy > y ? width : qy < y ? -width : 0;
+      if (cardinal) {
+        for (let i = 0; i < ax; i++, cell += sx) cells[--k] = cell;
+        for (let i = 0; i < ay; i++, cell += sy) cells[--k] = cell;
+      } else {
+        const diagonal = ax < ay ? ax : ay;
+        const straight = ax > ay ? sx : sy;
+        for (let i = ax + ay - 2 * diagonal; i > 0; i--, cell += straight) cells[--k] = cell;
+        for (let i = 0; i < diagonal; i++, cell += sx + sy) cells[--k] = cell;
+      }
+      p = q;
+    }
+    return cells;
+  }
+}
+
+function runLength(p: number, q: number, stride: number, cardinal: boolean): number {
+  const py = (p / stride) | 0;
+  const qy = (q / stride) | 0;
+  const ax = Math.abs(p - py * stride - (q - qy * stride));
+  const ay = Math.abs(py - qy);
+  return cardinal ? ax + ay : Math.max(ax, ay);
+}
+
+/** Bits 4-7 (NE SE SW NW) allowed by the straight bits 0-3 (N E S W) without cutting a corner. */
+function diagonals(m: number): number {
+  return ((m & 3) === 3 ? 16 : 0) | ((m & 6) === 6 ? 32 : 0) | ((m & 12) === 12 ? 64 : 0) | ((m & 9) === 9 ? 128 : 0);
+}
+
+/** After a step (dx, dy): the directions to the cell it came from and to that cell's straight neighbours. */
+function behind(dx: number, dy: number): number {
+  if (dy === 0) return dirBit(-dx, 0) | dirBit(-dx, -1) | dirBit(-dx, 1);
+  if (dx === 0) return dirBit(0, -dy) | dirBit(-1, -dy) | dirBit(1, -dy);
+  return dirBit(-dx, -dy) | dirBit(-dx, 0) | dirBit(0, -dy);
+}
+
+function diagonalBit(dx: number, dy: number): number {
+  return dx > 0 ? (dy < 0 ? 16 : 32) : dy > 0 ? 64 : 128;
+}

@@ -1,0 +1,326 @@
+/**
+ * Jump point search and JPS+ on layers whose walkable cells all cost the same, octile without
+ * corner cutting: one loop for both, apart from the weighted and cardinal search in jps.ts, so that
+ * nothing of those runs per node here.
+ */
+import { DX, DY, OCTILE_K } from '../../../grid/padded.js';
+import type { LazyNodeHeap } from '../../kernel/heap.js';
+import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
+import { scanBackward as scanBackward_, scanForward as scanForward_, type WalkBits } from './bits.js';
+
+// Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
+const DX_ = DX;
+const DY_ = DY;
+const K = OCTILE_K;
+const scanForward = scanForward_;
+const scanBackward = scanBackward_;
+/** The direction bits: N E S W are 1 2 4 8, the diagonals these. */
+const NE = 16;
+const SE = 32;
+const SW = 64;
+const NW = 128;
+
+/**
+ * JPS+: searches from padded cell `start` to padded cell `goal` (start != goal, both walkable) on
+ * `scratch`, every step costing its octile length times `cost`, reading the jump distances of
+ * `jumps` (built on the layer's padded view, `W` cells wide) and never the walkability, so an
+ * expansion touches one cache line of the table.
+ *
+ * Pruned intermediates: a diagonal run queues the straight jump points it finds (and the goal) as
+ * successors of the expanded node itself, so each successor's path from its parent is diagonal
+ * steps, then straight ones. Fills and returns `out` like {@link JumpPointSearch.search}. `found`
+ * holds one node's successors (at least {@link successorCapacity} entries), `heap` is the open
+ * list (a lazy heap, see {@link LazyNodeHeap}; the scratch's stays empty). Stamps, costs and
+ * parents are the scratch's.
+ */
+export function searchPlus(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, out: SearchOutcome): SearchOutcome {
+  begin(scratch, heap, start);
+  return outcome(plusLoop(jumps, W, cost, scratch, goal, maxIterations, found, heap), scratch, goal, out);
+}
+
+/**
+ * Jump point search: {@link searchPlus} with the jumps found by scanning the bit planes `bits` 32
+ * cells at a time (transposed for vertical scans); single cells are tested on them too, which
+ * stay in cache where the cost array would not.
+ */
+export function searchScan(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, out: SearchOutcome): SearchOutcome {
+  begin(scratch, heap, start);
+  return outcome(scanLoop(bits, W, cost, scratch, goal, maxIterations, found, heap), scratch, goal, out);
+}
+
+function begin(scratch: SearchScratch, heap: LazyNodeHeap, start: number): void {
+  scratch.begin();
+  scratch.place(start, 0);
+  heap.clear();
+  heap.push(start, 0, 0);
+}
+
+/** Reports a loop's result: the nodes expanded, or -1 - that when the expansion limit stopped it. */
+function outcome(expanded: number, scratch: SearchScratch, goal: number, out: SearchOutcome): SearchOutcome {
+  return expanded < 0 ? report(out, false, -expanded - 1, true) : report(out, scratch.closed(goal), expanded, false);
+}
+
+/** JPS+'s loop: returns the nodes expanded, or -1 - that when `maxIterations` stopped it. */
+function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap): number {
+  const { g, parent, stamp } = scratch;
+  const open = scratch.generation;
+  const closed = open + 1;
+  const gy = (goal / W) | 0;
+  const gx = goal - gy * W;
+  let expanded = 0;
+  while (heap.size > 0) {
+    const cur = heap.pop();
+    // An entry left behind when its node's cost improved: the node is settled already.
+    if (stamp[cur] === closed) continue;
+    stamp[cur] = closed;
+    if (cur === goal) break;
+    if (expanded >= maxIterations) return -1 - expanded;
+    expanded++;
+    const cy = (cur / W) | 0;
+    const cx = cur - cy * W;
+    let n = 0;
+    for (let dirs = pruned(tableMoves(jumps, cur), W, cx, cy, parent[cur]), k = 0; dirs !== 0; k++, dirs >>>= 1) {
+      if ((dirs & 1) === 0) continue;
+      if (k < 4) {
+        n = straightJump(jumps, cur, cx, cy, k, gx, gy, found, n);
+        continue;
+      }
+      // A diagonal run: hop from one cell with straight jump points to the next.
+      const dx = DX_[k];
+      const dy = DY_[k];
+      const kh = dx > 0 ? 1 : 3;
+      const kv = dy > 0 ? 2 : 0;
+      for (let q = cur, x = cx, y = cy; ; ) {
+        const d = jumps[q * 8 + k];
+        // The run meets the goal's row or column within this hop: the cell where it does becomes
+        // a node (the goal itself when it lies on the diagonal), which reaches the goal straight.
+        const mx = (gx - x) * dx;
+        const my = (gy - y) * dy;
+        if (mx > 0 && my > 0) {
+          const m = mx < my ? mx : my;
+          if (m <= (d < 0 ? -d : d)) {
+            n = add(found, n, x + m * dx, y + m * dy);
+            break;
+          }
+        }
+        if (d <= 0) break;
+        x += d * dx;
+        y += d * dy;
+        q = y * W + x;
+        n = straightJump(jumps, q, x, y, kh, gx, gy, found, n);
+        n = straightJump(jumps, q, x, y, kv, gx, gy, found, n);
+      }
+    }
+    // The successors, found as x, y pairs: each one's path is diagonal, then straight, so its
+    // cost is the octile distance (kept in the loop: a call here would not be inlined).
+    const base = g[cur];
+    for (let i = 0; i < n; i += 2) {
+      const jx = found[i];
+      const jy = found[i + 1];
+      const jp = jy * W + jx;
+      const st = stamp[jp];
+      if (st === closed) continue;
+      const ax = jx > cx ? jx - cx : cx - jx;
+      const ay = jy > cy ? jy - cy : cy - jy;
+      const ng = base + (ax > ay ? ax + K * ay : ay + K * ax) * cost;
+      if (st === open && ng >= g[jp]) continue;
+      const hx = jx > gx ? jx - gx : gx - jx;
+      const hy = jy > gy ? jy - gy : gy - jy;
+      g[jp] = ng;
+      parent[jp] = cur;
+      stamp[jp] = open;
+      heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng);
+    }
+  }
+  return expanded;
+}
+
+/** Jump point search's loop, by bit plane scans: returns what {@link plusLoop} does. */
+function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap): number {
+  const { g, parent, stamp } = scratch;
+  const open = scratch.generation;
+  const closed = open + 1;
+  const rows = bits.rows;
+  const cols = bits.cols;
+  const rw = bits.rowWords;
+  const cw = bits.colWords;
+  const gy = (goal / W) | 0;
+  const gx = goal - gy * W;
+  let expanded = 0;
+  while (heap.size > 0) {
+    const cur = heap.pop();
+    if (stamp[cur] === closed) continue;
+    stamp[cur] = closed;
+    if (cur === goal) break;
+    if (expanded >= maxIterations) return -1 - expanded;
+    expanded++;
+    const cy = (cur / W) | 0;
+    const cx = cur - cy * W;
+    let n = 0;
+    for (let dirs = pruned(bitMoves(rows, rw, cx, cy), W, cx, cy, parent[cur]), k = 0; dirs !== 0; k++, dirs >>>= 1) {
+      if ((dirs & 1) === 0) continue;
+      if (k === 1 || k === 3) {
+        const p = k === 1 ? scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, null) : scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1, null);
+        if (p >= 0) n = add(found, n, p, cy);
+      } else if (k === 0 || k === 2) {
+        const p = k === 2 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1, null) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1, null);
+        if (p >= 0) n = add(found, n, cx, p);
+      } else n = diagonalScans(bits, cx, cy, k, gx, gy, found, n);
+    }
+    // As in plusLoop.
+    const base = g[cur];
+    for (let i = 0; i < n; i += 2) {
+      const jx = found[i];
+      const jy = found[i + 1];
+      const jp = jy * W + jx;
+      const st = stamp[jp];
+      if (st === closed) continue;
+      const ax = jx > cx ? jx - cx : cx - jx;
+      const ay = jy > cy ? jy - cy : cy - jy;
+      const ng = base + (ax > ay ? ax + K * ay : ay + K * ax) * cost;
+      if (st === open && ng >= g[jp]) continue;
+      const hx = jx > gx ? jx - gx : gx - jx;
+      const hy = jy > gy ? jy - gy : gy - jy;
+      g[jp] = ng;
+      parent[jp] = cur;
+      stamp[jp] = open;
+      heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng);
+    }
+  }
+  return expanded;
+}
+
+/**
+ * Entries the successor buffer of {@link searchPlus} and {@link searchScan} needs on a padded view of `stride` x
+ * `rows`: two per successor; four straight ones, and per diagonal at most two per step plus the goal.
+ */
+export function successorCapacity(stride: number, rows: number): number {
+  return 2 * (4 + 4 * (2 * Math.max(stride, rows) + 1));
+}
+
+function add(found: Int32Array, n: number, x: number, y: number): number {
+  found[n] = x;
+  found[n + 1] = y;
+  return n + 2;
+}
+
+/** Whether padded cell (x, y) is walkable, read off the row bit plane. */
+function openAt(rows: Int32Array, rw: number, x: number, y: number): boolean {
+  return rows[y * rw + (x >>> 5) + 1] << (x & 31) < 0;
+}
+
+/**
+ * The first steps open from padded cell (x, y) as direction bits (a diagonal needs both cells
+ * beside it open too: no corner cutting), from the row bit plane.
+ */
+function bitMoves(rows: Int32Array, rw: number, x: number, y: number): number {
+  const n = openAt(rows, rw, x, y - 1);
+  const e = openAt(rows, rw, x + 1, y);
+  const s = openAt(rows, rw, x, y + 1);
+  const w = openAt(rows, rw, x - 1, y);
+  return (
+    (n ? 1 : 0) |
+    (e ? 2 : 0) |
+    (s ? 4 : 0) |
+    (w ? 8 : 0) |
+    (n && e && openAt(rows, rw, x + 1, y - 1) ? NE : 0) |
+    (s && e && openAt(rows, rw, x + 1, y + 1) ? SE : 0) |
+    (s && w && openAt(rows, rw, x - 1, y + 1) ? SW : 0) |
+    (n && w && openAt(rows, rw, x - 1, y - 1) ? NW : 0)
+  );
+}
+
+/** {@link bitMoves} from JPS+'s table: an entry is 0 exactly when its first step is blocked. */
+function tableMoves(jumps: Int16Array | Int32Array, cur: number): number {
+  const b = cur * 8;
+  return (
+    (jumps[b] !== 0 ? 1 : 0) |
+    (jumps[b + 1] !== 0 ? 2 : 0) |
+    (jumps[b + 2] !== 0 ? 4 : 0) |
+    (jumps[b + 3] !== 0 ? 8 : 0) |
+    (jumps[b + 4] !== 0 ? NE : 0) |
+    (jumps[b + 5] !== 0 ? SE : 0) |
+    (jumps[b + 6] !== 0 ? SW : 0) |
+    (jumps[b + 7] !== 0 ? NW : 0)
+  );
+}
+
+/**
+ * The directions jump point search follows from padded cell (cx, cy), whose open first steps are
+ * `moves`, reached from padded cell `par` (-1 for the start: every open direction). A node's path
+ * from its parent ends with a straight step unless it is all diagonal, so the last step is read
+ * off the two cells' offsets.
+ */
+function pruned(moves: number, W: number, cx: number, cy: number, par: number): number {
+  if (par === -1) return moves;
+  const py = (par / W) | 0;
+  const px = par - py * W;
+  const ax = cx > px ? cx - px : px - cx;
+  const ay = cy > py ? cy - py : py - cy;
+  if (ax === ay) {
+    // Diagonal arrival: its two straight components and itself.
+    const east = cx > px;
+    return cy > py ? moves & (east ? 2 | 4 | SE : 8 | 4 | SW) : moves & (east ? 2 | 1 | NE : 8 | 1 | NW);
+  }
+  // Straight arrival: ahead, and only the forced sides: a side cell open here whose diagonal from
+  // the cell behind is blocked, which (the cell behind and the side cell being open) means the
+  // corner cell beside the one behind is; an unforced side is reached more cheaply from behind.
+  // Plus the diagonal ahead beside each forced side.
+  if (ax > ay) {
+    const east = cx > px;
+    let m = moves & (east ? 2 : 8);
+    if ((moves & 1) !== 0 && (moves & (east ? NW : NE)) === 0) m |= 1 | (moves & (east ? NE : NW));
+    if ((moves & 4) !== 0 && (moves & (east ? SW : SE)) === 0) m |= 4 | (moves & (east ? SE : SW));
+    return m;
+  }
+  const south = cy > py;
+  let m = moves & (south ? 4 : 1);
+  if ((moves & 2) !== 0 && (moves & (south ? NE : SE)) === 0) m |= 2 | (moves & (south ? SE : NE));
+  if ((moves & 8) !== 0 && (moves & (south ? NW : SW)) === 0) m |= 8 | (moves & (south ? SW : NW));
+  return m;
+}
+
+/**
+ * Appends to `found` (at `n`, as x, y) the table's jump point from padded cell `p` at (x, y) in
+ * straight direction `k`, or the goal when it comes first on the way; returns the new length.
+ */
+function straightJump(jumps: Int16Array | Int32Array, p: number, x: number, y: number, k: number, gx: number, gy: number, found: Int32Array, n: number): number {
+  const d = jumps[p * 8 + k];
+  const dx = DX_[k];
+  const dy = DY_[k];
+  const ahead = dx !== 0 ? (gy === y ? (gx - x) * dx : 0) : gx === x ? (gy - y) * dy : 0;
+  if (ahead > 0 && ahead <= (d < 0 ? -d : d)) return add(found, n, gx, gy);
+  return d > 0 ? add(found, n, x + d * dx, y + d * dy) : n;
+}
+
+/**
+ * Appends the successors of a diagonal run by scanning from padded cell (x, y) in direction `k`:
+ * at each cell, the jump points of its two straight scans ahead, until the goal or a blocked step.
+ */
+function diagonalScans(bits: WalkBits, x: number, y: number, k: number, gx: number, gy: number, found: Int32Array, n: number): number {
+  const rows = bits.rows;
+  const cols = bits.cols;
+  const rw = bits.rowWords;
+  const cw = bits.colWords;
+  const dx = DX_[k];
+  const dy = DY_[k];
+  // The first step is open (the caller's moves say so); after that, the two cells beside the
+  // next step are the ones the scans start into, so each is tested once.
+  for (;;) {
+    x += dx;
+    y += dy;
+    if (x === gx && y === gy) return add(found, n, x, y);
+    const h = openAt(rows, rw, x + dx, y);
+    const v = openAt(rows, rw, x, y + dy);
+    // A blocked first cell ends a scan at once: skip the call (common in cluttered maps).
+    if (h) {
+      const p = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, null) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, null);
+      if (p >= 0) n = add(found, n, p, y);
+    }
+    if (v) {
+      const p = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, null) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, null);
+      if (p >= 0) n = add(found, n, x, p);
+    }
+    if (!h || !v || !openAt(rows, rw, x + dx, y + dy)) return n;
+  }
+}
