@@ -429,16 +429,11 @@ test('a hexagonal grid moves as its hexagons: findPath needs no movement; anyAng
   names(() => findPath(grid, 0, 0, 8, 0, { movement: 'hex-even-r' }), 'movement');
   names(() => new NavGrid(4, 4, { projection: hexagonal(1, { layout: 'odd-r' }), movement: 'cardinal' }), 'movement');
   assert.throws(() => smoothPath(grid, own.cells, { movement: grid.movement }), /no straight segments/);
+  assert.throws(() => smoothPath(grid, own.cells), /no straight segments/, 'without a movement: the grid\'s own');
   // planPath keeps the cell centres.
   const p = planPath(grid, grid.projection.cellToWorld(0, 0), grid.projection.cellToWorld(8, 0));
   assert.equal(p.status, 'found');
   assert.equal(p.points.length, 2 * p.cells.length);
-});
-
-test('smoothPath without a movement smooths as the grid moves: refused on a hexagonal grid', { todo: 'smoothPath defaults to octile rather than grid.movement (src/path/smooth.ts)' }, () => {
-  const grid = new NavGrid(9, 7, { projection: hexagonal(1, { layout: 'odd-r' }) });
-  const r = findPath(grid, 0, 0, 8, 6);
-  assert.throws(() => smoothPath(grid, r.cells), /no straight segments/);
 });
 
 test('the free findPath keeps one scratch per grid: no per-map allocation after the first call of each kind', () => {
