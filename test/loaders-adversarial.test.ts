@@ -395,3 +395,118 @@ test('a projection of the game\'s own (no built-in spec) is checked on its cells
   assert.equal(new NavGrid(4, 3, { projection: custom(10) }).width, 4);
   refuses(() => new NavGrid(4, 3, { projection: custom(1e308) }), /^projection: the custom projection \(\) spans Infinity x Infinity world units over 4 x 3 cells/);
 });
+
+// ---- many references to one external tileset
+
+/** A tileset of `tiles` tiles, each with a property (about 100 bytes a tile), and a 4 x 1 map referencing it `refs` times. */
+function manyRefs(refs: number, tiles: number): { map: string; tileset: string } {
+  let tileset = `<tileset name="big" tilewidth="16" tileheight="16" tilecount="${tiles}" columns="0">`;
+  for (let i = 0; i < tiles; i++) tileset += `<tile id="${i}"><properties><property name="collides" type="bool" value="${i % 2 === 1}"/></properties></tile>`;
+  tileset += '</tileset>';
+  let map = '<map orientation="orthogonal" width="4" height="1" tilewidth="16" tileheight="16">';
+  for (let r = 0; r < refs; r++) map += `<tileset firstgid="${1 + r * tiles}" source="big.tsx"/>`;
+  // The last reference's tiles 0 and 1, then the first reference's 1 and 0.
+  const last = 1 + (refs - 1) * tiles;
+  map += `<layer name="a" width="4" height="1"><data encoding="csv">${last},${last + 1},2,1</data></layer></map>`;
+  return { map, tileset };
+}
+
+test('one external tileset referenced thousands of times is expanded once; past the tile limit the map is refused at once', () => {
+  const ok = manyRefs(300, 3000);
+  assert.ok(ok.tileset.length > 290_000);
+  let reads = 0;
+  const m = within(5000, () => loadTiled(ok.map, { file: 'refs.tmx', readFile: () => (reads++, ok.tileset) }));
+  assert.equal(reads, 1);
+  assert.deepEqual([0, 1, 2, 3].map((x) => m.grid.isWalkable(x, 0)), [true, false, false, true]);
+  assert.equal(m.properties.tiles.size, 300 * 3000);
+  assert.equal(m.properties.tiles.get(1 + 299 * 3000 + 1)!.get('collides')!.value, true);
+  assert.equal(m.tilesets.length, 300);
+  assert.equal(m.tilesets[299].used.get(0), 1);
+  for (const [refs, tiles] of [[5000, 3000], [3000, 3600]]) {
+    const bad = manyRefs(refs, tiles);
+    refuses(() => within(5000, () => loadTiled(bad.map, { file: 'refs.tmx', readFile: () => bad.tileset })), /^refs\.tmx: <tileset> \d+ "big\.tsx": the map's tilesets list more than 1048576 tiles/);
+  }
+});
+
+// ---- shape budgets are spent before drawing, and honest shapes are drawn by scan lines
+
+/** `n` points: on a circle of radius `r` about (c, c), or (random) anywhere in [0, 2c) x [0, 2c). */
+function bigPolygon(n: number, c: number, r: number, random: boolean): number[][] {
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  return Array.from({ length: n }, (_, k) => {
+    if (random) return [Math.round(rnd() * 20 * c) / 10, Math.round(rnd() * 20 * c) / 10];
+    const t = (k / n) * 2 * Math.PI;
+    return [c + r * Math.cos(t), c + r * Math.sin(t)];
+  });
+}
+
+test('a 100,000-point collision polygon: one whose edges criss-cross the map is refused before drawing, a round one is drawn at once', () => {
+  const map = (pts: number[][]) => collisionMap(400, 400, `<object id="1" x="0" y="0"><polygon points="${pts.map(([x, y]) => `${x},${y}`).join(' ')}"/></object>`);
+  const random = map(bigPolygon(100_000, 3200, 0, true));
+  refuses(() => within(3000, () => loadTiled(random, { file: 'big.tmx' })), /^big\.tmx: <objectgroup name="collision"> object 1: drawing the collision shapes takes more than 268435456 cell visits/);
+  const round = map(bigPolygon(100_000, 3200, 3000, false).map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]));
+  const m = within(3000, () => loadTiled(round, { file: 'round.tmx' }));
+  // Cells whose centres lie inside the disc of radius 3000 px (187.5 cells) about the map's centre.
+  for (const [x, y, inside] of [[200, 200, true], [200, 13, true], [200, 11, false], [13, 200, true], [10, 200, false], [0, 0, false], [70, 70, true], [50, 50, false]] as const) {
+    assert.equal(m.grid.isWalkable(x, y), !inside, `cell (${x}, ${y})`);
+  }
+});
+
+test('a 100,000-point area polygon past maxRasterWork is refused before any row is drawn; a round one loads at once', () => {
+  const random = { areas: [{ name: 'a', polygon: bigPolygon(100_000, 500, 0, true) }] };
+  refuses(() => within(2000, () => loadPolygonConfig(random, { file: 'big.json' })), /^big\.json: areas\[0\] "a": rasterising the polygons takes more than 268435456 units of work/);
+  const round = { areas: [{ name: 'a', polygon: bigPolygon(100_000, 0, 500, false) }] };
+  const nav = within(3000, () => loadPolygonConfig(round, { file: 'round.json' }));
+  const at = (x: number, z: number) => {
+    const c = nav.grid.projection.worldToCell(x, z);
+    return nav.grid.isWalkable(c.x, c.y);
+  };
+  assert.deepEqual([at(0, 0), at(490, 0), at(0, -490), at(505, 0), at(360, 360)], [true, true, true, false, false]);
+});
+
+test('collision polygons and polylines cover exactly the cells the rule names (random shapes, cell by cell)', () => {
+  let seed = 99;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  // A cell is covered when its centre is inside (even-odd) or an outline passes through its open interior.
+  const entersOpen = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => {
+    let t0 = 0;
+    let t1 = 1;
+    for (const [p, q] of [[ax - bx, ax - cx], [bx - ax, cx + 1 - ax], [ay - by, ay - cy], [by - ay, cy + 1 - ay]]) {
+      if (p === 0) {
+        if (q <= 0) return false;
+      } else if (p < 0) t0 = Math.max(t0, q / p);
+      else t1 = Math.min(t1, q / p);
+    }
+    return t1 - t0 > 1e-12;
+  };
+  for (let round = 0; round < 60; round++) {
+    const W = 8 + Math.floor(rnd() * 20);
+    const H = 8 + Math.floor(rnd() * 20);
+    const closed = rnd() < 0.6;
+    // Points on the quarter-tile lattice half the time, to land on cell borders and centres.
+    const snap = rnd() < 0.5 ? (v: number) => Math.round(v / 4) * 4 : (v: number) => Math.round(v * 100) / 100;
+    const pts = Array.from({ length: 3 + Math.floor(rnd() * 8) }, () => [snap(rnd() * W * 16), snap(rnd() * H * 16)]);
+    const text = collisionMap(W, H, `<object id="1" x="0" y="0"><${closed ? 'polygon' : 'polyline'} points="${pts.map(([x, y]) => `${x},${y}`).join(' ')}"/></object>`);
+    const m = loadTiled(text, { file: 'r.tmx' });
+    const p = pts.map(([x, y]) => [x / 16, y / 16]);
+    for (let cy = 0; cy < H; cy++) {
+      for (let cx = 0; cx < W; cx++) {
+        let inside = false;
+        if (closed) {
+          for (let i = 0, j = p.length - 1; i < p.length; j = i++) {
+            const [xi, yi] = p[i];
+            const [xj, yj] = p[j];
+            if (yi > cy + 0.5 !== yj > cy + 0.5 && cx + 0.5 < xj + ((cy + 0.5 - yj) * (xi - xj)) / (yi - yj)) inside = !inside;
+          }
+        }
+        for (let e = 0; e + 1 < p.length + (closed ? 1 : 0) && !inside; e++) {
+          const [ax, ay] = p[e];
+          const [bx, by] = p[(e + 1) % p.length];
+          if (entersOpen(ax, ay, bx, by, cx, cy)) inside = true;
+        }
+        assert.equal(m.grid.isWalkable(cx, cy), !inside, `round ${round}: cell (${cx}, ${cy})`);
+      }
+    }
+  }
+});

@@ -64,7 +64,9 @@ export interface TiledOptions {
   /**
    * Refuse maps whose collision shapes need more than this many cell visits to rasterise, all
    * shapes together (a shape is clipped to the map first, so only its part on the map counts).
-   * @default DEFAULT_MAX_RASTER_WORK (2^28)
+   * A shape's outline cells and its interior's edge crossings (times log2 of a row's crossings,
+   * for sorting them) are counted before it is drawn, so a shape past the limit is refused at
+   * once; its interior cells count as they are filled. @default DEFAULT_MAX_RASTER_WORK (2^28)
    */
   maxRasterWork?: number;
   /**
