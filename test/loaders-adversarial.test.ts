@@ -510,3 +510,67 @@ test('collision polygons and polylines cover exactly the cells the rule names (r
     }
   }
 });
+
+// ---- loader options are checked, each by name
+
+test('every Tiled loader option of the wrong kind is a TilenavError naming it, never a TypeError or a setting ignored', async () => {
+  const { loadTiledAsync } = await import('../src/loaders/index.js');
+  const map = collisionMap(3, 2, '<object id="1" x="0" y="0" width="16" height="16"/>');
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ mapping: { collisionProperties: null } }, /^mapping\.collisionProperties: expected an array of names/],
+    [{ mapping: { collisionTypes: ['wall', 3] } }, /^mapping\.collisionTypes\[1\]: expected a name/],
+    [{ mapping: { layer: 99 } }, /^mapping\.layer: expected a navigation layer, a whole number from 0 to 7, got 99/],
+    [{ mapping: { layer: 1.5 } }, /^mapping\.layer: /],
+    [{ mapping: { tileShapes: 'yes' } }, /^mapping\.tileShapes: expected true or false/],
+    [{ mapping: { lineWidth: NaN } }, /^mapping\.lineWidth: expected a width in pixels/],
+    [{ mapping: { lineWidthProperty: 7 } }, /^mapping\.lineWidthProperty: /],
+    [{ mapping: { collisionProperty: ['solid'] } }, /^mapping\.collisionProperty: unknown convention; the mapping's keys are collisionProperties, /],
+    [{ mapping: 'solid' }, /^mapping: expected an object/],
+    [{ file: 42 }, /^file: expected/],
+    [{ readFile: 'fs' }, /^readFile: expected a function/],
+    [{ format: 'xml' }, /^format: expected "tmx" or "tmj"/],
+    [{ terrain: { Mud: 2 } }, /^terrain: expected a TerrainTable/],
+    [{ allowAbsolutePaths: 'true' }, /^allowAbsolutePaths: expected true or false/],
+    [{ rules: 5 }, /^rules: expected rules as an object or the JSON text/],
+    [{ rulesFile: {} }, /^rulesFile: expected/],
+  ];
+  for (const [options, pattern] of cases) {
+    refuses(() => loadTiled(map, options as never), pattern);
+    await assert.rejects(loadTiledAsync(map, options as never), (e: unknown) => e instanceof TilenavError && pattern.test(e.message));
+  }
+  refuses(() => loadTiled(map, null as never), /^options: expected an options object/);
+  // A layer the grid could have, but this map has one navigation layer.
+  refuses(() => loadTiled(map, { file: 'one.tmx', mapping: { layer: 2 } }), /^one\.tmx: mapping\.layer: navigation layer 2 is not one of this map's 1 \(Ground;/);
+  assert.equal(loadTiled(map, { mapping: { layer: 0, collisionProperties: [] } }).grid.isWalkable(0, 0), false);
+});
+
+test('a readFile that returns no contents is a TilenavError naming readFile and the file', async () => {
+  const { loadTiledAsync } = await import('../src/loaders/index.js');
+  const map = tmx(2, 1, '<layer name="a" width="2" height="1"><data encoding="csv">1,0</data></layer>', '<tileset firstgid="1" source="tiles/t.tsx"/>');
+  for (const value of [null, undefined, 42, {}]) {
+    refuses(() => loadTiled(map, { file: 'maps/m.tmx', readFile: () => value as never }), new RegExp(`^readFile: returned ${value === undefined ? 'undefined' : value === null ? 'null' : '.+'} for the tileset "maps/tiles/t\\.tsx"; expected the file's contents as a string or a Uint8Array`));
+    await assert.rejects(loadTiledAsync(map, { file: 'maps/m.tmx', readFile: async () => value as never }), /readFile: returned .* for the tileset "maps\/tiles\/t\.tsx"/);
+  }
+  refuses(() => loadTiled(map, { file: 'maps/m.tmx', readFile: (async () => '<tileset/>') as never }), /readFile: returned .*\(a Promise: use loadTiledAsync for an asynchronous reader\)/);
+});
+
+test('the text, Moving AI and polygon loaders check their options object and file name', () => {
+  const txt = 'cellSize 1\nminX 0\nminZ 0\ngridWidth 1\ngridDepth 1\n1\n';
+  const map = 'type octile\nheight 1\nwidth 1\nmap\n.\n';
+  const square = { areas: [{ name: 'a', polygon: [[0, 0], [1, 0], [1, 1]] }] };
+  for (const fn of [(o: never) => parseTextGrid(txt, o), (o: never) => parseMovingAiMap(map, o), (o: never) => loadPolygonConfig(square, o)]) {
+    refuses(() => fn(null as never), /^options: expected an options object, got null/);
+    refuses(() => fn({ file: 7 } as never), /^file: expected the file's path or name \(a string\), got 7/);
+  }
+});
+
+test('a text grid whose cellSize gives no finite coordinates names its file and line, from the library as from the CLI', () => {
+  const txt = (cellSize: string) => `cellSize ${cellSize}\nminX 0\nminZ 0\ngridWidth 3\ngridDepth 2\n111\n111\n`;
+  const e = refuses(() => parseTextGrid(txt('5e-324'), { file: 'levels/tiny.txt' }), /^levels\/tiny\.txt:1: projection: the continuous projection .* expected a size that gives finite pixel coordinates/);
+  assert.equal(e.file, 'levels/tiny.txt');
+  assert.equal(e.line, 1);
+  refuses(() => parseTextGrid(txt('1e308'), { file: 'huge.txt' }), /^huge\.txt:1: projection: /);
+  // The polygon config's grid likewise.
+  const tiny = { cellSize: 5e-324, agentRadius: 0, objectPadding: 0, areas: [{ name: 'a', polygon: [[0, 0], [1e-323, 0], [0, 1e-323]] }] };
+  refuses(() => loadPolygonConfig(tiny, { file: 'tiny.json' }), /^tiny\.json: projection: the continuous projection \(cellSize 5e-324/);
+});

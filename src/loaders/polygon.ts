@@ -1,6 +1,6 @@
 import { TilenavError, describe } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS, type CellRect } from '../grid/navgrid.js';
-import { checkLimit, DEFAULT_MAX_RASTER_WORK, RasterBudget } from './limits.js';
+import { checkLimit, DEFAULT_MAX_RASTER_WORK, fileOption, inFile, RasterBudget } from './limits.js';
 import { jsonError, looksLikePath, PATH_NOT_CONTENTS } from './messages.js';
 import { EdgeScan } from './scanline.js';
 import { continuous } from '../grid/projection.js';
@@ -104,7 +104,7 @@ export class PolygonNavigation {
   constructor(input: string | object, options: PolygonOptions = {}) {
     const config = readPolygonConfig(input, options);
     this.config = config;
-    const file = options.file ?? '<polygon config>';
+    const file = fileOption(options, '<polygon config>');
     this.maxRasterWork = checkLimit(options.maxRasterWork, 'maxRasterWork', DEFAULT_MAX_RASTER_WORK);
     this.file = file;
     const { cellSize, agentRadius, objectPadding } = config;
@@ -127,9 +127,9 @@ export class PolygonNavigation {
     const depth = Math.max(1, Math.ceil((bz + margin - this.minZ) / cellSize));
     const maxCells = checkLimit(options.maxCells, 'maxCells', DEFAULT_MAX_CELLS);
     if (!Number.isFinite(width * depth) || width * depth > maxCells) {
-      throw new TilenavError(`the areas span ${width} x ${depth} cells of ${cellSize}, over maxCells ${maxCells}; use a larger cellSize or maxCells`, { file: options.file, element: 'areas' });
+      throw new TilenavError(`the areas span ${width} x ${depth} cells of ${cellSize}, over maxCells ${maxCells}; use a larger cellSize or maxCells`, { file, element: 'areas' });
     }
-    this.grid = new NavGrid(width, depth, { projection: continuous(cellSize, this.minX, this.minZ, config.floorY), walkable: false, maxCells });
+    this.grid = inFile(file, undefined, () => new NavGrid(width, depth, { projection: continuous(cellSize, this.minX, this.minZ, config.floorY), walkable: false, maxCells }));
     this.areaShapes = config.areas.map((a, k) => this.shape(`areas[${k}] ${JSON.stringify(a.name)}`, a.polygon, 0));
     this.obstacleShapes = config.obstacles.map((o, k) => this.shape(`obstacles[${k}]${o.name !== undefined ? ` ${JSON.stringify(o.name)}` : ''}`, o.polygon, agentRadius + objectPadding));
     this.recompute({ x: 0, y: 0, width, height: depth });
@@ -419,7 +419,7 @@ function clamp(v: number, lo: number, hi: number): number {
  * defaults. Errors name the file and the element path, e.g. `areas[2].polygon[5]`.
  */
 export function readPolygonConfig(input: string | unknown, options: PolygonOptions = {}): PolygonConfig {
-  const file = options.file ?? '<polygon config>';
+  const file = fileOption(options, '<polygon config>');
   let root: unknown = input;
   if (typeof input === 'string') {
     if (looksLikePath(input)) throw new TilenavError(`the text ${JSON.stringify(input.trim().slice(0, 80))} ${PATH_NOT_CONTENTS}`, { file });

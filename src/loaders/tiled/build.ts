@@ -1,4 +1,5 @@
 /** Navigation from a parsed Tiled map: the navigation properties (isTilesetWalkable, useTilesetBorder and the tiles' own), then the common collision conventions. */
+import { TilenavError } from '../../errors.js';
 import { DEFAULT_LAYER_NAMES, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_SAFE_ZONE, MAX_LAYERS, NavGrid } from '../../grid/navgrid.js';
 import { FINITE_PROJECTION_RULE, isometric, orthogonal, projectionExtent, staggered, unfitAxis, type Projection } from '../../grid/projection.js';
 import type { TerrainTable } from '../../grid/terrain.js';
@@ -221,6 +222,9 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       navCount = Math.min(MAX_LAYERS, Math.max(1, v));
       if (navCount !== v || v !== nl.value) warn(`map property navigationLayers ${nl.value} is not a whole number from 1 to ${MAX_LAYERS}; ${navCount === 1 ? "1 navigation layer is" : `${navCount} navigation layers are`} used`);
     }
+  }
+  if (mapping.layer >= navCount) {
+    throw new TilenavError(`navigation layer ${mapping.layer} is not one of this map's ${navCount} (${DEFAULT_LAYER_NAMES.slice(0, navCount).join(', ')}; the map property navigationLayers says how many), so no collision convention would apply; use a layer from 0 to ${navCount - 1}`, { file: ctx.file, element: 'mapping.layer' });
   }
   const grid = new NavGrid(W, H, { layers: navCount, projection, terrain: options.terrain, maxCells: options.maxCells });
   const navIndex = (l: FlatLayer, fallback: number): number => {

@@ -8,7 +8,7 @@ import type { Projection } from '../../grid/projection.js';
 import type { TerrainTable } from '../../grid/terrain.js';
 import type { MovementName } from '../../search/movement.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES } from './data.js';
-import { build, DEFAULT_TILED_MAPPING, type TiledLayerInfo, type TiledMapping } from './build.js';
+import { build, type TiledLayerInfo, type TiledMapping } from './build.js';
 import { fail, oneLine, quote, quoteName, warn, type Ctx, type DecodeLimits, type RawMap, type RawTemplate, type RawTileset, type TiledProperties, type TilesetRef } from './model.js';
 import { checkLimit } from '../limits.js';
 import { looksLikePath, PATH_NOT_CONTENTS } from '../messages.js';
@@ -17,6 +17,7 @@ import { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
 import { readTj, readTmj, readTsj } from './json.js';
 import { readTmx, readTsx, readTx } from './xml.js';
 import { checkTiledRules, type TiledRules } from './rules.js';
+import { checkMapping, checkRead, checkTiledOptions } from './options.js';
 
 export { DEFAULT_TILED_MAPPING, GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './build.js';
 export type { TiledLayerInfo, TiledMapping } from './build.js';
@@ -252,7 +253,7 @@ function finish(ctx: Ctx, raw: RawMap, refs: References, options: Omit<TiledOpti
   const built = build(ctx, raw, sets, {
     maxCells: limits.maxCells,
     maxRasterWork: limits.maxRasterWork,
-    mapping: { ...DEFAULT_TILED_MAPPING, ...options.mapping },
+    mapping: checkMapping(options.mapping),
     terrain: options.terrain,
     rules,
     resolve: resolveTiledPath,
@@ -304,6 +305,7 @@ function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits & { max
  * loader does not know are skipped with a warning; `list` properties read as arrays.
  */
 export function loadTiled(source: string | Uint8Array, options: TiledOptions = {}): TiledMap {
+  checkTiledOptions(options);
   const limits = limitsOf(options);
   const { ctx, raw } = parseMap(source, options, limits);
   const cache = new Map<string, string | Uint8Array>();
@@ -320,6 +322,7 @@ export function loadTiled(source: string | Uint8Array, options: TiledOptions = {
     } catch (e) {
       readFailure(ctx, element, path, what, e);
     }
+    content = checkRead(content, path, what);
     cache.set(path, content);
     return content;
   }, options.allowAbsolutePaths === true);
@@ -332,6 +335,7 @@ export function loadTiled(source: string | Uint8Array, options: TiledOptions = {
  * referenced file is read once, before the map is built.
  */
 export async function loadTiledAsync(source: string | Uint8Array, options: Omit<TiledOptions, 'readFile'> & { readFile?: (path: string) => Promise<string | Uint8Array> | string | Uint8Array } = {}): Promise<TiledMap> {
+  checkTiledOptions(options);
   const limits = limitsOf(options);
   const { ctx, raw } = parseMap(source, options, limits);
   const allow = options.allowAbsolutePaths === true;
@@ -343,11 +347,13 @@ export async function loadTiledAsync(source: string | Uint8Array, options: Omit<
     if (files.has(path)) continue;
     if (options.readFile === undefined && what === 'template') continue;
     if (options.readFile === undefined) fail(ctx, element, `the external ${what} ${quote(path, 200)} needs options.readFile to read it`);
+    let content: unknown;
     try {
-      files.set(path, await options.readFile(path));
+      content = await options.readFile(path);
     } catch (e) {
       readFailure(ctx, element, path, what, e);
     }
+    files.set(path, checkRead(content, path, what));
   }
   return finish(ctx, raw, new References(ctx, (path) => files.get(path) ?? null, allow), options, limits);
 }
