@@ -60,3 +60,22 @@ test('NavGrid options of the wrong kind are refused naming the option', () => {
   refuses(() => new NavGrid(2, 2).fillRect(0, 0, 1, 1, null as never), 'values');
   refuses(() => new NavGrid(2, 2).fillRect(0, 0, 1, 1, { terrain: 'x' }), 'terrain "x"');
 });
+
+test('NavGrid storage must be an ArrayBuffer or SharedArrayBuffer large enough; a typed array is refused by name, never copied', () => {
+  const bytes = NavGrid.storageBytes(4, 4, 1);
+  refuses(() => new NavGrid(4, 4, { layers: 1, storage: { byteLength: 1000 } as never }), /^storage: expected an ArrayBuffer or SharedArrayBuffer, got a object/);
+  refuses(() => new NavGrid(4, 4, { layers: 1, storage: new Uint8Array(1000) as never }), /^storage: expected an ArrayBuffer or SharedArrayBuffer, got a Uint8Array; pass its buffer \(and its byteOffset as storageOffset\)/);
+  refuses(() => new NavGrid(4, 4, { layers: 1, storage: new DataView(new ArrayBuffer(1000)) as never }), /got a DataView/);
+  refuses(() => new NavGrid(4, 4, { layers: 1, storage: 'x' as never }), /^storage: expected an ArrayBuffer or SharedArrayBuffer, got "x"/);
+  refuses(() => new NavGrid(4, 4, { layers: 1, storage: new ArrayBuffer(bytes - 1) }), /^storage: storage of \d+ bytes at offset 0 cannot hold 1 layers of 4 x 4/);
+  // Shared: a write through the grid shows in the buffer, and the other way round.
+  for (const buffer of [new ArrayBuffer(bytes + 8), new SharedArrayBuffer(bytes + 8)]) {
+    const view = new Uint8Array(buffer, 8);
+    const g = new NavGrid(4, 4, { layers: 1, storage: view.buffer, storageOffset: view.byteOffset });
+    assert.equal(g.storage, buffer);
+    g.setWalkable(1, 0, false);
+    assert.equal(new Uint8Array(buffer)[8 + 16 * 4 + 1], 0);
+    new Uint8Array(buffer)[8 + 16 * 4 + 2] = 0;
+    assert.equal(g.isWalkable(2, 0), false);
+  }
+});

@@ -33,7 +33,9 @@ export interface NavGridOptions {
   maxCells?: number;
   /**
    * Adopt this storage instead of allocating (an ArrayBuffer or SharedArrayBuffer laid out as
-   * {@link NavGrid.storageBytes} describes). Used by the binary format and by workers.
+   * {@link NavGrid.storageBytes} describes, at least that many bytes past `storageOffset`), shared,
+   * never copied. Used by the binary format and by workers. A typed array is refused, naming it:
+   * pass its `buffer`, with its `byteOffset` as `storageOffset`, to share what it views.
    */
   storage?: ArrayBufferLike;
   /** Byte offset of the layer data in `storage`. @default 0 */
@@ -190,7 +192,7 @@ export class NavGrid {
     const offset = options.storageOffset ?? 0;
     let storage: ArrayBufferLike;
     if (options.storage !== undefined) {
-      storage = options.storage;
+      storage = checkStorage(options.storage);
       if (offset % 4 !== 0 || storage.byteLength < offset + bytes) {
         throw new TilenavError(`storage of ${storage.byteLength} bytes at offset ${offset} cannot hold ${names.length} layers of ${width} x ${height} (${bytes} bytes, 4-byte aligned)`, { element: 'storage' });
       }
@@ -600,4 +602,26 @@ function layerNames(layers: number | readonly string[] | undefined): string[] {
     seen.add(name);
   }
   return [...layers];
+}
+
+/**
+ * `storage` as an ArrayBuffer or SharedArrayBuffer (checked by their own byteLength getters, which
+ * work across realms and refuse look-alikes such as `{ byteLength: 1000 }`), or a TilenavError
+ * naming `storage`: a typed array would be copied by the layer views, not shared.
+ */
+function checkStorage(storage: unknown): ArrayBufferLike {
+  if (ArrayBuffer.isView(storage)) {
+    throw new TilenavError(`expected an ArrayBuffer or SharedArrayBuffer, got a ${storage.constructor.name}; pass its buffer (and its byteOffset as storageOffset) to share it`, { element: 'storage' });
+  }
+  for (const type of [ArrayBuffer, globalThis.SharedArrayBuffer]) {
+    const byteLength = type === undefined ? undefined : Object.getOwnPropertyDescriptor(type.prototype, 'byteLength')?.get;
+    if (byteLength === undefined) continue;
+    try {
+      byteLength.call(storage);
+      return storage as ArrayBufferLike;
+    } catch {
+      // Not this kind of buffer.
+    }
+  }
+  throw new TilenavError(`expected an ArrayBuffer or SharedArrayBuffer, got ${describe(storage)}`, { element: 'storage' });
 }
