@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -333,4 +333,34 @@ test('simulate prints text by default and one JSON line with --json, like the ot
   const json = await run(...argv, '--json');
   assert.equal(json.out.length, 1);
   assert.equal(JSON.parse(json.out[0]).units, 3);
+});
+
+test('a symbolic link loop where a file is read or written: one line naming it, exit 2', async () => {
+  const dir = tmp();
+  try {
+    const loop = join(dir, 'loop.map');
+    symlinkSync('loop.map', loop);
+    const loopPng = join(dir, 'loop.png');
+    symlinkSync('loop.png', loopPng);
+    const loopScen = join(dir, 'loop.scen');
+    symlinkSync('loop.scen', loopScen);
+    const cases: [string[], string][] = [
+      [['info', loop], loop],
+      [['path', loop, '--from', '1,1', '--to', '2,2'], loop],
+      [['convert', loop, join(dir, 'x.tnav')], loop],
+      [['convert', ARENA, join(dir, 'loop.map'), '--to', 'movingai'], loop],
+      [['render', loop, '--out', join(dir, 'x.png')], loop],
+      [['render', ARENA, '--out', loopPng], loopPng],
+      [['scen', ARENA, loopScen], loopScen],
+      [['simulate', loop, '--units', '1', '--from', '1,1', '--to', '2,2'], loop],
+    ];
+    for (const [argv, file] of cases) {
+      const r = await run(...argv);
+      assert.equal(r.code, 2, argv.join(' '));
+      assert.equal(r.err.length, 1, r.err.join(' | '));
+      assert.match(r.err[0], new RegExp(`^tilenav ${argv[0]}: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot (read|write) the file \\(ELOOP: too many symbolic links`), argv.join(' '));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -46,6 +46,8 @@ const OS_REASONS: Readonly<Record<string, string>> = {
   EROFS: 'read-only file system',
   ENOSPC: 'no space left on the device',
   EMFILE: 'too many open files',
+  ELOOP: 'too many symbolic links (a link that points back to itself?)',
+  ENAMETOOLONG: 'the name is too long',
 };
 
 /**
