@@ -574,3 +574,81 @@ test('a text grid whose cellSize gives no finite coordinates names its file and 
   const tiny = { cellSize: 5e-324, agentRadius: 0, objectPadding: 0, areas: [{ name: 'a', polygon: [[0, 0], [1e-323, 0], [0, 1e-323]] }] };
   refuses(() => loadPolygonConfig(tiny, { file: 'tiny.json' }), /^tiny\.json: projection: the continuous projection \(cellSize 5e-324/);
 });
+
+// ---- confinement: a map's references stay inside a root folder
+
+test('with root, a reference that leaves the folder by ../, an absolute path or a URL is refused by name before it is read', async () => {
+  const { loadTiledAsync } = await import('../src/loaders/index.js');
+  const map = (source: string) => tmx(2, 1, '<layer name="a" width="2" height="1"><data encoding="csv">1,0</data></layer>', `<tileset firstgid="1" source="${source}"/>`);
+  const tileset = '<tileset name="t" tilewidth="16" tileheight="16" tilecount="1"><tile id="0"><properties><property name="collides" type="bool" value="true"/></properties></tile></tileset>';
+  const asked: string[] = [];
+  const readFile = (p: string) => (asked.push(p), tileset);
+  const outside: [string, string, boolean][] = [
+    ['../../etc/passwd.tsx', 'uploads/maps/m.tmx', false],
+    ['../other/t.tsx', 'uploads/maps/m.tmx', false],
+    ['tiles/../../../t.tsx', 'uploads/maps/m.tmx', false],
+    ['/etc/t.tsx', 'uploads/maps/m.tmx', true],
+    ['/srv/uploads/../t.tsx', '/srv/uploads/m.tmx', true],
+    ['file:///etc/t.tsx', 'uploads/maps/m.tmx', true],
+    ['https://elsewhere.example/t.tsx', 'https://maps.example/uploads/m.tmx', true],
+    ['../t.tsx', 'https://maps.example/uploads/m.tmx', false],
+  ];
+  for (const [source, file, allowAbsolutePaths] of outside) {
+    const root = file.startsWith('https:') ? 'https://maps.example/uploads' : file.startsWith('/') ? '/srv/uploads' : 'uploads/maps';
+    refuses(() => loadTiled(map(source), { file, root, readFile, allowAbsolutePaths }), new RegExp(`: the tileset path ".*" resolves to ".*", outside the root folder \\(root\\)`));
+    await assert.rejects(loadTiledAsync(map(source), { file, root, readFile, allowAbsolutePaths }), /outside the root folder \(root\)/);
+  }
+  assert.deepEqual(asked, [], 'nothing outside the root was read');
+  for (const [source, file, root] of [['tiles/t.tsx', 'uploads/maps/m.tmx', 'uploads/maps'], ['../shared/t.tsx', 'uploads/maps/m.tmx', 'uploads'], ['t.tsx', 'm.tmx', '.'], ['/srv/uploads/t.tsx', '/srv/uploads/m.tmx', '/srv/uploads/'], ['t.tsx', 'https://maps.example/uploads/m.tmx', 'https://maps.example/uploads']]) {
+    const m = loadTiled(map(source), { file, root, readFile, allowAbsolutePaths: true });
+    assert.equal(m.grid.isWalkable(0, 0), false, source);
+  }
+  assert.equal(asked.length, 5);
+});
+
+test('loadTiledFile with root follows links: a tileset, template or map whose real path leaves the folder is refused', async () => {
+  const { loadTiledFile } = await import('../src/loaders/node.js');
+  const { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const base = mkdtempSync(join(tmpdir(), 'tilenav-root-'));
+  try {
+    const root = join(base, 'uploads');
+    const secret = join(base, 'secret');
+    mkdirSync(join(root, 'tiles'), { recursive: true });
+    mkdirSync(secret);
+    const tileset = '<tileset name="t" tilewidth="16" tileheight="16" tilecount="1"><tile id="0"><properties><property name="collides" type="bool" value="true"/></properties></tile></tileset>';
+    writeFileSync(join(root, 'tiles', 't.tsx'), tileset);
+    writeFileSync(join(secret, 't.tsx'), tileset);
+    writeFileSync(join(secret, 'wall.tx'), '<template><object width="16" height="16" type="wall"/></template>');
+    symlinkSync(join(secret, 't.tsx'), join(root, 'tiles', 'link.tsx'));
+    symlinkSync(secret, join(root, 'tiles', 'dir'));
+    symlinkSync(join(secret, 'wall.tx'), join(root, 'wall.tx'));
+    const map = (source: string, objects = '') => tmx(2, 1, `<layer name="a" width="2" height="1"><data encoding="csv">1,0</data></layer>${objects}`, `<tileset firstgid="1" source="${source}"/>`);
+    const write = (name: string, text: string) => {
+      writeFileSync(join(root, name), text);
+      return join(root, name);
+    };
+    const ok = await loadTiledFile(write('ok.tmx', map('tiles/t.tsx')), { root });
+    assert.equal(ok.grid.isWalkable(0, 0), false);
+    for (const [name, text, allowAbsolutePaths] of [
+      ['up.tmx', map('../secret/t.tsx'), false],
+      ['abs.tmx', map(join(secret, 't.tsx')), true],
+      ['link.tmx', map('tiles/link.tsx'), false],
+      ['dir.tmx', map('tiles/dir/t.tsx'), false],
+      ['tpl.tmx', map('tiles/t.tsx', '<objectgroup name="o"><object id="1" template="wall.tx" x="0" y="0"/></objectgroup>'), false],
+    ] as const) {
+      await assert.rejects(loadTiledFile(write(name, text), { root, allowAbsolutePaths }), (e: unknown) => e instanceof TilenavError && e.element === 'root' && /is outside the root folder .* once its links are followed/.test(e.message) && !e.message.includes('\n'), name);
+    }
+    // The map itself, through a link that leads out.
+    writeFileSync(join(secret, 'm.tmx'), map('t.tsx'));
+    symlinkSync(join(secret, 'm.tmx'), join(root, 'm.tmx'));
+    await assert.rejects(loadTiledFile(join(root, 'm.tmx'), { root }), /root: is outside the root folder/);
+    // A root given through a link, and a map named through it, are fine.
+    symlinkSync(root, join(base, 'alias'));
+    assert.equal((await loadTiledFile(join(base, 'alias', 'ok.tmx'), { root })).grid.isWalkable(0, 0), false);
+    await assert.rejects(loadTiledFile(join(root, 'ok.tmx'), { root: join(base, 'nope') }), /nope: root: cannot open the root folder \(ENOENT/);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});

@@ -4,8 +4,9 @@
  * read), never more than `maxFileBytes`. This module imports Node; the loaders themselves do not.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { TilenavError } from '../errors.js';
+import { open, realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { TilenavError, describe } from '../errors.js';
 import { checkLimit } from './limits.js';
 import { loadTiledAsync, type TiledMap, type TiledOptions } from './tiled/index.js';
 
@@ -142,8 +143,40 @@ export async function readFileBounded(path: string, options: ReadFileOptions = {
  * Loads a Tiled map from disk: the map, its external tilesets and object templates, each read by
  * {@link readFileBounded} (regular files only, at most `maxFileBytes` each) and resolved relative
  * to the file that names it, as {@link loadTiledAsync} describes.
+ *
+ * With `root`, the map and every file it names must lie inside that folder after symbolic links
+ * are resolved (realpath): `../` sequences, absolute paths and links that lead out are refused
+ * with a TilenavError naming the file and `root`, before the file is read.
  */
 export async function loadTiledFile(path: string, options: Omit<TiledOptions, 'readFile' | 'file'> & ReadFileOptions = {}): Promise<TiledMap> {
-  const read = (p: string) => readFileBounded(p, options);
-  return loadTiledAsync(await read(path), { ...options, file: path, readFile: read });
+  const root = options.root;
+  if (root === undefined) {
+    const read = (p: string) => readFileBounded(p, options);
+    return loadTiledAsync(await read(path), { ...options, file: path, readFile: read });
+  }
+  if (typeof root !== 'string' || root === '') throw new TilenavError(`expected the folder references must stay in (a non-empty string), got ${describe(root)}`, { element: 'root' });
+  let realRoot: string;
+  try {
+    realRoot = await realpath(resolve(root));
+  } catch (e) {
+    throw new TilenavError(`cannot open the root folder (${fileErrorReason(e)})`, { file: root, element: 'root' });
+  }
+  const read = async (p: string) => {
+    let real: string;
+    try {
+      real = await realpath(p);
+    } catch (e) {
+      throw cannot(p, e);
+    }
+    const rel = relative(realRoot, real);
+    if (rel === '' || rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) {
+      throw new TilenavError(`is outside the root folder ${JSON.stringify(root)} once its links are followed; a map may only name files inside it`, { file: p, element: 'root' });
+    }
+    return readFileBounded(p, options);
+  };
+  // Here the real paths decide (so the map may be named through a link to a folder inside the
+  // root); the loader's own check, on names as given, would refuse that.
+  const rest = { ...options };
+  delete rest.root;
+  return loadTiledAsync(await read(path), { ...rest, file: path, readFile: read });
 }

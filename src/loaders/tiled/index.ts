@@ -63,6 +63,15 @@ export interface TiledOptions {
    */
   allowAbsolutePaths?: boolean;
   /**
+   * The folder every tileset and template must come from: a reference whose path, with `.` and
+   * `..` resolved against the map's `file`, lies outside it is refused, naming the reference, before
+   * `readFile` is asked for it (for a server that loads maps its players upload). Give it in the
+   * same form as `file` (both relative to the same folder, both absolute, or both URLs of one
+   * origin). This check is on the names alone: in Node, {@link loadTiledFile} also resolves
+   * symbolic links and refuses a file whose real path leaves the root's. @default no confinement
+   */
+  root?: string;
+  /**
    * Refuse maps whose collision shapes need more than this many cell visits to rasterise, all
    * shapes together (a shape is clipped to the map first, so only its part on the map counts).
    * A shape's outline cells and its interior's edge crossings (times log2 of a row's crossings,
@@ -168,18 +177,49 @@ function normalise(joined: string): string {
 /** A URL scheme (`file:`, `https:`, a drive letter `C:`) or a leading slash or backslash. */
 const ABSOLUTE = /^([a-z][a-z0-9+.-]*:|[\\/])/i;
 
+/** Where a map's references may lead: absolute paths and URLs, and the folder they must stay in. */
+interface RefRules {
+  allowAbsolute: boolean;
+  /** The `root` option, normalised (undefined: no confinement). */
+  root: { origin: string; path: string } | undefined;
+}
+
+function refRules(options: Omit<TiledOptions, 'readFile'>): RefRules {
+  return { allowAbsolute: options.allowAbsolutePaths === true, root: options.root === undefined ? undefined : splitPath(options.root) };
+}
+
+/** A path's URL origin (scheme and host, lower-cased; '' for none) and the rest with `.` and `..` resolved. */
+function splitPath(p: string): { origin: string; path: string } {
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(p)?.[0] ?? '';
+  const rest = normalise(p.slice(origin.length));
+  return { origin: origin.toLowerCase(), path: origin !== '' && !rest.startsWith('/') ? '/' + rest : rest };
+}
+
+/** True when `path` (resolved) lies in the folder `root`: the same origin, and `root` a leading run of its parts. */
+function inside(root: { origin: string; path: string }, path: string): boolean {
+  const p = splitPath(path);
+  if (p.origin !== root.origin) return false;
+  if (root.path === '' || root.path === '.') return !p.path.startsWith('/') && p.path !== '..' && !p.path.startsWith('../') && !ABSOLUTE.test(p.path);
+  if (root.path === '/') return p.path.startsWith('/') && !p.path.startsWith('/..');
+  return p.path === root.path || p.path.startsWith(root.path + '/');
+}
+
 /**
  * The path a map's reference (a tileset's or a template's `source`) names, relative to the file
  * that holds it. Absolute paths and URLs are refused unless `allowAbsolutePaths`, and so is a
- * path that climbs above the filesystem root: a map may only reach what lies beside it.
+ * path that climbs above the filesystem root: a map may only reach what lies beside it. With
+ * `root`, a path that resolves outside that folder is refused too.
  */
-function resolveRef(ctx: Ctx, element: string, from: string, source: string, what: string, allowAbsolute: boolean): string {
+function resolveRef(ctx: Ctx, element: string, from: string, source: string, what: string, rules: RefRules): string {
+  let path: string;
   if (ABSOLUTE.test(source)) {
-    if (!allowAbsolute) fail(ctx, element, `the ${what} path ${quote(source, 80)} is absolute or a URL; only paths relative to the map are read (set allowAbsolutePaths to allow it)`);
-    return source;
+    if (!rules.allowAbsolute) fail(ctx, element, `the ${what} path ${quote(source, 80)} is absolute or a URL; only paths relative to the map are read (set allowAbsolutePaths to allow it)`);
+    path = source;
+  } else {
+    path = resolveTiledPath(from, source);
+    if (path.startsWith('/..')) fail(ctx, element, `the ${what} path ${quote(source, 80)} climbs above the filesystem root`);
   }
-  const path = resolveTiledPath(from, source);
-  if (path.startsWith('/..')) fail(ctx, element, `the ${what} path ${quote(source, 80)} climbs above the filesystem root`);
+  if (rules.root !== undefined && !inside(rules.root, path)) fail(ctx, element, `the ${what} path ${quote(source, 80)} resolves to ${quote(path, 200)}, outside the root folder (root); a map may only name files inside it`);
   return path;
 }
 
@@ -197,12 +237,12 @@ class References {
   constructor(
     private readonly ctx: Ctx,
     private readonly read: Read,
-    private readonly allowAbsolute: boolean,
+    private readonly rules: RefRules,
   ) {}
 
   /** The path a reference resolves to (exposed so the async loader can fetch every file first). */
   resolve(element: string, from: string, source: string, what: string): string {
-    return resolveRef(this.ctx, element, from, source, what, this.allowAbsolute);
+    return resolveRef(this.ctx, element, from, source, what, this.rules);
   }
 
   private open(path: string, element: string, what: string): { tctx: Ctx; t: string } | null {
@@ -325,7 +365,7 @@ export function loadTiled(source: string | Uint8Array, options: TiledOptions = {
     content = checkRead(content, path, what);
     cache.set(path, content);
     return content;
-  }, options.allowAbsolutePaths === true);
+  }, refRules(options));
   return finish(ctx, raw, refs, options, limits);
 }
 
@@ -338,7 +378,7 @@ export async function loadTiledAsync(source: string | Uint8Array, options: Omit<
   checkTiledOptions(options);
   const limits = limitsOf(options);
   const { ctx, raw } = parseMap(source, options, limits);
-  const allow = options.allowAbsolutePaths === true;
+  const allow = refRules(options);
   const files = new Map<string, string | Uint8Array>();
   const wanted: [path: string, element: string, what: string][] = [];
   for (const ref of raw.tilesets) if (ref.source !== null) wanted.push([resolveRef(ctx, ref.element, ctx.file, ref.source, 'tileset', allow), ref.element, 'tileset']);
