@@ -364,3 +364,27 @@ test('a symbolic link loop where a file is read or written: one line naming it, 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('whole-number flags take plain digits only: 1e2, 1.0, 0x10 and 1_0 are refused alike on every one, naming it', async () => {
+  const { parseCommand } = await import('../src/cli/flags.js');
+  let checked = 0;
+  for (const [name, c] of Object.entries(COMMANDS)) {
+    const base = c.spec.args.map((a, k) => `arg${k}`);
+    // The command's required flags, with values they take.
+    for (const [flag, f] of Object.entries(c.spec.flags)) {
+      if (f.required) base.push(`--${flag}=${f.kind === 'point' ? '1,1' : f.kind === 'number' ? String(f.min ?? 1) : (f.choices?.[0] ?? 'x')}`);
+    }
+    for (const [flag, f] of Object.entries(c.spec.flags)) {
+      if (f.kind !== 'number' || f.integer !== true) continue;
+      checked++;
+      const ok = String(f.min ?? 1);
+      assert.equal(parseCommand(name, c.spec, [...base, `--${flag}`, ok]).values[flag], Number(ok), `${name} --${flag} ${ok}`);
+      for (const bad of ['1e2', '1.0', '0x10', '1_0', '0b1', '2.', '']) {
+        assert.throws(() => parseCommand(name, c.spec, [...base, `--${flag}=${bad}`]), (e: unknown) => e instanceof Error && e.name === 'TilenavError' && e.message.startsWith(`--${flag}: expected a whole number`) && e.message.endsWith(`got '${bad}'`), `${name} --${flag}=${bad}`);
+      }
+    }
+  }
+  assert.ok(checked >= 3, `${checked} whole-number flags checked`);
+  const r = await run('scen', SCEN_MAP, SCEN, '--workers', '1e2');
+  assert.deepEqual([r.code, r.err], [2, ["tilenav scen: --workers: expected a whole number 1..256, got '1e2'"]]);
+});
