@@ -1,6 +1,6 @@
 import { addChangedRect, unionRect } from './rects.js';
 import { TilenavError, assertCost, assertInteger, assertLimit, assertOptionsObject, describe } from '../errors.js';
-import { TerrainTable } from './terrain.js';
+import { TerrainTable, type Terrain, type TerrainFollower } from './terrain.js';
 import { assertProjectionFits, orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from './padded.js';
 
@@ -155,6 +155,11 @@ export class NavGrid {
   /** Per layer, whether a write of the running batch opened a way (see GridChange.opened). */
   private pendingOpened: boolean[] = [];
   private readonly walkWriters = new Set<(layer: number, rect: CellRect, walkable: boolean) => void>();
+  /** Keeps the cells' costs in step with the terrain table (which holds it weakly; the grid, strongly). */
+  private readonly terrainFollower: TerrainFollower = {
+    costChanged: (id, was) => this.followTerrainCost(id, was),
+    holds: (id) => this.layers.some((l) => l.terrain.includes(id)),
+  };
 
   constructor(width: number, height: number, options: NavGridOptions = {}) {
     assertInteger(width, 'width');
@@ -183,6 +188,7 @@ export class NavGrid {
     this.height = height;
     this.size = width * height;
     this.terrain = options.terrain ?? new TerrainTable();
+    this.terrain.follow(this.terrainFollower);
     this.projection = options.projection ?? orthogonal(1, 1);
     // Pictures, world positions and worldToCell all need finite coordinates.
     assertProjectionFits(this.projection, width, height);
@@ -426,6 +432,34 @@ export class NavGrid {
         view.statsValid = false;
       }
       this.changed(l, r, 0, true);
+    }
+  }
+
+  /**
+   * A terrain of the grid's table changed cost: cells holding it at its old cost (as a float32
+   * stores it) take the new one; a cell whose cost was set on its own keeps it. One change event
+   * per layer that changed, over the changed cells' bounding rectangle.
+   */
+  private followTerrainCost(id: number, was: Terrain): void {
+    const old = Math.fround(was.cost);
+    const now = this.terrain.get(id).cost;
+    for (const layer of this.layers) {
+      const { terrain, cost } = layer;
+      let x0 = this.width;
+      let y0 = this.height;
+      let x1 = -1;
+      let y1 = -1;
+      for (let i = 0; i < this.size; i++) {
+        if (terrain[i] !== id || cost[i] !== old) continue;
+        cost[i] = now;
+        const x = i % this.width;
+        const y = (i - x) / this.width;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        y1 = y;
+      }
+      if (x1 >= 0) this.refresh(layer.index, { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 });
     }
   }
 
