@@ -5,7 +5,7 @@
 import { ALGORITHMS, LEGEND_HTML, SMOOTHING, option } from './panel.js';
 import { pageApi, type PageApi } from './api.js';
 import { BUNDLED_MAPS } from './maps.js';
-import { $, page, palette, resize, screen, selectedLayer, ui } from './page.js';
+import { $, clearToast, page, palette, resize, screen, selectedLayer, ui } from './page.js';
 import { checkWeight, fitToMovement, query, weightTyped } from './search.js';
 import { paint, restartRouteClicks, selectionBox } from './tools.js';
 import { loadBundled } from './map-picker.js';
@@ -101,6 +101,8 @@ $('clear').addEventListener('click', () => {
   query();
 });
 window.addEventListener('resize', resize);
+// A message about a click on the map goes once the user works in the side panel.
+$('side').addEventListener('pointerdown', clearToast);
 
 loadBundled(new URLSearchParams(location.search).get('map') ?? BUNDLED_MAPS[0].id);
 requestAnimationFrame(frame);

@@ -8,7 +8,7 @@ import { drawArt } from './art.js';
 import { BUNDLED_MAPS, COMPANION_EXTENSIONS, FILE_LOADERS, loaderFor, movementsFor, pickedPath, type DemoMap } from './maps.js';
 import { option } from './panel.js';
 import { GridView } from './view.js';
-import { $, page, palette, resize, screen, ui, updateStats } from './page.js';
+import { $, clearToast, page, palette, resize, screen, ui, updateStats } from './page.js';
 import { fitToMovement, query } from './search.js';
 import { listTools, restartRouteClicks } from './tools.js';
 import { showUnits } from './units-panel.js';
@@ -65,7 +65,7 @@ function show(name: string, m: DemoMap): void {
   palette.show(m.tiled ?? null, grid);
   listTools(grid, m.tiled !== undefined);
   ui.error.textContent = '';
-  ui.notice.textContent = '';
+  clearToast();
   ui.missing.textContent = '';
   // The field shows the weight kept: a refusal of an earlier attempt means nothing on the next map.
   ui.weightError.textContent = '';
@@ -161,6 +161,8 @@ ui.map.addEventListener('change', () => {
   const f = picked.find((p) => `disk:${pickedPath(p)}` === v);
   if (f !== undefined) void loadPicked(f);
 });
+$('pick-file').addEventListener('click', () => ui.file.click());
+$('pick-folder').addEventListener('click', () => ui.folder.click());
 for (const input of [ui.file, ui.folder]) {
   input.addEventListener('change', () => {
     const files = [...(input.files ?? [])];

@@ -13,7 +13,7 @@ export const ui = {
   folder: $<HTMLInputElement>('folder'),
   error: $<HTMLDivElement>('error'),
   missing: $<HTMLDivElement>('missing'),
-  notice: $<HTMLDivElement>('notice'),
+  toast: $<HTMLDivElement>('toast'),
   hint: $<HTMLDivElement>('hint'),
   overlay: $<HTMLInputElement>('overlay'),
   opacity: $<HTMLInputElement>('opacity'),
@@ -58,6 +58,48 @@ export function resize(): void {
     screen.height = h;
   }
   page.dirty = true;
+}
+
+/** How long a message beside the map stays before it fades (ms), and how long the fade takes (as the CSS transition). */
+const TOAST_MS = 3500;
+const TOAST_FADE_MS = 600;
+let toastTimers: ReturnType<typeof setTimeout>[] = [];
+
+/**
+ * Shows `text` in a bubble beside the map point (sx, sy) (canvas pixels, as a click's): below and
+ * to the right of it, or on the other side where the map's area ends, so it stays in view. It
+ * fades after a few seconds; the next message replaces it.
+ */
+export function toast(text: string, sx: number, sy: number): void {
+  const t = ui.toast;
+  for (const id of toastTimers) clearTimeout(id);
+  t.textContent = text;
+  t.classList.remove('fading');
+  t.hidden = false;
+  // Measured at the area's corner: where it stood last would narrow it (shrink-to-fit).
+  t.style.left = t.style.top = '0px';
+  const gap = 14;
+  const margin = 6;
+  const w = t.offsetWidth;
+  const h = t.offsetHeight;
+  const areaW = screen.clientWidth;
+  const areaH = screen.clientHeight;
+  let x = sx + gap;
+  let y = sy + gap;
+  if (x + w > areaW - margin) x = sx - gap - w;
+  if (y + h > areaH - margin) y = sy - gap - h;
+  t.style.left = `${Math.round(Math.max(margin, Math.min(x, areaW - margin - w)))}px`;
+  t.style.top = `${Math.round(Math.max(margin, Math.min(y, areaH - margin - h)))}px`;
+  toastTimers = [setTimeout(() => t.classList.add('fading'), TOAST_MS), setTimeout(() => (t.hidden = true), TOAST_MS + TOAST_FADE_MS)];
+}
+
+/** Takes the message beside the map away at once (the next click went through). */
+export function clearToast(): void {
+  for (const id of toastTimers) clearTimeout(id);
+  toastTimers = [];
+  ui.toast.textContent = '';
+  ui.toast.classList.remove('fading');
+  ui.toast.hidden = true;
 }
 
 /** The Statistics panel: the map's size and projection, and per layer its navigable and blocked cells. */

@@ -49,16 +49,28 @@ function ruleColor(r: TiledRule): string {
   return r.terrain !== undefined ? RULE_COLOR.terrain : RULE_COLOR.cost;
 }
 
+/** How the loader's warnings about a map where nothing blocks begin: without rules, and with rules that block nothing. */
+const NO_RULES_WARNING = 'no layer or tile of this map says which tiles block';
+const NOTHING_BLOCKS_WARNING = 'nothing blocks: the rules';
+
 /**
  * A loader warning in the page's words, with what to do about it here. The warning that nothing
  * blocks points at the palette; others (a rules file naming a tileset the map lacks) are kept.
  */
 export function plainWarning(w: string): string {
-  if (w.startsWith('no layer or tile of this map says which tiles block')) {
+  if (w.startsWith(NO_RULES_WARNING)) {
     return 'No layer or tile of this map says which tiles block, so every cell is walkable. Fix: choose "Blocked" below and click the blocking tiles (water, walls) in the palette, or give those tiles a bool property `collides` set to true in Tiled.';
   }
-  if (w.startsWith('nothing blocks: the rules')) return 'Nothing blocks: the rules block no cell of this map, so every cell is walkable. Fix: choose "Blocked" and click the tiles that should block; a rules file must name the map\'s tilesets by their Tiled names.';
+  if (w.startsWith(NOTHING_BLOCKS_WARNING)) return 'Nothing blocks: the rules block no cell of this map, so every cell is walkable. Fix: choose "Blocked" and click the tiles that should block; a rules file must name the map\'s tilesets by their Tiled names.';
   return w;
+}
+
+/**
+ * Whether the loader's warnings say the map has no collision rules (nothing of it blocks): the
+ * Tiles panel opens for such a map, and stays folded for one that says which tiles block.
+ */
+export function asksForRules(warnings: readonly string[]): boolean {
+  return warnings.some((w) => w.startsWith(NO_RULES_WARNING) || w.startsWith(NOTHING_BLOCKS_WARNING));
 }
 
 /** Starts a download of `text` as a file named `name`. */
@@ -87,7 +99,7 @@ function sheetGrid(ts: TiledTilesetInfo, img: ImageBitmap | undefined): { column
 const baseName = (p: string) => p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
 
 export class TilePalette {
-  readonly root = $<HTMLElement>('tiles');
+  readonly root = $<HTMLDetailsElement>('tiles');
   private readonly ruleSelect = $<HTMLSelectElement>('rule');
   private readonly costInput = $<HTMLInputElement>('rule-cost');
   private readonly costRow = $<HTMLLabelElement>('rule-cost-row');
@@ -119,7 +131,11 @@ export class TilePalette {
     });
   }
 
-  /** Shows the panel for a Tiled map (`source` null hides it); `grid` is the grid on screen, which rules rewrite. */
+  /**
+   * Shows the panel for a Tiled map (`source` null hides it); `grid` is the grid on screen, which
+   * rules rewrite. The panel opens when the map says nothing about which tiles block, and is
+   * folded (its title alone) when it does.
+   */
   show(source: TiledSource | null, grid: NavGrid): void {
     this.source = source;
     this.grid = grid;
@@ -128,6 +144,7 @@ export class TilePalette {
     this.root.hidden = source === null;
     this.message.textContent = '';
     if (source === null) return;
+    this.root.open = asksForRules(source.map.warnings);
     this.ruleSelect.replaceChildren();
     option(this.ruleSelect, 'blocked', 'Blocked');
     option(this.ruleSelect, 'bridge', 'Bridge (walkable over what is below)');
@@ -235,11 +252,15 @@ export class TilePalette {
     return `Under the cursor (${x}, ${y}): ${t.tileset} tile ${t.id}${r === '' ? '' : ` (${r})`}.`;
   }
 
-  /** A map click with the "tile rule" tool: the chosen rule on the tile under the cursor. */
-  ruleAtCell(x: number, y: number): void {
+  /**
+   * A map click with the "tile rule" tool: the chosen rule on the tile under the cursor. Returns
+   * the panel's message about it (the page shows it beside the click too).
+   */
+  ruleAtCell(x: number, y: number): string {
     const t = this.tileAt(x, y);
     if (t === null) this.message.textContent = `(${x}, ${y}) shows no tile (or the tiles are not read yet).`;
     else this.setTileRule(t.tileset, t.id);
+    return this.message.textContent ?? '';
   }
 
   /** Reads rules from a file's text: checked, then applied whole in place of the current ones. */

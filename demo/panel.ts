@@ -84,7 +84,7 @@ export const LEGEND_HTML = [
 /** What a left click does with `tool` (route, units, wall, erase, terrain:NAME). */
 export function hintFor(tool: string): string {
   if (tool === 'route') return 'Click a walkable cell: the first click sets the start, the next the goal. Drag a marker to move it. Right-drag pans, the wheel zooms.';
-  if (tool === 'units') return 'Click or drag a box to select units; right-click a cell to send them there (a ring marks it); shift-click adds one unit.';
+  if (tool === 'units') return 'Click or drag a box to select units; right-click a cell to send them there in formation (a ring marks it); shift-click adds one unit.';
   if (tool === 'wall') return 'Click or drag to paint walls with the brush; the path updates as you paint.';
   if (tool === 'tile-rule') return 'Click a cell: the rule chosen under Tiles goes to the tile drawn there (the topmost), on every cell showing it.';
   if (tool === 'erase') return 'Click or drag to paint plain ground (cost 1) over walls and terrain.';

@@ -5,7 +5,7 @@
 import type { NavGrid } from 'tilenav';
 import { forEachTouchedCell } from 'tilenav/path';
 import { hintFor, option } from './panel.js';
-import { page, palette, screen, selectedLayer, ui, updateStats } from './page.js';
+import { clearToast, page, palette, screen, selectedLayer, toast, ui, updateStats } from './page.js';
 import { query } from './search.js';
 import { addUnits, orderUnits, selectOnScreen } from './units-panel.js';
 
@@ -76,16 +76,19 @@ function pointer(e: PointerEvent): [number, number] {
   return [e.clientX - r.left, e.clientY - r.top];
 }
 
-/** Moves the start or goal to (x, y); a blocked cell is refused with a message. Returns whether it moved. */
-function setPoint(which: 'start' | 'goal', x: number, y: number): boolean {
+/**
+ * Moves the start or goal to (x, y); a blocked cell is refused with a message beside the pointer
+ * at (sx, sy). Returns whether it moved.
+ */
+function setPoint(which: 'start' | 'goal', x: number, y: number, sx: number, sy: number): boolean {
   const state = page.state;
   const layer = selectedLayer();
   if (!state.grid.isWalkable(x, y, layer)) {
-    ui.notice.textContent = `(${x}, ${y}) is blocked on layer ${state.grid.layers[layer].name}: pick a walkable cell for the ${which}.`;
+    toast(`(${x}, ${y}) is blocked on layer ${state.grid.layers[layer].name}: pick a walkable cell for the ${which}.`, sx, sy);
     page.dirty = true;
     return false;
   }
-  ui.notice.textContent = '';
+  clearToast();
   state[which] = y * state.grid.width + x;
   query();
   return true;
@@ -116,7 +119,8 @@ function pointerDown(e: PointerEvent): void {
   if (c === null) return;
   const i = c[1] * state.grid.width + c[0];
   if (ui.tool.value === 'tile-rule') {
-    palette.ruleAtCell(c[0], c[1]);
+    const said = palette.ruleAtCell(c[0], c[1]);
+    if (said !== '') toast(said, sx, sy);
     return;
   }
   if (ui.tool.value !== 'route') {
@@ -131,7 +135,7 @@ function pointerDown(e: PointerEvent): void {
     return;
   }
   // A refused (blocked) cell leaves the turn: the next click still sets the same marker.
-  if (setPoint(nextIsStart ? 'start' : 'goal', c[0], c[1])) nextIsStart = !nextIsStart;
+  if (setPoint(nextIsStart ? 'start' : 'goal', c[0], c[1], sx, sy)) nextIsStart = !nextIsStart;
 }
 
 function pointerMove(e: PointerEvent): void {
@@ -159,7 +163,7 @@ function pointerMove(e: PointerEvent): void {
   if (c === null) return;
   page.inputAt = performance.now();
   if (drag === 'paint') paintStroke(c[0], c[1]);
-  else if (c[1] * state.grid.width + c[0] !== state[drag]) setPoint(drag, c[0], c[1]);
+  else if (c[1] * state.grid.width + c[0] !== state[drag]) setPoint(drag, c[0], c[1], sx, sy);
 }
 
 function pointerUp(e: PointerEvent): void {
@@ -171,7 +175,7 @@ function pointerUp(e: PointerEvent): void {
   if (rightDown !== null) {
     const [sx, sy] = pointer(e);
     const c = Math.hypot(sx - rightDown[0], sy - rightDown[1]) < 4 ? page.state.view.cellAt(sx, sy) : null;
-    if (c !== null) orderUnits(c[0], c[1]);
+    if (c !== null && orderUnits(c[0], c[1]) === null) toast('No unit is selected: click a unit or drag a box around some first.', sx, sy);
     rightDown = null;
   }
   drag = null;
@@ -194,4 +198,8 @@ screen.addEventListener('pointerdown', pointerDown);
 screen.addEventListener('pointermove', pointerMove);
 screen.addEventListener('pointerup', pointerUp);
 screen.addEventListener('wheel', wheel, { passive: false });
-ui.tool.addEventListener('change', showHint);
+ui.tool.addEventListener('change', () => {
+  showHint();
+  // The tool sets the rule chosen under Tiles: the panel opens to show it.
+  if (ui.tool.value === 'tile-rule') palette.root.open = true;
+});

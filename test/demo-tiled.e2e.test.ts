@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { OVERLAY_COLORS } from '../src/render/index.js';
 import { loadTiled, type TiledRules } from '../src/loaders/index.js';
 import { fixture } from './fixtures.js';
-import { clickCell, drawn, pageState, pixelAt, skip, startDemo, type Demo } from './helpers-demo.js';
+import { assertToastBeside, clickCell, drawn, pageState, pixelAt, skip, startDemo, toast, type Demo } from './helpers-demo.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const window: any;
@@ -252,17 +252,25 @@ test('demo: polish: blocked clicks, weight, hint, legend, labels at two sizes, u
   assert.equal(hints.size, 4, 'one hint per tool');
   await page.selectOption('#tool', 'route');
   assert.match(await text(page, '#hint'), /start/);
-  // A click on a blocked cell says so and keeps the turn: the next click still sets the start.
+  // A click on a blocked cell says so beside the click (the map's corner: the message stays in
+  // view) and keeps the turn: the next click still sets the start.
   await page.click('#clear');
+  const corner = await page.evaluate(() => window.__tilenav.cellToClient(0, 0));
   await clickCell(page, 0, 0);
-  assert.match(await text(page, '#notice'), /\(0, 0\) is blocked/);
+  await assertToastBeside(page, corner, /\(0, 0\) is blocked/);
   assert.equal((await pageState(page)).start, null);
   await clickCell(page, 2, 2);
   await clickCell(page, 57, 18);
   await drawn(page);
   const s = await pageState(page);
   assert.deepEqual([s.start, s.goal], [[2, 2], [57, 18]], 'the blocked click did not use up the start');
-  assert.equal(await text(page, '#notice'), '');
+  assert.equal((await toast(page)).shown, false, 'the message went with the next click');
+  // A right-click order without a selection says what to do, beside the click.
+  await page.selectOption('#tool', 'units');
+  const empty = await page.evaluate(() => window.__tilenav.cellToClient(30, 10));
+  await page.mouse.click(empty.x, empty.y, { button: 'right' });
+  await assertToastBeside(page, empty, /No unit is selected/);
+  await page.selectOption('#tool', 'route');
   // The weight field refuses what the search cannot use, says why beside it, and keeps the last weight.
   for (const bad of ['-1', '11', '']) {
     await page.fill('#weight', bad);
@@ -356,8 +364,11 @@ test('demo: Tiles palette on the island map: water tiles blocked by hand, the ro
   for (let y = 0; y < byFile.grid.height; y++) for (let x = 0; x < byFile.grid.width; x++) want.push(byFile.grid.isWalkable(x, y) ? 1 : 0);
 
   const page = await demo!.open('', { width: 1280, height: 800 });
+  assert.equal(await page.$eval('#tiles', (e: any) => e.open), false, 'folded on the bundled map, which says what blocks');
   await pickMap(page, island);
   assert.equal(await page.isVisible('#tiles'), true, 'the Tiles panel shows for a Tiled map');
+  assert.equal(await page.$eval('#tiles', (e: any) => e.open), true, 'and opens: the island map does not say which tiles block');
+  assert.equal(await page.isVisible('#rule'), true);
   assert.match(await text(page, '#tiles-warnings'), /says which tiles block.*click the blocking tiles.*in the palette.*bool property `collides`/s, 'the warning says the fix in plain words');
   // The tiles the map uses come first, most cells first, with their counts.
   const first = await page.$eval('#palette button.tile', (b: any) => [b.dataset.id, b.querySelector('small').textContent]);
@@ -377,6 +388,7 @@ test('demo: Tiles palette on the island map: water tiles blocked by hand, the ro
   assert.match(await text(page, '#hint'), /Under the cursor \(2, 2\): beach_tileset tile 148\./, 'the hint names the tile under the cursor');
   await clickCell(page, 2, 2);
   await drawn(page);
+  await assertToastBeside(page, over, /^beach_tileset tile 148: blocked\.$/);
   assert.equal(await page.evaluate(() => window.__tilenav.isWalkable(2, 2)), false, 'the clicked sea cell blocks at once');
   assert.equal(await page.evaluate(() => window.__tilenav.isWalkable(0, 46)), false, 'and every other cell showing that tile');
   assert.match(await text(page, '#tiles-message'), /beach_tileset tile 148: blocked/);

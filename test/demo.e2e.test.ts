@@ -13,7 +13,7 @@ import { NavGrid, findPath, saveGrid } from '../src/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { OVERLAY_COLORS } from '../src/render/index.js';
 import { fixture } from './fixtures.js';
-import { clickCell, drawn, pageState as state, pixelAt, skip, startDemo, type Demo } from './helpers-demo.js';
+import { assertToastBeside, clickCell, drawn, pageState as state, pixelAt, skip, startDemo, toast, type Demo } from './helpers-demo.js';
 
 // Page functions run in the browser; the project's Node typecheck has no DOM library (the core
 // must not use it), so these names are declared loosely for this file only.
@@ -114,18 +114,81 @@ test('demo: click a route, paint a wall across it, the redrawn path avoids the w
   await page.close();
 });
 
+test('demo: the first screen at 1280 x 800: Map, Edit, Units and Search in view, Tiles folded, the API reference linked, a blocked click answered beside the click', { skip, timeout: 60_000 }, async () => {
+  const page = await demo!.open('', { width: 1280, height: 800 });
+  assert.equal(await page.evaluate(() => window.__tilenav.map), 'frontier');
+  // README's screenshot is this screen: the map's tile art under the overlay, a route on it.
+  // Refreshed on request so a test run leaves the checkout clean.
+  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
+    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
+    writeFileSync(new URL('../docs/demo.png', import.meta.url), await page.screenshot());
+  }
+  // Every panel one works with is on screen without scrolling, down to the Search panel's buttons.
+  const boxes: { text: string; top: number; bottom: number; shown: boolean }[] = await page.$$eval('#side h2', (hs) =>
+    hs.map((h: any) => {
+      const r = h.getBoundingClientRect();
+      return { text: h.textContent, top: r.top, bottom: r.bottom, shown: r.height > 0 };
+    }),
+  );
+  for (const name of ['Map', 'Edit', 'Units', 'Search']) {
+    const h = boxes.find((b) => b.text === name);
+    assert.ok(h !== undefined && h.shown, `the ${name} panel has its header`);
+    assert.ok(h.top >= 0 && h.bottom <= 800, `the ${name} header is in view at 1280 x 800 (${Math.round(h.top)} to ${Math.round(h.bottom)})`);
+  }
+  for (const id of ['#map', '#tool', '#add-units', '#algorithm', '#fit', '#clear']) {
+    const r = await page.$eval(id, (e: any) => e.getBoundingClientRect().bottom);
+    assert.ok(r <= 800, `${id} is in view without scrolling (bottom ${Math.round(r)})`);
+  }
+  assert.equal(await page.$eval('#side', (e: any) => e.scrollTop), 0, 'the side panel is not scrolled');
+  // The Tiles panel: its title shows, folded (the frontier map says which tiles block).
+  assert.equal(await page.isVisible('#tiles > summary'), true, 'the Tiles title shows for a Tiled map');
+  assert.equal(await page.$eval('#tiles', (e: any) => e.open), false, 'the Tiles panel is folded on the default map');
+  assert.equal(await page.isVisible('#rule'), false, 'its controls are folded away');
+  // The API reference (TypeDoc, built by npm run docs next to the demo) is linked from the header.
+  const link = await page.$eval('#api-link', (a: any) => ({ text: a.textContent, href: a.getAttribute('href'), url: a.href, bottom: a.getBoundingClientRect().bottom }));
+  assert.equal(link.text, 'API reference');
+  assert.equal(link.href, 'api/index.html', 'relative to the demo page');
+  assert.equal(link.url, new URL('api/index.html', demo!.url).href);
+  assert.ok(link.bottom <= 800);
+  // A click on a blocked cell: the message shows beside the click, on the map, and fades.
+  const blocked: [number, number][] = await page.evaluate(() => {
+    const t = window.__tilenav;
+    const [w, h] = t.size;
+    const out: [number, number][] = [];
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (!t.isWalkable(x, y)) out.push([x, y]);
+    return out;
+  });
+  assert.ok(blocked.length > 0, 'the frontier map has blocked cells');
+  // The first blocked cell (top left) and the one nearest the bottom-right corner: the message
+  // turns to stay in view there.
+  const corner = blocked.reduce((a, b) => (b[0] + b[1] > a[0] + a[1] ? b : a));
+  const before = await state(page);
+  for (const [x, y] of [blocked[0], corner]) {
+    const p = await page.evaluate(([x, y]) => window.__tilenav.cellToClient(x, y), [x, y]);
+    await page.mouse.click(p.x, p.y);
+    await assertToastBeside(page, p, new RegExp(`^\\(${x}, ${y}\\) is blocked on layer Ground: pick a walkable cell for the start\\.$`));
+  }
+  assert.deepEqual((await state(page)).start, before.start, 'the blocked clicks moved nothing');
+  mkdirSync(new URL('../test-output/', import.meta.url), { recursive: true });
+  writeFileSync(new URL('../test-output/demo-first-screen-blocked.png', import.meta.url), await page.screenshot());
+  await page.waitForSelector('#toast', { state: 'hidden', timeout: 10_000 });
+  // A click that goes through takes a message away at once.
+  const p = await page.evaluate(([x, y]) => window.__tilenav.cellToClient(x, y), blocked[0]);
+  await page.mouse.click(p.x, p.y);
+  assert.equal((await toast(page)).shown, true);
+  await clickCell(page, 2, 3);
+  assert.deepEqual((await state(page)).start, [2, 3]);
+  assert.equal((await toast(page)).shown, false, 'the message went with the next click');
+  assert.deepEqual(consoleErrors, [], 'no console errors');
+  await page.close();
+});
+
 test('demo: every bundled map opens, isometric and hexagonal ones find paths in their projection', { skip, timeout: 60_000 }, async () => {
   const page = await context!.newPage();
   await open(page);
   // The page opens on the bundled Tiled map: two navigation layers, terrain costs, a route.
   assert.equal(await page.evaluate(() => window.__tilenav.map), 'frontier');
-  // README's screenshot is the first screen: the map's tile art under the overlay, a route on it.
-  // Refreshed on request so a test run leaves the checkout clean.
   assert.equal(await page.evaluate(() => window.__tilenav.hasArt), true, 'the opening map is drawn with its tiles');
-  if (process.env.TILENAV_UPDATE_SCREENSHOT === '1') {
-    mkdirSync(new URL('../docs/', import.meta.url), { recursive: true });
-    writeFileSync(new URL('../docs/demo.png', import.meta.url), await page.screenshot());
-  }
   assert.deepEqual(await page.$$eval('#layer option', (os) => os.map((o) => (o as any).textContent)), ['Ground', 'Sky']);
   const tiled = await state(page);
   assert.equal(tiled.status, 'found');

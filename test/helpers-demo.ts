@@ -126,3 +126,31 @@ export async function pixelAt(page: Page, x: number, y: number): Promise<number[
     return Array.from(c.getContext('2d').getImageData(Math.floor(p.x - r.left), Math.floor(p.y - r.top), 1, 1).data.slice(0, 3));
   }, [x, y]);
 }
+
+/** The message shown beside the map (the toast): its text, whether it shows, and its box on the page. */
+export type Toast = { text: string; shown: boolean; left: number; top: number; right: number; bottom: number };
+export const toast = (page: Page): Promise<Toast> =>
+  page.$eval('#toast', (e: any) => {
+    const r = e.getBoundingClientRect();
+    return { text: e.textContent, shown: !e.hidden && r.width > 0, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  });
+
+/** How far (page pixels) point p lies from box b: 0 inside it. */
+export const distanceToBox = (p: { x: number; y: number }, b: { left: number; top: number; right: number; bottom: number }): number =>
+  Math.hypot(Math.max(b.left - p.x, 0, p.x - b.right), Math.max(b.top - p.y, 0, p.y - b.bottom));
+
+/**
+ * Asserts that a message matching `re` shows beside the click at p: its box within `reach` pixels
+ * of the click, inside the viewport and over the map (right of the side panel).
+ */
+export async function assertToastBeside(page: Page, p: { x: number; y: number }, re: RegExp, reach = 120): Promise<Toast> {
+  const t = await toast(page);
+  assert.ok(t.shown, `a message shows beside the click at (${Math.round(p.x)}, ${Math.round(p.y)})`);
+  assert.match(t.text, re);
+  const d = distanceToBox(p, t);
+  assert.ok(d <= reach, `the message is ${Math.round(d)} px from the click (at most ${reach})`);
+  const vp = page.viewportSize()!;
+  const side = await page.$eval('#side', (e: any) => e.getBoundingClientRect().right);
+  assert.ok(t.left >= side && t.top >= 0 && t.right <= vp.width && t.bottom <= vp.height, `the message lies over the map, inside the ${vp.width} x ${vp.height} viewport: ${JSON.stringify(t)}`);
+  return t;
+}

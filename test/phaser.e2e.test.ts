@@ -112,7 +112,7 @@ for (const major of [4, 3] as const) {
       assert.ok(m.centreError < 1e-6, `${name}: cell centres where Phaser draws the tiles (off by ${m.centreError} px)`);
     }
     assert.equal(check.maps.orthogonal.phaserAgrees, check.maps.orthogonal.cells, "orthogonal: agrees with Phaser's worldToTileXY");
-    // README's Phaser example, run as written: a path, then around the door the tilemap's putTileAt closed.
+    // docs/phaser.md's example, run as written: a path, then around the door the tilemap's putTileAt closed.
     assert.deepEqual(check.readme, { movement: 'octile', open: check.maps.orthogonal.before.cost, closed: check.maps.orthogonal.after.cost, crossesDoor: false, offMap: true });
   });
 }
@@ -214,7 +214,7 @@ test('phaser e2e: D closes the fort door and a unit inside walks around it; P dr
   // The screenshot: everyone walking around the closed door, paths drawn over the overlay.
   await page.evaluate(() => window.__phaser.orderAll(40, 21));
   await page.waitForTimeout(700);
-  // README's picture is refreshed on request (TILENAV_UPDATE_SCREENSHOT=1), so a test run leaves the
+  // docs/phaser.md's picture is refreshed on request (TILENAV_UPDATE_SCREENSHOT=1), so a test run leaves the
   // checkout clean; otherwise the shot goes to test-output/.
   const shot = process.env.TILENAV_UPDATE_SCREENSHOT === '1' ? join(root, 'docs/phaser.png') : join(root, 'test-output/phaser-example.png');
   mkdirSync(join(root, 'test-output'), { recursive: true });
@@ -245,7 +245,7 @@ test('phaser e2e: frame time with 50 units walking (Phaser 4 and Phaser 3)', { s
   assert.deepEqual(consoleErrors, []);
 });
 
-test("phaser e2e: the example, the check page and README's example typecheck against Phaser's own types", () => {
+test("phaser e2e: the example, the check page and docs/phaser.md's example typecheck against Phaser's own types", () => {
   const r = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'examples/phaser/tsconfig.json'], { cwd: root, encoding: 'utf8' });
   assert.equal(r.status, 0, `tsc examples/phaser:\n${r.stdout}\n${r.stderr}`);
 });

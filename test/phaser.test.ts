@@ -274,12 +274,12 @@ test('phaser: the scene plugin converts and watches, and unwatches on scene dest
   assert.equal(nav.grid.isWalkable(2, 1), true, 'no longer watched');
 });
 
-test('phaser: README runs the example the e2e test runs in Phaser 3 and 4, and the example map is the current copy of frontier.tmx', async () => {
+test('phaser: docs/phaser.md shows the example the e2e test runs in Phaser 3 and 4, and the example map is the current copy of frontier.tmx', async () => {
   const { readFileSync } = await import('node:fs');
   const { tmxToTmj } = await import('../examples/phaser/make-map.js');
   const root = new URL('..', import.meta.url);
-  const readme = readFileSync(new URL('README.md', root), 'utf8');
-  const section = readme.slice(readme.indexOf('## Use it with Phaser'));
+  const page = readFileSync(new URL('docs/phaser.md', root), 'utf8');
+  const section = page.slice(page.indexOf('## In a scene'));
   const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
   assert.equal(block, readFileSync(new URL('examples/phaser/readme-example.ts', root), 'utf8'));
   assert.equal(readFileSync(new URL('examples/phaser/frontier.tmj', root), 'utf8'), tmxToTmj(readFileSync(new URL('examples/frontier.tmx', root), 'utf8')), 'run node --import tsx examples/phaser/make-map.ts');

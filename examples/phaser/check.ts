@@ -122,7 +122,7 @@ class CheckScene extends Phaser.Scene {
       const layer = map.createLayer('ground', set, 200, 100) as Phaser.Tilemaps.TilemapLayer;
       maps[name] = check(this, map, layer, false);
     }
-    // README's example, as written there, on a data tilemap; the door put through the tilemap's own putTileAt.
+    // docs/phaser.md's example, as written there, on a data tilemap; the door put through the tilemap's own putTileAt.
     const readmeMap = this.make.tilemap({ data: ROWS, tileWidth: 16, tileHeight: 16 });
     readmeMap.createLayer(0, readmeMap.addTilesetImage('ortho', 'ortho', 16, 16, 0, 0, 1)!, 0, 200);
     readmeMap.setCollision([2]);

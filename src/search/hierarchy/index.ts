@@ -49,7 +49,7 @@ export const DEFAULT_CLUSTER_SIZE = 16;
  * they share a group), and refines the abstract path into cells with exact searches between kept
  * border crossings. Works on any layer, with terrain costs, for `octile` and `cardinal` movement.
  * Not exact: the mean excess over optimal on the Moving AI maps is measured and bounded in
- * test/hpa.test.ts (README); the level-2 search is weighted by 1.01. A tile change marks its
+ * test/hpa.test.ts (the figures: docs/benchmarks.md); the level-2 search is weighted by 1.01. A tile change marks its
  * clusters and groups, rebuilt at the next query.
  *
  * Memory (see `bytes`): 2 bytes per cell of node slots; the cluster pools; per group its level-2
