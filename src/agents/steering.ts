@@ -1,9 +1,30 @@
 import type { NavGrid } from '../grid/navgrid.js';
+import type { Avoidance } from './avoidance.js';
 import type { FlowField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
 import { AGENT_DIRTY, AGENT_FLOW, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
 
 const TWO_PI = Math.PI * 2;
+
+// What an agent walks toward this step (see Steering.aim).
+/** Nothing this step: no path yet, or it just left its group's flow field. */
+const AIM_NONE = 0;
+/** A waypoint of its path before the last. */
+const AIM_WAYPOINT = 1;
+/** The order's target: its path's last waypoint, or the target itself without pathfinding. */
+const AIM_TARGET = 2;
+/** The next cell of its group's flow field (its centre). */
+const AIM_CELL = 3;
+
+/** Nearer its target than this an agent is on it (cells): rounding in the last step's move. */
+const ON_TARGET = 1e-9;
+
+/**
+ * With avoidance, the time a walker at full speed takes to brake to a stop at its target
+ * (seconds): it slows down over the last walkSpeed x 0.125 cells (half a cell at 4 cells per
+ * second) and its last step ends on the target.
+ */
+const BRAKE_TIME = 0.25;
 
 /**
  * Walks agents with an order one step: along their waypoints, down their group's flow field, or
@@ -24,13 +45,18 @@ export class Steering {
    * inline are boxed on the heap, an allocation per agent per step; here they stay unboxed.
    */
   private readonly point = new Float64Array(3);
+  /** The point `aim` found (cell coordinates). */
+  private readonly goal = new Float64Array(2);
+  /** Chooses the walkers' velocities; null: none, walkers go straight at what they aim at. */
+  private readonly avoidance: Avoidance | null;
 
-  constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, fields: readonly (FlowField | null)[]) {
+  constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, fields: readonly (FlowField | null)[], avoidance: Avoidance | null = null) {
     this.agents = agents;
     this.grid = grid;
     this.layer = layer;
     this.options = options;
     this.fields = fields;
+    this.avoidance = avoidance;
   }
 
   /** Moves every agent with an order by up to its speed x `dt` seconds, at simulated time `now`, in id order. */
@@ -39,7 +65,151 @@ export class Steering {
     const n = this.agents.count;
     const flags = this.agents.flags;
     this.point[2] = dt;
-    for (let i = 0; i < n; i++) if ((flags[i] & AGENT_INTENT) !== 0) this.walk(i);
+    const avoidance = this.avoidance;
+    if (avoidance === null) {
+      for (let i = 0; i < n; i++) if ((flags[i] & AGENT_INTENT) !== 0) this.walk(i);
+      return;
+    }
+    // Every velocity is chosen from the step's starting positions before anyone moves.
+    avoidance.begin();
+    for (let i = 0; i < n; i++) if ((flags[i] & AGENT_INTENT) !== 0) this.prefer(i);
+    avoidance.solve(dt);
+    for (let i = 0; i < n; i++) if (avoidance.active[i] === 1) this.walkAvoiding(i);
+  }
+
+  /**
+   * What agent i walks toward now, into `goal`: the next cell of its group's flow field, the
+   * target itself without pathfinding, or its path's current waypoint (with avoidance, a target
+   * moved off the walls by the agent's radius). AIM_NONE when it has no
+   * path yet, or when a flow-field walker has come near its slot (it leaves the field, to plan
+   * its last stretch at the next step).
+   */
+  private aim(i: number): number {
+    const a = this.agents;
+    const f = a.flags[i];
+    if ((f & AGENT_FLOW) !== 0) {
+      const field = this.fields[a.group[i]]!;
+      const c = this.cellAt(i);
+      const next = c < 0 ? -1 : field.next(c);
+      if (next < 0 || this.nearSlot(i, field, c)) {
+        a.flags[i] &= ~AGENT_FLOW;
+        return AIM_NONE;
+      }
+      this.goal[0] = this.grid.xOf(next);
+      this.goal[1] = this.grid.yOf(next);
+      return AIM_CELL;
+    }
+    let kind = AIM_TARGET;
+    if ((f & AGENT_PATHFINDING) === 0) {
+      this.goal[0] = a.targetX[i];
+      this.goal[1] = a.targetY[i];
+    } else {
+      const path = a.paths[i];
+      if (path === null) return AIM_NONE;
+      const k = a.waypointIndex[i];
+      this.goal[0] = path[k * 2];
+      this.goal[1] = path[k * 2 + 1];
+      if (k * 2 + 2 < path.length) kind = AIM_WAYPOINT;
+    }
+    // Avoidance keeps discs off the walls: a target against one moves to where the disc fits.
+    if (kind === AIM_TARGET && this.avoidance !== null) this.avoidance.fitInWalls(this.goal, i);
+    return kind;
+  }
+
+  /**
+   * Whether agent i has reached the waypoint in `goal` (one before the last): within
+   * walkThreshold, or in a crowd (pushed at the last step, or held back by others' avoidance)
+   * within its own diameter, as several units aiming at one waypoint jostle around it without
+   * ever standing on it. A boolean, not the distance: see cellAt's note on boxing.
+   */
+  private reachedWaypoint(i: number): boolean {
+    const a = this.agents;
+    const dx = this.goal[0] - a.x[i];
+    const dy = this.goal[1] - a.y[i];
+    const crowded = a.contact[i] === 1 || (this.avoidance !== null && this.avoidance.held[i] === 1);
+    const reach = crowded ? Math.max(this.options.walkThreshold, 2 * a.radius[i]) : this.options.walkThreshold;
+    return dx * dx + dy * dy <= reach * reach;
+  }
+
+  /**
+   * With avoidance: passes the waypoints agent i has reached, then sets its preferred velocity
+   * toward what it aims at, at its speed, braking within reach of its target so that it stops on
+   * it (marks it active); an agent already on its target arrives.
+   */
+  private prefer(i: number): void {
+    const a = this.agents;
+    const avoidance = this.avoidance!;
+    const dt = this.point[2];
+    for (let guard = 0; guard < 8; guard++) {
+      const kind = this.aim(i);
+      if (kind === AIM_NONE) return;
+      const dx = this.goal[0] - a.x[i];
+      const dy = this.goal[1] - a.y[i];
+      const d = Math.sqrt(dx * dx + dy * dy);
+      if (kind === AIM_WAYPOINT && this.reachedWaypoint(i)) {
+        a.waypointIndex[i]++;
+        continue;
+      }
+      if (kind === AIM_TARGET && d <= ON_TARGET) {
+        a.arrive(i, this.now);
+        return;
+      }
+      let speed = a.walkSpeed[i] * a.desiredSpeed[i];
+      if (kind === AIM_TARGET) {
+        // Constant deceleration to a stop on the target, and the last step lands on it.
+        const brake = Math.sqrt((2 * speed * d) / BRAKE_TIME);
+        if (brake < speed) speed = brake;
+        if (d / dt < speed) speed = d / dt;
+      }
+      avoidance.prefX[i] = (dx / d) * speed;
+      avoidance.prefY[i] = (dy / d) * speed;
+      avoidance.active[i] = 1;
+      avoidance.lastLeg[i] = kind === AIM_TARGET ? 1 : 0;
+      return;
+    }
+  }
+
+  /**
+   * With avoidance: moves agent i by the velocity the avoidance chose (sliding along walls), then
+   * passes a waypoint it reached, or arrives: on the target, or within its arrival threshold when
+   * others keep it from the exact spot.
+   */
+  private walkAvoiding(i: number): void {
+    const a = this.agents;
+    const avoidance = this.avoidance!;
+    const dt = this.point[2];
+    const x0 = a.x[i];
+    const y0 = a.y[i];
+    this.point[0] = x0 + avoidance.vx[i] * dt;
+    this.point[1] = y0 + avoidance.vy[i] * dt;
+    this.tryMove(i);
+    const kind = this.aim(i);
+    if (kind !== AIM_NONE) {
+      const dx = this.goal[0] - a.x[i];
+      const dy = this.goal[1] - a.y[i];
+      const d = Math.sqrt(dx * dx + dy * dy);
+      if (kind === AIM_WAYPOINT) {
+        if (this.reachedWaypoint(i)) a.waypointIndex[i]++;
+      } else if (kind === AIM_TARGET) {
+        // Pushed, or turned from its way by others at all: the exact spot may be out of reach.
+        const crowded = a.contact[i] === 1 || avoidance.turned[i] === 1;
+        if (d <= ON_TARGET) {
+          // Rounding aside, the last step ended on the target: stand exactly there.
+          this.point[0] = this.goal[0];
+          this.point[1] = this.goal[1];
+          if (this.pointWalkable()) {
+            a.x[i] = this.goal[0];
+            a.y[i] = this.goal[1];
+          }
+          a.arrive(i, this.now);
+        } else if (crowded && d <= Math.max(this.options.walkThreshold, a.arrivalThreshold[i])) {
+          a.arrive(i, this.now);
+        }
+      }
+    }
+    this.point[0] = a.x[i] - x0;
+    this.point[1] = a.y[i] - y0;
+    this.turn(i);
   }
 
   /** Walks agent i one step of `point[2]` seconds. */
@@ -47,40 +217,16 @@ export class Steering {
     const dt = this.point[2];
     const o = this.options;
     const a = this.agents;
-    const grid = this.grid;
-    const f = a.flags[i];
     let remaining = a.walkSpeed[i] * a.desiredSpeed[i] * dt;
     const x0 = a.x[i];
     const y0 = a.y[i];
     // Several short waypoints can fall within one step's reach; 8 bounds the work per step.
     for (let guard = 0; guard < 8 && remaining > 0; guard++) {
-      let wx: number;
-      let wy: number;
-      let last: boolean;
-      if ((a.flags[i] & AGENT_FLOW) !== 0) {
-        const field = this.fields[a.group[i]]!;
-        const c = this.cellAt(i);
-        const next = c < 0 ? -1 : field.next(c);
-        if (next < 0 || this.nearSlot(i, field, c)) {
-          // Close enough: leave the field and plan the last stretch to this unit's own slot.
-          a.flags[i] &= ~AGENT_FLOW;
-          return;
-        }
-        wx = grid.xOf(next);
-        wy = grid.yOf(next);
-        last = false;
-      } else if ((f & AGENT_PATHFINDING) === 0) {
-        wx = a.targetX[i];
-        wy = a.targetY[i];
-        last = true;
-      } else {
-        const path = a.paths[i];
-        if (path === null) return;
-        const k = a.waypointIndex[i];
-        wx = path[k * 2];
-        wy = path[k * 2 + 1];
-        last = k * 2 + 2 >= path.length;
-      }
+      const kind = this.aim(i);
+      if (kind === AIM_NONE) return;
+      const wx = this.goal[0];
+      const wy = this.goal[1];
+      const last = kind === AIM_TARGET;
       const dx = wx - a.x[i];
       const dy = wy - a.y[i];
       const d = Math.sqrt(dx * dx + dy * dy);
@@ -88,7 +234,7 @@ export class Steering {
       // it; a unit in contact takes an intermediate waypoint as reached within its own diameter.
       // A flow-field unit aims at the next cell's centre, recomputed each time it enters a cell,
       // so it has no waypoint to count as reached early (that would stall it short of the cell).
-      const flow = (a.flags[i] & AGENT_FLOW) !== 0;
+      const flow = kind === AIM_CELL;
       const reach = flow ? 0 : last ? Math.max(o.walkThreshold, a.arrivalThreshold[i]) : a.contact[i] === 1 ? Math.max(o.walkThreshold, 2 * a.radius[i]) : o.walkThreshold;
       if (d <= remaining || d <= reach) {
         if (d <= remaining) {

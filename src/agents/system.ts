@@ -3,6 +3,7 @@ import type { NavGrid } from '../grid/navgrid.js';
 import { lineOfSight } from '../path/los.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import type { WorldPoint } from '../grid/projection.js';
+import { Avoidance } from './avoidance.js';
 import { Collision } from './collision.js';
 import type { FlowField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
@@ -67,7 +68,8 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
  * apart and replanned on a fixed time step.
  *
  * Each step: plan the agents that need it; move every walker toward its waypoint (or its group's
- * flow field) and turn it toward the way it goes; push overlapping agents apart
+ * flow field), with `avoidance: 'orca'` at the velocity that keeps it clear of the others and of
+ * the walls (src/agents/avoidance.ts), and turn it toward the way it goes; push overlapping agents apart
  * (`collisionIterations` passes over a spatial hash, only into walkable cells, nudging standing
  * units out of a walker's way); replan walkers that a mover came near; fire arrival callbacks.
  *
@@ -113,11 +115,19 @@ export class NavigationSystem {
     for (const key of Object.keys(DEFAULT_NAVIGATION_OPTIONS) as (keyof NavigationOptions)[]) {
       const v = options[key];
       if (v === undefined) continue;
+      if (key === 'avoidance') {
+        if (v !== 'orca' && v !== 'none') throw new TilenavError(`expected 'orca' or 'none', got ${describe(v)}`, { element: key });
+        merged.avoidance = v;
+        continue;
+      }
       if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(v)}`, { element: key });
-      merged[key] = v;
+      (merged as unknown as Record<string, number>)[key] = v;
     }
     if (!(merged.fixedStep > 0)) throw new TilenavError('expected a step > 0 seconds', { element: 'fixedStep' });
     if (merged.shortcutFactor !== 0 && !(merged.shortcutFactor >= 1)) throw new TilenavError(`expected 0 (off) or a factor >= 1 (1.2: replan walkers more than 20 % dearer than needed), got ${describe(merged.shortcutFactor)}`, { element: 'shortcutFactor' });
+    if (!(merged.timeHorizon > 0)) throw new TilenavError('expected a time horizon > 0 seconds', { element: 'timeHorizon' });
+    if (!(merged.timeHorizonObstacles > 0)) throw new TilenavError('expected a time horizon > 0 seconds', { element: 'timeHorizonObstacles' });
+    if (!Number.isInteger(merged.maxNeighbours)) throw new TilenavError(`expected a whole number >= 0, got ${describe(merged.maxNeighbours)}`, { element: 'maxNeighbours' });
     if (!Number.isInteger(merged.shortcutSearchLimit) || merged.shortcutSearchLimit < 1) throw new TilenavError(`expected a whole number >= 1, got ${describe(merged.shortcutSearchLimit)}`, { element: 'shortcutSearchLimit' });
     const o = Object.freeze(merged);
     this.options = o;
@@ -129,7 +139,8 @@ export class NavigationSystem {
     this.measureOverlap = options.measureOverlap ?? false;
     this.agents = new AgentStore(o);
     this.replanner = new Replanner(this.agents, this.hash, grid, this.layer, this.movement, o, this.stats, this.planner);
-    this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields);
+    const avoidance = o.avoidance === 'orca' ? new Avoidance(this.agents, grid, this.layer, o) : null;
+    this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields, avoidance);
     this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats);
     this.unsubscribe = grid.onChange((c) => this.replanner.gridChanged(c));
     this.agents.canRetarget = (id, x, y) => this.lastLegClear(id, x, y);
