@@ -22,6 +22,7 @@ export {
 export { defaultMovement } from './grid/navgrid.js';
 export type { NavGridOptions, NavLayer, CellRect, CellValues, GridChange, LayerStats, SearchView, GridMemory, MemoryEntry } from './grid/navgrid.js';
 export type { FromMatrixOptions } from './grid/navgrid.js';
+export type { LinkSpec, LinkEndSpec, LinkEnd, NavLink } from './grid/links.js';
 export { MAX_CHANGE_RECTS } from './grid/rects.js';
 export { TerrainTable, DEFAULT_TERRAINS } from './grid/terrain.js';
 export type { Terrain } from './grid/terrain.js';

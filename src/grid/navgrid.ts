@@ -4,6 +4,7 @@ import { TerrainTable, type Terrain, type TerrainFollower } from './terrain.js';
 import { assertProjectionFits, orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from './padded.js';
 import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
+import { LinkTable, type LinkEndSpec, type LinkIndex, type LinkSpec, type NavLink } from './links.js';
 
 /** The default layer names, used when a grid is created with a layer count instead of names. */
 export const DEFAULT_LAYER_NAMES = Object.freeze(['Ground', 'Sky', 'Underground', 'Volume', 'Custom1', 'Custom2', 'Custom3', 'Custom4']);
@@ -250,6 +251,7 @@ export class NavGrid {
   readonly movement: MovementName;
 
   private readonly derivedData = new Map<string, Derived>();
+  private readonly linkTable: LinkTable;
   /** Movement names already checked against the projection: their models. */
   private readonly fitted = new Map<string, MovementModel>();
 
@@ -333,6 +335,7 @@ export class NavGrid {
     }
     this.layers = layers;
     this.views = layers.map(() => null);
+    this.linkTable = new LinkTable(width, height, L);
     if (options.storage === undefined) {
       const walkable = options.walkable ?? true;
       const groundId = 0;
@@ -399,6 +402,7 @@ export class NavGrid {
     this.views.forEach((v, l) => {
       if (v !== null) entries.push({ name: 'search view', layer: l, bytes: v.pass.byteLength + (v.exits?.byteLength ?? 0) });
     });
+    if (this.linkTable.bytes > 0) entries.push({ name: 'links', layer: null, bytes: this.linkTable.bytes });
     for (const d of this.derivedData.values()) d.memory(entries);
     let total = 0;
     for (const e of entries) total += e.bytes;
@@ -561,6 +565,94 @@ export class NavGrid {
     const wrote = walkable ?? (terrainId >= 0 ? terrainWalk : undefined);
     if (wrote !== undefined) for (const fn of this.walkWriters) fn(l, { x, y, width, height }, wrote);
     this.changed(l, { x, y, width, height }, (flags ?? 0) & FLAG_ONE_WAY_MASK, opened);
+  }
+
+  // ---- links -------------------------------------------------------------------------------
+
+  /**
+   * Adds a link: stairs, a ladder, a door between rooms far apart, a teleporter or a jump between
+   * two cells of the same layer or of two layers, which every exact search follows (docs/paths.md,
+   * "Links"). Taking it costs `cost` (finite, >= 0), whatever the cells' own costs; it may be taken
+   * while it is enabled and both its cells are walkable; `bidirectional: false` makes it one way.
+   * A change event follows for each end's cell (`opened` true when it is enabled), so the
+   * component labels, the agents and the path service follow. Returns its id. Throws a
+   * TilenavError naming `from`, `to`, `cost`, `bidirectional` or `enabled` for bad input.
+   * @example grid.addLink({ from: { x: 3, y: 4 }, to: { x: 3, y: 4, layer: 'Sky' }, cost: 5 }) // stairs up
+   */
+  addLink(link: LinkSpec): number {
+    assertOptionsObject(link, 'link');
+    if (link === null || link === undefined) throw new TilenavError('expected a link such as { from: { x, y }, to: { x, y }, cost }', { element: 'link' });
+    const from = this.linkEnd(link.from, 'from');
+    const to = this.linkEnd(link.to, 'to');
+    if (from.x === to.x && from.y === to.y && from.layer === to.layer) throw new TilenavError(`leads back to its own cell (${from.x}, ${from.y}) on layer ${from.layer}`, { element: 'to' });
+    const cost = link.cost;
+    if (typeof cost !== 'number' || !(cost >= 0) || cost === Infinity) throw new TilenavError(`expected a finite link cost >= 0, got ${describe(cost)}`, { element: 'cost' });
+    const bidirectional = linkFlag(link.bidirectional, 'bidirectional', true);
+    const enabled = linkFlag(link.enabled, 'enabled', true);
+    const k = this.linkTable.add({ from, to, cost, bidirectional, enabled });
+    this.linkChanged(k, enabled);
+    return k.id;
+  }
+
+  /**
+   * Switches link `id` on or off (a door opened or locked, a teleporter powered). A change event
+   * follows for each end's cell when it changed (`opened` true when switched on). Throws a
+   * TilenavError naming `id` for an unknown link.
+   */
+  setLinkEnabled(id: number, enabled: boolean): void {
+    const was = this.linkTable.get(id);
+    if (typeof enabled !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(enabled)}`, { element: 'enabled' });
+    if (was.enabled === enabled) return;
+    this.linkChanged(this.linkTable.set(id, enabled), enabled);
+  }
+
+  /** Removes link `id` (its id is never handed out again), with a change event for each end's cell. Throws a TilenavError naming `id` for an unknown link. */
+  removeLink(id: number): void {
+    this.linkChanged(this.linkTable.remove(id), false);
+  }
+
+  /** Every link of the grid, enabled or not, in id order (copies: change them through the grid). */
+  links(): NavLink[] {
+    return this.linkTable.list();
+  }
+
+  /** The enabled links as the searches read them, compiled on first use after a change. @internal */
+  linkIndex(): LinkIndex {
+    return this.linkTable.index();
+  }
+
+  /** Increases by one with every change of the links. @internal */
+  get linksVersion(): number {
+    return this.linkTable.version;
+  }
+
+  /** Replaces every link with `links`, ids kept, with one change event per layer: a worker's copy follows the main grid. @internal */
+  replaceLinks(links: readonly NavLink[]): void {
+    const touched = [...this.linkTable.list(), ...links];
+    this.linkTable.replace(links);
+    this.batch(() => {
+      for (const k of touched) this.linkChanged(k, true);
+    });
+  }
+
+  private linkEnd(end: LinkEndSpec, name: string): { x: number; y: number; layer: number } {
+    if (end === null || typeof end !== 'object') throw new TilenavError(`expected a cell such as { x: 3, y: 4, layer: 0 }, got ${describe(end)}`, { element: name });
+    const { x, y } = end;
+    if (!this.inBounds(x, y)) throw this.outside(x, y, name);
+    let layer: number;
+    try {
+      layer = this.layerIndex(end.layer ?? 0);
+    } catch (e) {
+      if (!(e instanceof TilenavError)) throw e;
+      throw new TilenavError(e.message.slice((e.element?.length ?? -2) + 2), { element: `${name}.layer ${describe(end.layer)}` });
+    }
+    return Object.freeze({ x, y, layer });
+  }
+
+  /** The change events of a link's two cells. */
+  private linkChanged(k: NavLink, opened: boolean): void {
+    this.changed(k.from.layer, { x: k.from.x, y: k.from.y, width: 1, height: 1 }, 0, opened);
+    this.changed(k.to.layer, { x: k.to.x, y: k.to.y, width: 1, height: 1 }, 0, opened);
   }
 
   /**
@@ -831,6 +923,12 @@ export class NavGrid {
     assertCellIndices(cells, this.size, 'cells');
     return Array.from(cells, (i) => this.projection.cellToWorld(this.xOf(i), this.yOf(i)));
   }
+}
+
+function linkFlag(v: unknown, name: string, fallback: boolean): boolean {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(v)}`, { element: name });
+  return v;
 }
 
 function layerNames(layers: number | readonly string[] | undefined): string[] {

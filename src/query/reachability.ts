@@ -66,10 +66,14 @@ export class ReachabilityIndex {
     pathfinderOf(this.grid).componentLabels(this.layer, this.model, true);
   }
 
-  /** The component id of (x, y), -1 when blocked or outside. Equal ids: connected. */
+  /**
+   * The component id of (x, y), -1 when blocked or outside. Equal ids: connected. Links
+   * (`grid.addLink`) join components, whatever their direction (as one-way flags, "connected" then
+   * means a path may exist).
+   */
   componentOf(x: number, y: number): number {
     if (!this.grid.inBounds(x, y)) return -1;
-    return this.labels().root(padXY(this.W, x, y));
+    return pathfinderOf(this.grid).joinedComponent(this.layer, this.model, padXY(this.W, x, y));
   }
 
   /**

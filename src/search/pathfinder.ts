@@ -6,6 +6,8 @@
 import { TilenavError, assertArrayLike, assertOptionsObject, describe } from '../errors.js';
 import { NavGrid, type Derived, type MemoryEntry, type SearchView } from '../grid/navgrid.js';
 import { GridAStar, NEAREST, PLAIN } from './algorithms/astar/astar.js';
+import { LinkBounds, linkedSearch, type LinkedSearch } from './algorithms/astar/linked.js';
+import type { LinkIndex } from '../grid/links.js';
 import { AnyAngleFinder } from '../path/anyangle.js';
 import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from '../query/obstacles.js';
 import { clearanceOf } from '../query/clearance.js';
@@ -30,11 +32,17 @@ const EMPTY = new Int32Array(0);
 const JPS_COST_SPAN = 2 ** 43;
 
 /** What runs a query: picked by {@link choose} from the query and the layer, once per query. */
-type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa';
+type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa' | 'linked';
 
 /** A query after its options were checked: one object per Pathfinder, rewritten by every query. @internal */
 export interface Query {
   layer: number;
+  /** The goal's layer: `layer` unless links lead elsewhere. */
+  goalLayer: number;
+  /** Take only the links that start and end on `layer`. */
+  stayOnLayer: boolean;
+  /** The unit's radius (world units), 0 for a point. */
+  radius: number;
   model: MovementModel;
   algorithm: SearchAlgorithm;
   maxIterations: number;
@@ -43,6 +51,8 @@ export interface Query {
   reachabilityCheck: boolean;
   /** The layer's view, or a copy with cells blocked (clearance, obstacles): then no JPS or hierarchy. */
   view: SearchView;
+  /** The goal layer's view (`view` when it is the same layer; its clearance view for a unit radius). */
+  goalView: SearchView;
   overlay: boolean;
   out: Int32Array | undefined;
 }
@@ -72,7 +82,12 @@ function jpsRefusal(q: Query, view: SearchView): string | null {
  * @param jpsWhy {@link jpsRefusal} of the query, computed once by the caller.
  * @param bounded whether the layer has landmark tables.
  */
-function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: boolean): Runner {
+function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: boolean, linked: boolean): Runner {
+  if (linked) {
+    if (q.algorithm === 'auto' || q.algorithm === 'astar') return 'linked';
+    const name = q.algorithm === 'hpa' ? 'the hierarchy' : 'jump point search';
+    throw new TilenavError(`${name} does not follow links, and layer ${q.layer} has enabled links (grid.addLink); use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+  }
   const astar: Runner = !q.nearest && q.model.name === 'octile' && view.exits === null ? 'octile' : 'generic';
   switch (q.algorithm) {
     case 'astar':
@@ -112,6 +127,13 @@ export class Pathfinder {
   private readonly last = outcome();
   /** The generation of the last search whose stamps {@link expandedInto} reports; -1 when none. */
   private traced = -1;
+  /** The scratch of that search and the first node of the query layer's cells in it (searches across links). */
+  private tracedScratch: SearchScratch;
+  private tracedBase = 0;
+  /** Searches across links: their heuristic, their per-query record and, across layers, a scratch of slots x padded cells. */
+  private linkBounds: LinkBounds | undefined;
+  private linkSearch: LinkedSearch | undefined;
+  private layersScratch: SearchScratch | undefined;
   private jps: JumpPointSearch | undefined;
   private anyAngleFinder: AnyAngleFinder | undefined;
   private readonly overlays: (ObstacleOverlay | undefined)[] = [];
@@ -126,11 +148,12 @@ export class Pathfinder {
     this.scratch = new SearchScratch(paddedSize(grid.width, grid.height));
     this.astar = new GridAStar(this.scratch, grid.width);
     this.query = newQuery(grid);
+    this.tracedScratch = this.scratch;
   }
 
-  /** Bytes of this Pathfinder's own scratch (not the grid's derived data). */
+  /** Bytes of this Pathfinder's own scratch (not the grid's derived data), with that of searches across layers. */
   get bytes(): number {
-    return this.scratch.bytes;
+    return this.scratch.bytes + (this.layersScratch?.bytes ?? 0);
   }
 
   /**
@@ -153,6 +176,10 @@ export class Pathfinder {
     if (radius > 0) view = clearanceOf(grid, q.layer, radius).view(radius);
     q.view = view;
     q.overlay = view !== grid.searchView(q.layer);
+    q.goalView = q.goalLayer === q.layer ? view : this.layerView(q.goalLayer, radius);
+    if (anyAngle && (q.goalLayer !== q.layer || this.linksFrom(q) !== null)) {
+      throw new TilenavError(`any-angle paths do not follow links, and layer ${q.layer} has enabled links (grid.addLink); leave anyAngle out`, { element: 'anyAngle' });
+    }
     // Off-grid goals stand for the nearest cell of the grid when going as near as it can.
     if (q.nearest) {
       gx = Math.min(grid.width - 1, Math.max(0, gx));
@@ -168,9 +195,11 @@ export class Pathfinder {
       const overlay = (this.overlays[q.layer] ??= new ObstacleOverlay(grid, q.layer));
       q.view = overlay.stamp(obstacles, sx, sy, gx, gy, o.obstacleOptions, view);
       q.overlay = true;
+      if (q.goalLayer === q.layer) q.goalView = q.view;
       const around = this.searchOnce(sx, sy, gx, gy, q, false);
       q.view = view;
       q.overlay = view !== grid.searchView(q.layer);
+      if (q.goalLayer === q.layer) q.goalView = view;
       if (around.status === 'found') {
         around.avoided = true;
         r = around;
@@ -214,6 +243,15 @@ export class Pathfinder {
     return components.labels(layer, model, this.grid.searchView(layer).pass, this.scratch);
   }
 
+  /**
+   * The component of padded cell `p` on `layer` under `model`'s connectivity as links join them
+   * (equal numbers: a path may join the cells; -1: blocked), brought up to date with this
+   * Pathfinder's scratch. @internal
+   */
+  joinedComponent(layer: number, model: MovementModel, p: number): number {
+    return componentsOf(this.grid).joinedComponent(layer, model, p, this.scratch);
+  }
+
   /** Checks a query's arguments (the same TilenavError from every door) into the reused query. */
   private check(sx: number, sy: number, gx: number, gy: number, o: InternalPathOptions): Query {
     const q = checkQuery(this.grid, this.query, sx, sy, gx, gy, o);
@@ -227,16 +265,15 @@ export class Pathfinder {
   /** The invalid-start / invalid-goal answer for this query, or null when both cells may be used. */
   private refusal(sx: number, sy: number, gx: number, gy: number, q: Query, radius: number): PathResult | null {
     const grid = this.grid;
-    const pass = q.view.pass;
-    const why = (x: number, y: number): PathRefusal | null => {
+    const why = (x: number, y: number, view: SearchView, layer: number): PathRefusal | null => {
       if (!grid.inBounds(x, y)) return 'outside';
-      if (pass[padXY(this.stride, x, y)] > 0) return null;
-      return radius > 0 && grid.isWalkable(x, y, q.layer) ? 'unit-does-not-fit' : 'blocked';
+      if (view.pass[padXY(this.stride, x, y)] > 0) return null;
+      return radius > 0 && grid.isWalkable(x, y, layer) ? 'unit-does-not-fit' : 'blocked';
     };
     this.traced = -1;
-    const s = why(sx, sy);
+    const s = why(sx, sy, q.view, q.layer);
     if (s !== null) return refusedResult('invalid-start', s);
-    const g = q.nearest ? null : why(gx, gy);
+    const g = q.nearest ? null : why(gx, gy, q.goalView, q.goalLayer);
     if (g !== null) return refusedResult('invalid-goal', g);
     return null;
   }
@@ -247,9 +284,9 @@ export class Pathfinder {
     const start = padXY(this.stride, sx, sy);
     const goal = padXY(this.stride, gx, gy);
     const goalCell = gy * grid.width + gx;
-    if (start === goal) return pathResult('found', Int32Array.of(goalCell), 0, 0, goalCell);
+    if (start === goal && q.layer === q.goalLayer) return pathResult('found', Int32Array.of(goalCell), 0, 0, goalCell);
     const view = q.view;
-    const blockedGoal = view.pass[goal] <= 0;
+    const blockedGoal = q.goalView.pass[goal] <= 0;
     if (blockedGoal && !nearest) return refusedResult('invalid-goal', 'blocked');
     const saved = q.nearest;
     q.nearest = nearest;
@@ -262,15 +299,22 @@ export class Pathfinder {
 
   private run(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean): PathResult {
     const grid = this.grid;
+    const links = this.linksFrom(q);
     // 'auto' on a layer whose costs differ reads the landmark bounds (bounds/landmarks/landmark-bounds.ts) when the layer
-    // has them, and otherwise counts its work towards building them.
-    const plainAuto = q.algorithm === 'auto' && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
+    // has them, and otherwise counts its work towards building them. Not across links: the bounds know only the steps.
+    const plainAuto = q.algorithm === 'auto' && links === null && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
     const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
     const tables = marks === null ? null : marks.tables(q.layer);
     const jpsWhy = q.algorithm === 'astar' ? 'A* asked for' : jpsRefusal(q, view);
-    const runner = choose(q, view, jpsWhy, tables !== null);
+    const runner = choose(q, view, jpsWhy, tables !== null, links !== null);
+    // No link leads from the start's layer to the goal's: nothing to search, and the start is as near as it gets.
+    if (q.goalLayer !== q.layer && (links === null || ((this.reachMask(q, links) >>> q.goalLayer) & 1) === 0)) {
+      const startCell = unpad(grid.width, start);
+      return q.nearest ? pathResult('partial', Int32Array.of(startCell), 0, 0, startCell) : pathResult('no-path', EMPTY, Infinity, 0, -1);
+    }
     if (runner === 'hpa') return this.hierarchical(q, start, goal, goalCell);
     if (!q.nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    if (runner === 'linked') return this.acrossLinks(start, goal, goalCell, q, links!);
     const out = this.last;
     const hs = view.minCost * q.weight;
     const cardinal = q.model.name === 'cardinal';
@@ -281,6 +325,8 @@ export class Pathfinder {
     // Work in Dijkstra steps, only where jump point search reads the tables: an expanded jump point costs about four.
     if (marks !== null && (tables === null || !tables.complete) && jpsWhy === null) marks.charge(q.layer, jps !== null ? 4 * out.expanded : out.expanded);
     this.traced = this.scratch.generation;
+    this.tracedScratch = this.scratch;
+    this.tracedBase = 0;
     if (out.reached) {
       const cells = jps !== null ? jps.reconstruct(goal, cardinal, q.out) : this.cellPath(goal, q.out);
       return pathResult('found', cells, this.scratch.g[goal], out.expanded, goalCell);
@@ -373,12 +419,99 @@ export class Pathfinder {
   }
 
   /**
-   * Whether the component labels (built on first use, kept by the grid) put the padded cells
-   * `start` and `goal` apart: then no search can reach the goal.
+   * Whether the component labels (built on first use, kept by the grid; joined where links join
+   * them) put the padded cells `start` and `goal` apart: then no search can reach the goal.
    */
   private outOfReach(q: Query, start: number, goal: number): boolean {
     if (!q.reachabilityCheck) return false;
-    return componentsOf(this.grid).separated(q.layer, q.model, this.grid.searchView(q.layer).pass, start, goal, this.scratch);
+    return componentsOf(this.grid).separated(q.layer, q.model, this.grid.searchView(q.layer).pass, start, goal, this.scratch, q.goalLayer);
+  }
+
+  /** The links a search of `q` may take (the grid's compiled index), or null when none starts on its layer. */
+  private linksFrom(q: Query): LinkIndex | null {
+    const grid = this.grid;
+    if (grid.linksVersion === 0) return null;
+    const index = grid.linkIndex();
+    if (q.stayOnLayer) return index.sameLayer[q.layer] === 1 ? index : null;
+    return index.start[q.layer + 1] > index.start[q.layer] ? index : null;
+  }
+
+  /** The layers a search of `q` may enter through `links`, a bit per layer. */
+  private reachMask(q: Query, links: LinkIndex): number {
+    return q.stayOnLayer ? 1 << q.layer : links.reach[q.layer];
+  }
+
+  /** The view a search reads on `layer` for a unit of `radius` (0: a point): the layer's own, or its clearance view. */
+  private layerView(layer: number, radius: number): SearchView {
+    return radius > 0 ? clearanceOf(this.grid, layer, radius).view(radius) : this.grid.searchView(layer);
+  }
+
+  /**
+   * A* across links (algorithms/astar/linked.ts) from padded cell `start` on the query's layer to
+   * `goal` on its goal layer, over the layers the links reach: on this Pathfinder's scratch when
+   * they all stay on the layer, else on a scratch of one padded grid per layer reached (made on
+   * first use, kept, and counted in {@link bytes}).
+   */
+  private acrossLinks(start: number, goal: number, goalCell: number, q: Query, links: LinkIndex): PathResult {
+    const grid = this.grid;
+    const P = this.scratch.size;
+    const mask = this.reachMask(q, links);
+    const s = (this.linkSearch ??= {
+      size: P,
+      stride: this.stride,
+      views: [],
+      layerOf: new Uint8Array(grid.layers.length),
+      slotOf: new Int8Array(grid.layers.length),
+      index: links,
+      bounds: (this.linkBounds ??= new LinkBounds()),
+      model: q.model,
+      steps: this.astar.table(q.model),
+      goalSlot: 0,
+      nearest: false,
+      best: -1,
+    });
+    s.index = links;
+    s.model = q.model;
+    s.steps = this.astar.table(q.model);
+    s.views.length = 0;
+    s.slotOf.fill(-1);
+    let minCost = Infinity;
+    for (let l = 0; l < grid.layers.length; l++) {
+      if (((mask >>> l) & 1) === 0) continue;
+      const v = l === q.layer ? q.view : l === q.goalLayer ? q.goalView : this.layerView(l, q.radius);
+      s.slotOf[l] = s.views.length;
+      s.layerOf[s.views.length] = l;
+      s.views.push(v);
+      if (v.minCost < minCost) minCost = v.minCost;
+    }
+    const slots = s.views.length;
+    let scratch = this.scratch;
+    if (slots > 1) {
+      if (this.layersScratch === undefined || this.layersScratch.size < slots * P) this.layersScratch = new SearchScratch(slots * P);
+      scratch = this.layersScratch;
+    }
+    s.goalSlot = s.slotOf[q.goalLayer];
+    s.nearest = q.nearest;
+    const startNode = s.slotOf[q.layer] * P + start;
+    const goalNode = s.goalSlot * P + goal;
+    s.bounds.prepare(q.model, links, mask, q.stayOnLayer ? q.layer : -1, minCost, q.weight, grid.xOf(goalCell), grid.yOf(goalCell), this.stride);
+    const out = linkedSearch(scratch, s, startNode, goalNode, q.maxIterations, this.last);
+    this.traced = scratch.generation;
+    this.tracedScratch = scratch;
+    this.tracedBase = s.slotOf[q.layer] * P;
+    const last = out.reached ? goalNode : q.nearest && !out.limited ? s.best : -1;
+    if (last < 0) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+    const width = grid.width;
+    const cells = scratch.path(last, (n) => unpad(width, n % P), q.out);
+    let layers: Uint8Array | null = null;
+    for (let n = last, k = cells.length - 1; n !== -1; n = scratch.parent[n], k--) {
+      const l = s.layerOf[(n / P) | 0];
+      if (l !== q.layer) layers ??= new Uint8Array(cells.length).fill(q.layer);
+      if (layers !== null) layers[k] = l;
+    }
+    const r = pathResult(out.reached ? 'found' : 'partial', cells, scratch.g[last], out.expanded, cells[cells.length - 1]);
+    r.layers = layers;
+    return r;
   }
 
   private jumpPointSearch(): JumpPointSearch {
@@ -416,6 +549,8 @@ export class Pathfinder {
     }
     dijkstra(this.astar, grid.searchView(layer), model, grid.width, grid.height, sources, maxCost, dist, this.last);
     this.traced = this.scratch.generation;
+    this.tracedScratch = this.scratch;
+    this.tracedBase = 0;
     return dist;
   }
 
@@ -438,10 +573,10 @@ export class Pathfinder {
     }
     const open = this.traced;
     const closed = open + 1;
-    const stamp = this.scratch.stamp;
+    const stamp = this.tracedScratch.stamp;
     let count = 0;
     for (let y = 0, i = 0; y < grid.height; y++) {
-      let p = padXY(this.stride, 0, y);
+      let p = this.tracedBase + padXY(this.stride, 0, y);
       for (let x = 0; x < grid.width; x++, p++, i++) {
         const s = stamp[p];
         if (s === closed) {
@@ -471,6 +606,16 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
   checkInt(gx, 'goal x');
   checkInt(gy, 'goal y');
   q.layer = grid.layerIndex(o.layer ?? 0);
+  q.goalLayer = q.layer;
+  if (o.goalLayer !== undefined) {
+    try {
+      q.goalLayer = grid.layerIndex(o.goalLayer);
+    } catch (e) {
+      if (!(e instanceof TilenavError)) throw e;
+      throw new TilenavError(e.message.slice((e.element?.length ?? -2) + 2), { element: `goalLayer ${describe(o.goalLayer)}` });
+    }
+  }
+  q.stayOnLayer = (o as InternalPathOptions).stayOnLayer === true;
   q.model = grid.movementModel(o.movement);
   const algorithm = o.algorithm ?? 'auto';
   if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
@@ -488,6 +633,7 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
   q.out = o.out;
   const radius = o.radius ?? 0;
   if (typeof radius !== 'number' || !Number.isFinite(radius) || radius < 0) throw new TilenavError(`expected a unit radius >= 0 in world units, got ${describe(radius)}`, { element: 'radius' });
+  q.radius = radius;
   if (o.obstacles !== undefined && !Array.isArray(o.obstacles)) throw new TilenavError(`expected an array of obstacles, got ${describe(o.obstacles)}`, { element: 'obstacles' });
   if (o.obstacleOptions !== undefined) assertOptionsObject(o.obstacleOptions, 'obstacleOptions');
   if (o.anyAngle === true && (q.model.name.startsWith('hex') || q.model.name.startsWith('staggered'))) {
@@ -498,11 +644,12 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
 
 /** A fresh query record for {@link checkQuery}. @internal */
 export function newQuery(grid: NavGrid): Query {
-  return { layer: 0, model: grid.movementModel(), algorithm: 'auto', maxIterations: Infinity, weight: 1, nearest: false, reachabilityCheck: true, view: null as unknown as SearchView, overlay: false, out: undefined };
+  const view = null as unknown as SearchView;
+  return { layer: 0, goalLayer: 0, stayOnLayer: false, radius: 0, model: grid.movementModel(), algorithm: 'auto', maxIterations: Infinity, weight: 1, nearest: false, reachabilityCheck: true, view, goalView: view, overlay: false, out: undefined };
 }
 
 function pathResult(status: PathStatus, cells: Int32Array, cost: number, expanded: number, reached: number): PathResult {
-  return { status, cells, cost, costMeasure: 'steps', expanded, reached, reason: null, avoided: true, points: null };
+  return { status, cells, cost, costMeasure: 'steps', expanded, reached, reason: null, avoided: true, points: null, layers: null };
 }
 
 function refusedResult(status: 'invalid-start' | 'invalid-goal', reason: PathRefusal): PathResult {

@@ -35,9 +35,17 @@ export interface PathResult {
   /**
    * The path as cell indices `y * width + x`, start first: start to goal (`found`), start to the
    * nearest reachable cell (`partial`), empty otherwise. `grid.cellsToXY(cells)` turns them into
-   * `[x, y]` pairs. With `anyAngle`, the cells of the waypoints in `points`.
+   * `[x, y]` pairs. With `anyAngle`, the cells of the waypoints in `points`. Consecutive cells
+   * are neighbours, except where the path takes a link (`grid.addLink`): then the next cell is
+   * the link's far end, on the layer {@link layers} says.
    */
   cells: Int32Array;
+  /**
+   * The layer of each cell of `cells` (same length), when the path leaves the query's `layer`
+   * through links (stairs, ladders, teleporters to another layer; see `grid.addLink`); null when
+   * every cell is on that layer, which is every path on a grid without links between layers.
+   */
+  layers: Uint8Array | null;
   /** The path's cost, measured as {@link costMeasure} says; 0 for a one-cell path, Infinity without cells. */
   cost: number;
   /** `steps` (grid paths) or `segments` (any-angle paths): see {@link CostMeasure}. */
@@ -63,8 +71,15 @@ export interface PathResult {
  * path service's `findPath` and `request`. All optional.
  */
 export interface FindPathOptions {
-  /** Layer index or name. @default 0 */
+  /** Layer index or name: the start's layer, and the goal's unless `goalLayer` says otherwise. @default 0 */
   layer?: number | string;
+  /**
+   * The goal's layer (index or name), when links (`grid.addLink`: stairs, ladders, teleporters)
+   * lead there from `layer`. Searches with `astar` or `auto`; the path's {@link PathResult.layers}
+   * says where it changes layer. A goal layer no enabled link leads to gives `no-path` at once.
+   * @default `layer`
+   */
+  goalLayer?: number | string;
   /**
    * How units step from cell to cell; it must fit the grid's cells (hex models on hexagons...).
    * @default the grid's own, `grid.movement`
@@ -102,7 +117,9 @@ export interface FindPathOptions {
    *   not apply to it; `expanded` counts abstract nodes.
    * - `auto`: `jps` where it applies, `astar` elsewhere. On a layer whose costs differ it also
    *   reads landmark bounds (exact: same optimal cost, far fewer cells opened), built by
-   *   `Pathfinder.prepare` or by the searches once they have done enough work.
+   *   `Pathfinder.prepare` or by the searches once they have done enough work. On a layer with
+   *   enabled links (`grid.addLink`) it runs A* over the links, without landmark bounds; `jps`,
+   *   `jps+` and `hpa` throw there, naming the links.
    * @default 'auto'
    */
   algorithm?: SearchAlgorithm;
@@ -133,7 +150,7 @@ export interface FindPathOptions {
   /**
    * Things standing in the way for this query only (other units, a cart): the path goes around
    * them when it can (`avoided` true), through them when that is the only way (`avoided` false: a
-   * unit in a doorway is asked to step aside). Runs A*. @default []
+   * unit in a doorway is asked to step aside). They stand on the start's layer. Runs A*. @default []
    */
   obstacles?: readonly DynamicObstacle[];
   /** How much of each obstacle is stamped and which obstacles count. @default DEFAULT_DYNAMIC_OBSTACLE_OPTIONS */
@@ -141,7 +158,8 @@ export interface FindPathOptions {
   /**
    * An any-angle path (Theta*): straight segments that bend only at corners, in `points`, with
    * `cost` measured along them (`costMeasure` `segments`). Square cells only (refused for hex and
-   * staggered movement). Never dearer than the exact grid path between the same cells.
+   * staggered movement). Never dearer than the exact grid path between the same cells. Not
+   * across links: a TilenavError naming `anyAngle` on a layer with enabled links.
    * @default false
    */
   anyAngle?: boolean;
@@ -157,6 +175,8 @@ export interface InternalPathOptions extends FindPathOptions {
    * extra cells blocked (dynamic obstacles, unit clearance). Start and goal are tested against it.
    */
   view?: SearchView;
+  /** Follow only the links that start and end on `layer` (a unit that cannot change layer: the agents). */
+  stayOnLayer?: boolean;
 }
 
 /**

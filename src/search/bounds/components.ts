@@ -12,6 +12,12 @@
  * ids: joining two components links their ids, so opening a door costs a few steps. Splitting one
  * (closing a door) relabels by floods from the changed cells' neighbours, bounded by the size of the
  * smaller side (see {@link ComponentLabels.update}).
+ *
+ * Links (`grid.addLink`: stairs, teleporters) join components, of one layer or of two: a query
+ * unions the components of each enabled link's two ends, on every layer links lead to from the
+ * start's, in a small union-find over (layer, component) pairs, rebuilt when the links or the
+ * labels of those layers changed. Links ignore their direction here as steps ignore one-way
+ * flags: apart is still certain, together only possible.
  */
 import type { CellRect, Derived, GridChange, MemoryEntry, NavGrid } from '../../grid/navgrid.js';
 import type { SearchScratch, Stamps } from '../kernel/scratch.js';
@@ -71,6 +77,8 @@ export class ComponentLabels {
   private readonly W: number;
   /** Cells the last {@link update}'s floods visited (for tests and benchmarks). */
   lastUpdateVisited = 0;
+  /** Increases with every relabelling, whole or local: what the link joins compare. */
+  version = 0;
 
   constructor(width: number, height: number, model: MovementModel) {
     this.width = width;
@@ -112,6 +120,7 @@ export class ComponentLabels {
    * @param ids scratch of at least one Int32 per padded cell.
    */
   rebuild(pass: Float32Array, ids: Int32Array): void {
+    this.version++;
     this.blockBorder();
     const count = this.steps.count === 4 && this.steps.parityAxis === null ? this.scanCardinal(pass, ids) : this.scan(pass, ids);
     // The cells keep their scan ids; the union-find keeps the scan's, each pointed straight at its
@@ -247,6 +256,7 @@ export class ComponentLabels {
    * a few steps; a split costs about twice the smaller side.
    */
   update(pass: Float32Array, rects: readonly CellRect[], vis: Stamps, owner: Int32Array): void {
+    this.version++;
     const W = this.W;
     const label = this.label;
     const gen = vis.next();
@@ -375,6 +385,28 @@ export class ComponentLabels {
   }
 }
 
+/** The root of `key` in a link joins' union-find (path halving); a key never joined is its own. */
+function findKey(parent: Map<number, number>, key: number): number {
+  for (;;) {
+    const p = parent.get(key);
+    if (p === undefined) return key;
+    const pp = parent.get(p);
+    if (pp === undefined) return p;
+    parent.set(key, pp);
+    key = pp;
+  }
+}
+
+/** The lowest layer of a non-empty layer mask. */
+function layerStart(mask: number): number {
+  return 31 - Math.clz32(mask & -mask);
+}
+
+/** One past the highest layer of a non-empty layer mask. */
+function layerEnd(mask: number): number {
+  return 32 - Math.clz32(mask);
+}
+
 /** The root of flood group `g` (path halving). */
 function findGroup(gp: number[], g: number): number {
   while (gp[g] !== g) {
@@ -402,6 +434,18 @@ const SLOT: ReadonlyMap<MovementName, number> = new Map(MOVEMENT_NAMES.map((name
 /** Changes queued for labels not yet brought up to date; past these the next query relabels all. */
 const MAX_PENDING = 64;
 
+/**
+ * The components links join, for one connectivity, across the layers of `mask`: a union-find over
+ * keys `component * 8 + layer` (keys no link touches are absent: their own roots).
+ */
+interface Joins {
+  mask: number;
+  linksVersion: number;
+  /** Each layer's labels' version when the joins were made. */
+  versions: Int32Array;
+  parent: Map<number, number>;
+}
+
 interface Entry {
   labels: ComponentLabels;
   /** Rectangles changed since the labels were last current. */
@@ -421,6 +465,8 @@ interface Entry {
 export class GridComponents implements Derived {
   readonly grid: NavGrid;
   private readonly entries: (Entry | undefined)[] = [];
+  /** Link joins per connectivity slot. */
+  private readonly joins: (Joins | undefined)[] = [];
   private readonly unsubscribe: () => void;
 
   constructor(grid: NavGrid) {
@@ -445,6 +491,7 @@ export class GridComponents implements Derived {
   release(): void {
     this.unsubscribe();
     this.entries.length = 0;
+    this.joins.length = 0;
   }
 
   /** Bytes held by every label set of this grid. */
@@ -484,11 +531,71 @@ export class GridComponents implements Derived {
    * `model`: they lie in different components. False when they may be connected, or when either
    * cell is blocked on the layer (a caller's overlay may differ; the search then decides).
    */
-  separated(layer: number, model: MovementModel, pass: Float32Array, start: number, goal: number, scratch: SearchScratch): boolean {
+  separated(layer: number, model: MovementModel, pass: Float32Array, start: number, goal: number, scratch: SearchScratch, goalLayer = layer): boolean {
     const labels = this.labels(layer, model, pass, scratch);
     const a = labels.root(start);
-    const b = labels.root(goal);
-    return a >= 0 && b >= 0 && a !== b;
+    const index = this.grid.linksVersion === 0 ? null : this.grid.linkIndex();
+    const mask = index === null ? 1 << layer : index.reach[layer];
+    if (((mask >>> goalLayer) & 1) === 0) return a >= 0;
+    const b = goalLayer === layer ? labels.root(goal) : this.labels(goalLayer, model, this.grid.searchView(goalLayer).pass, scratch).root(goal);
+    if (a < 0 || b < 0) return false;
+    // No link starts on a layer the start's leads to: the labels alone answer.
+    if (index === null || index.start[layerEnd(mask)] === index.start[layerStart(mask)]) return a !== b;
+    const joins = this.joinsOf(model, mask, scratch);
+    return findKey(joins.parent, a * 8 + layer) !== findKey(joins.parent, b * 8 + goalLayer);
+  }
+
+  /**
+   * The component of padded cell `p` on `layer` as links join them (see the file's comment): a
+   * number equal for two cells that may be joined, on this layer or another one its links lead to;
+   * -1 when the cell is blocked.
+   */
+  joinedComponent(layer: number, model: MovementModel, p: number, scratch: SearchScratch): number {
+    const r = this.labels(layer, model, this.grid.searchView(layer).pass, scratch).root(p);
+    if (r < 0 || this.grid.linksVersion === 0) return r;
+    const index = this.grid.linkIndex();
+    const mask = index.reach[layer];
+    if (index.start[layerEnd(mask)] === index.start[layerStart(mask)]) return r;
+    return findKey(this.joinsOf(model, mask, scratch).parent, r * 8 + layer);
+  }
+
+  /** The link joins over the layers of `mask`, remade when the links or those layers' labels changed. */
+  private joinsOf(model: MovementModel, mask: number, scratch: SearchScratch): Joins {
+    const grid = this.grid;
+    const slot = SLOT.get(model.name)!;
+    const L = grid.layers.length;
+    let j = this.joins[slot];
+    let current = j !== undefined && j.mask === mask && j.linksVersion === grid.linksVersion;
+    const labels: (ComponentLabels | null)[] = [];
+    for (let l = 0; l < L; l++) {
+      if (((mask >>> l) & 1) === 0) {
+        labels.push(null);
+        continue;
+      }
+      const lab = this.labels(l, model, grid.searchView(l).pass, scratch);
+      labels.push(lab);
+      if (current && j!.versions[l] !== lab.version) current = false;
+    }
+    if (current) return j!;
+    const index = grid.linkIndex();
+    const parent = new Map<number, number>();
+    for (let l = 0; l < L; l++) {
+      const from = labels[l];
+      if (from === null) continue;
+      for (let e = index.start[l]; e < index.start[l + 1]; e++) {
+        const to = labels[index.toLayer[e]];
+        if (to === null) continue;
+        const ra = from.root(index.fromCell[e]);
+        const rb = to.root(index.toCell[e]);
+        if (ra < 0 || rb < 0) continue;
+        const x = findKey(parent, ra * 8 + l);
+        const y = findKey(parent, rb * 8 + index.toLayer[e]);
+        if (x !== y) parent.set(Math.max(x, y), Math.min(x, y));
+      }
+    }
+    j = { mask, linksVersion: grid.linksVersion, versions: Int32Array.from(labels, (lab) => lab?.version ?? -1), parent };
+    this.joins[slot] = j;
+    return j;
   }
 
   private changed(c: GridChange): void {

@@ -17,8 +17,8 @@ const DY = DY_;
 const K = OCTILE_K;
 const SQRT2 = SQRT2_;
 
-/** Per-model step tables in padded index deltas, one set per row/column parity. */
-interface StepTable {
+/** Per-model step tables in padded index deltas, one set per row/column parity. @internal */
+export interface StepTable {
   count: number;
   delta: Int32Array[];
   length: Float64Array[];
@@ -225,7 +225,8 @@ export class GridAStar {
     return report(out, goal >= 0 && stamp[goal] === closed, expanded, false);
   }
 
-  private table(model: MovementModel): StepTable {
+  /** The step table of `model` on this grid's stride, built on first use. @internal */
+  table(model: MovementModel): StepTable {
     let t = this.tables.get(model.name);
     if (t !== undefined) return t;
     const W = this.stride;
