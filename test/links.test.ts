@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, TilenavError, MOVEMENT_NAMES, findPath, type MovementName, type NavLink, type PathResult } from '../src/index.js';
 import { ReachabilityIndex } from '../src/query/index.js';
-import { gridArb, gridFor, applyChange } from './grids.js';
+import { NavigationSystem, AGENT_UNREACHABLE } from '../src/agents/index.js';
+import { asciiGrid, gridArb, gridFor, applyChange } from './grids.js';
 import { refNeighbours } from './reference.js';
 
 /**
@@ -209,4 +210,278 @@ test('property: findPath across random links (same layer and across two, one-way
     ),
     { numRuns: 150 },
   );
+});
+
+test('addLink, setLinkEnabled, removeLink and links(): ids, copies, change events, bad input named', () => {
+  const grid = new NavGrid(6, 4, { layers: ['Ground', 'Upstairs'] });
+  const events: { layer: number; x: number; y: number; opened: boolean }[] = [];
+  grid.onChange((c) => events.push({ layer: c.layer, x: c.x, y: c.y, opened: c.opened }));
+  const v0 = grid.version;
+  const id = grid.addLink({ from: { x: 1, y: 1 }, to: { x: 4, y: 2, layer: 'Upstairs' }, cost: 3 });
+  assert.deepEqual(events, [
+    { layer: 0, x: 1, y: 1, opened: true },
+    { layer: 1, x: 4, y: 2, opened: true },
+  ]);
+  assert.equal(grid.version, v0 + 2);
+  assert.deepEqual(grid.links(), [{ id, from: { x: 1, y: 1, layer: 0 }, to: { x: 4, y: 2, layer: 1 }, cost: 3, bidirectional: true, enabled: true }]);
+  events.length = 0;
+  grid.setLinkEnabled(id, true);
+  assert.equal(events.length, 0, 'no change, no event');
+  grid.setLinkEnabled(id, false);
+  assert.deepEqual(events.map((e) => e.opened), [false, false]);
+  assert.equal(grid.links()[0].enabled, false);
+  const second = grid.addLink({ from: { x: 0, y: 0 }, to: { x: 5, y: 3 }, cost: 0, bidirectional: false, enabled: false });
+  assert.ok(second > id);
+  grid.removeLink(id);
+  assert.deepEqual(grid.links().map((k) => k.id), [second]);
+  assert.ok(grid.memory().entries.every((e) => e.bytes >= 0));
+  const bad: [() => unknown, string][] = [
+    [() => grid.removeLink(id), 'id'],
+    [() => grid.setLinkEnabled(999, true), 'id'],
+    [() => grid.setLinkEnabled(second, 1 as unknown as boolean), 'enabled'],
+    [() => grid.addLink({ from: { x: 6, y: 0 }, to: { x: 0, y: 0 }, cost: 1 }), 'from'],
+    [() => grid.addLink({ from: { x: 0, y: 0 }, to: { x: 0.5, y: 0 }, cost: 1 }), 'to'],
+    [() => grid.addLink({ from: { x: 0, y: 0 }, to: { x: 0, y: 0 }, cost: 1 }), 'to'],
+    [() => grid.addLink({ from: { x: 0, y: 0 }, to: { x: 1, y: 0, layer: 'Roof' }, cost: 1 }), 'to.layer "Roof"'],
+    [() => grid.addLink({ from: { x: 0, y: 0 }, to: { x: 1, y: 0 }, cost: -1 }), 'cost'],
+    [() => grid.addLink({ from: { x: 0, y: 0 }, to: { x: 1, y: 0 }, cost: Infinity }), 'cost'],
+    [() => grid.addLink({ from: { x: 0, y: 0 }, to: { x: 1, y: 0 }, cost: NaN }), 'cost'],
+    [() => grid.addLink({ from: { x: 0, y: 0 }, to: { x: 1, y: 0 }, cost: 1, bidirectional: 'yes' as unknown as boolean }), 'bidirectional'],
+    [() => grid.addLink(null as never), 'link'],
+  ];
+  for (const [fn, element] of bad) {
+    assert.throws(fn, (e: unknown) => e instanceof TilenavError && e.element === element, `expected a TilenavError naming ${element}`);
+  }
+});
+
+test('a teleporter cheaper than walking is taken, one-way links are not taken backwards, and a link switched off is a wall again', () => {
+  // Two rooms joined by a long corridor along the bottom.
+  const grid = NavGrid.fromMatrix([
+    [0, 0, 0, 1, 0, 0, 0],
+    [0, 0, 0, 1, 0, 0, 0],
+    [0, 0, 0, 1, 0, 0, 0],
+    [0, 0, 0, 1, 0, 0, 0],
+    [0, 0, 0, 0, 0, 0, 0],
+  ]);
+  const walk = findPath(grid, 0, 0, 6, 0);
+  assert.equal(walk.status, 'found');
+  const id = grid.addLink({ from: { x: 1, y: 0 }, to: { x: 5, y: 0 }, cost: 0.5, bidirectional: false });
+  const jump = findPath(grid, 0, 0, 6, 0);
+  assert.equal(jump.status, 'found');
+  assert.deepEqual(grid.cellsToXY(jump.cells), [[0, 0], [1, 0], [5, 0], [6, 0]]);
+  assert.equal(jump.cost, 2.5);
+  assert.equal(jump.layers, null);
+  // Back the long way: the link is one way.
+  assert.ok(Math.abs(findPath(grid, 6, 0, 0, 0).cost - walk.cost) < 1e-9);
+  for (const algorithm of ['jps', 'jps+', 'hpa'] as const) {
+    assert.throws(() => findPath(grid, 0, 0, 6, 0, { algorithm }), (e: unknown) => e instanceof TilenavError && e.element === 'algorithm' && /link/.test(e.message), algorithm);
+  }
+  assert.throws(() => findPath(grid, 0, 0, 6, 0, { anyAngle: true }), (e: unknown) => e instanceof TilenavError && e.element === 'anyAngle');
+  grid.setLinkEnabled(id, false);
+  assert.deepEqual(findPath(grid, 0, 0, 6, 0).cells, walk.cells);
+  assert.ok(Math.abs(findPath(grid, 0, 0, 6, 0, { algorithm: 'jps' }).cost - walk.cost) < 1e-9);
+  // Closing the corridor splits the rooms; the teleporter joins them again.
+  grid.setWalkable(3, 4, false);
+  const apart = findPath(grid, 0, 0, 6, 0);
+  assert.equal(apart.status, 'no-path');
+  assert.equal(apart.expanded, 0, 'the component labels answer');
+  grid.setLinkEnabled(id, true);
+  assert.equal(findPath(grid, 0, 0, 6, 0).cost, 2.5);
+  const back = findPath(grid, 6, 0, 0, 0);
+  assert.equal(back.status, 'no-path', 'one way only');
+  // A link whose far end is blocked is not taken.
+  grid.setWalkable(5, 0, false);
+  assert.equal(findPath(grid, 0, 0, 6, 0).status, 'no-path');
+});
+
+test('stairs between layers: the path climbs, crosses and comes down, its layers say where; a goal layer no link reaches answers at once', () => {
+  // Ground: two halves apart; Upstairs: a bridge over the wall.
+  const grid = new NavGrid(9, 3, { layers: ['Ground', 'Upstairs'] });
+  grid.fillRect(4, 0, 1, 3, { walkable: false }, 'Ground');
+  grid.fillRect(0, 0, 9, 3, { walkable: false }, 'Upstairs');
+  grid.fillRect(2, 1, 5, 1, { walkable: true }, 'Upstairs');
+  assert.equal(findPath(grid, 0, 1, 8, 1).status, 'no-path');
+  grid.addLink({ from: { x: 2, y: 1 }, to: { x: 2, y: 1, layer: 'Upstairs' }, cost: 4 });
+  grid.addLink({ from: { x: 6, y: 1, layer: 1 }, to: { x: 6, y: 1, layer: 0 }, cost: 4, bidirectional: false });
+  const r = findPath(grid, 0, 1, 8, 1);
+  assert.equal(r.status, 'found');
+  assert.deepEqual(grid.cellsToXY(r.cells), [[0, 1], [1, 1], [2, 1], [2, 1], [3, 1], [4, 1], [5, 1], [6, 1], [6, 1], [7, 1], [8, 1]]);
+  assert.deepEqual([...r.layers!], [0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0]);
+  assert.equal(r.cost, 2 + 4 + 4 + 4 + 2);
+  // To a cell upstairs.
+  const up = findPath(grid, 0, 1, 4, 1, { goalLayer: 'Upstairs' });
+  assert.equal(up.status, 'found');
+  assert.equal(up.cost, 2 + 4 + 2);
+  assert.deepEqual([...up.layers!], [0, 0, 0, 1, 1, 1]);
+  // Down from upstairs to the far half, the start's layer upstairs.
+  const down = findPath(grid, 3, 1, 8, 1, { layer: 1, goalLayer: 0 });
+  assert.equal(down.cost, 3 + 4 + 2);
+  // Upstairs has no way down to the near half but the first stairs' (two-way); the second stair is one way down.
+  assert.equal(findPath(grid, 8, 1, 3, 1, { goalLayer: 1 }).status, 'no-path');
+  // A blocked goal upstairs, a refused one.
+  assert.equal(findPath(grid, 0, 1, 0, 0, { goalLayer: 1 }).status, 'invalid-goal');
+  // Nearest: the reachable cell nearest the goal on the goal's layer.
+  const near = findPath(grid, 8, 1, 3, 0, { goalLayer: 1, nearest: true });
+  assert.equal(near.status, 'partial');
+  assert.equal(near.cells.length, 1, 'nothing upstairs is reachable from the far half: the start is as near as it gets');
+  const nearUp = findPath(grid, 0, 1, 3, 0, { goalLayer: 1, nearest: true });
+  assert.equal(nearUp.status, 'partial');
+  assert.deepEqual(grid.cellsToXY([nearUp.reached]), [[3, 1]]);
+  assert.equal(nearUp.layers![nearUp.layers!.length - 1], 1);
+  // A three-layer grid whose third layer no link reaches.
+  const three = new NavGrid(3, 3, { layers: 3 });
+  three.addLink({ from: { x: 0, y: 0 }, to: { x: 0, y: 0, layer: 1 }, cost: 1 });
+  const none = findPath(three, 0, 0, 2, 2, { goalLayer: 2 });
+  assert.equal(none.status, 'no-path');
+  assert.equal(none.expanded, 0);
+  assert.ok(Math.abs(findPath(three, 0, 0, 2, 2, { goalLayer: 1 }).cost - (1 + 2 * Math.SQRT2)) < 1e-9);
+  assert.throws(() => findPath(three, 0, 0, 2, 2, { goalLayer: 5 }), (e: unknown) => e instanceof TilenavError && /goalLayer/.test(e.element ?? ''));
+  // The debug view shows the start layer's closed cells of a search across layers.
+  const finder = new Pathfinder(grid);
+  finder.findPath(0, 1, 8, 1);
+  const seen = new Uint8Array(grid.size);
+  assert.ok(finder.expandedInto(seen) > 0);
+  assert.equal(seen[grid.index(0, 1)], 1);
+});
+
+test('many teleporters (past the precise bound) and a unit radius: still the reference cost', () => {
+  const grid = new NavGrid(30, 20, { layers: 2 });
+  const rnd = mulberry(7);
+  for (let i = 0; i < 120; i++) grid.setWalkable(Math.floor(rnd() * 30), Math.floor(rnd() * 20), false);
+  for (let i = 0; i < 40; i++) {
+    const a = Math.floor(rnd() * grid.size);
+    const b = Math.floor(rnd() * grid.size);
+    grid.addLink({ from: { x: grid.xOf(a), y: grid.yOf(a), layer: i % 2 }, to: { x: grid.xOf(b), y: grid.yOf(b), layer: (i >> 1) % 2 }, cost: rnd() * 2, bidirectional: rnd() < 0.5 });
+  }
+  const finder = new Pathfinder(grid);
+  for (let q = 0; q < 30; q++) {
+    const s = Math.floor(rnd() * grid.size);
+    const t = Math.floor(rnd() * grid.size);
+    const r = finder.findPath(grid.xOf(s), grid.yOf(s), grid.xOf(t), grid.yOf(t), { goalLayer: q % 2 });
+    const d = grid.layers[0].walkable[s] === 1 && grid.layers[q % 2].walkable[t] === 1 ? refLinked(grid, 'octile', 0, s)[(q % 2) * grid.size + t] : NaN;
+    if (Number.isNaN(d)) continue;
+    assert.equal(r.status, d < Infinity ? 'found' : 'no-path');
+    if (d < Infinity) assert.ok(Math.abs(r.cost - d) < 1e-9 * Math.max(1, d), `${r.cost} vs ${d}`);
+  }
+  // A unit of radius 0.6 cells fits only where a 3 x 3 block is open: its path keeps to them on both layers.
+  const open = new NavGrid(12, 5, { layers: 2 });
+  open.fillRect(5, 0, 2, 5, { walkable: false }, 0);
+  open.addLink({ from: { x: 2, y: 2 }, to: { x: 2, y: 2, layer: 1 }, cost: 1 });
+  open.addLink({ from: { x: 9, y: 2, layer: 1 }, to: { x: 9, y: 2 }, cost: 1 });
+  const wide = findPath(open, 1, 2, 10, 2, { radius: 0.6 });
+  assert.equal(wide.status, 'found');
+  assert.equal(wide.cost, 1 + 1 + 7 + 1 + 1);
+  open.fillRect(6, 0, 1, 5, { walkable: false }, 1);
+  open.setWalkable(6, 2, true, 1);
+  assert.equal(findPath(open, 1, 2, 10, 2, { radius: 0.6 }).status, 'no-path', 'the one-cell gap upstairs leaves no room for the disc');
+  assert.equal(findPath(open, 1, 2, 10, 2).status, 'found', 'a point still passes');
+});
+
+test('ReachabilityIndex: links join components', async () => {
+  const grid = NavGrid.fromMatrix([
+    [0, 1, 0],
+    [0, 1, 0],
+  ]);
+  const index = new ReachabilityIndex(grid);
+  assert.equal(index.connected(0, 0, 2, 1), false);
+  const id = grid.addLink({ from: { x: 0, y: 1 }, to: { x: 2, y: 0 }, cost: 1, bidirectional: false });
+  assert.equal(index.connected(0, 0, 2, 1), true);
+  grid.removeLink(id);
+  assert.equal(index.connected(0, 0, 2, 1), false);
+});
+
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Steps `sys` until `done` or `budget` steps, checking after each that every agent stands in a walkable cell of the system's layer. */
+function stepWalkable(sys: NavigationSystem, done: () => boolean, budget: number, each?: () => void): number {
+  for (let s = 0; s < budget; s++) {
+    if (done()) return s;
+    sys.step();
+    for (let id = 0; id < sys.count; id++) {
+      assert.ok(sys.grid.isWalkable(Math.floor(sys.x[id] + 0.5), Math.floor(sys.y[id] + 0.5), sys.layer), `agent ${id} stands in a wall at (${sys.x[id]}, ${sys.y[id]})`);
+    }
+    each?.();
+  }
+  return done() ? budget : -1;
+}
+
+test('agents take a teleporter between two walled rooms and arrive, never inside the wall; a link switched off on the way sends them the long way', () => {
+  const rows = [
+    '.....@.....', //
+    '.....@.....',
+    '.....@.....',
+    '.....@.....',
+    '...........',
+  ];
+  const grid = asciiGrid(rows.slice(0, 4));
+  const link = grid.addLink({ from: { x: 3, y: 1 }, to: { x: 7, y: 2 }, cost: 1 });
+  const sys = new NavigationSystem(grid);
+  const id = sys.addAgent({ x: 0, y: 0 });
+  let arrived = 0;
+  sys.moveTo(id, 10, 1, { onArrived: () => arrived++ });
+  let jumped = false;
+  let lastX = sys.x[id];
+  const steps = stepWalkable(sys, () => arrived > 0, 3000, () => {
+    if (Math.abs(sys.x[id] - lastX) > 1) {
+      jumped = true;
+      assert.deepEqual([sys.x[id], sys.y[id]], [7, 2], 'appears at the link\'s far end');
+    }
+    lastX = sys.x[id];
+  });
+  assert.ok(steps > 0, 'did not arrive');
+  assert.ok(jumped, 'took the link');
+  assert.ok(Math.hypot(sys.x[id] - 10, sys.y[id] - 1) < 0.5);
+  // And back the other way (the link is two-way), to the start.
+  sys.moveTo(id, 0, 3, { onArrived: () => arrived++ });
+  assert.ok(stepWalkable(sys, () => arrived > 1, 3000) > 0, 'did not come back');
+
+  // A corridor joins the rooms; the teleporter is the short way until it is switched off on the way there.
+  const open = asciiGrid(rows);
+  const tp = open.addLink({ from: { x: 3, y: 0 }, to: { x: 7, y: 0 }, cost: 1 });
+  const sys2 = new NavigationSystem(open);
+  const b = sys2.addAgent({ x: 0, y: 0 });
+  let done = false;
+  sys2.moveTo(b, 10, 0, { onArrived: () => (done = true) });
+  for (let s = 0; s < 5; s++) sys2.step();
+  open.setLinkEnabled(tp, false);
+  let jumpedAfter = false;
+  let prev = sys2.x[b];
+  assert.ok(stepWalkable(sys2, () => done, 4000, () => {
+    if (Math.abs(sys2.x[b] - prev) > 1) jumpedAfter = true;
+    prev = sys2.x[b];
+  }) > 0, 'did not arrive the long way');
+  assert.ok(!jumpedAfter, 'took a link that was switched off');
+  assert.ok(Math.hypot(sys2.x[b] - 10, sys2.y[b]) < 0.5);
+  void link;
+});
+
+test('agents walk one layer: stairs to another layer do not lead them through the wall, and groups plan one by one on a layer with links', () => {
+  const grid = new NavGrid(9, 3, { layers: ['Ground', 'Upstairs'] });
+  grid.fillRect(4, 0, 1, 3, { walkable: false }, 0);
+  grid.addLink({ from: { x: 2, y: 1 }, to: { x: 2, y: 1, layer: 1 }, cost: 1 });
+  grid.addLink({ from: { x: 6, y: 1, layer: 1 }, to: { x: 6, y: 1 }, cost: 1 });
+  assert.equal(findPath(grid, 0, 1, 8, 1).status, 'found', 'a path exists through the upper layer');
+  const sys = new NavigationSystem(grid);
+  const id = sys.addAgent({ x: 0, y: 1 });
+  sys.moveTo(id, 8, 1);
+  let unreachable = false;
+  stepWalkable(sys, () => !sys.isMoving(id), 2000, () => (unreachable ||= (sys.flags[id] & AGENT_UNREACHABLE) !== 0));
+  assert.ok(sys.x[id] < 4, 'crossed the wall');
+  assert.ok(unreachable, 'flagged unreachable on its layer while it walked as near as it could');
+  // A same-layer link on the layer: a big group plans unit by unit (flow fields know no links).
+  grid.addLink({ from: { x: 3, y: 0 }, to: { x: 5, y: 0 }, cost: 1 });
+  const ids = [0, 1, 2].map((y) => sys.addAgent({ x: 0, y }));
+  const order = sys.moveGroup(ids, 7, 1, { mode: 'auto' });
+  assert.equal(order.mode, 'formation');
+  stepWalkable(sys, () => ids.every((k) => !sys.isMoving(k)), 4000);
+  for (const k of ids) assert.ok(sys.x[k] > 4, `unit ${k} did not cross by the link`);
 });

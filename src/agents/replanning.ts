@@ -381,6 +381,9 @@ export class Replanner {
     }
     a.paths[i] = wp;
     a.waypointIndex[i] = 0;
+    const link = this.planner.lastLink ?? null;
+    a.linkX[i] = link === null ? NaN : link.x;
+    a.linkY[i] = link === null ? NaN : link.y;
     const partial = this.planner.lastPartial === true ? AGENT_UNREACHABLE : 0;
     a.flags[i] = ((a.flags[i] | AGENT_HAS_PATH) & ~(AGENT_DIRTY | AGENT_UNREACHABLE)) | partial;
     // Progress is measured along the new path from here on; the stuck clock keeps running, so

@@ -103,6 +103,13 @@ export class AgentStore {
   homeY = new Float64Array(0);
   /** When a nudged unit that has stepped aside walks home (seconds); 0 for never. */
   returnAt = new Float64Array(0);
+  /**
+   * Where the path takes a link (`grid.addLink`): the far end, in cell coordinates, where the unit
+   * appears on reaching its path's last waypoint (the link's near end) before planning on; NaN
+   * when its path takes none. Set with each plan; read only while the agent has a path.
+   */
+  linkX = new Float64Array(0);
+  linkY = new Float64Array(0);
   /** Waypoints [x0, y0, ...] of each agent, null without a path. */
   readonly paths: (Float64Array | null)[] = [];
   /** Each agent's arrival callback for its current order. */
@@ -156,6 +163,8 @@ export class AgentStore {
     this.homeY[id] = NaN;
     this.returnAt[id] = 0;
     this.retries[id] = 0;
+    this.linkX[id] = NaN;
+    this.linkY[id] = NaN;
     this.paths[id] = null;
     this.callbacks[id] = undefined;
     return id;
@@ -278,6 +287,8 @@ export class AgentStore {
     this.homeX = grown(this.homeX, capacity);
     this.homeY = grown(this.homeY, capacity);
     this.returnAt = grown(this.returnAt, capacity);
+    this.linkX = grown(this.linkX, capacity);
+    this.linkY = grown(this.linkY, capacity);
   }
 }
 

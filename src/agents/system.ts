@@ -7,7 +7,7 @@ import { Collision } from './collision.js';
 import type { FlowField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
-import { GridPlanner, cellIndexAt, walkableAt, type AgentPlanner } from './planner.js';
+import { GridPlanner, cellIndexAt, hasLayerLinks, walkableAt, type AgentPlanner } from './planner.js';
 import { ServicePlanner } from './async-planner.js';
 import type { PathService } from '../service/service.js';
 import { Replanner } from './replanning.js';
@@ -250,6 +250,8 @@ export class NavigationSystem {
     // Line of sight is a square grid's; elsewhere (hexagons) and off the grid the order replans.
     if ((model.heuristic !== 'octile' && model.heuristic !== 'manhattan') || !walkableAt(this.grid, this.layer, x, y)) return false;
     const a = this.agents;
+    // A path ending at a link's near end does not end at the target.
+    if (a.linkX[id] === a.linkX[id]) return false;
     const path = a.paths[id]!;
     const k = path.length / 2 - 2;
     const onLast = k < a.waypointIndex[id];
@@ -317,7 +319,8 @@ export class NavigationSystem {
     const asked = intent.mode ?? 'auto';
     if (asked !== 'auto' && asked !== 'formation' && asked !== 'flow') throw new TilenavError(`expected 'auto', 'formation' or 'flow', got ${describe(asked)}`, { element: 'mode' });
     const n = ids.length;
-    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup ? 'flow' : 'formation';
+    // Flow fields do not follow links: on a layer with links each unit plans its own way.
+    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup && !hasLayerLinks(this.grid, this.layer) ? 'flow' : 'formation';
     const xs = new Float64Array(n);
     const ys = new Float64Array(n);
     let maxR = 0;
