@@ -5,6 +5,9 @@ import { NavGrid, Pathfinder, TilenavError, MOVEMENT_NAMES, findPath, type Movem
 import { ReachabilityIndex } from '../src/query/index.js';
 import { NavigationSystem, AGENT_UNREACHABLE } from '../src/agents/index.js';
 import { asciiGrid, gridArb, gridFor, applyChange } from './grids.js';
+import { readFileSync } from 'node:fs';
+import { parseTiled } from '../src/loaders/index.js';
+import { fixture } from './fixtures.js';
 import { refNeighbours } from './reference.js';
 
 /**
@@ -484,4 +487,28 @@ test('agents walk one layer: stairs to another layer do not lead them through th
   assert.equal(order.mode, 'formation');
   stepWalkable(sys, () => ids.every((k) => !sys.isMoving(k)), 4000);
   for (const k of ids) assert.ok(sys.x[k] > 4, `unit ${k} did not cross by the link`);
+});
+
+test('a Tiled map declares links with object properties: linkTo, linkCost, linkOneWay, linkEnabled; bad ones are left out with a warning naming the object', () => {
+  const path = fixture('tiled/links.tmj');
+  const m = parseTiled(readFileSync(path), { file: path });
+  const grid = m.grid;
+  assert.deepEqual(
+    grid.links().map(({ from, to, cost, bidirectional, enabled }) => ({ from, to, cost, bidirectional, enabled })),
+    [
+      { from: { x: 2, y: 1, layer: 0 }, to: { x: 2, y: 1, layer: 1 }, cost: 2.5, bidirectional: true, enabled: true },
+      { from: { x: 1, y: 3, layer: 0 }, to: { x: 6, y: 3, layer: 0 }, cost: 0.5, bidirectional: false, enabled: true },
+      { from: { x: 0, y: 0, layer: 0 }, to: { x: 7, y: 0, layer: 0 }, cost: 1, bidirectional: true, enabled: false },
+    ],
+  );
+  assert.ok(m.warnings.some((w) => /object 17 "typo".*linkTo is a int property/.test(w)), m.warnings.join('\n'));
+  assert.ok(m.warnings.some((w) => /object 18 "dangling".*object 99/.test(w)), m.warnings.join('\n'));
+  // The wall splits the ground; the teleporter crosses it one way, the locked door not at all.
+  assert.equal(grid.isWalkable(4, 2), false);
+  const r = findPath(grid, 0, 3, 7, 3);
+  assert.equal(r.status, 'found');
+  assert.equal(r.cost, 1 + 0.5 + 1);
+  assert.equal(findPath(grid, 7, 3, 0, 3).status, 'no-path');
+  // The stairs lead to the upper layer.
+  assert.equal(findPath(grid, 0, 1, 2, 0, { goalLayer: 1 }).cost, 2 + 2.5 + 1);
 });

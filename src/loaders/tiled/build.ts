@@ -10,6 +10,7 @@ import { fail, GID_MASK, quote, type Ctx, type RawLayer, type RawMap, type RawOb
 import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, type CheckedRules, type TiledRule } from './rules.js';
 import { applyLayerTerrain, clearBridges, layerRuleOf, ruleTerrain, tileRulesOf, tilesetInfos, unmatchedLayerRules, type TiledTilesetInfo } from './apply-rules.js';
 import { objectShapes } from './shapes.js';
+import { addObjectLinks } from './links.js';
 
 export { GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './model.js';
 
@@ -436,6 +437,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     );
   }
   grid.refresh();
+  addObjectLinks(grid, used, (l) => navIndex(l, mapping.layer), surface, mapping.hiddenLayers, warn);
   const tilesetList = tilesetInfos(tilesets, used.flatMap((l) => (l.data !== null ? [l.data] : [])), options.resolve, MAX_INFO_GID);
   return { grid, projection, orientation, movement, tileWidth: tw, tileHeight: th, offset: { x: ox, y: oy }, warnings, properties: { map: map.properties, layers: infos, tiles: tileProps }, tilesets: tilesetList };
 }
