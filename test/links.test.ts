@@ -6,7 +6,7 @@ import { ReachabilityIndex } from '../src/query/index.js';
 import { NavigationSystem, AGENT_UNREACHABLE } from '../src/agents/index.js';
 import { asciiGrid, gridArb, gridFor, applyChange } from './grids.js';
 import { readFileSync } from 'node:fs';
-import { parseTiled } from '../src/loaders/index.js';
+import { parseLdtk, parseTiled } from '../src/loaders/index.js';
 import { fixture } from './fixtures.js';
 import { refNeighbours } from './reference.js';
 
@@ -511,4 +511,34 @@ test('a Tiled map declares links with object properties: linkTo, linkCost, linkO
   assert.equal(findPath(grid, 7, 3, 0, 3).status, 'no-path');
   // The stairs lead to the upper layer.
   assert.equal(findPath(grid, 0, 1, 2, 0, { goalLayer: 1 }).cost, 2 + 2.5 + 1);
+});
+
+test('LDtk entities declare links with fields: linkTo (EntityRef), linkCost, linkOneWay, linkEnabled, linkLayer; the stitched world keeps them', () => {
+  const file = fixture('ldtk/Typical_TopDown_example.ldtk');
+  // The example project, with two of its doors joined by a one-way link (fields added here).
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  const level = json.levels.find((l: { identifier: string }) => l.identifier === 'World_Level_0');
+  const doors = level.layerInstances.flatMap((li: { entityInstances: unknown[] }) => li.entityInstances).filter((e: { __identifier: string }) => e.__identifier === 'Door');
+  const from = doors.find((e: { __grid: number[] }) => e.__grid[0] === 10 && e.__grid[1] === 7);
+  const to = doors.find((e: { __grid: number[] }) => e.__grid[0] === 18 && e.__grid[1] === 7);
+  from.fieldInstances.push(
+    { __identifier: 'linkTo', __type: 'EntityRef', __value: { entityIid: to.iid, layerIid: '', levelIid: level.iid, worldIid: '' }, __tile: null, defUid: 9001 },
+    { __identifier: 'linkCost', __type: 'Float', __value: 0.5, __tile: null, defUid: 9002 },
+    { __identifier: 'linkOneWay', __type: 'Bool', __value: true, __tile: null, defUid: 9003 },
+  );
+  const other = doors.find((e: { __grid: number[] }) => e.__grid[0] === 7 && e.__grid[1] === 9);
+  other.fieldInstances.push({ __identifier: 'linkTo', __type: 'String', __value: 'nowhere', __tile: null, defUid: 9004 });
+  const p = parseLdtk(JSON.stringify(json), { file, readFile: (f: string) => readFileSync(f) });
+  const lv = p.levels.find((l) => l.name === 'World_Level_0')!;
+  const links = lv.grid.links();
+  assert.equal(links.length, 1);
+  const [k] = links;
+  const a = lv.entities.find((e) => e.iid === from.iid)!;
+  const b = lv.entities.find((e) => e.iid === to.iid)!;
+  assert.deepEqual([k.from, k.to, k.cost, k.bidirectional, k.enabled], [{ x: a.x, y: a.y, layer: 0 }, { x: b.x, y: b.y, layer: 0 }, 0.5, false, true]);
+  assert.ok(lv.warnings.some((w) => /linkTo is a String field/.test(w)), lv.warnings.join('\n'));
+  // The world stitched from the levels holds the link too, moved with its level.
+  const world = p.worlds.find((w) => w.levels.some((l) => l.name === 'World_Level_0'))!;
+  const placed = world.levels.find((l) => l.name === 'World_Level_0')!;
+  assert.deepEqual(world.grid.links().map((w) => [w.from.x, w.from.y, w.to.x, w.to.y]), [[a.x + placed.x, a.y + placed.y, b.x + placed.x, b.y + placed.y]]);
 });
