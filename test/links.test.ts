@@ -8,6 +8,8 @@ import { asciiGrid, gridArb, gridFor, applyChange } from './grids.js';
 import { readFileSync } from 'node:fs';
 import { parseLdtk, parseTiled } from '../src/loaders/index.js';
 import { fixture } from './fixtures.js';
+import { PathService } from '../src/service/node.js';
+import { inProcess } from './helpers-service.js';
 import { refNeighbours } from './reference.js';
 
 /**
@@ -541,4 +543,35 @@ test('LDtk entities declare links with fields: linkTo (EntityRef), linkCost, lin
   const world = p.worlds.find((w) => w.levels.some((l) => l.name === 'World_Level_0'))!;
   const placed = world.levels.find((l) => l.name === 'World_Level_0')!;
   assert.deepEqual(world.grid.links().map((w) => [w.from.x, w.from.y, w.to.x, w.to.y]), [[a.x + placed.x, a.y + placed.y, b.x + placed.x, b.y + placed.y]]);
+});
+
+test('the path service answers across links as the Pathfinder does, and its workers follow links added and switched after they started', async () => {
+  const grid = new NavGrid(9, 3, { layers: ['Ground', 'Upstairs'] });
+  grid.fillRect(4, 0, 1, 3, { walkable: false }, 0);
+  grid.addLink({ from: { x: 2, y: 1 }, to: { x: 2, y: 1, layer: 1 }, cost: 2 });
+  const svc = new PathService(grid, { factory: inProcess(), workers: 2, share: 'never' });
+  try {
+    const finder = new Pathfinder(grid);
+    const ask = async (sx: number, sy: number, gx: number, gy: number, options = {}) => {
+      const [a, b] = [await svc.findPath(sx, sy, gx, gy, options), finder.findPath(sx, sy, gx, gy, options)];
+      assert.equal(a.status, b.status);
+      assert.equal(a.cost, b.cost);
+      assert.deepEqual([...a.cells], [...b.cells]);
+      assert.deepEqual(a.layers === null ? null : [...a.layers], b.layers === null ? null : [...b.layers]);
+      return a;
+    };
+    assert.equal((await ask(0, 1, 8, 1)).status, 'no-path');
+    const up = await ask(0, 1, 6, 1, { goalLayer: 1 });
+    assert.deepEqual([...up.layers!], [0, 0, 0, 1, 1, 1, 1, 1]);
+    // Added after the workers started: the way down on the far side, then a teleporter.
+    const down = grid.addLink({ from: { x: 6, y: 1, layer: 1 }, to: { x: 6, y: 1 }, cost: 2 });
+    assert.equal((await ask(0, 1, 8, 1)).status, 'found');
+    const tp = grid.addLink({ from: { x: 0, y: 0 }, to: { x: 8, y: 0 }, cost: 0.5 });
+    assert.equal((await ask(0, 0, 8, 0)).cost, 0.5);
+    grid.setLinkEnabled(tp, false);
+    grid.removeLink(down);
+    assert.equal((await ask(0, 0, 8, 0)).status, 'no-path');
+  } finally {
+    await svc.close();
+  }
 });
