@@ -6,7 +6,7 @@ import { ReachabilityIndex } from '../src/query/index.js';
 import { NavigationSystem, AGENT_UNREACHABLE } from '../src/agents/index.js';
 import { asciiGrid, gridArb, gridFor, applyChange } from './grids.js';
 import { readFileSync } from 'node:fs';
-import { parseLdtk, parseTiled } from '../src/loaders/index.js';
+import { formatBinaryGrid, parseBinaryGrid, parseLdtk, parseTiled } from '../src/loaders/index.js';
 import { fixture } from './fixtures.js';
 import { PathService } from '../src/service/node.js';
 import { inProcess } from './helpers-service.js';
@@ -574,4 +574,23 @@ test('the path service answers across links as the Pathfinder does, and its work
   } finally {
     await svc.close();
   }
+});
+
+test('the binary grid format keeps links (new ids, in order) and names a bad one', () => {
+  const grid = new NavGrid(5, 4, { layers: 2 });
+  grid.addLink({ from: { x: 0, y: 0 }, to: { x: 4, y: 3, layer: 1 }, cost: 2.5, bidirectional: false });
+  const gone = grid.addLink({ from: { x: 1, y: 0 }, to: { x: 1, y: 1 }, cost: 1 });
+  grid.addLink({ from: { x: 2, y: 2, layer: 1 }, to: { x: 3, y: 2, layer: 1 }, cost: 0, enabled: false });
+  grid.removeLink(gone);
+  const copy = parseBinaryGrid(formatBinaryGrid(grid)).grid;
+  const strip = (g: NavGrid) => g.links().map(({ id: _, ...k }) => k);
+  assert.deepEqual(strip(copy), strip(grid));
+  assert.equal(findPath(copy, 0, 0, 4, 3, { goalLayer: 1 }).cost, 2.5);
+  // A link off the grid in a hand-edited header.
+  const bytes = new Uint8Array(formatBinaryGrid(grid));
+  const text = new TextDecoder().decode(bytes);
+  const at = text.indexOf('"x":4,"y":3');
+  assert.ok(at > 0);
+  bytes.set(new TextEncoder().encode('"x":9'), at);
+  assert.throws(() => parseBinaryGrid(bytes.buffer, { file: 'edited.tnav' }), (e: unknown) => e instanceof TilenavError && e.element === 'header.links[0]' && e.file === 'edited.tnav');
 });
