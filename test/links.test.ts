@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, Pathfinder, TilenavError, MOVEMENT_NAMES, findPath, type MovementName, type NavLink, type PathResult } from '../src/index.js';
+import { NavGrid, Pathfinder, TilenavError, MOVEMENT_NAMES, checkPath, findPath, type MovementName, type NavLink, type PathResult } from '../src/index.js';
 import { ReachabilityIndex } from '../src/query/index.js';
 import { NavigationSystem, AGENT_UNREACHABLE } from '../src/agents/index.js';
 import { asciiGrid, gridArb, gridFor, applyChange } from './grids.js';
@@ -194,6 +194,8 @@ test('property: findPath across random links (same layer and across two, one-way
             assert.equal(r.reached, t);
             assert.equal(r.layers === null ? layer : r.layers[r.layers.length - 1], goalLayer);
             assertWalks(grid, movement, layer, r);
+            const checked = checkPath(grid, r.cells, { layer, movement, layers: r.layers });
+            assert.ok(checked.valid && Math.abs(checked.cost - r.cost) <= 1e-6 * Math.max(1, d), `checkPath: ${checked.problem ?? checked.cost}`);
           }
         };
         check();
