@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, TilenavError, MOVEMENT_NAMES, checkPath, findPath, type MovementName, type NavLink, type PathResult } from '../src/index.js';
-import { ReachabilityIndex } from '../src/query/index.js';
+import { ReachabilityIndex, mulberry32 } from '../src/query/index.js';
 import { NavigationSystem, AGENT_UNREACHABLE } from '../src/agents/index.js';
 import { asciiGrid, gridArb, gridFor, applyChange } from './grids.js';
 import { readFileSync } from 'node:fs';
@@ -353,7 +353,7 @@ test('stairs between layers: the path climbs, crosses and comes down, its layers
 
 test('many teleporters (past the precise bound) and a unit radius: still the reference cost', () => {
   const grid = new NavGrid(30, 20, { layers: 2 });
-  const rnd = mulberry(7);
+  const rnd = mulberry32(7);
   for (let i = 0; i < 120; i++) grid.setWalkable(Math.floor(rnd() * 30), Math.floor(rnd() * 20), false);
   for (let i = 0; i < 40; i++) {
     const a = Math.floor(rnd() * grid.size);
@@ -397,16 +397,6 @@ test('ReachabilityIndex: links join components', async () => {
   assert.equal(index.connected(0, 0, 2, 1), false);
 });
 
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Steps `sys` until `done` or `budget` steps, checking after each that every agent stands in a walkable cell of the system's layer. */
 function stepWalkable(sys: NavigationSystem, done: () => boolean, budget: number, each?: () => void): number {

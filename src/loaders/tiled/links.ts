@@ -6,23 +6,12 @@
  * layer (its `collisionLayer`, as for collision shapes). Described in docs/formats.md.
  */
 import type { NavGrid } from '../../grid/navgrid.js';
-import type { Projection } from '../../grid/projection.js';
-import type { FlatLayer } from './collide.js';
+import type { FlatLayer, Surface } from './collide.js';
 import { quote, type RawObject, type TiledProperty } from './model.js';
 import { objectShapes } from './shapes.js';
 
 /** Where the map's pixels meet its cells (as the collision shapes read them). */
-export interface LinkSurface {
-  W: number;
-  H: number;
-  /** Tile coordinates of cell (0, 0). */
-  ox: number;
-  oy: number;
-  tw: number;
-  th: number;
-  orientation: string;
-  projection: Projection;
-}
+export type LinkSurface = Pick<Surface, 'W' | 'H' | 'ox' | 'oy' | 'tw' | 'th' | 'orientation' | 'projection'>;
 
 interface Placed {
   object: RawObject;
