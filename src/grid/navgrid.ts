@@ -181,7 +181,8 @@ export interface GridMemory {
  * Data a grid derives from its cells and keeps for its searches (component labels, landmark
  * tables, clearance, the default search scratch): built on first use by the module that reads it,
  * kept by the grid ({@link NavGrid.derived}), listed by {@link NavGrid.memory} and freed by
- * {@link NavGrid.releaseDerived}. @internal
+ * {@link NavGrid.releaseDerived}. Implemented by the library's own modules; a game only reads
+ * {@link NavGrid.memory}.
  */
 export interface Derived {
   /** Appends what it holds now, one entry per layer where that applies. */
@@ -390,9 +391,9 @@ export class NavGrid {
    * What this grid holds, in bytes: its layers (7 bytes per cell per layer), the padded search view
    * of each layer searched (4 bytes per padded cell, 1 more with one-way flags), and what searches
    * derived and the grid keeps: component labels (4 per padded cell per layer and connectivity),
-   * landmark tables (4 per cell per landmark, on weighted layers), clearance (4 per cell, 4 per
+   * landmark tables (4 per cell per landmark, on weighted layers), clearance (8 per cell, 4 per
    * padded cell per unit radius searched), the search scratch of the free `findPath` (about 20 per
-   * padded cell). A kept `Pathfinder`'s own scratch is not the grid's and is not listed.
+   * padded cell) with what it built on demand (JPS planes and tables, hierarchies, overlays). A kept `Pathfinder`'s own scratch is not the grid's and is not listed.
    */
   memory(): GridMemory {
     const entries: MemoryEntry[] = [{ name: 'layers', layer: null, bytes: NavGrid.storageBytes(this.width, this.height, this.layers.length) }];

@@ -47,6 +47,11 @@ export class AnyAngleFinder {
   /** The exact grid search an any-angle path is checked against: the Pathfinder that owns this finder. */
   private readonly pathfinder: Pathfinder;
 
+  /** Bytes held: the search scratch. */
+  get bytes(): number {
+    return this.scratch.bytes;
+  }
+
   constructor(grid: NavGrid, pathfinder: Pathfinder) {
     this.grid = grid;
     this.pathfinder = pathfinder;

@@ -32,7 +32,8 @@ export interface ClearanceOptions {
  * Views are cached per radius and updated locally on changes. Updates: a change of a w x h
  * rectangle recomputes the (w + 2 cap) x (h + 2 cap) cells around it, reading cap more on each
  * side: per column the distance to the nearest blocked cell, then per cell a scan of at most
- * 2 cap + 1 columns. Memory: 4 bytes per cell, plus 4 per padded cell per cached radius.
+ * 2 cap + 1 columns. Memory: 4 bytes per cell of distances and 4 of update scratch, plus 4 per padded cell per
+ * cached radius.
  */
 export class ClearanceMap {
   /** The grid it measures. */
@@ -221,6 +222,7 @@ const GRID_CLEARANCE_CAP = 16;
  */
 export function clearanceOf(grid: NavGrid, layer: number | string = 0, radius = 0): ClearanceMap {
   const l = grid.layerIndex(layer);
+  if (typeof radius !== 'number' || !Number.isFinite(radius) || radius < 0) throw new TilenavError(`expected a unit radius >= 0 in world units, got ${describe(radius)}`, { element: 'radius' });
   const store = grid.derived('clearance', () => new GridClearance());
   let map = store.maps[l];
   const need = Math.ceil(radius / cellStep(grid.projection)) + 1;

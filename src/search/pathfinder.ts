@@ -128,6 +128,21 @@ export class Pathfinder {
     this.query = newQuery(grid);
   }
 
+  /**
+   * What this Pathfinder holds, in `grid.memory()`'s form: its search scratch, and what it built
+   * on demand (JPS planes and tables, hierarchies, obstacle overlays, the any-angle scratch).
+   */
+  memory(): MemoryEntry[] {
+    const out: MemoryEntry[] = [{ name: 'search scratch', layer: null, bytes: this.scratch.bytes }];
+    this.jps?.memory(out);
+    for (const [key, h] of this.hierarchies) out.push({ name: `hierarchy (${key.split(':')[1]})`, layer: Number(key.split(':')[0]), bytes: h.bytes });
+    this.overlays.forEach((o, layer) => {
+      if (o !== undefined) out.push({ name: 'obstacle overlay', layer, bytes: o.bytes });
+    });
+    if (this.anyAngleFinder !== undefined) out.push({ name: 'any-angle scratch', layer: null, bytes: this.anyAngleFinder.bytes });
+    return out;
+  }
+
   /** Bytes of this Pathfinder's own scratch (not the grid's derived data). */
   get bytes(): number {
     return this.scratch.bytes;
@@ -158,8 +173,13 @@ export class Pathfinder {
       gx = Math.min(grid.width - 1, Math.max(0, gx));
       gy = Math.min(grid.height - 1, Math.max(0, gy));
     }
+    // An algorithm asked for by name that cannot answer this query is refused whatever the cells.
+    if (q.algorithm !== 'auto' && q.algorithm !== 'astar') choose(q, view, jpsRefusal(q, view), false);
     const refused = this.refusal(sx, sy, gx, gy, q, radius);
-    if (refused !== null) return refused;
+    if (refused !== null) {
+      if (anyAngle) refused.costMeasure = 'segments';
+      return refused;
+    }
     if (anyAngle && !q.nearest && (obstacles === undefined || obstacles.length === 0)) return this.anyAngle(sx, sy, gx, gy, q, 0);
     let r: PathResult | null = null;
     let expanded = 0;
@@ -527,7 +547,7 @@ class GridPathfinder implements Derived {
     this.finder = new Pathfinder(grid);
   }
   memory(out: MemoryEntry[]): void {
-    out.push({ name: 'search scratch', layer: null, bytes: this.finder.bytes });
+    for (const e of this.finder.memory()) out.push(e);
   }
   release(): void {}
 }

@@ -125,8 +125,8 @@ export interface FindPathOptions {
   nearest?: boolean;
   /**
    * The unit's radius in world units: the path only uses cells its disc fits in (exact: the disc
-   * keeps clear of every blocked square along every step). The grid keeps the clearance (4 bytes
-   * per cell per layer, 4 per padded cell per radius asked). Start and goal cells too narrow give
+   * keeps clear of every blocked square along every step). The grid keeps the clearance (8 bytes
+   * per cell per layer: the distances and their update scratch; 4 per padded cell per radius asked). Start and goal cells too narrow give
    * `invalid-start` / `invalid-goal` with reason `unit-does-not-fit`. Runs A*. @default 0
    */
   radius?: number;

@@ -1,6 +1,6 @@
 import { assertArrayLike, assertOptionsObject } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
-import { movementModel, type MovementName } from './movement.js';
+import type { MovementName } from './movement.js';
 import { exitMask } from '../grid/padded.js';
 
 /** What {@link checkPath} found. */
@@ -22,7 +22,7 @@ export function checkPath(grid: NavGrid, cells: ArrayLike<number>, options: { la
   assertOptionsObject(options, 'options');
   assertArrayLike(cells, 'cells');
   const layer = grid.layer(options.layer ?? 0);
-  const model = movementModel(options.movement ?? 'octile');
+  const model = grid.movementModel(options.movement);
   const bad = (problem: string): PathCheck => ({ valid: false, cost: NaN, problem });
   if (cells.length === 0) return bad('empty path');
   let cost = 0;

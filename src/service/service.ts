@@ -345,7 +345,7 @@ export class PathService {
   /**
    * Answers every unanswered request `cancelled`, stops the workers and stops following the grid.
    * Calling it again returns the same promise. Afterwards `request()` throws and `findPath()`
-   * resolves with status `error`.
+   * rejects, with a TilenavError saying the service is closed.
    */
   close(): Promise<void> {
     if (this.closing) return this.closing;
