@@ -25,9 +25,10 @@ export interface ClearanceOptions {
  * between usable cells; the disc then stays clear along the whole step: a straight step's nearest
  * approach to any blocked square is at one of its ends, and a diagonal step needs its two side
  * cells usable too (no corner cutting), and a square outside that 2 x 2 block is never nearer a
- * point of the block's centre square than one of the four centres. (Movement models that cut
- * corners keep the guarantee at cell centres and straight steps only.) So a unit of width w fits
- * a corridor exactly w cells wide or wider (a 1-cell corridor takes widths up to 1).
+ * point of the block's centre square than one of the four centres. `chebyshev` steps are the same
+ * segments at another price, so it keeps the guarantee; movement models that cut corners keep it
+ * at cell centres and straight steps only. So a unit of width w fits a corridor exactly w cells
+ * wide or wider (a 1-cell corridor takes widths up to 1).
  *
  * Views are cached per radius and updated locally on changes. Updates: a change of a w x h
  * rectangle recomputes the (w + 2 cap) x (h + 2 cap) cells around it, reading cap more on each

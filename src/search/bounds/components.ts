@@ -386,15 +386,20 @@ function findGroup(gp: number[], g: number): number {
 
 /**
  * The model whose moves connect the same cells as `model`, which the labels then follow. Octile
- * diagonals that need at least one open side cell (`octile`, `octile-one-obstacle`) join nothing
- * the straight steps through that side cell do not, and `iso` steps like `cardinal`: all four share
- * the `cardinal` labels. `octile-always` and each hex and staggered layout have their own.
+ * and Chebyshev diagonals that need at least one open side cell (`octile`, `octile-one-obstacle`,
+ * `chebyshev`, `chebyshev-one-obstacle`) join nothing the straight steps through that side cell do
+ * not, and `iso` steps like `cardinal`: all six share the `cardinal` labels. `octile-always` and
+ * `chebyshev-always` (the same moves, other lengths) share theirs; each hex and staggered layout
+ * has its own.
  */
 export function connectivity(model: MovementModel): MovementModel {
-  return (model.heuristic === 'manhattan' || model.heuristic === 'octile') && model.corner < 2 ? CARDINAL : model;
+  const square = model.heuristic === 'manhattan' || model.heuristic === 'octile' || model.heuristic === 'chebyshev';
+  if (!square) return model;
+  return model.corner < 2 ? CARDINAL : OCTILE_ALWAYS;
 }
 
 const CARDINAL = movementModel('cardinal');
+const OCTILE_ALWAYS = movementModel('octile-always');
 /** Label sets per layer: one slot per movement name (slots of names that share labels stay empty). */
 const GROUPS = MOVEMENT_NAMES.length;
 const SLOT: ReadonlyMap<MovementName, number> = new Map(MOVEMENT_NAMES.map((name) => [name, MOVEMENT_NAMES.indexOf(connectivity(movementModel(name)).name)]));
