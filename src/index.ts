@@ -18,9 +18,12 @@ export {
   FLAG_NO_EXIT_SOUTH,
   FLAG_NO_EXIT_WEST,
   FLAG_ONE_WAY_MASK,
+  FLAG_WALL_NORTH,
+  FLAG_WALL_WEST,
+  FLAG_WALL_MASK,
 } from './grid/navgrid.js';
 export { defaultMovement } from './grid/navgrid.js';
-export type { NavGridOptions, NavLayer, CellRect, CellValues, GridChange, LayerStats, SearchView, GridMemory, MemoryEntry } from './grid/navgrid.js';
+export type { NavGridOptions, NavLayer, CellRect, CellValues, GridChange, LayerStats, SearchView, GridMemory, MemoryEntry, EdgeSide } from './grid/navgrid.js';
 export type { FromMatrixOptions } from './grid/navgrid.js';
 export { MAX_CHANGE_RECTS } from './grid/rects.js';
 export { TerrainTable, DEFAULT_TERRAINS } from './grid/terrain.js';

@@ -35,7 +35,7 @@ export function canSmooth(movement: MovementName = 'octile'): boolean {
  * String pulling with exact line of sight: compresses a cell path (indices from a search, start
  * first) into the fewest waypoints the greedy pass finds, each consecutive pair joined by a
  * segment with exact line of sight ({@link segmentCost}: every touched cell walkable, corners as
- * the movement model allows, one-way flags honoured).
+ * the movement model allows, one-way flags and edge walls honoured).
  *
  * A shortcut is taken only when its cost (length in each cell x that cell's cost) is no more than
  * the same measure along the grid path it replaces, so smoothing never trades a detour through

@@ -96,9 +96,10 @@ export class ObstacleOverlay {
       for (let k = 0; k < this.count; k++) pass[st[k]] = src[st[k]];
       this.count = 0;
     }
-    const view: SearchView = (this.view ??= { stride: base.stride, pass, exits: null, minCost: 1, maxCost: 1, uniform: true, statsValid: true, exitsValid: true });
+    const view: SearchView = (this.view ??= { stride: base.stride, pass, exits: null, walls: null, minCost: 1, maxCost: 1, uniform: true, statsValid: true, exitsValid: true });
     (view as { pass: Float32Array }).pass = pass;
     view.exits = base.exits;
+    view.walls = base.walls;
     view.minCost = base.minCost;
     view.maxCost = base.maxCost;
     view.uniform = base.uniform;

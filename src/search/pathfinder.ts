@@ -72,7 +72,7 @@ function jpsRefusal(q: Query, view: SearchView): string | null {
   if (name !== 'octile' && name !== 'cardinal') return `movement '${name}' (it needs 'octile' or 'cardinal')`;
   if (q.algorithm === 'jps+' && !view.uniform) return 'a layer whose costs differ from cell to cell';
   if (!view.uniform && !(view.maxCost * view.pass.length < view.minCost * JPS_COST_SPAN)) return `costs ${view.minCost} to ${view.maxCost}, too far apart for its exact comparisons on a layer of this size`;
-  if (view.exits !== null) return 'a layer with one-way flags';
+  if (view.exits !== null) return view.walls !== null ? 'a layer with edge walls' : 'a layer with one-way flags';
   if (q.weight !== 1) return `weight ${q.weight} (it needs 1)`;
   if (q.nearest || q.overlay) return 'nearest mode, a unit radius or obstacles';
   return null;
@@ -92,7 +92,7 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
       return astar;
     case 'hpa':
       if (q.nearest || q.overlay) throw new TilenavError("the hierarchy does not support nearest, a unit radius or obstacles; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
-      if (view.exits !== null) throw new TilenavError("the hierarchy cannot search a layer with one-way flags; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
+      if (view.exits !== null) throw new TilenavError(`the hierarchy cannot search a layer with ${view.walls !== null ? 'edge walls' : 'one-way flags'}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
       return 'hpa';
     case 'jps':
     case 'jps+':

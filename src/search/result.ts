@@ -89,8 +89,8 @@ export interface FindPathOptions {
   out?: Int32Array;
   /**
    * - `astar`: A* on every cell (any layer, movement, weight, unit size).
-   * - `jps`: jump point search; exact, for layers without one-way flags, with `octile` or
-   *   `cardinal` movement and weight 1, for point-sized units (on layers whose costs differ,
+   * - `jps`: jump point search; exact, for layers without one-way flags or edge walls, with
+   *   `octile` or `cardinal` movement and weight 1, for point-sized units (on layers whose costs differ,
    *   weighted jump point search: jumps stop where costs change; its cost comparisons need the
    *   dearest cost times the layer's cells below 2^43 times the cheapest). Throws otherwise.
    * - `jps+`: jump point search reading precomputed jump distances (JPS+), `octile` only, uniform
@@ -98,8 +98,8 @@ export interface FindPathOptions {
    *   query or by `prepare`, then updated in place by each tile change.
    * - `hpa`: a cluster hierarchy for big maps (see `Pathfinder.hierarchy`); not exact (its
    *   excess over optimal is measured in docs/benchmarks.md), `octile` or `cardinal`, any costs, no
-   *   one-way flags, no `nearest`, `radius` or `obstacles`. `maxIterations`, `weight` and `out` do
-   *   not apply to it; `expanded` counts abstract nodes.
+   *   one-way flags or edge walls, no `nearest`, `radius` or `obstacles`. `maxIterations`,
+   *   `weight` and `out` do not apply to it; `expanded` counts abstract nodes.
    * - `auto`: `jps` where it applies, `astar` elsewhere. On a layer whose costs differ it also
    *   reads landmark bounds (exact: same optimal cost, far fewer cells opened), built by
    *   `Pathfinder.prepare` or by the searches once they have done enough work.
