@@ -484,7 +484,7 @@ test('agents walk one layer: stairs to another layer do not lead them through th
 });
 
 test('a Tiled map declares links with object properties: linkTo, linkCost, linkOneWay, linkEnabled; bad ones are left out with a warning naming the object', () => {
-  const path = fixture('tiled/links.tmj');
+  const path = fixture('tiled/links/links.tmj');
   const m = parseTiled(readFileSync(path), { file: path });
   const grid = m.grid;
   assert.deepEqual(
