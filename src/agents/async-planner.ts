@@ -3,6 +3,7 @@
  * never waits for them. Only types come from the service, so `tilenav/agents` stays free of Node
  * and the DOM; give it the service of your environment (`tilenav/service`).
  */
+import type { CellPoint } from '../grid/projection.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { canSmooth, cellsToPoints, smoothPath } from '../path/smooth.js';
 import type { PathService, ServiceRequestOptions, ServiceResult } from '../service/service.js';
@@ -70,7 +71,7 @@ export class ServicePlanner implements AgentPlanner {
   /** Always false: an unreachable goal gives no plan rather than a partial one. */
   readonly lastPartial = false;
   /** The far end of the link the last plan's waypoints lead to, or null (see AgentPlanner.lastLink). */
-  lastLink: { x: number; y: number } | null = null;
+  lastLink: CellPoint | null = null;
   private readonly asked = new Map<number, Asked>();
   private readonly byId = new Map<number, number>();
   private spent = 0;

@@ -1,5 +1,6 @@
 import { hypot } from './hypot.js';
 import { TilenavError } from '../errors.js';
+import type { CellPoint } from '../grid/projection.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import { lineOfSight } from '../path/los.js';
@@ -61,7 +62,7 @@ export interface AgentPlanner {
    * near end. The system moves the unit there on arrival at the last waypoint and plans on from
    * there. Null (or absent) when the plan takes no link.
    */
-  readonly lastLink?: { readonly x: number; readonly y: number } | null;
+  readonly lastLink?: Readonly<CellPoint> | null;
   /** Builds what planning on `layer` reads before the first plan (optional; see NavigationSystem.prepare). */
   prepare?(layer: number, movement: MovementName): void;
   /**
@@ -119,7 +120,7 @@ export class GridPlanner implements AgentPlanner {
    */
   lastPartial = false;
   /** The far end of the link the last plan's waypoints lead to, or null (see {@link AgentPlanner.lastLink}). */
-  lastLink: { x: number; y: number } | null = null;
+  lastLink: CellPoint | null = null;
   /**
    * Walk as close as possible to an unreachable goal; false: no plan (the agent stands, flagged
    * unreachable).
