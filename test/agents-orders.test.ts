@@ -114,8 +114,8 @@ test('a group order searches the map once: one route for the flow field, then on
   // Counts the searches of the one Pathfinder the planner and the flow fields share.
   const searches: { maxIterations: number | undefined; expanded: number }[] = [];
   const pf = planner.pathfinder;
-  const search = pf.search.bind(pf);
-  pf.search = (sx, sy, gx, gy, options) => {
+  const search = pf.findPath.bind(pf);
+  pf.findPath = (sx, sy, gx, gy, options) => {
     const r = search(sx, sy, gx, gy, options);
     searches.push({ maxIterations: options?.maxIterations, expanded: r.expanded });
     return r;

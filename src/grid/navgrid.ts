@@ -1,6 +1,6 @@
 import { addChangedRect, unionRect } from './rects.js';
 import { TilenavError, assertCost, assertInteger, assertLimit, assertOptionsObject, describe } from '../errors.js';
-import { TerrainTable } from './terrain.js';
+import { TerrainTable, type Terrain, type TerrainFollower } from './terrain.js';
 import { assertProjectionFits, orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from './padded.js';
 import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
@@ -47,7 +47,9 @@ export interface NavGridOptions {
   maxCells?: number;
   /**
    * Adopt this storage instead of allocating (an ArrayBuffer or SharedArrayBuffer laid out as
-   * {@link NavGrid.storageBytes} describes). Used by the binary format and by workers.
+   * {@link NavGrid.storageBytes} describes, at least that many bytes past `storageOffset`), shared,
+   * never copied. Used by the binary format and by workers. A typed array is refused, naming it:
+   * pass its `buffer`, with its `byteOffset` as `storageOffset`, to share what it views.
    */
   storage?: ArrayBufferLike;
   /** Byte offset of the layer data in `storage`. @default 0 */
@@ -259,6 +261,11 @@ export class NavGrid {
   /** Per layer, whether a write of the running batch opened a way (see GridChange.opened). */
   private pendingOpened: boolean[] = [];
   private readonly walkWriters = new Set<(layer: number, rect: CellRect, walkable: boolean) => void>();
+  /** Keeps the cells' costs in step with the terrain table (which holds it weakly; the grid, strongly). */
+  private readonly terrainFollower: TerrainFollower = {
+    costChanged: (id, was) => this.followTerrainCost(id, was),
+    holds: (id) => this.layers.some((l) => l.terrain.includes(id)),
+  };
 
   /**
    * A grid of `width` x `height` cells (integers >= 1, at most `maxCells` together), every cell
@@ -292,6 +299,7 @@ export class NavGrid {
     this.height = height;
     this.size = width * height;
     this.terrain = options.terrain ?? new TerrainTable();
+    this.terrain.follow(this.terrainFollower);
     this.projection = options.projection ?? orthogonal(1, 1);
     // Pictures, world positions and worldToCell all need finite coordinates.
     assertProjectionFits(this.projection, width, height);
@@ -302,7 +310,7 @@ export class NavGrid {
     const offset = options.storageOffset ?? 0;
     let storage: ArrayBufferLike;
     if (options.storage !== undefined) {
-      storage = options.storage;
+      storage = checkStorage(options.storage);
       if (offset % 4 !== 0 || storage.byteLength < offset + bytes) {
         throw new TilenavError(`storage of ${storage.byteLength} bytes at offset ${offset} cannot hold ${names.length} layers of ${width} x ${height} (${bytes} bytes, 4-byte aligned)`, { element: 'storage' });
       }
@@ -610,6 +618,34 @@ export class NavGrid {
     }
   }
 
+  /**
+   * A terrain of the grid's table changed cost: cells holding it at its old cost (as a float32
+   * stores it) take the new one; a cell whose cost was set on its own keeps it. One change event
+   * per layer that changed, over the changed cells' bounding rectangle.
+   */
+  private followTerrainCost(id: number, was: Terrain): void {
+    const old = Math.fround(was.cost);
+    const now = this.terrain.get(id).cost;
+    for (const layer of this.layers) {
+      const { terrain, cost } = layer;
+      let x0 = this.width;
+      let y0 = this.height;
+      let x1 = -1;
+      let y1 = -1;
+      for (let i = 0; i < this.size; i++) {
+        if (terrain[i] !== id || cost[i] !== old) continue;
+        cost[i] = now;
+        const x = i % this.width;
+        const y = (i - x) / this.width;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        y1 = y;
+      }
+      if (x1 >= 0) this.refresh(layer.index, { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 });
+    }
+  }
+
   /** Calls `listener` after every change (or once per `batch`). Returns the unsubscribe function. */
   onChange(listener: (change: GridChange) => void): () => void {
     this.listeners.add(listener);
@@ -858,4 +894,26 @@ function gridFromMatrix(rows: readonly (readonly (number | boolean)[])[], option
   }
   grid.refresh(0);
   return grid;
+}
+
+/**
+ * `storage` as an ArrayBuffer or SharedArrayBuffer (checked by their own byteLength getters, which
+ * work across realms and refuse look-alikes such as `{ byteLength: 1000 }`), or a TilenavError
+ * naming `storage`: a typed array would be copied by the layer views, not shared.
+ */
+function checkStorage(storage: unknown): ArrayBufferLike {
+  if (ArrayBuffer.isView(storage)) {
+    throw new TilenavError(`expected an ArrayBuffer or SharedArrayBuffer, got a ${storage.constructor.name}; pass its buffer (and its byteOffset as storageOffset) to share it`, { element: 'storage' });
+  }
+  for (const type of [ArrayBuffer, globalThis.SharedArrayBuffer]) {
+    const byteLength = type === undefined ? undefined : Object.getOwnPropertyDescriptor(type.prototype, 'byteLength')?.get;
+    if (byteLength === undefined) continue;
+    try {
+      byteLength.call(storage);
+      return storage as ArrayBufferLike;
+    } catch {
+      // Not this kind of buffer.
+    }
+  }
+  throw new TilenavError(`expected an ArrayBuffer or SharedArrayBuffer, got ${describe(storage)}`, { element: 'storage' });
 }

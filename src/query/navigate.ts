@@ -1,4 +1,4 @@
-import { TilenavError, assertOptionsObject, assertPoint } from '../errors.js';
+import { TilenavError, assertOptionsObject, assertPoint, describe } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Pathfinder, pathfinderOf } from '../search/pathfinder.js';
@@ -51,6 +51,10 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
   const finder = options.pathfinder ?? pathfinderOf(grid);
   if (!(finder instanceof Pathfinder) || finder.grid !== grid) throw new TilenavError('expected a Pathfinder of the same grid', { element: 'pathfinder' });
   const movement = grid.movementModel(options.movement).name;
+  // planPath always goes as near as it can, on the grid: these two are checked as findPath checks them, then set.
+  for (const name of ['nearest', 'anyAngle'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(options[name])}`, { element: name });
+  }
   const [sa, sb] = planeOf(proj, start);
   const [ea, eb] = planeOf(proj, end);
   if (![sa, sb, ea, eb].every(Number.isFinite)) throw new TilenavError('expected world points with finite coordinates', { element: 'start/end' });

@@ -41,9 +41,9 @@ export const DEFAULT_DYNAMIC_OBSTACLE_OPTIONS = Object.freeze({
 
 /**
  * A per-query copy of a layer's search view with dynamic obstacles stamped on it; the grid and its
- * view are never written. Keep one per grid and layer and pass it to planPath and findPathToNearest
- * (`overlay`) to reuse it between queries: while the grid's version is unchanged only the
- * cells the previous query stamped are restored, so a query costs O(stamped cells), not O(grid).
+ * view are never written. Each Pathfinder keeps one per layer for `findPath`'s `obstacles`, reused
+ * between queries: while the grid's version is unchanged only the cells the previous query stamped
+ * are restored, so a query costs O(stamped cells), not O(grid).
  */
 export class ObstacleOverlay {
   /** The grid whose layer is copied. */

@@ -1,4 +1,5 @@
 /** Navigation from a parsed Tiled map: the navigation properties (isTilesetWalkable, useTilesetBorder and the tiles' own), then the common collision conventions. */
+import { TilenavError } from '../../errors.js';
 import { DEFAULT_LAYER_NAMES, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_SAFE_ZONE, MAX_LAYERS, NavGrid } from '../../grid/navgrid.js';
 import { FINITE_PROJECTION_RULE, isometric, orthogonal, projectionExtent, staggered, unfitAxis, type Projection } from '../../grid/projection.js';
 import type { TerrainTable } from '../../grid/terrain.js';
@@ -6,7 +7,7 @@ import { movementModel, type MovementName } from '../../search/movement.js';
 import { RasterBudget } from '../limits.js';
 import { applyObjectConventions, applyTileConventions, boolProp, lineWidthOf, lower, markNonEmpty, rowOf, type FlatLayer, type Surface, type TileNav, type TileTable } from './collide.js';
 import { fail, GID_MASK, quote, type Ctx, type RawLayer, type RawMap, type RawObject, type RawTile, type RawTileset, type TiledProperties, type TiledProperty } from './model.js';
-import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, type CheckedRules } from './rules.js';
+import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, type CheckedRules, type TiledRule } from './rules.js';
 import { applyLayerTerrain, clearBridges, layerRuleOf, ruleTerrain, tileRulesOf, tilesetInfos, unmatchedLayerRules, type TiledTilesetInfo } from './apply-rules.js';
 import { objectShapes } from './shapes.js';
 
@@ -232,6 +233,9 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       if (navCount !== v || v !== nl.value) warn(`map property navigationLayers ${nl.value} is not a whole number from 1 to ${MAX_LAYERS}; ${navCount === 1 ? "1 navigation layer is" : `${navCount} navigation layers are`} used`);
     }
   }
+  if (mapping.layer >= navCount) {
+    throw new TilenavError(`navigation layer ${mapping.layer} is not one of this map's ${navCount} (${DEFAULT_LAYER_NAMES.slice(0, navCount).join(', ')}; the map property navigationLayers says how many), so no collision convention would apply; use a layer from 0 to ${navCount - 1}`, { file: ctx.file, element: 'mapping.layer' });
+  }
   const grid = new NavGrid(W, H, { layers: navCount, projection, terrain: options.terrain, maxCells: options.maxCells });
   const navIndex = (l: FlatLayer, fallback: number): number => {
     const p = l.props.get('collisionLayer');
@@ -248,20 +252,22 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   };
 
   // ---- per-tile navigation data, by gid
-  const tileInfo = new Map<number, TileNav>();
+  checkTileCount(ctx, map, tilesets);
   const tileProps = new Map<number, TiledProperties>();
   const collideNames = lower(mapping.collisionProperties);
   const terrainTable = grid.terrain;
   const tileRules = tileRulesOf(rules, tilesets, warn);
-  tilesets.forEach((ts, tsIndex) => {
-    const own = tileRules[tsIndex];
+  // References to one tileset file share its tile list (and its rules): each tile's navigation is
+  // derived once, however many references number it, and only the gid lookup is per reference.
+  const navs: TileNav[] = [];
+  const derived = new Map<readonly RawTile[], { ids: number[]; rows: number[]; props: RawTile[] }>();
+  const deriveTiles = (ts: RawTileset, own: Map<number, TiledRule>) => {
     // Tiles a rule names but the tileset does not list are plain tiles with the rule alone.
     const tiles: RawTile[] = [...ts.tiles];
     const listed = new Set(ts.tiles.map((t) => t.id));
     for (const id of own.keys()) if (!listed.has(id)) tiles.push({ id, properties: new Map(), shapes: [], imageWidth: 0, imageHeight: 0 });
+    const out = { ids: [] as number[], rows: [] as number[], props: tiles.filter((t) => t.properties.size > 0) };
     for (const t of tiles) {
-      const gid = ts.firstgid + t.id;
-      if (t.properties.size > 0) tileProps.set(gid, t.properties);
       const nav: TileNav = { props: t.properties, terrain: -1, slow: 1, flags: 0, collides: false, ruleBlocks: false, bridge: false, cost: NaN, ruleSet: false, shapes: [], imgW: t.imageWidth || ts.tileWidth || tw, imgH: t.imageHeight || ts.tileHeight || th, offX: ts.offsetX, offY: ts.offsetY };
       const where = `tileset ${quote(ts.name, 60)} tile ${t.id}`;
       const tt = t.properties.get('terrainType');
@@ -321,12 +327,35 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       }
       if (mapping.tileShapes) for (const o of t.shapes) for (const sh of objectShapes(o, lineWidthOf(o, mapping))) nav.shapes.push(sh);
       if (nav.terrain >= 0 || nav.slow !== 1 || nav.flags !== 0 || nav.collides || nav.shapes.length > 0 || nav.ruleBlocks || nav.bridge || nav.cost === nav.cost) {
-        if (gid > MAX_INFO_GID) warn(`${where}: tile number ${gid} in the map is past ${MAX_INFO_GID}, the largest this loader looks up; its navigation properties are ignored`);
-        else tileInfo.set(gid, nav);
+        out.ids.push(t.id);
+        out.rows.push(navs.length);
+        navs.push(nav);
       }
     }
+    return out;
+  };
+  const perRef = tilesets.map((ts, k) => {
+    let d = derived.get(ts.tiles);
+    if (d === undefined) derived.set(ts.tiles, (d = deriveTiles(ts, tileRules[k])));
+    return d;
   });
-  const table = tileTable(tileInfo, terrainTable);
+  let top = 0;
+  tilesets.forEach((ts, k) => {
+    for (const id of perRef[k].ids) top = Math.max(top, Math.min(MAX_INFO_GID, ts.firstgid + id));
+  });
+  const index = new Int32Array(navs.length > 0 ? top + 1 : 0).fill(-1);
+  tilesets.forEach((ts, k) => {
+    const { ids, rows, props } = perRef[k];
+    for (const t of props) tileProps.set(ts.firstgid + t.id, t.properties);
+    let past = 0;
+    for (let j = 0; j < ids.length; j++) {
+      const gid = ts.firstgid + ids[j];
+      if (gid > MAX_INFO_GID) past++;
+      else index[gid] = rows[j];
+    }
+    if (past > 0) warn(`${map.tilesets[k]?.element ?? 'tileset'}: ${past} of tileset ${quote(ts.name, 60)}'s tiles with navigation properties are numbered past ${MAX_INFO_GID} in the map (firstgid ${ts.firstgid}), the largest tile number this loader looks up; their navigation properties are ignored`);
+  });
+  const table = tileTable(index, navs, terrainTable);
 
   // ---- navigation layers: tile layers with isTilesetWalkable / useTilesetBorder
   interface SeedLayer {
@@ -447,15 +476,28 @@ function markBorders(d: Uint32Array, W: number, H: number, nb: ReturnType<typeof
 /** Tiles with navigation data get a gid index above which nothing is looked up. */
 const MAX_INFO_GID = 1 << 22;
 
-function tileTable(info: Map<number, TileNav>, terrains: TerrainTable): TileTable {
-  let max = 0;
-  for (const gid of info.keys()) max = Math.max(max, gid);
-  const navs = [...info.values()];
+/**
+ * The tiles a map's tilesets may list, all references together: a map naming one large tileset
+ * thousands of times would otherwise make millions of per-tile entries (`properties.tiles`).
+ */
+export const MAX_MAP_TILES = 1 << 20;
+
+function checkTileCount(ctx: Ctx, map: RawMap, tilesets: RawTileset[]): void {
+  let n = 0;
+  tilesets.forEach((ts, k) => {
+    n += ts.tiles.length;
+    if (n > MAX_MAP_TILES) {
+      const total = tilesets.reduce((sum, t) => sum + t.tiles.length, 0);
+      fail(ctx, map.tilesets[k]?.element ?? '<tileset>', `the map's tilesets list more than ${MAX_MAP_TILES} tiles (${total} over its ${tilesets.length} tilesets and tileset references), the most a map may have; reference each tileset once`);
+    }
+  });
+}
+
+/** The flat tile table from the derived tiles (`navs`) and the gid to row index. */
+function tileTable(index: Int32Array, navs: TileNav[], terrains: TerrainTable): TileTable {
   const n = navs.length;
-  const t: TileTable = { index: new Int32Array(n > 0 ? max + 1 : 0).fill(-1), navs, terrain: new Int16Array(n), terrainCost: new Float32Array(n), terrainWalkable: new Uint8Array(n), slow: new Float64Array(n), flags: new Uint8Array(n), collides: new Uint8Array(n), ruleBlocks: new Uint8Array(n), bridge: new Uint8Array(n), anyBridge: false, cost: new Float64Array(n), ruleSet: new Uint8Array(n), anyShapes: false };
-  [...info.keys()].forEach((gid, k) => {
-    const v = navs[k];
-    t.index[gid] = k;
+  const t: TileTable = { index, navs, terrain: new Int16Array(n), terrainCost: new Float32Array(n), terrainWalkable: new Uint8Array(n), slow: new Float64Array(n), flags: new Uint8Array(n), collides: new Uint8Array(n), ruleBlocks: new Uint8Array(n), bridge: new Uint8Array(n), anyBridge: false, cost: new Float64Array(n), ruleSet: new Uint8Array(n), anyShapes: false };
+  navs.forEach((v, k) => {
     t.terrain[k] = v.terrain;
     if (v.terrain >= 0) {
       t.terrainCost[k] = terrains.get(v.terrain).cost;
