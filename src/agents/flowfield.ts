@@ -4,7 +4,7 @@ import type { NavGrid } from '../grid/navgrid.js';
 import type { Pathfinder } from '../search/pathfinder.js';
 import { MonotoneQueue } from '../search/kernel/heap.js';
 import type { MovementName } from '../search/movement.js';
-import { DX as DX_, DY as DY_, octileDeltas } from '../grid/padded.js';
+import { DX as DX_, DY as DY_, exitMask, octileDeltas, padXY, strideOf } from '../grid/padded.js';
 
 /** Cells of margin either side of a corridor field's route (see FlowField.corridor). */
 const CORRIDOR_MARGIN = 12;
@@ -20,7 +20,7 @@ const DY = DY_;
  * distance map and nothing per cell.
  *
  * Octile steps without corner cutting (the default movement model); a diagonal needs both sides
- * walkable, like the search.
+ * walkable, like the search; one-way flags and edge walls are honoured.
  */
 export class FlowField {
   /** The grid the field covers. */
@@ -170,11 +170,14 @@ export class FlowField {
       const y = grid.yOf(i);
       const walk = grid.layers[this.layer].walkable;
       const diagonal = this.movement !== 'cardinal' && this.movement !== 'iso';
+      const exits = grid.searchView(this.layer).exits;
+      const ex = exits === null ? 0 : exits[padXY(strideOf(grid.width), x, y)];
       for (let k = 0; k < (diagonal ? 8 : 4); k++) {
         const nx = x + DX[k];
         const ny = y + DY[k];
         if (nx < 0 || ny < 0 || nx >= grid.width || ny >= grid.height) continue;
         if (k >= 4 && (walk[y * grid.width + nx] === 0 || walk[ny * grid.width + x] === 0)) continue;
+        if (ex !== 0 && (ex & exitMask(DX[k], DY[k])) !== 0) continue;
         const j = ny * grid.width + nx;
         if (dist[j] < best) {
           best = dist[j];
@@ -222,7 +225,8 @@ function groupCentre(grid: NavGrid, cells: ArrayLike<number>): { mid: number; sp
 /**
  * Path costs to `goal` over the walkable cells with `inside[i]` set (Infinity elsewhere), with the
  * search's step costs: the entered cell's cost times the step's length, diagonals only when both
- * side cells are walkable (no corner cutting). The search's monotone queue: a cell is pushed again
+ * side cells are walkable (no corner cutting), one-way flags and edge walls honoured (for the
+ * step a unit takes, toward the goal). The search's monotone queue: a cell is pushed again
  * when its cost drops, and stale entries are skipped when popped.
  */
 function corridorDistances(grid: NavGrid, layer: number, goal: number, inside: Uint8Array, diagonal: boolean): Float64Array {
@@ -242,6 +246,9 @@ function corridorDistances(grid: NavGrid, layer: number, goal: number, inside: U
   const step = octileDeltas(S);
   const side = Int32Array.from(DY, (dy) => dy * S);
   const cellStep = octileDeltas(W);
+  const exits = view.exits;
+  // A unit steps from the cell reached (j) back to c: the reverse of direction k.
+  const back = Uint8Array.from(DX, (dx, k) => exitMask(-dx, -DY[k]));
   while (queue.size > 0) {
     const c = queue.pop();
     const key = queue.key;
@@ -254,6 +261,7 @@ function corridorDistances(grid: NavGrid, layer: number, goal: number, inside: U
       const j = c + cellStep[k];
       if (inside[j] === 0) continue;
       if (k >= 4 && (pass[p + DX[k]] <= 0 || pass[p + side[k]] <= 0)) continue;
+      if (exits !== null && (exits[p + step[k]] & back[k]) !== 0) continue;
       const d = key + (k >= 4 ? cost * Math.SQRT2 : cost);
       if (d < dist[j]) {
         dist[j] = d;

@@ -20,9 +20,11 @@ const COST_EPS = 1e-9;
 let prefix = new Float64Array(256);
 
 /**
- * Whether a movement model has straight lines in cell coordinates (square and isometric grids):
- * hexagonal and staggered grids shift every other row or column by half a cell, so a line that
- * is straight in cell coordinates is not straight on the map, and their paths stay cell centres.
+ * Whether string pulling fits a movement model: square and isometric grids with Euclidean steps.
+ * Hexagonal and staggered grids shift every other row or column by half a cell, so a line that
+ * is straight in cell coordinates is not straight on the map; Chebyshev models count steps (a
+ * diagonal costs as much as a straight step), so a straight segment, measured by its length,
+ * would change what the path costs. Their paths stay cell centres.
  */
 export function canSmooth(movement: MovementName = 'octile'): boolean {
   const h = movementModel(movement).heuristic;
@@ -33,7 +35,7 @@ export function canSmooth(movement: MovementName = 'octile'): boolean {
  * String pulling with exact line of sight: compresses a cell path (indices from a search, start
  * first) into the fewest waypoints the greedy pass finds, each consecutive pair joined by a
  * segment with exact line of sight ({@link segmentCost}: every touched cell walkable, corners as
- * the movement model allows, one-way flags honoured).
+ * the movement model allows, one-way flags and edge walls honoured).
  *
  * A shortcut is taken only when its cost (length in each cell x that cell's cost) is no more than
  * the same measure along the grid path it replaces, so smoothing never trades a detour through
@@ -42,12 +44,14 @@ export function canSmooth(movement: MovementName = 'octile'): boolean {
  *
  * Returns [x0, y0, x1, y1, ...] in cell coordinates (a waypoint at a cell is its centre), start
  * and goal cells included; `out` is reused when large enough. An empty path gives an empty array.
- * Hexagonal and staggered models have no straight lines in cell space ({@link canSmooth}) and throw.
+ * Hexagonal and staggered models have no straight lines in cell space and Chebyshev models count
+ * steps, not lengths ({@link canSmooth}): they throw.
  */
 export function smoothPath(grid: NavGrid, cells: ArrayLike<number>, options: SmoothOptions = {}, out?: Float64Array): Float64Array {
   assertOptionsObject(options, 'options');
   assertCellIndices(cells, grid.size, 'cells');
   const model = grid.movementModel(options.movement);
+  if (model.heuristic === 'chebyshev') throw new TilenavError('a Chebyshev path costs its steps, diagonals as much as straight ones; string pulling measures segments by their length and would change its cost: keep its cell centres (cellsToPoints)', { element: `movement "${model.name}"` });
   if (!canSmooth(model.name)) throw new TilenavError('smoothing needs a square or isometric grid; hexagonal and staggered paths have no straight segments in cell space', { element: `movement "${model.name}"` });
   const view = options.view ?? grid.searchView(grid.layerIndex(options.layer ?? 0));
   const corner = model.corner;

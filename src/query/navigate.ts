@@ -58,13 +58,26 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
   const [sa, sb] = planeOf(proj, start);
   const [ea, eb] = planeOf(proj, end);
   if (![sa, sb, ea, eb].every(Number.isFinite)) throw new TilenavError('expected world points with finite coordinates', { element: 'start/end' });
-  const empty = (status: 'invalid-start' | 'invalid-goal'): WorldPath => ({ status, waypoints: [], cells: new Int32Array(0), points: new Float64Array(0), cost: Infinity, costMeasure: 'steps', expanded: 0, reached: -1, reason: 'blocked', avoided: true });
+  const empty = (status: 'invalid-start' | 'invalid-goal', x: number, y: number): WorldPath => ({
+    status,
+    waypoints: [],
+    cells: new Int32Array(0),
+    points: new Float64Array(0),
+    cost: Infinity,
+    costMeasure: 'steps',
+    expanded: 0,
+    reached: -1,
+    // Nothing usable within the snap radius: say what the point itself is.
+    reason: !grid.inBounds(x, y) ? 'outside' : base !== undefined && grid.isWalkable(x, y, layer) ? 'unit-does-not-fit' : 'blocked',
+    avoided: true,
+  });
   const sc = worldToCellPoint(proj, sa, sb);
   // Snap to cells the unit fits in.
   const unit = options.radius ?? 0;
   const base = typeof unit === 'number' && unit > 0 ? clearanceOf(grid, layer, unit).view(unit) : undefined;
+  const startCell = proj.worldToCell(sa, sb);
   const s = nearestWalkable(grid, sc.x, sc.y, { layer, radius, view: base });
-  if (s < 0) return empty('invalid-start');
+  if (s < 0) return empty('invalid-start', startCell.x, startCell.y);
   const ec = worldToCellPoint(proj, ea, eb);
   const eCell = proj.worldToCell(ea, eb);
   const fits = grid.inBounds(eCell.x, eCell.y) && (base ?? grid.searchView(layer)).pass[padXY(strideOf(grid.width), eCell.x, eCell.y)] > 0;

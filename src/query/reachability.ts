@@ -22,7 +22,7 @@ export interface ReachabilityOptions {
  *
  * Components ignore one-way flags (they are the weakly connected ones): without one-way cells on
  * the layer the answers are exact; with them, "not connected" is still exact but "connected"
- * only means a path may exist.
+ * only means a path may exist. Edge walls split components, as blocked cells do.
  *
  * It reads the component labels the grid keeps (the ones every search's unreachable-goal check
  * uses; listed by `grid.memory()`): each change relabels locally at the next question, a change

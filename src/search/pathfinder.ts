@@ -3,9 +3,11 @@
  * JPS+, the cluster hierarchy), runs it on the one search scratch it owns and wraps the outcome.
  * How the pieces fit and who keeps which scratch: docs/search.md.
  */
-import { TilenavError, assertArrayLike, assertOptionsObject, describe } from '../errors.js';
+import { TilenavError, assertArrayLike, assertCellIndices, assertOptionsObject, describe } from '../errors.js';
 import { NavGrid, type Derived, type MemoryEntry, type SearchView } from '../grid/navgrid.js';
-import { GridAStar, NEAREST, PLAIN } from './algorithms/astar/astar.js';
+import { GridAStar, NEAREST, PLAIN, type GenericMode } from './algorithms/astar/astar.js';
+import { GOAL_ESTIMATE_LIMIT, GoalSet } from './algorithms/astar/goals.js';
+import { RangeAnswer, SettledCells, rangeSearch } from './algorithms/astar/range.js';
 import { AnyAngleFinder } from '../path/anyangle.js';
 import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from '../query/obstacles.js';
 import { clearanceOf } from '../query/clearance.js';
@@ -16,8 +18,8 @@ import { JumpPointSearch } from './algorithms/jps/jps.js';
 import { landmarksOf } from './bounds/landmarks/landmark-bounds.js';
 import { SearchScratch, outcome } from './kernel/scratch.js';
 import type { MovementModel, MovementName } from './movement.js';
-import { padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
-import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, InternalPathOptions, PathRefusal, PathResult, PathStatus, SearchAlgorithm } from './result.js';
+import { pad, padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
+import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, InternalPathOptions, MovementRange, PathRefusal, PathResult, PathStatus, RangeOptions, SearchAlgorithm } from './result.js';
 
 const EMPTY = new Int32Array(0);
 
@@ -28,6 +30,13 @@ const EMPTY = new Int32Array(0);
  * 2e20). Past that span a weighted layer is A*'s, which pays at most the rounding.
  */
 const JPS_COST_SPAN = 2 ** 43;
+
+/**
+ * A movement range counts a cell up to this much over its budget, relatively: costs are float32,
+ * so ten steps on a cost of 0.1 (stored as 0.100000001) cost 1.0000000149. A float32 cost is
+ * within 2^-24 of the number given, and so is every sum of them.
+ */
+const RANGE_BUDGET_EPS = 1e-7;
 
 /** What runs a query: picked by {@link choose} from the query and the layer, once per query. */
 type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa';
@@ -45,6 +54,10 @@ export interface Query {
   view: SearchView;
   overlay: boolean;
   out: Int32Array | undefined;
+  /** The query's goals besides (gx, gy), in {@link goalSet}; null for one goal. */
+  goals: GoalSet | null;
+  /** The goal set this query record reuses (made by the first query with goals). */
+  goalSet: GoalSet | null;
 }
 
 const ALGORITHMS: readonly SearchAlgorithm[] = ['astar', 'jps', 'jps+', 'hpa', 'auto'];
@@ -59,7 +72,7 @@ function jpsRefusal(q: Query, view: SearchView): string | null {
   if (name !== 'octile' && name !== 'cardinal') return `movement '${name}' (it needs 'octile' or 'cardinal')`;
   if (q.algorithm === 'jps+' && !view.uniform) return 'a layer whose costs differ from cell to cell';
   if (!view.uniform && !(view.maxCost * view.pass.length < view.minCost * JPS_COST_SPAN)) return `costs ${view.minCost} to ${view.maxCost}, too far apart for its exact comparisons on a layer of this size`;
-  if (view.exits !== null) return 'a layer with one-way flags';
+  if (view.exits !== null) return view.walls !== null ? 'a layer with edge walls' : 'a layer with one-way flags';
   if (q.weight !== 1) return `weight ${q.weight} (it needs 1)`;
   if (q.nearest || q.overlay) return 'nearest mode, a unit radius or obstacles';
   return null;
@@ -79,7 +92,7 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
       return astar;
     case 'hpa':
       if (q.nearest || q.overlay) throw new TilenavError("the hierarchy does not support nearest, a unit radius or obstacles; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
-      if (view.exits !== null) throw new TilenavError("the hierarchy cannot search a layer with one-way flags; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
+      if (view.exits !== null) throw new TilenavError(`the hierarchy cannot search a layer with ${view.walls !== null ? 'edge walls' : 'one-way flags'}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
       return 'hpa';
     case 'jps':
     case 'jps+':
@@ -117,6 +130,10 @@ export class Pathfinder {
   private readonly overlays: (ObstacleOverlay | undefined)[] = [];
   private readonly hierarchies = new Map<string, Hierarchy>();
   private readonly query: Query;
+  /** The generic search's mode for several goals (made by the first such query). */
+  private goalsMode: GenericMode | undefined;
+  /** The cells a movement range settled, in order (grows, reused). */
+  private settled: SettledCells | undefined;
 
   /** A Pathfinder for `grid`: allocates its search scratch now (about 20 bytes per padded cell). */
   constructor(grid: NavGrid) {
@@ -128,6 +145,21 @@ export class Pathfinder {
     this.query = newQuery(grid);
   }
 
+  /**
+   * What this Pathfinder holds, in `grid.memory()`'s form: its search scratch, and what it built
+   * on demand (JPS planes and tables, hierarchies, obstacle overlays, the any-angle scratch).
+   */
+  memory(): MemoryEntry[] {
+    const out: MemoryEntry[] = [{ name: 'search scratch', layer: null, bytes: this.scratch.bytes }];
+    this.jps?.memory(out);
+    for (const [key, h] of this.hierarchies) out.push({ name: `hierarchy (${key.split(':')[1]})`, layer: Number(key.split(':')[0]), bytes: h.bytes });
+    this.overlays.forEach((o, layer) => {
+      if (o !== undefined) out.push({ name: 'obstacle overlay', layer, bytes: o.bytes });
+    });
+    if (this.anyAngleFinder !== undefined) out.push({ name: 'any-angle scratch', layer: null, bytes: this.anyAngleFinder.bytes });
+    return out;
+  }
+
   /** Bytes of this Pathfinder's own scratch (not the grid's derived data). */
   get bytes(): number {
     return this.scratch.bytes;
@@ -135,10 +167,10 @@ export class Pathfinder {
 
   /**
    * The cheapest path from cell (sx, sy) to cell (gx, gy), or as near as it gets with `nearest`,
-   * for a unit of `radius`, around `obstacles`, any-angle with `anyAngle` (see
-   * {@link FindPathOptions}). Cells outside the grid or blocked give `invalid-start` /
-   * `invalid-goal` with a `reason`; a goal in another component than the start gives `no-path`
-   * with `expanded` 0, without a search. A caller's mistake (coordinates that are not integers,
+   * or to the cheapest of (gx, gy) and `goals`, for a unit of `radius`, around `obstacles`,
+   * any-angle with `anyAngle` (see {@link FindPathOptions}). Cells outside the grid or blocked
+   * give `invalid-start` / `invalid-goal` with a `reason`; a goal in another component than the
+   * start gives `no-path` with `expanded` 0, without a search. A caller's mistake (coordinates that are not integers,
    * an unknown layer, movement or algorithm, an option of the wrong type) throws a TilenavError
    * naming the argument.
    */
@@ -153,13 +185,19 @@ export class Pathfinder {
     if (radius > 0) view = clearanceOf(grid, q.layer, radius).view(radius);
     q.view = view;
     q.overlay = view !== grid.searchView(q.layer);
+    if (q.goals !== null) return this.toGoals(sx, sy, q, radius, anyAngle);
     // Off-grid goals stand for the nearest cell of the grid when going as near as it can.
     if (q.nearest) {
       gx = Math.min(grid.width - 1, Math.max(0, gx));
       gy = Math.min(grid.height - 1, Math.max(0, gy));
     }
+    // An algorithm asked for by name that cannot answer this query is refused whatever the cells.
+    if (q.algorithm !== 'auto' && q.algorithm !== 'astar') choose(q, view, jpsRefusal(q, view), false);
     const refused = this.refusal(sx, sy, gx, gy, q, radius);
-    if (refused !== null) return refused;
+    if (refused !== null) {
+      if (anyAngle) refused.costMeasure = 'segments';
+      return refused;
+    }
     if (anyAngle && !q.nearest && (obstacles === undefined || obstacles.length === 0)) return this.anyAngle(sx, sy, gx, gy, q, 0);
     let r: PathResult | null = null;
     let expanded = 0;
@@ -239,6 +277,45 @@ export class Pathfinder {
     const g = q.nearest ? null : why(gx, gy);
     if (g !== null) return refusedResult('invalid-goal', g);
     return null;
+  }
+
+  /**
+   * The path to the cheapest of several goals (the query's `goals` and (gx, gy) when on the grid):
+   * the usable ones kept, those the component labels rule out dropped, then one A* estimating with
+   * the nearest goal. Any-angle: Theta* to the goal reached.
+   */
+  private toGoals(sx: number, sy: number, q: Query, radius: number, anyAngle: boolean): PathResult {
+    const grid = this.grid;
+    // The start as findPath checks it; the goals are sorted out below, one by one.
+    const refused = this.refusal(sx, sy, sx, sy, q, radius);
+    if (refused !== null) return refused;
+    const goals = q.goals!;
+    const pass = q.view.pass;
+    if (goals.prepare(grid.width, q.model, (p) => pass[p] > 0) === 0) {
+      let fits = true;
+      for (let k = 0; k < goals.length && fits; k++) fits = !(radius > 0 && grid.layers[q.layer].walkable[goals.cells[k]] === 1);
+      return refusedResult('invalid-goal', fits ? 'blocked' : 'unit-does-not-fit');
+    }
+    const start = padXY(this.stride, sx, sy);
+    const startCell = sy * grid.width + sx;
+    if (goals.has(start)) return pathResult('found', Int32Array.of(startCell), 0, 0, startCell);
+    if (q.reachabilityCheck && goals.prepare(grid.width, q.model, (p) => pass[p] > 0 && !this.outOfReach(q, start, p)) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    const out = this.last;
+    const mode = (this.goalsMode ??= { maxCost: Infinity, seeded: false, nearest: false, goals });
+    // Past GOAL_ESTIMATE_LIMIT goals the estimate is the distance to their bounding box: 0 all the
+    // way from a start inside it, where computing it only costs time (64 goals spread over a map:
+    // 1.6 times Dijkstra's), so such a search runs as Dijkstra.
+    const estimate = goals.count <= GOAL_ESTIMATE_LIMIT || goals.estimate(sx, sy) > 0;
+    this.astar.generic(q.view, q.model, start, -1, estimate ? q.view.minCost * q.weight : 0, q.maxIterations, out, mode);
+    this.traced = this.scratch.generation;
+    if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+    const node = this.astar.reachedGoal;
+    const cell = unpad(grid.width, node);
+    const r = pathResult('found', this.cellPath(node, q.out), this.scratch.g[node], out.expanded, cell);
+    if (!anyAngle || r.cells.length < 2) return r;
+    const a = this.anyAngle(sx, sy, grid.xOf(cell), grid.yOf(cell), q, r.expanded);
+    a.status = r.status;
+    return a;
   }
 
   /** One search on the query's view; with `nearest`, the partial path when the goal is out of reach. */
@@ -420,6 +497,67 @@ export class Pathfinder {
   }
 
   /**
+   * The cells a unit on cell (sx, sy) can reach with `budget` movement points (tactics movement
+   * range), cheapest first, with their costs and the path to each ({@link MovementRange}): one
+   * Dijkstra cut at the budget, under any movement model (`cardinal`, `octile`, `chebyshev`,
+   * `hex`...), where `occupied` cells cannot be entered or passed and `stopAt` cells (zone of
+   * control) can be entered but not left. Exact: every cell whose cheapest path under these rules
+   * costs at most the budget, at that cost.
+   *
+   * Its own call rather than an option of {@link distanceMap}: the answer is the set in range,
+   * sized by it (two arrays and one parent per cell in range) rather than a cost for every cell
+   * of the map, and it keeps the paths. It runs on this Pathfinder's scratch: nothing the size of
+   * the map is allocated per call. The unit's cell outside the grid or blocked gives an empty
+   * range with `reason` `outside` / `blocked`. A `stopAt` predicate must not search with this
+   * Pathfinder. Afterwards {@link expandedInto} reports nothing (all zeros).
+   *
+   * Throws a TilenavError naming `budget` (missing, negative or not a number), `occupied` or
+   * `stopAt` (not cell indices), the coordinates, layer or movement.
+   */
+  movementRange(sx: number, sy: number, options: RangeOptions): MovementRange {
+    if (options === null || typeof options !== 'object') throw new TilenavError(`expected an options object with a budget, got ${describe(options)}`, { element: 'options' });
+    checkInt(sx, 'start x');
+    checkInt(sy, 'start y');
+    const grid = this.grid;
+    const budget = options.budget;
+    if (typeof budget !== 'number' || !(budget >= 0)) throw new TilenavError(`expected movement points, a number >= 0, got ${describe(budget)}`, { element: 'budget' });
+    const layer = grid.layerIndex(options.layer ?? 0);
+    const model = grid.movementModel(options.movement);
+    const occupied = options.occupied ?? null;
+    if (occupied !== null) assertCellIndices(occupied, grid.size, 'occupied');
+    const stopAt = options.stopAt;
+    let stops: Int32Array | null = null;
+    if (stopAt !== undefined && typeof stopAt !== 'function') {
+      if (stopAt === null || typeof stopAt !== 'object') throw new TilenavError(`expected cell indices or a predicate (cell) => boolean, got ${describe(stopAt)}`, { element: 'stopAt' });
+      assertCellIndices(stopAt, grid.size, 'stopAt');
+      stops = Int32Array.from(stopAt, (i) => pad(grid.width, i)).sort();
+    }
+    this.traced = -1;
+    if (!grid.inBounds(sx, sy)) return new RangeAnswer(EMPTY, new Float64Array(0), EMPTY, 0, 'outside', grid.size);
+    const view = grid.searchView(layer);
+    const start = padXY(this.stride, sx, sy);
+    if (view.pass[start] <= 0) return new RangeAnswer(EMPTY, new Float64Array(0), EMPTY, 0, 'blocked', grid.size);
+    const settled = (this.settled ??= new SettledCells());
+    const rules = { occupied, stops, stopIf: typeof stopAt === 'function' ? stopAt : null };
+    const expanded = rangeSearch(this.astar, view, model, grid.width, start, budget * (1 + RANGE_BUDGET_EPS), rules, settled, this.last);
+    const n = settled.count;
+    const cells = new Int32Array(n);
+    const costs = new Float64Array(n);
+    const parents = new Int32Array(n);
+    const { g, parent } = this.scratch;
+    // Settled in order, so a cell's parent comes before it: once read, each cell's cost slot holds
+    // its position, which its children read as their parent's.
+    for (let k = 0; k < n; k++) {
+      const p = settled.nodes[k];
+      cells[k] = unpad(grid.width, p);
+      costs[k] = g[p];
+      parents[k] = k === 0 ? -1 : g[parent[p]];
+      g[p] = k;
+    }
+    return new RangeAnswer(cells, costs, parents, expanded, null, grid.size);
+  }
+
+  /**
    * What the last `findPath` or `distanceMap` of this Pathfinder touched, for debug views: writes 1
    * into `out[i]` for every cell it closed, 2 for every cell left on the open list, 0 elsewhere,
    * and returns the number of 1s. Closed cells include the goal, which the search takes off the
@@ -483,22 +621,59 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
   q.weight = weight;
   q.nearest = checkFlag(o.nearest, 'nearest');
   q.reachabilityCheck = o.reachabilityCheck === undefined ? true : checkFlag(o.reachabilityCheck, 'reachabilityCheck');
-  checkFlag(o.anyAngle, 'anyAngle');
+  const anyAngle = checkFlag(o.anyAngle, 'anyAngle');
   if (o.out !== undefined && !(o.out instanceof Int32Array)) throw new TilenavError(`expected an Int32Array, got ${describe(o.out)}`, { element: 'out' });
   q.out = o.out;
   const radius = o.radius ?? 0;
   if (typeof radius !== 'number' || !Number.isFinite(radius) || radius < 0) throw new TilenavError(`expected a unit radius >= 0 in world units, got ${describe(radius)}`, { element: 'radius' });
   if (o.obstacles !== undefined && !Array.isArray(o.obstacles)) throw new TilenavError(`expected an array of obstacles, got ${describe(o.obstacles)}`, { element: 'obstacles' });
   if (o.obstacleOptions !== undefined) assertOptionsObject(o.obstacleOptions, 'obstacleOptions');
-  if (o.anyAngle === true && (q.model.name.startsWith('hex') || q.model.name.startsWith('staggered'))) {
+  if (anyAngle && (q.model.name.startsWith('hex') || q.model.name.startsWith('staggered'))) {
     throw new TilenavError(`any-angle paths need square cells; movement '${q.model.name}' steps between cell centres only`, { element: 'anyAngle' });
+  }
+  if (anyAngle && q.model.heuristic === 'chebyshev') {
+    throw new TilenavError(`any-angle paths are measured along straight segments; movement '${q.model.name}' counts steps (a diagonal costs as much as a straight step)`, { element: 'anyAngle' });
+  }
+  q.goals = null;
+  if (o.goals !== undefined) {
+    const set = (q.goalSet ??= new GoalSet());
+    readGoals(grid, o.goals, gx, gy, set);
+    if (q.nearest) throw new TilenavError('nearest goes as near as it can to one goal; ask for several goals without it', { element: 'goals' });
+    if (o.obstacles !== undefined && o.obstacles.length > 0) throw new TilenavError('obstacles are weighed along the way to one goal; ask for several goals without them', { element: 'goals' });
+    if (algorithm === 'jps' || algorithm === 'jps+' || algorithm === 'hpa') throw new TilenavError(`'${algorithm}' searches for one goal; with goals use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+    q.goals = set;
   }
   return q;
 }
 
+/**
+ * Reads findPath's `goals` into `set`: (gx, gy) when on the grid, then every entry, a cell index
+ * or an [x, y] pair on the grid. Throws a TilenavError naming `goals` for an empty list or an
+ * entry that is neither.
+ */
+function readGoals(grid: NavGrid, goals: unknown, gx: number, gy: number, set: GoalSet): void {
+  if (goals === null || typeof goals !== 'object' || typeof (goals as { length?: unknown }).length !== 'number') {
+    throw new TilenavError(`expected an array of cell indices or [x, y] pairs, got ${describe(goals)}`, { element: 'goals' });
+  }
+  const list = goals as ArrayLike<unknown>;
+  if (list.length === 0) throw new TilenavError('expected at least one goal (cell indices or [x, y] pairs); for (gx, gy) alone leave the option out', { element: 'goals' });
+  set.clear();
+  if (grid.inBounds(gx, gy)) set.add(gy * grid.width + gx);
+  for (let k = 0; k < list.length; k++) {
+    const e = list[k];
+    if (typeof e === 'number') {
+      if (!Number.isInteger(e) || e < 0 || e >= grid.size) throw new TilenavError(`entry ${k} is ${describe(e)}, not a cell index 0..${grid.size - 1}`, { element: 'goals' });
+      set.add(e);
+    } else if (Array.isArray(e) && e.length === 2 && Number.isInteger(e[0]) && Number.isInteger(e[1])) {
+      if (!grid.inBounds(e[0], e[1])) throw new TilenavError(`entry ${k} is (${e[0]}, ${e[1]}), outside the ${grid.width} x ${grid.height} grid`, { element: 'goals' });
+      set.add(e[1] * grid.width + e[0]);
+    } else throw new TilenavError(`entry ${k} is ${describe(e)}, not a cell index or an [x, y] pair of integers`, { element: 'goals' });
+  }
+}
+
 /** A fresh query record for {@link checkQuery}. @internal */
 export function newQuery(grid: NavGrid): Query {
-  return { layer: 0, model: grid.movementModel(), algorithm: 'auto', maxIterations: Infinity, weight: 1, nearest: false, reachabilityCheck: true, view: null as unknown as SearchView, overlay: false, out: undefined };
+  return { layer: 0, model: grid.movementModel(), algorithm: 'auto', maxIterations: Infinity, weight: 1, nearest: false, reachabilityCheck: true, view: null as unknown as SearchView, overlay: false, out: undefined, goals: null, goalSet: null };
 }
 
 function pathResult(status: PathStatus, cells: Int32Array, cost: number, expanded: number, reached: number): PathResult {
@@ -527,7 +702,7 @@ class GridPathfinder implements Derived {
     this.finder = new Pathfinder(grid);
   }
   memory(out: MemoryEntry[]): void {
-    out.push({ name: 'search scratch', layer: null, bytes: this.finder.bytes });
+    for (const e of this.finder.memory()) out.push(e);
   }
   release(): void {}
 }
@@ -553,4 +728,13 @@ export function findPath(grid: NavGrid, sx: number, sy: number, gx: number, gy: 
  */
 export function distanceMap(grid: NavGrid, sources: ArrayLike<number>, options?: DistanceMapOptions, out?: Float64Array): Float64Array {
   return pathfinderOf(grid).distanceMap(sources, options, out);
+}
+
+/**
+ * The cells a unit on (sx, sy) can reach with `options.budget` movement points:
+ * {@link Pathfinder.movementRange} on the Pathfinder the grid keeps for the free functions (see
+ * {@link findPath}).
+ */
+export function movementRange(grid: NavGrid, sx: number, sy: number, options: RangeOptions): MovementRange {
+  return pathfinderOf(grid).movementRange(sx, sy, options);
 }

@@ -92,7 +92,7 @@ export const DEFAULT_SERVICE_OPTIONS = Object.freeze({
 
 /**
  * A path question to the service: {@link FindPathOptions} (the same options every `findPath`
- * takes; `out`, `obstacles`, `obstacleOptions` and `anyAngle` stay on the main thread and are
+ * takes; `out`, `obstacles`, `obstacleOptions`, `anyAngle` and `goals` stay on the main thread and are
  * refused by name), plus how the service queues it.
  */
 export interface ServiceRequestOptions extends FindPathOptions {
@@ -345,7 +345,7 @@ export class PathService {
   /**
    * Answers every unanswered request `cancelled`, stops the workers and stops following the grid.
    * Calling it again returns the same promise. Afterwards `request()` throws and `findPath()`
-   * resolves with status `error`.
+   * rejects, with a TilenavError saying the service is closed.
    */
   close(): Promise<void> {
     if (this.closing) return this.closing;
@@ -415,7 +415,7 @@ export class PathService {
    * `Pathfinder.findPath` throws for the same arguments (its checks run here on the same grid).
    */
   private encode(id: number, sx: number, sy: number, gx: number, gy: number, o: ServiceRequestOptions): Float64Array {
-    for (const name of ['out', 'obstacles', 'obstacleOptions', 'anyAngle'] as const) {
+    for (const name of ['out', 'obstacles', 'obstacleOptions', 'anyAngle', 'goals'] as const) {
       if (o[name] !== undefined) throw new TilenavError('not available through the path service: ask the main thread\'s Pathfinder', { element: name });
     }
     const q = checkQuery(this.grid, (this.checked ??= newQuery(this.grid)), sx, sy, gx, gy, o);
