@@ -12,6 +12,7 @@ import { ServicePlanner } from './async-planner.js';
 import type { PathService } from '../service/service.js';
 import { Replanner } from './replanning.js';
 import { SpatialHash, agentAt, agentsInRect } from './spatial.js';
+import { StepAside } from './stepaside.js';
 import { Steering } from './steering.js';
 import { AGENT_FLOW, AGENT_INTENT, AgentStore, type AgentSpec, type MoveIntent } from './store.js';
 
@@ -68,8 +69,10 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
  *
  * Each step: plan the agents that need it; move every walker toward its waypoint (or its group's
  * flow field) and turn it toward the way it goes; push overlapping agents apart
- * (`collisionIterations` passes over a spatial hash, only into walkable cells, nudging standing
- * units out of a walker's way); replan walkers that a mover came near; fire arrival callbacks.
+ * (`collisionIterations` passes over a spatial hash, only into walkable cells); send the standing
+ * units a walker is about to reach (or touches) a cell or so out of its way, and units that made
+ * way back to their posts once the way is clear; replan walkers that a mover came near; fire
+ * arrival callbacks.
  *
  * Deterministic: agents are visited in id order, nothing depends on time or randomness, so the
  * same calls give the same positions bit for bit.
@@ -94,6 +97,7 @@ export class NavigationSystem {
   private readonly hash = new SpatialHash();
   private readonly steering: Steering;
   private readonly collision: Collision;
+  private readonly stepAside: StepAside;
   private readonly replanner: Replanner;
   private readonly onArrivedAll: ((id: number) => void) | undefined;
   private readonly unsubscribe: () => void;
@@ -113,8 +117,10 @@ export class NavigationSystem {
     for (const key of Object.keys(DEFAULT_NAVIGATION_OPTIONS) as (keyof NavigationOptions)[]) {
       const v = options[key];
       if (v === undefined) continue;
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(v)}`, { element: key });
-      merged[key] = v;
+      if (typeof DEFAULT_NAVIGATION_OPTIONS[key] === 'boolean') {
+        if (typeof v !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(v)}`, { element: key });
+      } else if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(v)}`, { element: key });
+      (merged as unknown as Record<string, number | boolean>)[key] = v;
     }
     if (!(merged.fixedStep > 0)) throw new TilenavError('expected a step > 0 seconds', { element: 'fixedStep' });
     if (merged.shortcutFactor !== 0 && !(merged.shortcutFactor >= 1)) throw new TilenavError(`expected 0 (off) or a factor >= 1 (1.2: replan walkers more than 20 % dearer than needed), got ${describe(merged.shortcutFactor)}`, { element: 'shortcutFactor' });
@@ -130,7 +136,8 @@ export class NavigationSystem {
     this.agents = new AgentStore(o);
     this.replanner = new Replanner(this.agents, this.hash, grid, this.layer, this.movement, o, this.stats, this.planner);
     this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields);
-    this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats);
+    this.stepAside = new StepAside(this.agents, this.hash, grid, this.layer, this.movement, o, this.replanner.fields);
+    this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats, this.stepAside);
     this.unsubscribe = grid.onChange((c) => this.replanner.gridChanged(c));
     this.agents.canRetarget = (id, x, y) => this.lastLegClear(id, x, y);
   }
@@ -440,7 +447,8 @@ export class NavigationSystem {
     agents.contact.fill(0);
     this.collision.resolve(now, this.measureOverlap);
     this.replanner.checkStuck(now);
-    this.collision.sendNudgedHome(now);
+    this.stepAside.yieldToWalkers(now);
+    this.stepAside.sendHome(now);
     this.replanner.triggerReplans(now);
     this.time += dt;
     this.stats.steps++;

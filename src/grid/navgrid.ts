@@ -202,6 +202,11 @@ export interface Derived {
   memory(out: MemoryEntry[]): void;
   /** Frees what it holds and stops following the grid. */
   release(): void;
+  /**
+   * True for what is not derived from the cells and cannot be rebuilt from them (an adapter's tie
+   * to the tilemap it syncs from): listed by `memory()`, left in place by `releaseDerived()`.
+   */
+  readonly kept?: boolean;
 }
 
 /**
@@ -435,9 +440,11 @@ export class NavGrid {
    * needs again. The layers and their search views stay: kept Pathfinders read the views.
    */
   releaseDerived(): void {
-    const all = [...this.derivedData.values()];
-    this.derivedData.clear();
-    for (const d of all) d.release();
+    for (const [key, d] of [...this.derivedData]) {
+      if (d.kept === true) continue;
+      this.derivedData.delete(key);
+      d.release();
+    }
   }
 
   // ---- coordinates -------------------------------------------------------------------------
