@@ -211,7 +211,8 @@ export class Pathfinder {
     q.overlay = view !== grid.searchView(q.layer);
     q.goalView = q.goalLayer === q.layer ? view : this.layerView(q.goalLayer, radius);
     if (anyAngle && (q.goalLayer !== q.layer || this.linksFrom(q) !== null)) {
-      throw new TilenavError(`any-angle paths do not follow links, and layer ${q.layer} has enabled links (grid.addLink); leave anyAngle out`, { element: 'anyAngle' });
+      const why = q.goalLayer !== q.layer ? 'stay on one layer, and goalLayer differs from layer' : `do not follow links, and layer ${q.layer} has enabled links (grid.addLink)`;
+      throw new TilenavError(`any-angle paths ${why}; leave anyAngle out`, { element: 'anyAngle' });
     }
     if (q.goals !== null) return this.toGoals(sx, sy, q, radius, anyAngle);
     // Off-grid goals stand for the nearest cell of the grid when going as near as it can.
