@@ -103,3 +103,35 @@ export function refDistances(grid: NavGrid, layer: number, m: RefMovement, sourc
   }
   return dist;
 }
+
+/**
+ * Cost of the cheapest path from every cell to `goal` (Infinity where none): a Dijkstra from the
+ * goal over the reversed moves of {@link refNeighbours}, a move into cell j costing its length
+ * times j's cost. Differs from {@link refDistances} from the goal where costs vary or cells are
+ * one-way.
+ */
+export function refDistancesTo(grid: NavGrid, layer: number, m: RefMovement, goal: number): Float64Array {
+  const n = grid.size;
+  const L = grid.layers[layer];
+  // Every move p -> j, listed at j.
+  const into: [number, number][][] = Array.from({ length: n }, () => []);
+  for (let p = 0; p < n; p++) {
+    if (L.walkable[p] !== 1) continue;
+    const x = p % grid.width;
+    for (const [nx, ny, len] of refNeighbours(grid, layer, m, x, (p - x) / grid.width)) into[ny * grid.width + nx].push([p, len]);
+  }
+  const dist = new Float64Array(n).fill(Infinity);
+  const done = new Uint8Array(n);
+  if (L.walkable[goal] === 1) dist[goal] = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < n; i++) if (!done[i] && dist[i] < Infinity && (best < 0 || dist[i] < dist[best])) best = i;
+    if (best < 0) break;
+    done[best] = 1;
+    for (const [p, len] of into[best]) {
+      const d = dist[best] + len * L.cost[best];
+      if (d < dist[p]) dist[p] = d;
+    }
+  }
+  return dist;
+}

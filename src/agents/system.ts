@@ -4,6 +4,7 @@ import { lineOfSight } from '../path/los.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Collision } from './collision.js';
+import type { ChaseOrder, ChaseTarget } from './chase.js';
 import type { FlowField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
@@ -119,6 +120,7 @@ export class NavigationSystem {
     if (!(merged.fixedStep > 0)) throw new TilenavError('expected a step > 0 seconds', { element: 'fixedStep' });
     if (merged.shortcutFactor !== 0 && !(merged.shortcutFactor >= 1)) throw new TilenavError(`expected 0 (off) or a factor >= 1 (1.2: replan walkers more than 20 % dearer than needed), got ${describe(merged.shortcutFactor)}`, { element: 'shortcutFactor' });
     if (!Number.isInteger(merged.shortcutSearchLimit) || merged.shortcutSearchLimit < 1) throw new TilenavError(`expected a whole number >= 1, got ${describe(merged.shortcutSearchLimit)}`, { element: 'shortcutSearchLimit' });
+    if (!Number.isInteger(merged.flowFieldBudget) || merged.flowFieldBudget < 1) throw new TilenavError(`expected a whole number >= 1 (cells per step), got ${describe(merged.flowFieldBudget)}`, { element: 'flowFieldBudget' });
     const o = Object.freeze(merged);
     this.options = o;
     this.layer = grid.layerIndex(options.layer ?? 0);
@@ -341,7 +343,7 @@ export class NavigationSystem {
       agents.order(id, formation.slots[k * 2], formation.slots[k * 2 + 1], intent, g, this.time);
       if (field !== null) {
         const c = cellIndexAt(this.grid, agents.x[id], agents.y[id]);
-        if (c < 0 || field.dist[c] === Infinity) {
+        if (c < 0 || field.cost(c) === Infinity) {
           agents.markUnreachable(id);
           unreachable++;
         } else {
@@ -350,6 +352,61 @@ export class NavigationSystem {
       }
     }
     return { mode, formation, unreachable };
+  }
+
+  /**
+   * Orders units to chase a moving target: an agent's id (the player), or a function the system
+   * calls once per step that returns where the target is (cell coordinates), or null when the
+   * chase is over. Every unit follows flow fields to the target's cell (shared with every order
+   * to that cell through the grid's cache), each step toward it along a cheapest path: the units
+   * near the target to where it is now, the farthest ones to where it was a little while ago
+   * (`flowFieldBudget` cells of fields are computed per step; see docs/agents.md). In the
+   * target's cell a unit walks at the target itself and stands within `arrivalThreshold` of it;
+   * it keeps chasing when the target moves on. The chase ends for a unit given another order,
+   * and for all of them when the target is gone (they stand; `onArrived` fires then). Units that
+   * cannot reach the target's cell now stand, flagged AGENT_UNREACHABLE. Throws a TilenavError
+   * naming `ids` or `target` (an unknown agent, one of the chasers, not a function).
+   */
+  chase(ids: ArrayLike<number>, target: ChaseTarget, intent: Omit<MoveIntent, 'usePathfinding'> = {}): ChaseOrder {
+    const agents = this.agents;
+    if (ids === null || typeof ids !== 'object' || typeof ids.length !== 'number') throw new TilenavError(`expected an array of agent ids, got ${describe(ids)}`, { element: 'ids' });
+    for (let k = 0; k < ids.length; k++) agents.check(ids[k]);
+    if (typeof target === 'number') {
+      if (!agents.has(target)) throw new TilenavError(`no agent with id ${describe(target)} to chase`, { element: 'target' });
+      for (let k = 0; k < ids.length; k++) if (ids[k] === target) throw new TilenavError(`agent ${target} cannot chase itself`, { element: 'target' });
+    } else if (typeof target !== 'function') {
+      throw new TilenavError(`expected an agent id or a function returning { x, y }, got ${describe(target)}`, { element: 'target' });
+    }
+    const g = this.nextGroup++;
+    const chase = this.replanner.newChase(target, ids);
+    if (chase === null) {
+      for (let k = 0; k < ids.length; k++) agents.markUnreachable(ids[k]);
+      return { group: g, unreachable: ids.length };
+    }
+    this.replanner.startChase(g, chase);
+    let unreachable = 0;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      agents.order(id, chase.x, chase.y, intent, g, this.time);
+      const c = cellIndexAt(this.grid, agents.x[id], agents.y[id]);
+      if (c < 0 || chase.cost(c) === Infinity) {
+        agents.markUnreachable(id);
+        unreachable++;
+      } else {
+        agents.flags[id] |= AGENT_FLOW;
+      }
+    }
+    return { group: g, unreachable };
+  }
+
+  /**
+   * The flow field agent `id` follows now (read its `next`, `cost` and `goal` for debug arrows):
+   * its group's field, or for a chase the newest of the chase's fields that has the agent's cell;
+   * null when it follows none (its own path, no order).
+   */
+  flowFieldOf(id: number): FlowField | null {
+    this.agents.check(id);
+    return this.replanner.fieldOf(id);
   }
 
   /** Forgets the agent's target and path: it stands where it is. */
@@ -429,7 +486,7 @@ export class NavigationSystem {
       prevX[i] = x[i];
       prevY[i] = y[i];
     }
-    this.replanner.refreshFields();
+    this.replanner.refreshFields(now);
     this.replanner.checkShortcuts();
     this.replanner.planWhereNeeded();
     const dt = this.options.fixedStep;
