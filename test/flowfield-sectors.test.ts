@@ -350,4 +350,11 @@ test('chase misuse throws a TilenavError naming the argument', () => {
   assert.throws(() => sys.step(), (e: Error) => e.name === 'TilenavError' && /target/.test(e.message));
   assert.throws(() => flowFieldTo(new NavGrid(4, 4), 9, 0), (e: Error) => e.name === 'TilenavError' && /goal/.test(e.message));
   assert.throws(() => flowFieldTo(new NavGrid(4, 4), 1, 1).costAt(7, 1), (e: Error) => e.name === 'TilenavError' && /cell/.test(e.message));
+  const f = flowFieldTo(new NavGrid(4, 4), 1, 1);
+  assert.throws(() => f.next(16), (e: Error) => e.name === 'TilenavError' && /cell/.test(e.message));
+  assert.throws(() => f.cost(1.5), (e: Error) => e.name === 'TilenavError' && /cell/.test(e.message));
+  assert.throws(() => f.cover([3, 99]), (e: Error) => e.name === 'TilenavError' && /cells/.test(e.message));
+  assert.throws(() => f.cover([3], NaN), (e: Error) => e.name === 'TilenavError' && /budget/.test(e.message));
+  assert.throws(() => f.grow(-1), (e: Error) => e.name === 'TilenavError' && /cells/.test(e.message));
+  assert.equal(f.cover([-1, 0, 15]), true);
 });

@@ -17,9 +17,14 @@
  */
 import type { FlowField, FlowFieldCache, UnitField } from './flowfield.js';
 import type { MovementModel } from '../search/movement.js';
+import type { CellPoint } from '../grid/projection.js';
 
-/** Whom a chase follows: an agent's id, or a function called once per step that says where the target is (cell coordinates), or null when the chase is over. */
-export type ChaseTarget = number | (() => { x: number; y: number } | null | undefined);
+/**
+ * Whom a chase follows: an agent's id, or a function called once per step that says where the
+ * target is (cell coordinates; it may return the same object every time), or null when the chase
+ * is over.
+ */
+export type ChaseTarget = number | (() => CellPoint | null | undefined);
 
 /** A chase order's outcome. */
 export interface ChaseOrder {

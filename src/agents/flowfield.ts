@@ -17,7 +17,7 @@
  * and to search than the cells themselves (a 32 x 32 sector has up to 124 border cells). Sectors
  * here are the unit of storage, of laziness and of repair.
  */
-import { TilenavError, assertInteger, assertOptionsObject, describe } from '../errors.js';
+import { TilenavError, assertArrayLike, assertInteger, assertOptionsObject, describe } from '../errors.js';
 import type { CellRect, Derived, GridChange, MemoryEntry, NavGrid, SearchView } from '../grid/navgrid.js';
 import { exitMask, pad } from '../grid/padded.js';
 import { MonotoneQueue } from '../search/kernel/heap.js';
@@ -56,6 +56,22 @@ export interface FlowFieldLimits {
 
 /** The defaults of {@link FlowFieldLimits}. */
 export const DEFAULT_FLOW_FIELD_LIMITS: Readonly<FlowFieldLimits> = Object.freeze({ maxFields: 16, maxBytes: 64 * 1024 * 1024 });
+
+/** A step between neighbouring cells: each of dx, dy is -1, 0 or 1. */
+export interface FlowStep {
+  /** Column change. */
+  dx: number;
+  /** Row change. */
+  dy: number;
+}
+
+/** What a flow field's last repair recomputed ({@link FlowField.lastRepair}). */
+export interface FlowRepair {
+  /** Cells reset or lowered. */
+  cells: number;
+  /** Sectors those cells lie in. */
+  sectors: number;
+}
 
 /** Options of {@link flowFieldTo}. */
 export interface FlowFieldOptions {
@@ -145,7 +161,7 @@ function codeOf(dx: number, dy: number): number {
  * changed cell are reset and computed again from their neighbours, and cells a change made
  * cheaper are lowered; every other cell keeps its cost. Answers stay exact.
  */
-export class FlowField implements UnitField {
+export class FlowField {
   /** The grid the field covers. */
   readonly grid: NavGrid;
   /** The goal cell's index (y * width + x). */
@@ -165,7 +181,7 @@ export class FlowField implements UnitField {
   /** Times the field started over (too large a change, a new cheapest or dearest cost on the layer, the goal blocked, or dropped by the cache). */
   restarts = 0;
   /** What the last repair recomputed: the cells reset or lowered, and the sectors they lie in. */
-  lastRepair = { cells: 0, sectors: 0 };
+  lastRepair: FlowRepair = { cells: 0, sectors: 0 };
   /** Orders holding the field: the cache never drops a held field. @internal */
   holders = 0;
 
@@ -194,6 +210,8 @@ export class FlowField implements UnitField {
   private pending: CellRect[] | null = null;
   private pendingArea = 0;
   private labels: ComponentLabels | null = null;
+  /** The sector where {@link settledAt} last found a settled cell. */
+  private found: Sector | undefined;
   /** In the cache's listing (false after the cache dropped it: the next read takes it back). @internal */
   cached = true;
   /** When it was last asked for (the cache's clock). @internal */
@@ -250,7 +268,7 @@ export class FlowField implements UnitField {
    * cheapest path to the goal; `{ dx: 0, dy: 0 }` at the goal and where it cannot be reached.
    * Fills and returns `out`. Throws a TilenavError naming `cell` outside the grid.
    */
-  directionAt(x: number, y: number, out: { dx: number; dy: number } = { dx: 0, dy: 0 }): { dx: number; dy: number } {
+  directionAt(x: number, y: number, out: FlowStep = { dx: 0, dy: 0 }): FlowStep {
     const i = this.grid.index(x, y);
     const n = this.next(i);
     out.dx = n < 0 ? 0 : this.grid.xOf(n) - x;
@@ -261,16 +279,10 @@ export class FlowField implements UnitField {
   /** {@link directionAt} by cell index: the next cell's index, -1 at the goal or where it cannot be reached. */
   next(i: number): number {
     if (this.pending !== null || !this.started) this.sync();
-    const W = this.width;
-    const x = i % W;
-    const y = (i - x) / W;
-    const s = this.sectors[(y >> SHIFT) * this.sectorsWide + (x >> SHIFT)];
-    if (s !== undefined) {
-      const st = s.state[((y & MASK) << SHIFT) | (x & MASK)];
-      if ((st & 3) === SETTLED) {
-        const code = st >> 2;
-        return code === NONE ? -1 : i + this.codeDelta[code];
-      }
+    const l = this.settledAt(i);
+    if (l >= 0) {
+      const code = this.found!.state[l] >> 2;
+      return code === NONE ? -1 : i + this.codeDelta[code];
     }
     return this.ensure(i) ? this.next(i) : -1;
   }
@@ -278,25 +290,28 @@ export class FlowField implements UnitField {
   /** {@link costAt} by cell index. */
   cost(i: number): number {
     if (this.pending !== null || !this.started) this.sync();
-    const W = this.width;
-    const x = i % W;
-    const y = (i - x) / W;
-    const s = this.sectors[(y >> SHIFT) * this.sectorsWide + (x >> SHIFT)];
-    if (s !== undefined) {
-      const l = ((y & MASK) << SHIFT) | (x & MASK);
-      if ((s.state[l] & 3) === SETTLED) return s.cost[l];
-    }
+    const l = this.settledAt(i);
+    if (l >= 0) return this.found!.cost[l];
     return this.ensure(i) ? this.cost(i) : Infinity;
   }
 
   /** Whether cell i's cost is settled now (nothing is computed). @internal */
   isSettled(i: number): boolean {
     if (this.pending !== null) this.sync();
+    return this.settledAt(i) >= 0;
+  }
+
+  /** Cell i's index in its sector when it is settled (the sector in `found`), else -1. */
+  private settledAt(i: number): number {
     const W = this.width;
     const x = i % W;
     const y = (i - x) / W;
     const s = this.sectors[(y >> SHIFT) * this.sectorsWide + (x >> SHIFT)];
-    return s !== undefined && (s.state[((y & MASK) << SHIFT) | (x & MASK)] & 3) === SETTLED;
+    if (s === undefined) return -1;
+    const l = ((y & MASK) << SHIFT) | (x & MASK);
+    if ((s.state[l] & 3) !== SETTLED) return -1;
+    this.found = s;
+    return l;
   }
 
   /** Whether cell i's answer is known now: settled, or certainly unreachable (nothing is computed). @internal */
@@ -305,11 +320,17 @@ export class FlowField implements UnitField {
   }
 
   /**
-   * Computes the cells `cells` (indices) ahead, settling at most `budget` cells: true when every
-   * one is settled or known to be unreachable. A chase grows its next field this way, a step at a
-   * time.
+   * Computes the cells `cells` (indices; -1 entries are skipped) ahead, settling at most `budget`
+   * cells (Infinity: as many as it takes): true when every one is settled or known to be
+   * unreachable. A chase grows its next field this way, a step at a time.
    */
   cover(cells: ArrayLike<number>, budget = Infinity): boolean {
+    assertArrayLike(cells, 'cells');
+    for (let k = 0; k < cells.length; k++) {
+      const c = cells[k];
+      if (c !== -1 && !(Number.isInteger(c) && c >= 0 && c < this.grid.size)) throw new TilenavError(`expected cell indices 0..${this.grid.size - 1} (or -1 to skip), got ${describe(c)} at ${k}`, { element: 'cells' });
+    }
+    if (typeof budget !== 'number' || !(budget >= 0)) throw new TilenavError(`expected a number of cells >= 0, got ${describe(budget)}`, { element: 'budget' });
     this.sync();
     let left = budget;
     for (let k = 0; k < cells.length; k++) {
@@ -323,8 +344,9 @@ export class FlowField implements UnitField {
     return true;
   }
 
-  /** Settles up to `cells` more cells (the nearest to the goal not settled yet); returns how many. */
+  /** Settles up to `cells` more cells (the nearest to the goal not settled yet); returns how many (0: the field is complete). */
   grow(cells: number): number {
+    if (typeof cells !== 'number' || !(cells >= 0)) throw new TilenavError(`expected a number of cells >= 0, got ${describe(cells)}`, { element: 'cells' });
     this.sync();
     return this.search(cells, -1);
   }
@@ -419,6 +441,7 @@ export class FlowField implements UnitField {
 
   /** Runs the search until cell i is settled or shown unreachable; whether it is settled. */
   private ensure(i: number): boolean {
+    if (!(Number.isInteger(i) && i >= 0 && i < this.grid.size)) throw new TilenavError(`expected a cell index 0..${this.grid.size - 1}, got ${describe(i)}`, { element: 'cell' });
     while (!this.isSettled(i)) {
       if (this.unreachable(i)) return false;
       this.search(1 << 16, i);
@@ -770,7 +793,7 @@ export class FlowField implements UnitField {
  * `grid.memory()` (one entry per field) and freed by `grid.releaseDerived()`. Get it with
  * {@link flowFieldCache}.
  */
-export class FlowFieldCache implements Derived {
+export class FlowFieldCache {
   /** The grid. */
   readonly grid: NavGrid;
   /** Fields kept at most (see {@link FlowFieldLimits}). */
@@ -792,6 +815,7 @@ export class FlowFieldCache implements Derived {
   private bytesHeld = 0;
   private tick = 0;
 
+  /** @internal Made by the grid on first use: see {@link flowFieldCache}. */
   constructor(grid: NavGrid) {
     this.grid = grid;
     this.unsubscribe = grid.onChange((c) => {
@@ -834,11 +858,13 @@ export class FlowFieldCache implements Derived {
     this.spare.length = 0;
   }
 
+  /** One entry per field (and the spare sectors), for `grid.memory()`. @internal */
   memory(out: MemoryEntry[]): void {
     for (const f of this.list()) out.push({ name: `flow field to (${f.goalX}, ${f.goalY}) ${f.movement}`, layer: f.layer, bytes: f.bytes });
     if (this.spare.length > 0) out.push({ name: 'flow field spare sectors', layer: null, bytes: this.spare.length * AREA * BYTES_PER_CELL });
   }
 
+  /** Drops every field and stops following the grid: `grid.releaseDerived()`. @internal */
   release(): void {
     this.unsubscribe();
     for (const f of [...this.live]) this.drop(f);
@@ -935,7 +961,8 @@ function keyOf(goal: number, layer: number, movement: MovementName): string {
  * settable properties, `list()` the fields kept.
  */
 export function flowFieldCache(grid: NavGrid): FlowFieldCache {
-  return grid.derived('flow fields', (g) => new FlowFieldCache(g));
+  // A Derived by its shape: memory() and release().
+  return grid.derived('flow fields', (g) => new FlowFieldCache(g) as FlowFieldCache & Derived);
 }
 
 /**

@@ -15,7 +15,7 @@ export type { AgentPlanner, PlanRequest, AgentObstacle } from './planner.js';
 export { ServicePlanner } from './async-planner.js';
 export type { ServicePlannerOptions } from './async-planner.js';
 export { FlowField, FlowFieldCache, flowFieldTo, flowFieldCache, FLOW_SECTOR_SIZE, DEFAULT_FLOW_FIELD_LIMITS } from './flowfield.js';
-export type { FlowFieldOptions, FlowFieldLimits } from './flowfield.js';
+export type { FlowFieldOptions, FlowFieldLimits, FlowStep, FlowRepair } from './flowfield.js';
 export type { ChaseTarget, ChaseOrder } from './chase.js';
 export { planFormation } from './formation.js';
 export type { Formation } from './formation.js';

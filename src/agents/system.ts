@@ -5,7 +5,7 @@ import { movementModel, type MovementName } from '../search/movement.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Collision } from './collision.js';
 import type { ChaseOrder, ChaseTarget } from './chase.js';
-import type { FlowField } from './flowfield.js';
+import type { FlowField, UnitField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
 import { GridPlanner, cellIndexAt, walkableAt, type AgentPlanner } from './planner.js';
@@ -341,15 +341,7 @@ export class NavigationSystem {
     for (let k = 0; k < n; k++) {
       const id = ids[k];
       agents.order(id, formation.slots[k * 2], formation.slots[k * 2 + 1], intent, g, this.time);
-      if (field !== null) {
-        const c = cellIndexAt(this.grid, agents.x[id], agents.y[id]);
-        if (c < 0 || field.cost(c) === Infinity) {
-          agents.markUnreachable(id);
-          unreachable++;
-        } else {
-          agents.flags[id] |= AGENT_FLOW;
-        }
-      }
+      if (field !== null && !this.follow(id, field)) unreachable++;
     }
     return { mode, formation, unreachable };
   }
@@ -388,15 +380,21 @@ export class NavigationSystem {
     for (let k = 0; k < ids.length; k++) {
       const id = ids[k];
       agents.order(id, chase.x, chase.y, intent, g, this.time);
-      const c = cellIndexAt(this.grid, agents.x[id], agents.y[id]);
-      if (c < 0 || chase.cost(c) === Infinity) {
-        agents.markUnreachable(id);
-        unreachable++;
-      } else {
-        agents.flags[id] |= AGENT_FLOW;
-      }
+      if (!this.follow(id, chase)) unreachable++;
     }
     return { group: g, unreachable };
+  }
+
+  /** Puts ordered agent id on `field` (AGENT_FLOW); false, and it stands flagged AGENT_UNREACHABLE, when its cell cannot reach the field's goal. */
+  private follow(id: number, field: UnitField): boolean {
+    const agents = this.agents;
+    const c = cellIndexAt(this.grid, agents.x[id], agents.y[id]);
+    if (c < 0 || field.cost(c) === Infinity) {
+      agents.markUnreachable(id);
+      return false;
+    }
+    agents.flags[id] |= AGENT_FLOW;
+    return true;
   }
 
   /**
