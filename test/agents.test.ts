@@ -4,17 +4,9 @@ import fc from 'fast-check';
 import { NavGrid, orthogonal } from '../src/index.js';
 import { parseMovingAiMap } from '../src/loaders/index.js';
 import { readFixture } from './fixtures.js';
+import { runUntil } from './helpers-agents.js';
 import { asciiGrid, gridArb } from './grids.js';
 import { NavigationSystem, planFormation, flowFieldTo, flowFieldCache, GridPlanner, segmentDistance, AGENT_BLOCKED, AGENT_NUDGED, AGENT_UNREACHABLE, DEFAULT_NAVIGATION_OPTIONS, type AgentPlanner } from '../src/agents/index.js';
-
-function runUntil(sys: NavigationSystem, done: () => boolean, budget: number, each?: () => void): number {
-  for (let s = 0; s < budget; s++) {
-    if (done()) return s;
-    sys.step();
-    each?.();
-  }
-  return done() ? budget : -1;
-}
 
 function inWalkable(sys: NavigationSystem, id: number): boolean {
   return sys.grid.isWalkable(Math.floor(sys.x[id] + 0.5), Math.floor(sys.y[id] + 0.5));

@@ -9,13 +9,13 @@ import fc from 'fast-check';
 import { NavGrid, Pathfinder, type MovementName } from '../src/index.js';
 import { NavigationSystem, flowFieldTo, flowFieldCache, FLOW_SECTOR_SIZE, type FlowField } from '../src/agents/index.js';
 import { applyChange, gridArb, gridFor, type CostMode } from './grids.js';
-import { refDistancesTo, refNeighbours } from './reference.js';
+import { refDistancesTo, refNeighbours, wallNeighbours } from './reference.js';
 
 const close = (a: number, b: number) => a === b || Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
 /** Every cell's cost against the reference, and the walk down the field from it: its cost is the optimum. */
-function checkField(grid: NavGrid, field: FlowField, movement: MovementName, cells?: number[]): string | null {
-  const ref = refDistancesTo(grid, 0, movement, field.goal);
+function checkField(grid: NavGrid, field: FlowField, movement: MovementName, cells?: number[], moves = refNeighbours): string | null {
+  const ref = refDistancesTo(grid, 0, movement, field.goal, moves);
   const list = cells ?? Array.from({ length: grid.size }, (_, i) => i);
   const cost = grid.layers[0].cost;
   for (const c of list) {
@@ -31,7 +31,7 @@ function checkField(grid: NavGrid, field: FlowField, movement: MovementName, cel
     for (let guard = 0; at !== field.goal; guard++) {
       if (guard > grid.size) return `the walk from (${grid.xOf(c)}, ${grid.yOf(c)}) loops`;
       const n = field.next(at);
-      const move = refNeighbours(grid, 0, movement, grid.xOf(at), grid.yOf(at)).find(([x, y]) => y * grid.width + x === n);
+      const move = moves(grid, 0, movement, grid.xOf(at), grid.yOf(at)).find(([x, y]) => y * grid.width + x === n);
       if (move === undefined) return `step (${grid.xOf(at)}, ${grid.yOf(at)}) -> ${n} is not a move`;
       walked += move[2] * cost[n];
       at = n;
@@ -57,6 +57,32 @@ test('property: the cost field equals the reference costs to the goal, and the s
         const field = flowFieldTo(grid, grid.xOf(goal), grid.yOf(goal));
         const why = checkField(grid, field, movement);
         assert.equal(why, null, why ?? '');
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+test('property: with edge walls (put up, then some taken down or added after the field is computed) the field stays exact', () => {
+  const SIDES = ['north', 'east', 'south', 'west'] as const;
+  fc.assert(
+    fc.property(
+      gridArb({ width: [3, 40], height: [3, 36], wallRate: [0, 0.25], costs: ['uniform', 'mixed'], oneWay: true }),
+      fc.constantFrom<MovementName>('octile', 'cardinal', 'octile-one-obstacle', 'octile-always'),
+      fc.nat(),
+      fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.boolean()), { minLength: 1, maxLength: 60 }),
+      fc.array(fc.tuple(fc.nat(), fc.nat(3), fc.boolean()), { maxLength: 6 }),
+      ({ grid: base }, movement, at, walls, later) => {
+        const grid = gridFor(base, movement);
+        const put = ([cell, side, on]: [number, number, boolean]) => grid.setEdgeWall(grid.xOf(cell % grid.size), grid.yOf(cell % grid.size), SIDES[side], on);
+        walls.forEach(([cell, side]) => put([cell, side, true]));
+        const goal = at % grid.size;
+        const field = flowFieldTo(grid, grid.xOf(goal), grid.yOf(goal));
+        let why = checkField(grid, field, movement, undefined, wallNeighbours);
+        assert.equal(why, null, why ?? '');
+        later.forEach(put);
+        why = checkField(grid, field, movement, undefined, wallNeighbours);
+        assert.equal(why, null, `after ${later.length} wall changes: ${why}`);
       },
     ),
     { numRuns: 60 },

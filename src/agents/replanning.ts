@@ -482,7 +482,8 @@ export class Replanner {
   /**
    * Plans agent i from where it stands to its target, around the standing agents near the way
    * (within `obstacleInfluenceDist` of the straight segment, blocking `obstacleRadiusFraction` of
-   * their radius; none for a unit stepping aside or walking back, AGENT_NUDGED). No plan: the
+   * their radius; none for a unit stepping aside, AGENT_NUDGED, though one walking back to its
+   * post has them). No plan: the
    * agent stands, flagged AGENT_UNREACHABLE; a partial one (the
    * planner's `lastPartial`) walks as close as it can, flagged likewise.
    */
@@ -497,10 +498,11 @@ export class Replanner {
     const obstacles = this.obstacles;
     const pool = this.obstaclePool;
     obstacles.length = 0;
-    // A step aside or back (a few cells) plans past walls only: the standing units on its way are
-    // pushed, as a nudged walker always pushes, rather than searched around.
-    const nudged = (a.flags[i] & AGENT_NUDGED) !== 0;
-    for (let j = 0; j < a.count && !nudged; j++) {
+    // A step aside (a cell or so, to a spot chosen clear of standing units) plans past walls only.
+    // The way back to a post is planned around standing units like any order: shoving a comrade
+    // off its post sends it back through this one's, and the two would trade places for ever.
+    const aside = (a.flags[i] & AGENT_NUDGED) !== 0 && (tx !== a.homeX[i] || ty !== a.homeY[i]);
+    for (let j = 0; j < a.count && !aside; j++) {
       if (j === i || (a.flags[j] & (AGENT_ACTIVE | AGENT_INTENT)) !== AGENT_ACTIVE) continue;
       if (segmentDistance(a.x[j], a.y[j], fx, fy, tx, ty) > o.obstacleInfluenceDist) continue;
       // Objects are reused from plan to plan: the planner may read them only during its call.
@@ -526,6 +528,9 @@ export class Replanner {
     }
     a.paths[i] = wp;
     a.waypointIndex[i] = 0;
+    const link = this.planner.lastLink ?? null;
+    a.linkX[i] = link === null ? NaN : link.x;
+    a.linkY[i] = link === null ? NaN : link.y;
     const partial = this.planner.lastPartial === true ? AGENT_UNREACHABLE : 0;
     a.flags[i] = ((a.flags[i] | AGENT_HAS_PATH) & ~(AGENT_DIRTY | AGENT_UNREACHABLE)) | partial;
     // Progress is measured along the new path from here on; the stuck clock keeps running, so

@@ -1,7 +1,8 @@
 import type { NavGrid } from '../grid/navgrid.js';
+import { isLinkStep } from '../path/smooth.js';
 import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
-import { AGENT_DIRTY, AGENT_FLOW, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
+import { AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
 
 const TWO_PI = Math.PI * 2;
 
@@ -57,6 +58,8 @@ export class Steering {
       let wx: number;
       let wy: number;
       let last: boolean;
+      // The path's end is a link's near end (see AgentStore.linkX): reached, the unit takes it.
+      let link = false;
       if ((a.flags[i] & AGENT_FLOW) !== 0) {
         const field = this.fields[a.group[i]]!;
         const c = this.cellAt(i);
@@ -88,6 +91,7 @@ export class Steering {
         wx = path[k * 2];
         wy = path[k * 2 + 1];
         last = k * 2 + 2 >= path.length;
+        link = last && a.linkX[i] === a.linkX[i];
       }
       const dx = wx - a.x[i];
       const dy = wy - a.y[i];
@@ -97,7 +101,8 @@ export class Steering {
       // A flow-field unit aims at the next cell's centre, recomputed each time it enters a cell,
       // so it has no waypoint to count as reached early (that would stall it short of the cell).
       const flow = (a.flags[i] & AGENT_FLOW) !== 0;
-      const reach = flow ? 0 : last ? Math.max(o.walkThreshold, a.arrivalThreshold[i]) : a.contact[i] === 1 ? Math.max(o.walkThreshold, 2 * a.radius[i]) : o.walkThreshold;
+      // A link's near end is taken like a waypoint on the way (a crowd may hold its centre).
+      const reach = flow ? 0 : last && !link ? Math.max(o.walkThreshold, a.arrivalThreshold[i]) : a.contact[i] === 1 ? Math.max(o.walkThreshold, 2 * a.radius[i]) : o.walkThreshold;
       if (d <= remaining || d <= reach) {
         if (d <= remaining) {
           this.point[0] = wx;
@@ -105,6 +110,11 @@ export class Steering {
           if (!this.tryMove(i)) break;
         }
         remaining -= Math.min(d, remaining);
+        if (link) {
+          // The move there and the link's far end are this step's; its heading stays.
+          this.takeLink(i);
+          return;
+        }
         if (last) {
           a.arrive(i, this.now);
           break;
@@ -120,6 +130,31 @@ export class Steering {
     this.point[0] = a.x[i] - x0;
     this.point[1] = a.y[i] - y0;
     this.turn(i);
+  }
+
+  /**
+   * Agent i stands at its path's end, a link's near end (AgentStore.linkX): it appears at the
+   * link's far end at once (the link's cost is the path's, not a wait) and plans on from there at
+   * the next step. A link switched off or removed since the plan, or a far end blocked, leaves it
+   * where it stands, to plan again.
+   */
+  private takeLink(i: number): void {
+    const a = this.agents;
+    const grid = this.grid;
+    const fx = a.linkX[i];
+    const fy = a.linkY[i];
+    const path = a.paths[i]!;
+    const nx = path[path.length - 2];
+    const ny = path[path.length - 1];
+    const near = nx >= 0 && ny >= 0 && nx < grid.width && ny < grid.height ? ny * grid.width + nx : -1;
+    a.linkX[i] = NaN;
+    a.linkY[i] = NaN;
+    a.paths[i] = null;
+    a.flags[i] &= ~AGENT_HAS_PATH;
+    if (near < 0 || !isLinkStep(grid, this.layer, near, fy * grid.width + fx) || grid.layers[this.layer].walkable[fy * grid.width + fx] !== 1) return;
+    // Seen as standing still by what compares positions across the step (movers, interpolation).
+    a.x[i] = a.prevX[i] = fx;
+    a.y[i] = a.prevY[i] = fy;
   }
 
   /*

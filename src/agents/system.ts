@@ -8,11 +8,12 @@ import type { ChaseOrder, ChaseTarget } from './chase.js';
 import type { FlowField, UnitField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
-import { GridPlanner, cellIndexAt, walkableAt, type AgentPlanner } from './planner.js';
+import { GridPlanner, cellIndexAt, hasLayerLinks, walkableAt, type AgentPlanner } from './planner.js';
 import { ServicePlanner } from './async-planner.js';
 import type { PathService } from '../service/service.js';
 import { Replanner } from './replanning.js';
 import { SpatialHash, agentAt, agentsInRect } from './spatial.js';
+import { StepAside } from './stepaside.js';
 import { Steering } from './steering.js';
 import { AGENT_FLOW, AGENT_INTENT, AgentStore, type AgentSpec, type MoveIntent } from './store.js';
 
@@ -69,8 +70,10 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
  *
  * Each step: plan the agents that need it; move every walker toward its waypoint (or its group's
  * flow field) and turn it toward the way it goes; push overlapping agents apart
- * (`collisionIterations` passes over a spatial hash, only into walkable cells, nudging standing
- * units out of a walker's way); replan walkers that a mover came near; fire arrival callbacks.
+ * (`collisionIterations` passes over a spatial hash, only into walkable cells); send the standing
+ * units a walker is about to reach (or touches) a cell or so out of its way, and units that made
+ * way back to their posts once the way is clear; replan walkers that a mover came near; fire
+ * arrival callbacks.
  *
  * Deterministic: agents are visited in id order, nothing depends on time or randomness, so the
  * same calls give the same positions bit for bit.
@@ -95,6 +98,7 @@ export class NavigationSystem {
   private readonly hash = new SpatialHash();
   private readonly steering: Steering;
   private readonly collision: Collision;
+  private readonly stepAside: StepAside;
   private readonly replanner: Replanner;
   private readonly onArrivedAll: ((id: number) => void) | undefined;
   private readonly unsubscribe: () => void;
@@ -114,8 +118,10 @@ export class NavigationSystem {
     for (const key of Object.keys(DEFAULT_NAVIGATION_OPTIONS) as (keyof NavigationOptions)[]) {
       const v = options[key];
       if (v === undefined) continue;
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(v)}`, { element: key });
-      merged[key] = v;
+      if (typeof DEFAULT_NAVIGATION_OPTIONS[key] === 'boolean') {
+        if (typeof v !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(v)}`, { element: key });
+      } else if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(v)}`, { element: key });
+      (merged as unknown as Record<string, number | boolean>)[key] = v;
     }
     if (!(merged.fixedStep > 0)) throw new TilenavError('expected a step > 0 seconds', { element: 'fixedStep' });
     if (merged.shortcutFactor !== 0 && !(merged.shortcutFactor >= 1)) throw new TilenavError(`expected 0 (off) or a factor >= 1 (1.2: replan walkers more than 20 % dearer than needed), got ${describe(merged.shortcutFactor)}`, { element: 'shortcutFactor' });
@@ -132,7 +138,8 @@ export class NavigationSystem {
     this.agents = new AgentStore(o);
     this.replanner = new Replanner(this.agents, this.hash, grid, this.layer, this.movement, o, this.stats, this.planner);
     this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields);
-    this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats);
+    this.stepAside = new StepAside(this.agents, this.hash, grid, this.layer, this.movement, o, this.replanner.fields);
+    this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats, this.stepAside);
     this.unsubscribe = grid.onChange((c) => this.replanner.gridChanged(c));
     this.agents.canRetarget = (id, x, y) => this.lastLegClear(id, x, y);
   }
@@ -252,6 +259,8 @@ export class NavigationSystem {
     // Line of sight is a square grid's; elsewhere (hexagons) and off the grid the order replans.
     if ((model.heuristic !== 'octile' && model.heuristic !== 'manhattan') || !walkableAt(this.grid, this.layer, x, y)) return false;
     const a = this.agents;
+    // A path ending at a link's near end does not end at the target.
+    if (a.linkX[id] === a.linkX[id]) return false;
     const path = a.paths[id]!;
     const k = path.length / 2 - 2;
     const onLast = k < a.waypointIndex[id];
@@ -319,7 +328,8 @@ export class NavigationSystem {
     const asked = intent.mode ?? 'auto';
     if (asked !== 'auto' && asked !== 'formation' && asked !== 'flow') throw new TilenavError(`expected 'auto', 'formation' or 'flow', got ${describe(asked)}`, { element: 'mode' });
     const n = ids.length;
-    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup ? 'flow' : 'formation';
+    // Flow fields do not follow links: on a layer with links each unit plans its own way.
+    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup && !hasLayerLinks(this.grid, this.layer) ? 'flow' : 'formation';
     const xs = new Float64Array(n);
     const ys = new Float64Array(n);
     let maxR = 0;
@@ -492,7 +502,8 @@ export class NavigationSystem {
     agents.contact.fill(0);
     this.collision.resolve(now, this.measureOverlap);
     this.replanner.checkStuck(now);
-    this.collision.sendNudgedHome(now);
+    this.stepAside.yieldToWalkers(now);
+    this.stepAside.sendHome(now);
     this.replanner.triggerReplans(now);
     this.time += dt;
     this.stats.steps++;

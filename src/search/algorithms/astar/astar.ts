@@ -6,6 +6,7 @@
 import type { SearchView } from '../../../grid/navgrid.js';
 import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
 import { axialDistance, type MovementModel, type MovementName } from '../../movement.js';
+import type { GoalSet } from './goals.js';
 import { DX as DX_, DY as DY_, OCTILE_K, SQRT2 as SQRT2_, exitMask, octileDeltas, paddedX, paddedY, strideOf } from '../../../grid/padded.js';
 
 /** Path costs closer than this count as equal when breaking a nearest-cell tie. */
@@ -17,8 +18,8 @@ const DY = DY_;
 const K = OCTILE_K;
 const SQRT2 = SQRT2_;
 
-/** Per-model step tables in padded index deltas, one set per row/column parity. */
-interface StepTable {
+/** Per-model step tables in padded index deltas, one set per row/column parity. @internal */
+export interface StepTable {
   count: number;
   delta: Int32Array[];
   length: Float64Array[];
@@ -42,6 +43,8 @@ export class GridAStar {
   private readonly tables = new Map<MovementName, StepTable>();
   /** The closed cell nearest the goal in the last {@link generic} search run with `track` (padded index). */
   best = -1;
+  /** The goal the last {@link generic} search settled (padded index; one of `mode.goals` with several), -1 when none. */
+  reachedGoal = -1;
 
   /** @param width the grid's width in cells (the scratch must hold its padded size). */
   constructor(scratch: SearchScratch, width: number) {
@@ -132,13 +135,18 @@ export class GridAStar {
 
   /**
    * Any model, one-way flags, optional goal (-1: none, a Dijkstra), cost cap (`mode`): nodes dearer than
-   * `maxCost` are left unsettled and end the search. With `seeded` the caller has already begun
-   * the scratch's search and queued the sources (`start` is then ignored). With `nearest` it keeps
+   * `maxCost` are left unsettled and end the search. With `mode.goals` it ends at the first of
+   * them it settles ({@link reachedGoal}), estimating with their nearest (see goals.ts); with
+   * `mode.settle` it reports each node it settles, which may end there (a movement range's
+   * stops). With `seeded` the caller has already begun the scratch's search and queued the
+   * sources (`start` is then ignored). With `nearest` it keeps
    * {@link best}, the closed cell nearest the goal (Euclidean; ties to the cheaper path, the start
    * first, then to the lower index; costs within 1e-9 count as equal). Fills `out`.
    */
   generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, out: SearchOutcome, mode: GenericMode = PLAIN): SearchOutcome {
     const { maxCost, seeded, nearest: track } = mode;
+    const goals = mode.goals ?? null;
+    const settle = mode.settle ?? null;
     const W = this.stride;
     const pass = view.pass;
     const exits = view.exits;
@@ -157,12 +165,14 @@ export class GridAStar {
       if (hs === 0) return 0;
       const y = ((n / W) | 0) - 1;
       const x = n - (y + 1) * W - 1;
+      if (goals !== null) return goals.estimate(x, y) * hs;
       if (kind === 'octile') {
         const dx = Math.abs(x - gx);
         const dy = Math.abs(y - gy);
         return (dx > dy ? dx + K * dy : dy + K * dx) * hs;
       }
       if (kind === 'manhattan') return (Math.abs(x - gx) + Math.abs(y - gy)) * hs;
+      if (kind === 'chebyshev') return Math.max(Math.abs(x - gx), Math.abs(y - gy)) * hs;
       const p = hexLayout !== 'axial' ? offsetAxial(hexLayout, x, y, a) : ((a.x = x), (a.y = y), a);
       return axialDistance(kind, p.x - b.x, p.y - b.y) * hs;
     };
@@ -171,6 +181,7 @@ export class GridAStar {
     let expanded = 0;
     let best = start;
     let bestD = Infinity;
+    this.reachedGoal = -1;
     while (heap.size > 0) {
       const cur = heap.pop();
       const gc = g[cur];
@@ -189,7 +200,11 @@ export class GridAStar {
         }
         this.best = best;
       }
-      if (cur === goal) break;
+      if (cur === goal || (goals !== null && goals.has(cur))) {
+        this.reachedGoal = cur;
+        break;
+      }
+      if (settle !== null && !settle(cur)) continue;
       if (expanded >= maxIterations) return report(out, false, expanded, true);
       expanded++;
       const parity = axis === null ? 0 : axis === 'y' ? (((cur / W) | 0) - 1) & 1 : ((cur % W) - 1) & 1;
@@ -222,10 +237,11 @@ export class GridAStar {
         }
       }
     }
-    return report(out, goal >= 0 && stamp[goal] === closed, expanded, false);
+    return report(out, this.reachedGoal >= 0, expanded, false);
   }
 
-  private table(model: MovementModel): StepTable {
+  /** The step table of `model` for this grid's stride (made on first use). @internal */
+  table(model: MovementModel): StepTable {
     let t = this.tables.get(model.name);
     if (t !== undefined) return t;
     const W = this.stride;
@@ -273,6 +289,10 @@ export interface GenericMode {
   readonly seeded: boolean;
   /** Keep {@link GridAStar.best}, the closed cell nearest the goal. */
   readonly nearest: boolean;
+  /** Goals besides `goal` (prepared): the search ends at the first it settles. */
+  readonly goals?: GoalSet | null;
+  /** Told each node the search settles (goals aside); false leaves that node unexpanded. */
+  readonly settle?: ((node: number) => boolean) | null;
 }
 
 /** A plain A* to the goal. */

@@ -55,6 +55,17 @@ export class JumpPointSearch {
    * a new one, reads no large array. Cleared word by word through `touched` at the next search.
    */
   private readonly marks: Uint32Array;
+
+  /** Appends what it holds per layer (bit planes, JPS+ tables) and its own state, to `grid.memory()`'s form. */
+  memory(out: { name: string; layer: number | null; bytes: number }[]): void {
+    this.planes.forEach((p, layer) => {
+      if (p !== null) out.push({ name: 'JPS bit planes', layer, bytes: p.rows.byteLength + p.cols.byteLength });
+    });
+    this.tables.forEach((t, layer) => {
+      if (t !== null) out.push({ name: 'JPS+ table', layer, bytes: t.bytes });
+    });
+    out.push({ name: 'JPS node states', layer: null, bytes: this.marks.byteLength + this.touched.byteLength + this.found.byteLength });
+  }
   /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
   private readonly touched: Int32Array;
   private touchedCount = 0;
