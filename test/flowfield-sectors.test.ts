@@ -250,6 +250,9 @@ test('the cache keeps at most maxFields fields and maxBytes bytes, dropping the 
   for (let k = 0; k < 6; k++) flowFieldTo(grid, 50 + k, 50).cost(0);
   assert.ok(cache.bytes <= cache.maxBytes + FLOW_SECTOR_SIZE * FLOW_SECTOR_SIZE * 9 + 1e4, `${cache.bytes} bytes held`);
   assert.ok(cache.list().some((f) => f.goal === grid.index(90, 90)), 'the held field was dropped');
+  // A disposed system lets go of its fields.
+  sys.dispose();
+  assert.ok(cache.list().every((f) => f.holders === 0));
 });
 
 /** A caves-like grid with a loop the target walks round, and a crowd on the far side. */

@@ -8,9 +8,9 @@
  * cell runs the search on until that cell is settled, and no further: a cell's cost is settled
  * once every cell cheaper than it is, so the field only ever computes the cells at most as far
  * from the goal as the farthest cell asked, and a sector's storage (9 bytes per cell) exists only
- * once the search reaches it. Costs are exact (the same sums as the reference Dijkstra's), and
- * each settled cell keeps the neighbour its cost came from: following those steps from any cell
- * walks a cheapest path to the goal.
+ * once the search reaches it. Costs are the cheapest paths' (test/flowfield-sectors.test.ts holds
+ * them to the reference Dijkstra), and each settled cell keeps the neighbour its cost came from:
+ * following those steps from any cell walks a cheapest path to the goal.
  *
  * Why no portal graph between sectors: its costs would be exact only if every border cell of
  * every sector were a node with exact in-sector costs to every other, which costs more to build
@@ -35,7 +35,7 @@ const AREA = FLOW_SECTOR_SIZE * FLOW_SECTOR_SIZE;
 const UNSEEN = 0;
 const OPEN = 1;
 const SETTLED = 2;
-/** Marks a cell during a repair (bit 6): in the set being reset. */
+/** Marks a cell during a repair (bit 6): listed already (in the ring, then among the cells reset). */
 const MARK = 64;
 /** Direction code of "no step" (the goal, or not computed): (dx, dy) = (0, 0). */
 const NONE = 4;

@@ -389,6 +389,11 @@ export class Replanner {
     }
   }
 
+  /** Lets go of every group's field and chase (the system is disposed). */
+  dropFields(): void {
+    for (let g = 0; g < this.fields.length; g++) this.dropField(g);
+  }
+
   /** Lets go of group g's field or chase. */
   private dropField(g: number): void {
     const field = this.fields[g];

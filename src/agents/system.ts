@@ -215,9 +215,10 @@ export class NavigationSystem {
     return this.agents.replanCount;
   }
 
-  /** Stops listening to the grid. */
+  /** Stops listening to the grid, and lets go of the flow fields its orders hold (the grid's cache may drop them). */
   dispose(): void {
     this.unsubscribe();
+    this.replanner.dropFields();
   }
 
   /** Simulated seconds so far (steps x fixedStep). */
