@@ -11,31 +11,11 @@ import { NavGrid, Pathfinder, TilenavError, checkPath, findPath, hexagonal, path
 import { lineOfSight, segmentCost, smoothPath } from '../src/path/index.js';
 import { ClearanceMap, mulberry32 } from '../src/query/index.js';
 import { formatBinaryGrid, parseTiled, parseBinaryGrid } from '../src/loaders/index.js';
-import { FlowField } from '../src/agents/flowfield.js';
-import { refNeighbours } from './reference.js';
+import { flowFieldTo } from '../src/agents/flowfield.js';
+import { refNeighbours, walled, wallNeighbours } from './reference.js';
 import { fixture } from './fixtures.js';
 
 // ---- the edge rules, from their definition --------------------------------------------------
-
-/** Whether the edge between the side-adjacent cells (x1, y1) and (x2, y2) is walled, read from the raw flag bits. */
-function walled(g: NavGrid, layer: number, x1: number, y1: number, x2: number, y2: number): boolean {
-  const f = g.layers[layer].flags;
-  // Bit 5 (0x20): a wall on the cell's north edge; bit 6 (0x40): on its west edge.
-  if (y1 === y2) return (f[y1 * g.width + Math.max(x1, x2)] & 0x40) !== 0 && Math.max(x1, x2) > 0;
-  return (f[Math.max(y1, y2) * g.width + x1] & 0x20) !== 0 && Math.max(y1, y2) > 0;
-}
-
-/**
- * The moves from (x, y) with edge walls: no step across a walled edge, no diagonal from A to D
- * (side cells B and C) when any of the edges A|B, A|C, B|D, C|D meeting at its corner is walled,
- * whatever the model's corner rule.
- */
-function wallNeighbours(g: NavGrid, layer: number, m: MovementName, x: number, y: number): [number, number, number][] {
-  return refNeighbours(g, layer, m, x, y).filter(([nx, ny]) => {
-    if (nx === x || ny === y) return !walled(g, layer, x, y, nx, ny);
-    return !(walled(g, layer, x, y, nx, y) || walled(g, layer, x, y, x, ny) || walled(g, layer, nx, y, nx, ny) || walled(g, layer, x, ny, nx, ny));
-  });
-}
 
 /** Costs from `source` to every cell under the edge rules (Infinity where unreachable); `allow` may refuse more steps. */
 function refWallDistances(g: NavGrid, layer: number, m: MovementName, source: number, allow: (x: number, y: number, nx: number, ny: number) => boolean = () => true): Float64Array {
@@ -539,10 +519,8 @@ test('the binary format keeps walls (they are flag bits)', () => {
 test("a flow field never steps a unit across a wall", () => {
   const g = new NavGrid(6, 3);
   for (let y = 0; y < 2; y++) g.setEdgeWall(2, y, 'east', true);
-  const finder = new Pathfinder(g);
   const goal = g.index(4, 0);
-  for (const field of [new FlowField(g, finder, goal, 0, 'octile'), FlowField.corridor(g, finder, goal, [g.index(1, 0)], 0, 'octile')]) {
-    if (field === null) continue;
+  for (const field of [flowFieldTo(g, 4, 0)]) {
     let i = g.index(1, 0);
     const seen: number[] = [i];
     for (let k = 0; k < 20 && i !== goal; k++) {

@@ -151,3 +151,57 @@ export function refRange(grid: NavGrid, layer: number, m: RefMovement, start: nu
   for (let i = 0; i < n; i++) if (dist[i] > budget * (1 + 1e-7)) dist[i] = Infinity;
   return dist;
 }
+
+// ---- edge walls, from their definition (NavGrid.setEdgeWall) ----------------------------------
+
+/** Whether the edge between the side-adjacent cells (x1, y1) and (x2, y2) is walled, read from the raw flag bits. */
+export function walled(g: NavGrid, layer: number, x1: number, y1: number, x2: number, y2: number): boolean {
+  const f = g.layers[layer].flags;
+  // Bit 5 (0x20): a wall on the cell's north edge; bit 6 (0x40): on its west edge.
+  if (y1 === y2) return (f[y1 * g.width + Math.max(x1, x2)] & 0x40) !== 0 && Math.max(x1, x2) > 0;
+  return (f[Math.max(y1, y2) * g.width + x1] & 0x20) !== 0 && Math.max(y1, y2) > 0;
+}
+
+/**
+ * The moves from (x, y) with edge walls: no step across a walled edge, no diagonal from A to D
+ * (side cells B and C) when any of the edges A|B, A|C, B|D, C|D meeting at its corner is walled,
+ * whatever the model's corner rule.
+ */
+export function wallNeighbours(g: NavGrid, layer: number, m: MovementName, x: number, y: number): [number, number, number][] {
+  return refNeighbours(g, layer, m, x, y).filter(([nx, ny]) => {
+    if (nx === x || ny === y) return !walled(g, layer, x, y, nx, ny);
+    return !(walled(g, layer, x, y, nx, y) || walled(g, layer, x, y, x, ny) || walled(g, layer, nx, y, nx, ny) || walled(g, layer, x, ny, nx, ny));
+  });
+}
+
+/**
+ * Cost of the cheapest path from every cell to `goal` (Infinity where none): a Dijkstra from the
+ * goal over the reversed moves of {@link refNeighbours}, a move into cell j costing its length
+ * times j's cost (`moves`: {@link wallNeighbours} for grids with edge walls). Differs from
+ * {@link refDistances} from the goal where costs vary or cells are one-way.
+ */
+export function refDistancesTo(grid: NavGrid, layer: number, m: RefMovement, goal: number, moves: typeof refNeighbours = refNeighbours): Float64Array {
+  const n = grid.size;
+  const L = grid.layers[layer];
+  // Every move p -> j, listed at j.
+  const into: [number, number][][] = Array.from({ length: n }, () => []);
+  for (let p = 0; p < n; p++) {
+    if (L.walkable[p] !== 1) continue;
+    const x = p % grid.width;
+    for (const [nx, ny, len] of moves(grid, layer, m, x, (p - x) / grid.width)) into[ny * grid.width + nx].push([p, len]);
+  }
+  const dist = new Float64Array(n).fill(Infinity);
+  const done = new Uint8Array(n);
+  if (L.walkable[goal] === 1) dist[goal] = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < n; i++) if (!done[i] && dist[i] < Infinity && (best < 0 || dist[i] < dist[best])) best = i;
+    if (best < 0) break;
+    done[best] = 1;
+    for (const [p, len] of into[best]) {
+      const d = dist[best] + len * L.cost[best];
+      if (d < dist[p]) dist[p] = d;
+    }
+  }
+  return dist;
+}

@@ -1,6 +1,6 @@
 import type { NavGrid } from '../grid/navgrid.js';
 import { isLinkStep } from '../path/smooth.js';
-import type { FlowField } from './flowfield.js';
+import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
 import { AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
 
@@ -16,8 +16,8 @@ export class Steering {
   private readonly grid: NavGrid;
   private readonly layer: number;
   private readonly options: Readonly<NavigationOptions>;
-  /** Each group order's flow field (by group id), shared with the replanner that builds them. */
-  private readonly fields: readonly (FlowField | null)[];
+  /** Each group order's flow field or chase (by group id), shared with the replanner that holds them. */
+  private readonly fields: readonly (UnitField | null)[];
   /** Simulated time of the step being walked (seconds). */
   private now = 0;
   /**
@@ -26,7 +26,7 @@ export class Steering {
    */
   private readonly point = new Float64Array(3);
 
-  constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, fields: readonly (FlowField | null)[]) {
+  constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, fields: readonly (UnitField | null)[]) {
     this.agents = agents;
     this.grid = grid;
     this.layer = layer;
@@ -64,13 +64,21 @@ export class Steering {
         const field = this.fields[a.group[i]]!;
         const c = this.cellAt(i);
         const next = c < 0 ? -1 : field.next(c);
-        if (next < 0 || this.nearSlot(i, field, c)) {
+        if (field.chasing) {
+          // A chaser keeps the field: in the target's cell it walks at the target itself, and
+          // stands within its arrival threshold of it (or where no way leads to it).
+          if (next < 0 && c !== field.goal) break;
+          wx = next < 0 ? a.targetX[i] : grid.xOf(next);
+          wy = next < 0 ? a.targetY[i] : grid.yOf(next);
+          if (next < 0 && this.withinArrival(i)) break;
+        } else if (next < 0 || this.nearSlot(i, field, c)) {
           // Close enough: leave the field and plan the last stretch to this unit's own slot.
           a.flags[i] &= ~AGENT_FLOW;
           return;
+        } else {
+          wx = grid.xOf(next);
+          wy = grid.yOf(next);
         }
-        wx = grid.xOf(next);
-        wy = grid.yOf(next);
         last = false;
       } else if ((f & AGENT_PATHFINDING) === 0) {
         wx = a.targetX[i];
@@ -170,7 +178,7 @@ export class Steering {
    * Whether flow-field walker i in cell c is within `flowSlotHandoff` of its own slot: its way
    * down the field to the field's goal is no longer than that plus the goal's distance from its slot.
    */
-  private nearSlot(i: number, field: FlowField, c: number): boolean {
+  private nearSlot(i: number, field: UnitField, c: number): boolean {
     const a = this.agents;
     const grid = this.grid;
     // hypot(), written out (see above).
@@ -181,7 +189,16 @@ export class Steering {
     const ny = ay / max;
     const r = Math.sqrt(nx * nx + ny * ny) * max;
     const slotD = ax === Infinity || ay === Infinity ? Infinity : max === 0 ? 0 : r;
-    return field.dist[c] <= this.options.flowSlotHandoff + slotD;
+    return field.cost(c) <= this.options.flowSlotHandoff + slotD;
+  }
+
+  /** Whether agent i stands within its arrival threshold of its target. */
+  private withinArrival(i: number): boolean {
+    const a = this.agents;
+    const dx = a.targetX[i] - a.x[i];
+    const dy = a.targetY[i] - a.y[i];
+    const r = a.arrivalThreshold[i];
+    return dx * dx + dy * dy <= r * r;
   }
 
   /** Whether the cell holding `point` is on the grid and walkable (as walkableAt). */

@@ -2,7 +2,7 @@ import { hypot } from './hypot.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { LazyNodeHeap } from '../search/kernel/heap.js';
 import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
-import type { FlowField } from './flowfield.js';
+import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
 import { cellIndexAt, cellOf, segmentDistance, walkableAt } from './planner.js';
 import type { SpatialHash } from './spatial.js';
@@ -59,7 +59,7 @@ export class StepAside {
   private readonly model: MovementModel;
   private readonly options: Readonly<NavigationOptions>;
   /** Each group order's flow field, by group id (shared with the replanner that builds them). */
-  private readonly fields: readonly (FlowField | null)[];
+  private readonly fields: readonly (UnitField | null)[];
   /**
    * Walkers' ways as polylines: way k's points are ways[2 * wayStart[k]] .. before
    * ways[2 * wayStart[k + 1]], [x, y] each, and it keeps wayRoom[k] (its walker's radius) clear.
@@ -98,7 +98,7 @@ export class StepAside {
   private settled = new Uint32Array(0);
   private readonly heap = new LazyNodeHeap();
 
-  constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, movement: MovementName, options: Readonly<NavigationOptions>, fields: readonly (FlowField | null)[]) {
+  constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, movement: MovementName, options: Readonly<NavigationOptions>, fields: readonly (UnitField | null)[]) {
     this.agents = agents;
     this.hash = hash;
     this.grid = grid;
