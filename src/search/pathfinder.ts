@@ -304,18 +304,20 @@ export class Pathfinder {
 
   /** The invalid-start / invalid-goal answer for this query, or null when both cells may be used. */
   private refusal(sx: number, sy: number, gx: number, gy: number, q: Query, radius: number): PathResult | null {
-    const grid = this.grid;
-    const why = (x: number, y: number, view: SearchView, layer: number): PathRefusal | null => {
-      if (!grid.inBounds(x, y)) return 'outside';
-      if (view.pass[padXY(this.stride, x, y)] > 0) return null;
-      return radius > 0 && grid.isWalkable(x, y, layer) ? 'unit-does-not-fit' : 'blocked';
-    };
     this.traced = -1;
-    const s = why(sx, sy, q.view, q.layer);
+    const s = this.refusalOf(sx, sy, q.view, q.layer, radius);
     if (s !== null) return refusedResult('invalid-start', s);
-    const g = q.nearest ? null : why(gx, gy, q.goalView, q.goalLayer);
+    const g = q.nearest ? null : this.refusalOf(gx, gy, q.goalView, q.goalLayer, radius);
     if (g !== null) return refusedResult('invalid-goal', g);
     return null;
+  }
+
+  /** Why cell (x, y) cannot start or end a path on `view`, or null when it can. */
+  private refusalOf(x: number, y: number, view: SearchView, layer: number, radius: number): PathRefusal | null {
+    const grid = this.grid;
+    if (!grid.inBounds(x, y)) return 'outside';
+    if (view.pass[padXY(this.stride, x, y)] > 0) return null;
+    return radius > 0 && grid.isWalkable(x, y, layer) ? 'unit-does-not-fit' : 'blocked';
   }
 
   /**
