@@ -487,6 +487,25 @@ test('property: a unit with a radius keeps its disc off walls along every step, 
   );
 });
 
+test('clearance: a straight step refused for passing a wall end keeps the diagonals out of its cells', () => {
+  // Regression (found by the property above): one wall on the north edge of (3, 5); its east end
+  // (3.5, 4.5) is 0.5 from the step (4, 5) -> (4, 4), refused to radius 0.55, but sqrt(1/2) from the
+  // diagonal (4, 5) -> (5, 4), which the unit may take.
+  const g = new NavGrid(11, 8);
+  g.setEdgeWall(3, 5, 'north', true);
+  const r = findPath(g, 4, 5, 5, 2, { radius: 0.55, movement: 'octile' });
+  assert.equal(r.status, 'found');
+  assert.ok(Math.abs(r.cost - (2 + Math.SQRT2)) < 1e-9, `cost ${r.cost}`);
+  assert.equal(findPath(g, 4, 5, 4, 4, { radius: 0.55, movement: 'cardinal' }).cost > 1, true, 'the straight step stays refused');
+  // One-way flags still refuse the diagonals that move in a refused direction.
+  for (const walls of [false, true]) {
+    const h = new NavGrid(4, 3);
+    h.setFlags(1, 1, FLAG_NO_EXIT_EAST);
+    if (walls) h.setEdgeWall(3, 2, 'west', true);
+    assert.equal(findPath(h, 1, 1, 2, 0, { movement: 'octile' }).cost, 2, `walls ${walls}`);
+  }
+});
+
 test('clearance: a wall beside a cell is half a cell away; a step past a wall end is refused to a wide unit', () => {
   const g = new NavGrid(5, 5);
   // A wall across the row above, standing on the boundary between columns 2 and 3: its lower end is

@@ -1052,7 +1052,7 @@ export class NavGrid {
     const w = view.walls;
     for (let y = 0, i = 0; y < this.height; y++) {
       let p = padXY(view.stride, 0, y);
-      for (let x = 0; x < this.width; x++, i++, p++) exits[p] = (flags[i] & FLAG_ONE_WAY_MASK) | (w === null ? 0 : w[p]);
+      for (let x = 0; x < this.width; x++, i++, p++) exits[p] = oneWayExits(flags[i]) | (w === null ? 0 : w[p]);
     }
   }
 
@@ -1083,7 +1083,7 @@ export class NavGrid {
       for (let x = x0, i = y * W + x0; x < x1; x++, i++, p++) {
         const w = walls === null ? 0 : wallBits(flags, W, H, x, y);
         if (walls !== null) walls[p] = w;
-        exits[p] = (flags[i] & FLAG_ONE_WAY_MASK) | w;
+        exits[p] = oneWayExits(flags[i]) | w;
       }
     }
   }
@@ -1151,6 +1151,19 @@ function squareCells(movement: MovementName): boolean {
 /** The walled edges inside the grid that the wall bits `f` of cell (x, y) stand for (none on the outer edge). */
 function wallEdges(f: number, x: number, y: number): number {
   return ((f & FLAG_WALL_NORTH) !== 0 && y > 0 ? 1 : 0) + ((f & FLAG_WALL_WEST) !== 0 && x > 0 ? 1 : 0);
+}
+
+/**
+ * A cell's one-way flags as view exit bits: the FLAG_NO_EXIT_* bits, and the corner bits of the
+ * diagonals that move in a refused direction (a diagonal is refused by its corner bit alone, see
+ * `exitMask`).
+ */
+function oneWayExits(f: number): number {
+  const n = (f & FLAG_NO_EXIT_NORTH) !== 0;
+  const e = (f & FLAG_NO_EXIT_EAST) !== 0;
+  const s = (f & FLAG_NO_EXIT_SOUTH) !== 0;
+  const w = (f & FLAG_NO_EXIT_WEST) !== 0;
+  return (f & FLAG_ONE_WAY_MASK) | (n || e ? EXIT_CORNER_NE : 0) | (s || e ? EXIT_CORNER_SE : 0) | (s || w ? EXIT_CORNER_SW : 0) | (n || w ? EXIT_CORNER_NW : 0);
 }
 
 /**

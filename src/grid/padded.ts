@@ -91,10 +91,13 @@ export const EXIT_CORNER_NW = 0x80;
 
 /**
  * The bits of a search view's exit byte (`SearchView.exits`) that forbid a step (dx, dy) out of a
- * cell: the FLAG_NO_EXIT_* bit of each direction it moves in, and for a diagonal the corner bit of
- * its corner (a wall touching the corner point it passes through).
+ * cell: the FLAG_NO_EXIT_* bit of a straight step's direction; for a diagonal the corner bit of
+ * its corner alone (a wall touching the corner point it passes through, or a one-way flag or wall
+ * refusing either direction it moves in: views set the corner bits for those too).
  */
 export function exitMask(dx: number, dy: number): number {
-  const corner = dx === 0 || dy === 0 ? 0 : dy < 0 ? (dx > 0 ? EXIT_CORNER_NE : EXIT_CORNER_NW) : dx > 0 ? EXIT_CORNER_SE : EXIT_CORNER_SW;
-  return (dy < 0 ? FLAG_NO_EXIT_NORTH : 0) | (dx > 0 ? FLAG_NO_EXIT_EAST : 0) | (dy > 0 ? FLAG_NO_EXIT_SOUTH : 0) | (dx < 0 ? FLAG_NO_EXIT_WEST : 0) | corner;
+  // A diagonal by its corner bit alone: views set it wherever a one-way flag or a wall refuses
+  // either of its directions, so a unit's view can refuse a straight step and keep the diagonals.
+  if (dx !== 0 && dy !== 0) return dy < 0 ? (dx > 0 ? EXIT_CORNER_NE : EXIT_CORNER_NW) : dx > 0 ? EXIT_CORNER_SE : EXIT_CORNER_SW;
+  return (dy < 0 ? FLAG_NO_EXIT_NORTH : 0) | (dx > 0 ? FLAG_NO_EXIT_EAST : 0) | (dy > 0 ? FLAG_NO_EXIT_SOUTH : 0) | (dx < 0 ? FLAG_NO_EXIT_WEST : 0);
 }
