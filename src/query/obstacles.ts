@@ -59,6 +59,11 @@ export class ObstacleOverlay {
   private readonly scratch: WorldPoint = { x: 0, y: 0, z: 0 };
   private readonly ownCell = { x: 0, y: 0 };
 
+  /** Bytes held: the copy of the layer's view (4 per padded cell, made at the first `stamp`) and the stamped cells' list. */
+  get bytes(): number {
+    return (this.pass === null ? 0 : this.pass.byteLength) + this.stamped.byteLength;
+  }
+
   /** An overlay for `layer` (index or name) of `grid`; the copy is made at the first `stamp`. */
   constructor(grid: NavGrid, layer: number | string = 0) {
     this.grid = grid;

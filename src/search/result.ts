@@ -60,7 +60,8 @@ export interface PathResult {
 
 /**
  * The options of every path question: {@link Pathfinder.findPath}, the free {@link findPath}, the
- * path service's `findPath` and `request`. All optional.
+ * path service's `findPath` and `request`, and `Pathfinder.begin` (a search spread over frames,
+ * which runs A* and refuses `jps`, `jps+`, `hpa` and `anyAngle`). All optional.
  */
 export interface FindPathOptions {
   /** Layer index or name. @default 0 */

@@ -30,9 +30,14 @@ interface StepTable {
 
 /**
  * The two A* loops of one grid size. Node ids are padded cell indices (see padded.ts); the views
- * searched must have this grid's stride. Holds no per-query state but {@link best}: the costs,
- * parents and stamps are the scratch's, whose generation each search advances (so the caller reads
- * the result from it: `g[goal]`, the parent chain, the stamps for debug views).
+ * searched must have this grid's stride. Holds no per-query state but {@link best} and what a
+ * paused search resumes from: the costs, parents and stamps are the scratch's, whose generation
+ * each search advances (so the caller reads the result from it: `g[goal]`, the parent chain, the
+ * stamps for debug views).
+ *
+ * Both loops can run a search in slices ({@link octileSteps}, {@link genericSteps}): a slice
+ * stops after a given number of expansions in all, and the next one resumes with the node it had
+ * taken off the open list, so slices expand the nodes one call would, in the same order.
  */
 export class GridAStar {
   readonly scratch: SearchScratch;
@@ -42,6 +47,13 @@ export class GridAStar {
   private readonly tables = new Map<MovementName, StepTable>();
   /** The closed cell nearest the goal in the last {@link generic} search run with `track` (padded index). */
   best = -1;
+  /** The squared distance from {@link best} to the goal, for a search resumed with `nearest`. */
+  private bestD = Infinity;
+  /**
+   * The node a search stopped by its expansion limit had taken off the open list (and closed)
+   * but not expanded, -1 when none: the next slice of that search starts with it.
+   */
+  private pending = -1;
 
   /** @param width the grid's width in cells (the scratch must hold its padded size). */
   constructor(scratch: SearchScratch, width: number) {
@@ -59,26 +71,43 @@ export class GridAStar {
    * `hs` is the heuristic scale (the view's smallest cost times the weight). Fills `out`.
    */
   octile(view: SearchView, start: number, goal: number, hs: number, maxIterations: number, out: SearchOutcome): SearchOutcome {
+    return this.octileSteps(view, start, goal, hs, true, 0, maxIterations, out);
+  }
+
+  /**
+   * {@link octile} in slices: with `fresh` it starts a new search from `start`, otherwise it
+   * resumes the scratch's search where the last slice stopped (`start` ignored; `expanded` the
+   * expansions so far). It stops, `out.limited`, once `expanded` reaches `stopAt`: the caller tells
+   * a paused search from one at its limit.
+   */
+  octileSteps(view: SearchView, start: number, goal: number, hs: number, fresh: boolean, expanded: number, stopAt: number, out: SearchOutcome): SearchOutcome {
     const W = this.stride;
     const pass = view.pass;
     const scratch = this.scratch;
     const { g, parent, stamp, heap } = scratch;
-    const open = scratch.start(start);
+    if (fresh) {
+      scratch.start(start);
+      this.pending = -1;
+    }
+    const open = scratch.generation;
     const closed = open + 1;
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
     const delta = this.delta;
-    let expanded = 0;
     // The best successor opened by the last expansion (-1: none) goes through one pushPop, which
     // hands it straight back when it comes before every queued node: in corridors most steps do.
     let next = -1;
     let nextF = 0;
     let nextG = 0;
-    let cur = heap.pop();
+    let cur = this.pending >= 0 ? this.pending : heap.pop();
+    this.pending = -1;
     for (;;) {
       stamp[cur] = closed;
       if (cur === goal) break;
-      if (expanded >= maxIterations) return report(out, false, expanded, true);
+      if (expanded >= stopAt) {
+        this.pending = cur;
+        return report(out, false, expanded, true);
+      }
       expanded++;
       const gc = g[cur];
       const cy = (cur / W) | 0;
@@ -138,6 +167,11 @@ export class GridAStar {
    * first, then to the lower index; costs within 1e-9 count as equal). Fills `out`.
    */
   generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, out: SearchOutcome, mode: GenericMode = PLAIN): SearchOutcome {
+    return this.genericSteps(view, model, start, goal, hs, true, 0, maxIterations, out, mode);
+  }
+
+  /** {@link generic} in slices, as {@link octileSteps} is {@link octile}'s (a fresh `seeded` search starts from the queued sources). */
+  genericSteps(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, fresh: boolean, expanded: number, stopAt: number, out: SearchOutcome, mode: GenericMode = PLAIN): SearchOutcome {
     const { maxCost, seeded, nearest: track } = mode;
     const W = this.stride;
     const pass = view.pass;
@@ -166,13 +200,22 @@ export class GridAStar {
       const p = hexLayout !== 'axial' ? offsetAxial(hexLayout, x, y, a) : ((a.x = x), (a.y = y), a);
       return axialDistance(kind, p.x - b.x, p.y - b.y) * hs;
     };
-    const open = seeded ? scratch.generation : scratch.start(start, h(start));
+    if (fresh) {
+      if (!seeded) scratch.start(start, h(start));
+      this.pending = -1;
+      this.best = start;
+      this.bestD = Infinity;
+    }
+    const open = scratch.generation;
     const closed = open + 1;
-    let expanded = 0;
-    let best = start;
-    let bestD = Infinity;
-    while (heap.size > 0) {
-      const cur = heap.pop();
+    let best = this.best;
+    let bestD = this.bestD;
+    let limited = false;
+    for (;;) {
+      let cur = this.pending;
+      if (cur >= 0) this.pending = -1;
+      else if (heap.size > 0) cur = heap.pop();
+      else break;
       const gc = g[cur];
       if (gc > maxCost) break;
       stamp[cur] = closed;
@@ -187,10 +230,14 @@ export class GridAStar {
           bestD = d;
           best = cur;
         }
-        this.best = best;
       }
       if (cur === goal) break;
-      if (expanded >= maxIterations) return report(out, false, expanded, true);
+      if (expanded >= stopAt) {
+        // Resumed, the node's closing and tracking above run again and change nothing.
+        this.pending = cur;
+        limited = true;
+        break;
+      }
       expanded++;
       const parity = axis === null ? 0 : axis === 'y' ? (((cur / W) | 0) - 1) & 1 : ((cur % W) - 1) & 1;
       const delta = t.delta[parity];
@@ -222,7 +269,9 @@ export class GridAStar {
         }
       }
     }
-    return report(out, goal >= 0 && stamp[goal] === closed, expanded, false);
+    this.best = best;
+    this.bestD = bestD;
+    return report(out, !limited && goal >= 0 && stamp[goal] === closed, expanded, limited);
   }
 
   private table(model: MovementModel): StepTable {
