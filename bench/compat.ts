@@ -87,7 +87,7 @@ function easyStar(lib: typeof ESC, rows: number[][]): (q: ScenarioQuery) => numb
 const [l1, l5, l15] = loadavg();
 console.log(`\n## Compatibility entries against PathFinding.js 0.4 and EasyStar.js 0.4 (Node ${process.version}, load ${l1.toFixed(2)} ${l5.toFixed(2)} ${l15.toFixed(2)})`);
 for (const mapName of NAMES) {
-  const grid = parseMovingAiMap(readFileSync(fixture(`movingai/${mapName}.map`), 'utf8'));
+  const { grid } = parseMovingAiMap(readFileSync(fixture(`movingai/${mapName}.map`), 'utf8'));
   const all = parseScenario(readFileSync(fixture(`movingai/${mapName}.map.scen`), 'utf8'));
   const queries = sample(all, SAMPLE[mapName] ?? DEFAULT_SAMPLE);
   const walk = grid.layers[0].walkable;

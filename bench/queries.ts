@@ -2,15 +2,17 @@
  * `npm run bench queries`: path quality and the living-world updates.
  * 1. Smoothed (string-pulled) and any-angle (Theta*) path length against the octile optimum on the
  *    Moving AI scenarios of test/fixtures/movingai, with a check that no smoothed path touches a blocked cell.
- * 2. An unreachable goal on AcrosstheCape: findPathToNearest with the reachability index against
- *    without it and against plain A* (which explores the whole component).
- * 3. Local tile changes on a 1024 x 1024 grid: the time the reachability index and the clearance
- *    map add to a change (the change event's listeners).
+ * 2. An unreachable goal on AcrosstheCape: findPath with `nearest` (it searches the start's whole
+ *    component for the cell nearest the goal) against the reachability index's nearest reachable
+ *    cell plus a search to it, plain findPath (the component labels answer no-path) and plain A*
+ *    without the labels (which explores the whole component).
+ * 3. Local tile changes on a 1024 x 1024 grid: the time the reachability index (the grid's
+ *    component labels, relabelled at the next question) and the clearance map add to a change.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { NavGrid, Pathfinder } from '../src/index.js';
-import { findPathToNearest, ReachabilityIndex, ClearanceMap, mulberry32 } from '../src/query/index.js';
-import { smoothPath, polylineLength, AnyAngleFinder, forEachTouchedCell } from '../src/path/index.js';
+import { ReachabilityIndex, ClearanceMap, mulberry32 } from '../src/query/index.js';
+import { smoothPath, polylineLength, forEachTouchedCell } from '../src/path/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { fixture } from '../test/fixtures.js';
 
@@ -39,7 +41,6 @@ for (const file of readdirSync(mapsDir).filter((n) => n.endsWith('.map')).sort()
   let touching = 0;
   // Kept per map, as a game would: the timings leave out allocating the search scratch.
   const finder = new Pathfinder(grid);
-  const anyAngle = new AnyAngleFinder(grid);
   for (let k = 0; k < scen.length; k += step) {
     const q = scen[k];
     let t0 = performance.now();
@@ -50,7 +51,7 @@ for (const file of readdirSync(mapsDir).filter((n) => n.endsWith('.map')).sort()
     const pts = smoothPath(grid, r.cells);
     tS.push((performance.now() - t0) * 1000);
     t0 = performance.now();
-    const a = anyAngle.findPath(q.startX, q.startY, q.goalX, q.goalY);
+    const a = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { anyAngle: true });
     tT.push((performance.now() - t0) * 1000);
     sm.push(polylineLength(pts) / q.optimal);
     th.push(a.cost / q.optimal);
@@ -102,18 +103,27 @@ for (const file of readdirSync(mapsDir).filter((n) => n.endsWith('.map')).sort()
   };
   const connected = time(() => index.connected(q.startX, q.startY, gx, gy), 2000);
   const pathfinder = new Pathfinder(grid);
-  const withIndex = time(() => findPathToNearest(grid, q.startX, q.startY, gx, gy, { hooks: index.hooks, pathfinder }), 200);
-  const without = time(() => findPathToNearest(grid, q.startX, q.startY, gx, gy, { pathfinder }), 10);
-  const plain = time(() => pathfinder.findPath(q.startX, q.startY, gx, gy), 10);
-  const a = findPathToNearest(grid, q.startX, q.startY, gx, gy, { hooks: index.hooks, pathfinder });
-  const b = findPathToNearest(grid, q.startX, q.startY, gx, gy, { pathfinder });
-  const p = pathfinder.findPath(q.startX, q.startY, gx, gy);
+  const start = q.startY * grid.width + q.startX;
+  // The index's nearest reachable cell, then a search to it: what a caller can do by hand.
+  const viaIndex = () => {
+    const t = index.nearestReachableCell(start, gx, gy);
+    return pathfinder.findPath(q.startX, q.startY, grid.xOf(t), grid.yOf(t));
+  };
+  const withIndex = time(viaIndex, 200);
+  const nearest = time(() => pathfinder.findPath(q.startX, q.startY, gx, gy, { nearest: true }), 10);
+  const labels = time(() => pathfinder.findPath(q.startX, q.startY, gx, gy), 200);
+  const plain = time(() => pathfinder.findPath(q.startX, q.startY, gx, gy, { reachabilityCheck: false }), 10);
+  const a = viaIndex();
+  const b = pathfinder.findPath(q.startX, q.startY, gx, gy, { nearest: true });
+  const l = pathfinder.findPath(q.startX, q.startY, gx, gy);
+  const p = pathfinder.findPath(q.startX, q.startY, gx, gy, { reachabilityCheck: false });
   console.log(`\nqueries 2: unreachable goal on ${file} (${q.startX},${q.startY}) -> (${gx},${gy}); index built in ${f(buildMs, 1)} ms`);
-  console.log('query                                   status    expanded   median ms    p95 ms');
-  console.log(`index.connected (is there a path?)      ${String(index.connected(q.startX, q.startY, gx, gy)).padEnd(8)}  ${'0'.padStart(8)}   ${f(connected.median, 4).padStart(9)}  ${f(connected.p95, 4).padStart(8)}`);
-  console.log(`findPathToNearest + ReachabilityIndex   ${a.status.padEnd(8)}  ${String(a.expanded).padStart(8)}   ${f(withIndex.median).padStart(9)}  ${f(withIndex.p95).padStart(8)}`);
-  console.log(`findPathToNearest, no index             ${b.status.padEnd(8)}  ${String(b.expanded).padStart(8)}   ${f(without.median).padStart(9)}  ${f(without.p95).padStart(8)}`);
-  console.log(`plain A* (findPath)                     ${p.status.padEnd(8)}  ${String(p.expanded).padStart(8)}   ${f(plain.median).padStart(9)}  ${f(plain.p95).padStart(8)}`);
+  console.log('query                                          status    expanded   median ms    p95 ms');
+  console.log(`index.connected (is there a path?)             ${String(index.connected(q.startX, q.startY, gx, gy)).padEnd(8)}  ${'0'.padStart(8)}   ${f(connected.median, 4).padStart(9)}  ${f(connected.p95, 4).padStart(8)}`);
+  console.log(`index.nearestReachableCell + findPath to it    ${a.status.padEnd(8)}  ${String(a.expanded).padStart(8)}   ${f(withIndex.median).padStart(9)}  ${f(withIndex.p95).padStart(8)}`);
+  console.log(`findPath, nearest                              ${b.status.padEnd(8)}  ${String(b.expanded).padStart(8)}   ${f(nearest.median).padStart(9)}  ${f(nearest.p95).padStart(8)}`);
+  console.log(`findPath (the component labels answer)         ${l.status.padEnd(8)}  ${String(l.expanded).padStart(8)}   ${f(labels.median, 4).padStart(9)}  ${f(labels.p95, 4).padStart(8)}`);
+  console.log(`findPath, reachabilityCheck false (plain A*)   ${p.status.padEnd(8)}  ${String(p.expanded).padStart(8)}   ${f(plain.median).padStart(9)}  ${f(plain.p95).padStart(8)}`);
   console.log(`same reached cell: ${a.reached === b.reached}, same cost: ${Math.abs(a.cost - b.cost) < 1e-9}`);
 }
 
@@ -144,27 +154,37 @@ for (const file of readdirSync(mapsDir).filter((n) => n.endsWith('.map')).sort()
     const size = random() < 0.8 ? 1 : 2 + Math.floor(random() * 3);
     changes.push([Math.floor(random() * (N - size)), Math.floor(random() * (N - size)), size, random() < 0.5]);
   }
-  const run = (setup: (g: NavGrid) => void) => {
+  // `setup` returns what runs after each change: the reachability index relabels at its next question.
+  const run = (setup: (g: NavGrid) => (x: number, y: number) => void) => {
     const grid = build();
-    setup(grid);
+    const after = setup(grid);
     const xs: number[] = [];
     for (const [x, y, s, w] of changes) {
       const t = performance.now();
       grid.fillRect(x, y, s, s, { walkable: w });
+      after(x, y);
       xs.push((performance.now() - t) * 1000);
     }
     return stats(xs);
   };
-  const base = run(() => {});
-  const reach = run((g) => new ReachabilityIndex(g));
-  const clear = run((g) => new ClearanceMap(g));
-  const both = run((g) => {
-    new ReachabilityIndex(g);
+  const none = () => {};
+  const base = run(() => none);
+  const reach = run((g) => {
+    const index = new ReachabilityIndex(g);
+    return (x, y) => index.componentOf(x, y);
+  });
+  const clear = run((g) => {
     new ClearanceMap(g);
+    return none;
+  });
+  const both = run((g) => {
+    const index = new ReachabilityIndex(g);
+    new ClearanceMap(g);
+    return (x, y) => index.componentOf(x, y);
   });
   console.log(`\nqueries 3: ${CHANGES} local changes (80% single cells, 20% 2x2-4x4 rectangles, half blocking) on ${N} x ${N}; microseconds per change`);
   console.log('listeners                              mean    median     p95');
-  for (const [name, s] of [['none (fillRect + view copy)', base], ['ReachabilityIndex', reach], ['ClearanceMap (cap 16)', clear], ['both', both]] as const) {
+  for (const [name, s] of [['none (fillRect + view copy)', base], ['ReachabilityIndex + a question', reach], ['ClearanceMap (cap 16)', clear], ['both', both]] as const) {
     console.log(`${name.padEnd(36)} ${f(s.mean, 1).padStart(7)}  ${f(s.median, 1).padStart(7)}  ${f(s.p95, 1).padStart(7)}`);
   }
 }

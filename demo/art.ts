@@ -1,9 +1,11 @@
 import type { Projection } from 'tilenav';
-import { drawsBounds, keyOut, layerDraws, type TileArt, type WorldBounds } from 'tilenav/render';
+import { drawsBounds, keyOut, layerDraws, type LayerDraws, type TileArt, type WorldBounds } from 'tilenav/render';
 
-/** A Tiled map's look: its art, the images read so far (by resolved path) and what is missing. */
+/** A map's look: a Tiled map's art (or an LDtk level's tiles, already placed), the images read so far (by resolved path) and what is missing. */
 export interface DemoArt {
-  art: TileArt;
+  art: TileArt | null;
+  /** Tiles already placed in the grid's pixels (an LDtk level or world); `art` is then null. */
+  draws?: LayerDraws[];
   projection: Projection;
   /** Tiled tile of grid cell (0, 0) (the loader's offset). */
   offset: { x: number; y: number };
@@ -32,7 +34,7 @@ const MAX_ART_SIDE = 8192;
  * (tall tiles reach above their cell).
  */
 export function drawArt(a: DemoArt, gridBox: WorldBounds): ArtCanvas {
-  const list = layerDraws(a.art, a.projection, a.offset, (d) => a.images.has(d.image.path));
+  const list = a.art === null ? (a.draws ?? []).map((l) => ({ layer: l.layer, draws: l.draws.filter((d) => a.images.has(d.image.path)) })) : layerDraws(a.art, a.projection, a.offset, (d) => a.images.has(d.image.path));
   const b = drawsBounds(list, gridBox);
   const scale = Math.min(1, MAX_ART_SIDE / Math.max(1, b.maxX - b.minX, b.maxY - b.minY));
   const canvas = document.createElement('canvas');

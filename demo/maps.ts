@@ -1,7 +1,7 @@
 import { NavGrid, hexagonal, isometric, type MovementName, type Projection } from 'tilenav';
 import { mulberry32 } from 'tilenav/query';
-import { parsePolygonConfig, parseTiled, parseTiledAsync, parseMovingAiMap, parseTextGrid, parseBinaryGrid } from 'tilenav/loaders';
-import { artImages, externalTilesets, movementFor, parseTileArt } from 'tilenav/render';
+import { parsePolygonConfig, parseTiled, parseTiledAsync, parseLdtkAsync, parseMovingAiMap, parseTextGrid, parseBinaryGrid } from 'tilenav/loaders';
+import { artImages, externalTilesets, ldtkLayerDraws, movementFor, parseTileArt } from 'tilenav/render';
 import arenaText from '../examples/arena.map?raw';
 import frontierText from '../examples/frontier.tmx?raw';
 import frontierTiles from '../examples/frontier-tiles.png?url';
@@ -36,13 +36,14 @@ export interface LoadedMap {
 export const FILE_LOADERS: { label: string; extensions: string[]; read(file: File, others: readonly File[]): Promise<LoadedMap> }[] = [
   { label: 'Moving AI', extensions: ['.map'], read: async (f) => ({ grid: parseMovingAiMap(await f.text(), { file: f.name }).grid }) },
   { label: 'Tiled', extensions: ['.tmx', '.tmj'], read: readTiled },
+  { label: 'LDtk', extensions: ['.ldtk'], read: readLdtk },
   { label: 'Polygon config (JSON)', extensions: ['.json'], read: async (f) => ({ grid: parsePolygonConfig(await f.text(), { file: f.name }).grid }) },
   { label: 'Text grid', extensions: ['.txt'], read: async (f) => ({ grid: parseTextGrid(await f.text(), { file: f.name }).grid }) },
   { label: 'tilenav binary', extensions: ['.tnav'], read: async (f) => ({ grid: parseBinaryGrid(new Uint8Array(await f.arrayBuffer()), { file: f.name }).grid }) },
 ];
 
-/** Files that may be picked beside a map but are not maps themselves (Tiled's tilesets and their images). */
-export const COMPANION_EXTENSIONS = ['.tsx', '.tsj', '.png', '.gif', '.jpg', '.jpeg', '.webp', '.bmp'];
+/** Files that may be picked beside a map but are not maps themselves (Tiled's tilesets, LDtk's level files, their images). */
+export const COMPANION_EXTENSIONS = ['.tsx', '.tsj', '.ldtkl', '.png', '.gif', '.jpg', '.jpeg', '.webp', '.bmp'];
 
 /** A picked file's path: inside the picked folder when a folder was picked, else its name. */
 export const pickedPath = (f: File) => f.webkitRelativePath || f.name;
@@ -103,6 +104,36 @@ async function readTiled(f: File, others: readonly File[]): Promise<LoadedMap> {
     return { art, projection: m.projection, offset: m.offset, images, missing: missing.map(baseName) };
   })();
   return { grid: m.grid, movement: m.movement, art, tiled };
+}
+
+/**
+ * An LDtk project with its level files (.ldtkl) and tileset images looked up among the other
+ * picked files: its stitched world when it has one, else its first level, drawn with its tiles.
+ */
+async function readLdtk(f: File, others: readonly File[]): Promise<LoadedMap> {
+  const file = pickedPath(f);
+  const p = await parseLdtkAsync(new Uint8Array(await f.arrayBuffer()), {
+    file,
+    readFile: async (path) => {
+      const hit = findPicked(others, path);
+      if (hit === undefined) throw new Error(`not among the picked files; pick the project together with ${baseName(path)} (or pick its folder)`);
+      return new Uint8Array(await hit.arrayBuffer());
+    },
+  });
+  const shown = p.world ?? p.levels[0];
+  const art = (async (): Promise<DemoArt> => {
+    const draws = ldtkLayerDraws(p, shown);
+    const images = new Map<string, ImageBitmap>();
+    const missing: string[] = [];
+    for (const path of new Set(draws.flatMap((l) => l.draws.map((d) => d.image.path)))) {
+      const hit = findPicked(others, path);
+      const bitmap = hit === undefined ? null : await decodeImage(hit);
+      if (bitmap === null) missing.push(baseName(path));
+      else images.set(path, bitmap);
+    }
+    return { art: null, draws, projection: shown.grid.projection, offset: { x: 0, y: 0 }, images, missing };
+  })();
+  return { grid: shown.grid, movement: 'octile', art };
 }
 
 /** The bundled maps of the map picker, in menu order; the first one opens. */

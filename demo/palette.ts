@@ -224,7 +224,7 @@ export class TilePalette {
   tileAt(x: number, y: number): { tileset: string; id: number } | null {
     const a = this.art;
     const map = this.source?.map;
-    if (a === null || map === undefined) return null;
+    if (a === null || a.art === null || map === undefined) return null;
     const tx = x + a.offset.x;
     const ty = y + a.offset.y;
     const layers = [...a.art.layers].reverse();
@@ -419,7 +419,7 @@ export class TilePalette {
       const img = this.imageOf(ts);
       const { columns, count } = sheetGrid(ts, img);
       const rules = this.rules.tilesets?.[ts.name] ?? {};
-      const artSet = this.art?.art.tilesets.find((t) => t.firstgid === ts.firstgid);
+      const artSet = this.art?.art?.tilesets.find((t) => t.firstgid === ts.firstgid);
       const src = (id: number) => [ts.margin + (id % columns) * (ts.tileWidth + ts.spacing), ts.margin + Math.floor(id / columns) * (ts.tileHeight + ts.spacing)];
       for (const b of this.sets.querySelectorAll<HTMLButtonElement>(`button.tile[data-ts="${CSS.escape(ts.name)}"]`)) {
         const id = Number(b.dataset.id);

@@ -1,10 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, findPath, FLAG_NO_EXIT_EAST } from '../src/index.js';
-import { AnyAngleFinder, findAnyAnglePath, polylineLength } from '../src/path/index.js';
+import { NavGrid, Pathfinder, findPath, FLAG_NO_EXIT_EAST, type PathResult } from '../src/index.js';
+import { polylineLength } from '../src/path/index.js';
 import { segmentTouchesCell } from './helpers-queries.js';
 import { gridArb, VARYING_COSTS } from './grids.js';
+
+/** The any-angle path from (sx, sy) to (gx, gy): findPath with `anyAngle`, its waypoints in `points`. */
+function findAnyAnglePath(g: NavGrid, sx: number, sy: number, gx: number, gy: number): PathResult & { points: Float64Array } {
+  const t = findPath(g, sx, sy, gx, gy, { anyAngle: true });
+  if (t.status === 'found') assert.equal(t.costMeasure, 'segments');
+  return { ...t, points: t.points ?? new Float64Array(0) };
+}
 
 /** The grid path and the any-angle path between two random cells; they must agree on existence. */
 function both(g: NavGrid, a: number, b: number) {
@@ -60,18 +67,26 @@ test('property: on mixed terrain (plain Theta*) paths exist when grid paths do a
   );
 });
 
-test('findAnyAnglePath on a kept finder answers as a fresh one; a finder of another grid is refused', () => {
+test('anyAngle on a kept Pathfinder answers as the free findPath; cells are the waypoints\' cells, reached the last', () => {
   const g = new NavGrid(20, 12);
   g.fillRect(8, 0, 2, 9, { walkable: false });
-  const finder = new AnyAngleFinder(g);
+  const finder = new Pathfinder(g);
   for (const [sx, sy, gx, gy] of [[0, 0, 19, 0], [3, 10, 15, 2], [19, 11, 0, 0]]) {
-    const kept = findAnyAnglePath(g, sx, sy, gx, gy, { finder });
+    const kept = finder.findPath(sx, sy, gx, gy, { anyAngle: true });
     const fresh = findAnyAnglePath(g, sx, sy, gx, gy);
     assert.equal(kept.status, 'found');
+    assert.equal(kept.costMeasure, 'segments');
     assert.equal(kept.cost, fresh.cost);
-    assert.deepEqual(Array.from(kept.points), Array.from(fresh.points));
+    assert.deepEqual(Array.from(kept.points!), Array.from(fresh.points));
+    const pts = kept.points!;
+    assert.deepEqual(Array.from(kept.cells), Array.from({ length: pts.length / 2 }, (_, k) => pts[2 * k + 1] * g.width + pts[2 * k]));
+    assert.equal(kept.reached, gy * g.width + gx);
+    assert.equal(kept.reason, null);
   }
-  assert.throws(() => findAnyAnglePath(g, 0, 0, 1, 1, { finder: new AnyAngleFinder(new NavGrid(20, 12)) }), /same grid/);
+  const blocked = finder.findPath(0, 0, 8, 0, { anyAngle: true });
+  assert.deepEqual([blocked.status, blocked.reason, blocked.cells.length], ['invalid-goal', 'blocked', 0]);
+  const outside = finder.findPath(-1, 0, 3, 0, { anyAngle: true });
+  assert.deepEqual([outside.status, outside.reason], ['invalid-start', 'outside']);
 });
 
 test('any-angle on mixed terrain never costs more than the grid path it replaces (water square)', async () => {

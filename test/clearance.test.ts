@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, TilenavError, findPath, orthogonal } from '../src/index.js';
-import { ClearanceMap, findPathToNearest } from '../src/query/index.js';
+import { ClearanceMap, clearanceOf } from '../src/query/index.js';
 import { gridArb } from './grids.js';
 
 /** Euclidean distance between segment (a, b) and the closed square of cell (cx, cy). */
@@ -62,9 +62,8 @@ test('property: clearance after random changes equals a brute-force recomputatio
 test('property: a path for a unit of radius r keeps its disc clear of every blocked cell along every step', () => {
   fc.assert(
     fc.property(gridArb({ width: [2, 24], height: [2, 24] }), fc.double({ min: 0.1, max: 2.5, noNaN: true }), fc.nat(), fc.nat(), ({ grid: g }, radius, a, b) => {
-      const map = new ClearanceMap(g, { maxClearance: 8 });
       const n = g.size;
-      const r = map.findPath(g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n), { radius });
+      const r = findPath(g, g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n), { radius });
       if (r.status !== 'found') return;
       const walk = g.layers[0].walkable;
       const cells = Array.from(r.cells);
@@ -79,7 +78,6 @@ test('property: a path for a unit of radius r keeps its disc clear of every bloc
           }
         }
       }
-      map.dispose();
     }),
     { numRuns: 150 },
   );
@@ -90,29 +88,33 @@ test('a wide unit takes the wide corridor; too wide a unit gets no path; the cas
   g.fillRect(0, 7, 24, 1, { walkable: false });
   g.setWalkable(3, 7, true); // a one-cell gap near the start
   g.fillRect(12, 7, 6, 1, { walkable: true }); // a six-cell gap far away
-  const map = new ClearanceMap(g);
-  const small = map.findPath(3, 3, 3, 11, { radius: 0 });
-  const big = map.findPath(3, 3, 3, 11, { radius: 1.2 });
+  const small = findPath(g, 3, 3, 3, 11, { radius: 0 });
+  const big = findPath(g, 3, 3, 3, 11, { radius: 1.2 });
   assert.equal(small.status, 'found');
   assert.equal(big.status, 'found');
   assert.ok(big.cost > small.cost + 10, 'the big unit goes round by the wide gap');
-  assert.equal(map.findPath(3, 3, 3, 11, { radius: 2.5 }).status, 'found', 'a disc 5 cells wide passes the 6-cell gap');
-  assert.equal(map.findPath(3, 3, 3, 11, { radius: 3.1 }).status, 'no-path', 'a disc 6.2 cells wide does not');
+  assert.equal(findPath(g, 3, 3, 3, 11, { radius: 2.5 }).status, 'found', 'a disc 5 cells wide passes the 6-cell gap');
+  assert.equal(findPath(g, 3, 3, 3, 11, { radius: 3.1 }).status, 'no-path', 'a disc 6.2 cells wide does not');
   g.fillRect(12, 7, 6, 1, { walkable: false });
-  assert.equal(map.findPath(3, 3, 3, 11, { radius: 1.2 }).status, 'no-path', 'the map followed the change');
-  const near = findPathToNearest(g, 3, 3, 3, 11, { hooks: map.hooks(1.2) });
+  assert.equal(findPath(g, 3, 3, 3, 11, { radius: 1.2 }).status, 'no-path', 'the clearance followed the change');
+  const near = findPath(g, 3, 3, 3, 11, { radius: 1.2, nearest: true });
   assert.equal(near.status, 'partial');
-  assert.throws(() => map.findPath(3, 3, 3, 11, { radius: 40 }), /maxClearance/);
+  // Every cell of the nearest answer fits the unit.
+  for (const c of near.cells) assert.ok(clearanceOf(g, 0, 1.2).values[c] >= 1.2 - 1e-6);
+  // A unit wider than the grid fits nowhere; one past the 255-cell clearance cap is refused by name.
+  const huge = findPath(g, 3, 3, 3, 11, { radius: 40 });
+  assert.deepEqual([huge.status, huge.reason], ['invalid-start', 'unit-does-not-fit']);
+  assert.throws(() => findPath(g, 3, 3, 3, 11, { radius: 300 }), (e: unknown) => e instanceof TilenavError && e.element === 'radius');
 });
 
-test('planPath with a clearance map snaps a wide unit to a cell it fits in', async () => {
+test('planPath with a radius snaps a wide unit to a cell it fits in', async () => {
   const { planPath } = await import('../src/query/index.js');
   const g = new NavGrid(20, 20);
-  const map = new ClearanceMap(g);
   // A start against the map's edge: a unit of radius 1.5 needs its centre 1.5 from the edge, cell x = 1.
-  const p = planPath(g, { x: 0.5, y: 10.5, z: 0 }, { x: 10.5, y: 10.5, z: 0 }, { hooks: map.hooks(1.5) });
+  const p = planPath(g, { x: 0.5, y: 10.5, z: 0 }, { x: 10.5, y: 10.5, z: 0 }, { radius: 1.5 });
   assert.equal(p.status, 'found');
   assert.equal(g.xOf(p.cells[0]), 1);
+  const map = clearanceOf(g, 0, 1.5);
   for (const c of p.cells) assert.ok(map.values[c] >= 1.5);
 });
 
@@ -123,30 +125,40 @@ test('clearance is exact for a disc: a unit fits corridors as wide as it is, and
     const g = new NavGrid(30, width + 10);
     g.fillRect(10, 0, 10, 5, { walkable: false });
     g.fillRect(10, width + 5, 10, 5, { walkable: false });
-    const map = new ClearanceMap(g);
     const y = 5 + Math.floor((width - 1) / 2);
-    assert.equal(map.findPath(3, y, 26, y, { radius }).status, 'found', `radius ${radius} in a corridor ${width} wide`);
+    assert.equal(findPath(g, 3, y, 26, y, { radius }).status, 'found', `radius ${radius} in a corridor ${width} wide`);
     const widest = width % 2 === 1 ? width / 2 : (width - 1) / 2;
-    const tight = map.findPath(3, y, 26, y, { radius: widest + 0.01 });
+    const tight = findPath(g, 3, y, 26, y, { radius: widest + 0.01 });
     assert.equal(tight.status, 'no-path', `radius ${widest + 0.01} in a corridor ${width} wide`);
-    const inside = map.findPath(15, y, 26, y, { radius: widest + 0.01 });
+    const inside = findPath(g, 15, y, 26, y, { radius: widest + 0.01 });
     assert.equal(inside.status, 'invalid-start');
     assert.equal(inside.reason, 'unit-does-not-fit');
-    assert.equal(map.findPath(15, 0, 26, y, { radius: 0.1 }).reason, 'blocked');
+    assert.equal(findPath(g, 15, 0, 26, y, { radius: 0.1 }).reason, 'blocked');
+    assert.equal(findPath(g, 3, y, 15, 0, { radius: 0.1 }).reason, 'blocked');
+    assert.deepEqual([findPath(g, 3, y, 15, y, { radius: widest + 0.01 }).status, findPath(g, 3, y, 15, y, { radius: widest + 0.01 }).reason], ['invalid-goal', 'unit-does-not-fit']);
   }
   // World units: cells of 0.4 m; an agent of radius 0.45 m in a corridor of four cells (1.6 m).
   const g = new NavGrid(30, 14, { projection: orthogonal(0.4, 0.4) });
   g.fillRect(10, 0, 10, 5, { walkable: false });
   g.fillRect(10, 9, 10, 5, { walkable: false });
-  const map = new ClearanceMap(g);
-  const r = map.findPath(3, 6, 26, 6, { radius: 0.45 });
+  const r = findPath(g, 3, 6, 26, 6, { radius: 0.45 });
   assert.equal(r.status, 'found');
   assert.ok(Array.from(r.cells).some((c) => g.xOf(c) === 15), 'through the corridor');
-  assert.equal(map.findPath(3, 6, 26, 6, { radius: 0.61 }).status, 'no-path', 'no cell centre of the 1.6 m corridor is 0.61 m from both walls');
+  assert.equal(findPath(g, 3, 6, 26, 6, { radius: 0.61 }).status, 'no-path', 'no cell centre of the 1.6 m corridor is 0.61 m from both walls');
 });
 
-test('a plain findPath given a radius refuses and names ClearanceMap.findPath', () => {
-  const g = new NavGrid(4, 4);
-  assert.throws(() => findPath(g, 0, 0, 3, 3, { radius: 0.4 } as never), (e: unknown) => e instanceof TilenavError && /ClearanceMap\.findPath/.test(e.message));
-  assert.throws(() => new Pathfinder(g).findPath(0, 0, 3, 3, { radius: 0.4 } as never), TilenavError);
+test('a radius answers the same from a kept Pathfinder and the free findPath, on the clearance the grid keeps', () => {
+  const g = new NavGrid(12, 9);
+  g.fillRect(5, 0, 1, 6, { walkable: false });
+  const kept = new Pathfinder(g);
+  for (const radius of [0, 0.3, 0.5, 1, 1.4]) {
+    const a = kept.findPath(0, 0, 11, 0, { radius });
+    const b = findPath(g, 0, 0, 11, 0, { radius });
+    assert.deepEqual([a.status, a.cost, Array.from(a.cells)], [b.status, b.cost, Array.from(b.cells)], `radius ${radius}`);
+  }
+  assert.equal(clearanceOf(g), clearanceOf(g, 0, 1.4), 'one clearance map per layer, kept by the grid');
+  for (const bad of [-1, NaN, Infinity, '1']) {
+    assert.throws(() => findPath(g, 0, 0, 3, 3, { radius: bad as never }), (e: unknown) => e instanceof TilenavError && e.element === 'radius');
+    assert.throws(() => kept.findPath(0, 0, 3, 3, { radius: bad as never }), (e: unknown) => e instanceof TilenavError && e.element === 'radius');
+  }
 });

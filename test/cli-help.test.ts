@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +71,7 @@ test('a mistyped command or flag gets one line with the nearest name and exit 2;
     [['path', ARENA, '--from', '1,1', '--to', '2,2', '--algo', 'jps'], "tilenav path: unknown flag '--algo'; did you mean '--algorithm'?"],
     // Without the map, the map is what is missing (not --from).
     [['path'], "tilenav path: arguments: expected one MAP, got none; usage: tilenav path MAP --from x,y --to x,y [options]"],
-    [['path', ARENA, '--from', '1,1', '--to', '2,2', '--movement', 'octil'], "tilenav path: --movement: unknown value 'octil'; expected one of cardinal, octile, octile-one-obstacle, octile-always, iso, hex, hex-odd-r, hex-even-r, hex-odd-q, hex-even-q, staggered-odd-r, staggered-even-r, staggered-odd-q, staggered-even-q (did you mean 'octile'?)"],
+    [['path', ARENA, '--from', '1,1', '--to', '2,2', '--movement', 'octil'], "tilenav path: --movement: unknown value 'octil'; expected one of cardinal, octile, octile-one-obstacle, octile-always, chebyshev, chebyshev-one-obstacle, chebyshev-always, iso, hex, hex-odd-r, hex-even-r, hex-odd-q, hex-even-q, staggered-odd-r, staggered-even-r, staggered-odd-q, staggered-even-q (did you mean 'octile'?)"],
   ];
   for (const [argv, line] of cases) {
     const r = await run(...argv);
@@ -187,7 +187,7 @@ test('messages that help: bad values repeated with the valid ones, render writes
   const dir = tmp();
   try {
     const f = await run('info', ARENA, '--format', 'foo');
-    assert.deepEqual(f.err, ["tilenav info: --format: unknown value 'foo'; expected one of movingai, txt, polygon, binary, tiled"]);
+    assert.deepEqual(f.err, ["tilenav info: --format: unknown value 'foo'; expected one of movingai, txt, polygon, binary, tiled, ldtk"]);
     const jpg = join(dir, 'x.jpg');
     const j = await run('render', ARENA, '--out', jpg);
     assert.equal(j.code, 2);
@@ -254,7 +254,7 @@ test('adversarial arguments: every command, bad flags, missing / empty / directo
     const missing = join(dir, 'missing.map');
     const folder = join(dir, 'folder.map');
     mkdirSync(folder);
-    const empties = ['.map', '.txt', '.json', '.tnav', '.tmx', '.tmj', '.scen'].map((ext) => {
+    const empties = ['.map', '.txt', '.json', '.tnav', '.tmx', '.tmj', '.scen', '.ldtk'].map((ext) => {
       const f = join(dir, `empty${ext}`);
       writeFileSync(f, '');
       return f;
@@ -334,4 +334,58 @@ test('simulate prints text by default and one JSON line with --json, like the ot
   const json = await run(...argv, '--json');
   assert.equal(json.out.length, 1);
   assert.equal(JSON.parse(json.out[0]).units, 3);
+});
+
+test('a symbolic link loop where a file is read or written: one line naming it, exit 2', async () => {
+  const dir = tmp();
+  try {
+    const loop = join(dir, 'loop.map');
+    symlinkSync('loop.map', loop);
+    const loopPng = join(dir, 'loop.png');
+    symlinkSync('loop.png', loopPng);
+    const loopScen = join(dir, 'loop.scen');
+    symlinkSync('loop.scen', loopScen);
+    const cases: [string[], string][] = [
+      [['info', loop], loop],
+      [['path', loop, '--from', '1,1', '--to', '2,2'], loop],
+      [['convert', loop, join(dir, 'x.tnav')], loop],
+      [['convert', ARENA, join(dir, 'loop.map'), '--to', 'movingai'], loop],
+      [['render', loop, '--out', join(dir, 'x.png')], loop],
+      [['render', ARENA, '--out', loopPng], loopPng],
+      [['scen', ARENA, loopScen], loopScen],
+      [['simulate', loop, '--units', '1', '--from', '1,1', '--to', '2,2'], loop],
+    ];
+    for (const [argv, file] of cases) {
+      const r = await run(...argv);
+      assert.equal(r.code, 2, argv.join(' '));
+      assert.equal(r.err.length, 1, r.err.join(' | '));
+      assert.match(r.err[0], new RegExp(`^tilenav ${argv[0]}: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: cannot (read|write) the file \\(ELOOP: too many symbolic links`), argv.join(' '));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('whole-number flags take plain digits only: 1e2, 1.0, 0x10 and 1_0 are refused alike on every one, naming it', async () => {
+  const { parseCommand } = await import('../src/cli/flags.js');
+  let checked = 0;
+  for (const [name, c] of Object.entries(COMMANDS)) {
+    const base = c.spec.args.map((a, k) => `arg${k}`);
+    // The command's required flags, with values they take.
+    for (const [flag, f] of Object.entries(c.spec.flags)) {
+      if (f.required) base.push(`--${flag}=${f.kind === 'point' ? '1,1' : f.kind === 'number' ? String(f.min ?? 1) : (f.choices?.[0] ?? 'x')}`);
+    }
+    for (const [flag, f] of Object.entries(c.spec.flags)) {
+      if (f.kind !== 'number' || f.integer !== true) continue;
+      checked++;
+      const ok = String(f.min ?? 1);
+      assert.equal(parseCommand(name, c.spec, [...base, `--${flag}`, ok]).values[flag], Number(ok), `${name} --${flag} ${ok}`);
+      for (const bad of ['1e2', '1.0', '0x10', '1_0', '0b1', '2.', '']) {
+        assert.throws(() => parseCommand(name, c.spec, [...base, `--${flag}=${bad}`]), (e: unknown) => e instanceof Error && e.name === 'TilenavError' && e.message.startsWith(`--${flag}: expected a whole number`) && e.message.endsWith(`got '${bad}'`), `${name} --${flag}=${bad}`);
+      }
+    }
+  }
+  assert.ok(checked >= 3, `${checked} whole-number flags checked`);
+  const r = await run('scen', SCEN_MAP, SCEN, '--workers', '1e2');
+  assert.deepEqual([r.code, r.err], [2, ["tilenav scen: --workers: expected a whole number 1..256, got '1e2'"]]);
 });

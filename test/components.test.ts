@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, Pathfinder, MOVEMENT_NAMES, FLAG_NO_EXIT_EAST, FLAG_ONE_WAY_MASK, type MovementName } from '../src/index.js';
+import { NavGrid, Pathfinder, TilenavError, MOVEMENT_NAMES, FLAG_NO_EXIT_EAST, FLAG_ONE_WAY_MASK, type MovementName } from '../src/index.js';
 import { ComponentLabels, componentsOf, connectivity } from '../src/search/bounds/components.js';
 import { movementModel } from '../src/search/movement.js';
 import { mulberry32 } from '../src/query/index.js';
 import { pad, paddedSize } from '../src/grid/padded.js';
-import { gridArb } from './grids.js';
+import { gridArb, gridFor } from './grids.js';
 import { refDistances } from './reference.js';
 
 /** The grid's layer with its one-way flags cleared: the moves the component labels follow. */
@@ -35,7 +35,8 @@ test('property: after every tile change, findPath agrees with the reference on r
       gridArb({ width: [2, 14], height: [2, 14], layers: [1, 2], oneWay: true }),
       fc.constantFrom(...MOVEMENT_NAMES),
       fc.array(change, { minLength: 1, maxLength: 8 }),
-      ({ grid: g, rnd }, movement, changes) => {
+      ({ grid: drawn, rnd }, movement, changes) => {
+        const g = gridFor(drawn, movement);
         const finder = new Pathfinder(g);
         const check = () => {
           for (let layer = 0; layer < g.layers.length; layer++) {
@@ -129,9 +130,10 @@ test('every movement model: a wall of diagonal gaps separates exactly the models
   // Cells on the anti-diagonal x + y = 6 blocked: a square move can never cross it, a diagonal can
   // only between two blocked side cells (octile-always). Hex and staggered models have their own
   // moves; the reference decides them.
-  const g = new NavGrid(7, 7);
-  for (let x = 0; x < 7; x++) g.setWalkable(x, 6 - x, false);
+  const square = new NavGrid(7, 7);
+  for (let x = 0; x < 7; x++) square.setWalkable(x, 6 - x, false);
   for (const movement of MOVEMENT_NAMES) {
+    const g = gridFor(square, movement);
     const finder = new Pathfinder(g);
     const reach = refDistances(g, 0, movement, [0])[48] < Infinity;
     const r = finder.findPath(0, 0, 6, 6, { movement });
@@ -161,7 +163,7 @@ test('nearest mode still returns the partial path to an unreachable goal', () =>
   const g = twoRooms();
   g.setWalkable(6, 2, false);
   const finder = new Pathfinder(g);
-  const r = finder.search(0, 2, 12, 2, { nearest: true });
+  const r = finder.findPath(0, 2, 12, 2, { nearest: true });
   assert.equal(r.status, 'partial');
   assert.equal(r.reached, 2 * 13 + 5);
   assert.ok(r.expanded > 0);
@@ -190,7 +192,9 @@ test('every algorithm answers an unreachable goal without a search; bad options 
     assert.equal(r.status, 'no-path', algorithm);
     assert.equal(r.expanded, 0, algorithm);
   }
-  assert.throws(() => finder.findPath(0, 0, 12, 4, { algorithm: 'hpa', movement: 'hex' as MovementName }), /hierarchy needs/);
+  assert.throws(() => finder.findPath(0, 0, 12, 4, { algorithm: 'hpa', movement: 'hex' as MovementName }), (e: unknown) => e instanceof TilenavError && e.element === 'movement', 'hex moves on square cells');
+  const hex = new Pathfinder(gridFor(g, 'hex'));
+  assert.throws(() => hex.findPath(0, 0, 12, 4, { algorithm: 'hpa' }), /hierarchy needs/);
   g.setCost(1, 1, 3);
   assert.throws(() => finder.findPath(0, 0, 12, 4, { algorithm: 'jps+' }), /cannot run/);
 });
@@ -228,8 +232,9 @@ test('after a query the labels answer, the debug trace of expanded cells is empt
 });
 
 test('prepare builds the labels of its layer and movement before the first query', () => {
-  const g = twoRooms();
-  g.setWalkable(6, 2, false);
+  const rooms = twoRooms();
+  rooms.setWalkable(6, 2, false);
+  const g = gridFor(rooms, 'hex');
   const finder = new Pathfinder(g);
   assert.equal(componentsOf(g).bytes, 0);
   finder.prepare({ movement: 'hex' });

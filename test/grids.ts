@@ -4,7 +4,8 @@
  * loader. Every property test draws its grids from here.
  */
 import fc from 'fast-check';
-import { NavGrid } from '../src/index.js';
+import { NavGrid, type MovementName } from '../src/index.js';
+import { hexagonal, orthogonal, staggered, type HexLayout, type Projection } from '../src/grid/projection.js';
 import { mulberry32 } from '../src/query/index.js';
 import { parseTextGrid } from '../src/loaders/index.js';
 
@@ -152,4 +153,36 @@ export function applyChange(grid: NavGrid, at: number, kind: number, size: numbe
   else if (kind === 2) grid.fillRect(x, y, w, h, { cost: CHANGE_COSTS[(at >> 2) % 4] });
   else grid.batch(() => grid.fillRect(x, y, w, h, { walkable: kind === 3 }));
   return [x, y];
+}
+
+/**
+ * A projection whose cells `movement` steps on: hexagons of its layout for `hex...`, Tiled's
+ * staggered diamonds of its axis and index for `staggered...`, squares otherwise. A grid refuses a
+ * movement that does not fit its cells.
+ */
+export function projectionFor(movement: MovementName): Projection {
+  if (movement === 'hex') return hexagonal(1);
+  if (movement.startsWith('hex-')) return hexagonal(1, { layout: movement.slice(4) as HexLayout });
+  if (movement.startsWith('staggered-')) {
+    const [, index, axis] = movement.split('-');
+    return staggered(2, 2, { staggerIndex: index as 'odd' | 'even', staggerAxis: axis === 'q' ? 'x' : 'y' });
+  }
+  return orthogonal(1, 1);
+}
+
+/**
+ * A copy of `grid` (layers, costs, walls, flags, terrain table) on the cells of `projection`,
+ * moving as `movement` (default: the projection's own).
+ */
+export function onCells(grid: NavGrid, projection: Projection, movement?: MovementName): NavGrid {
+  const storage = grid.storage.slice(grid.storageOffset, grid.storageOffset + NavGrid.storageBytes(grid.width, grid.height, grid.layers.length));
+  return new NavGrid(grid.width, grid.height, { layers: grid.layers.map((l) => l.name), projection, movement, storage, terrain: grid.terrain });
+}
+
+/**
+ * A copy of `grid` on the cells `movement` steps on ({@link projectionFor}), with `movement` as
+ * its own: what a test of a movement model searches.
+ */
+export function gridFor(grid: NavGrid, movement: MovementName): NavGrid {
+  return onCells(grid, projectionFor(movement), movement);
 }

@@ -158,21 +158,27 @@ for (const algorithm of ['jps', 'jps+'] as const) {
   });
 }
 
-test('nearest mode and overlay views stay on A* under auto; jps and hpa refuse them', () => {
+test('nearest mode, obstacles and a unit radius stay on A* under auto; jps and hpa refuse them', () => {
   const grid = new NavGrid(12, 7);
   grid.fillRect(6, 0, 1, 7, { walkable: false });
   const finder = new Pathfinder(grid);
-  const near = finder.search(0, 3, 11, 3, { nearest: true });
+  const near = finder.findPath(0, 3, 11, 3, { nearest: true });
   assert.equal(near.status, 'partial');
   assert.equal(near.reached, 3 * 12 + 5);
-  assert.throws(() => finder.search(0, 3, 11, 3, { nearest: true, algorithm: 'jps' }), /nearest mode/);
-  assert.throws(() => finder.search(0, 3, 11, 3, { nearest: true, algorithm: 'hpa' }), /nearest/);
-  // An overlay view blocking (2, 0..5): auto must honour it, as A* does.
-  const view = grid.searchView(0);
-  const overlay = { ...view, pass: view.pass.slice() };
-  for (let y = 0; y < 6; y++) overlay.pass[(y + 1) * view.stride + 3] = 0;
-  const a = finder.search(0, 0, 4, 0, { view: overlay, algorithm: 'astar' });
-  const auto = finder.search(0, 0, 4, 0, { view: overlay });
+  assert.throws(() => finder.findPath(0, 3, 11, 3, { nearest: true, algorithm: 'jps' }), /nearest mode/);
+  assert.throws(() => finder.findPath(0, 3, 11, 3, { nearest: true, algorithm: 'hpa' }), /nearest/);
+  // Obstacles on (2, 0..5): auto must go round them, as A* does.
+  const obstacles = [0, 1, 2, 3, 4, 5].map((y) => ({ x: 2.5, y: y + 0.5, radius: 0.1 }));
+  const a = finder.findPath(0, 0, 4, 0, { obstacles, algorithm: 'astar' });
+  const auto = finder.findPath(0, 0, 4, 0, { obstacles });
   assert.equal(auto.cost, a.cost);
-  assert.ok(auto.cost > 4, `the overlay wall forces a detour (cost ${auto.cost})`);
+  assert.equal(auto.avoided, true);
+  assert.ok(auto.cost > 4, `the obstacles force a detour (cost ${auto.cost})`);
+  assert.throws(() => finder.findPath(0, 0, 4, 0, { obstacles, algorithm: 'jps' }), /obstacles/);
+  assert.throws(() => finder.findPath(0, 0, 4, 0, { obstacles, algorithm: 'hpa' }), /obstacles/);
+  // A unit radius: the same.
+  const wide = finder.findPath(1, 3, 4, 3, { radius: 0.6 });
+  assert.equal(wide.status, 'found');
+  assert.equal(wide.cost, finder.findPath(1, 3, 4, 3, { radius: 0.6, algorithm: 'astar' }).cost);
+  assert.throws(() => finder.findPath(1, 3, 4, 3, { radius: 0.6, algorithm: 'jps' }), /unit radius/);
 });

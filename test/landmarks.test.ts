@@ -6,7 +6,7 @@ import { parseMovingAiMap } from '../src/loaders/index.js';
 import { landmarksOf, type LandmarkBounds } from '../src/search/bounds/landmarks/landmark-bounds.js';
 import { paintRegions } from '../bench/regions.js';
 import { readFixture } from './fixtures.js';
-import { VARYING_COSTS, applyChange, gridArb } from './grids.js';
+import { VARYING_COSTS, applyChange, gridArb, gridFor } from './grids.js';
 import { refDistances } from './reference.js';
 import { agreeWithReference } from './agree.js';
 
@@ -251,9 +251,11 @@ test('landmarks: not built where no search would read them (hex movement, one-wa
     g.fillRect(10, 0, 8, 20, { cost: 3 });
     return g;
   };
-  const hex = weightedGrid();
+  const hex = gridFor(weightedGrid(), 'hex-odd-r');
+  new Pathfinder(hex).prepare({ landmarks: 4 });
+  assert.equal(landmarksOf(hex).tables(0), null, 'hex movement, the grid\'s own');
   new Pathfinder(hex).prepare({ movement: 'hex-odd-r', landmarks: 4 });
-  assert.equal(landmarksOf(hex).tables(0), null, 'hex movement');
+  assert.equal(landmarksOf(hex).tables(0), null, 'hex movement, asked for');
   const oneWay = weightedGrid();
   oneWay.setFlags(3, 3, FLAG_NO_EXIT_NORTH);
   new Pathfinder(oneWay).prepare({ landmarks: 4 });

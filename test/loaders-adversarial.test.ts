@@ -396,3 +396,260 @@ test('a projection of the game\'s own (no built-in spec) is checked on its cells
   assert.equal(new NavGrid(4, 3, { projection: custom(10) }).width, 4);
   refuses(() => new NavGrid(4, 3, { projection: custom(1e308) }), /^projection: the custom projection \(\) spans Infinity x Infinity world units over 4 x 3 cells/);
 });
+
+// ---- many references to one external tileset
+
+/** A tileset of `tiles` tiles, each with a property (about 100 bytes a tile), and a 4 x 1 map referencing it `refs` times. */
+function manyRefs(refs: number, tiles: number): { map: string; tileset: string } {
+  let tileset = `<tileset name="big" tilewidth="16" tileheight="16" tilecount="${tiles}" columns="0">`;
+  for (let i = 0; i < tiles; i++) tileset += `<tile id="${i}"><properties><property name="collides" type="bool" value="${i % 2 === 1}"/></properties></tile>`;
+  tileset += '</tileset>';
+  let map = '<map orientation="orthogonal" width="4" height="1" tilewidth="16" tileheight="16">';
+  for (let r = 0; r < refs; r++) map += `<tileset firstgid="${1 + r * tiles}" source="big.tsx"/>`;
+  // The last reference's tiles 0 and 1, then the first reference's 1 and 0.
+  const last = 1 + (refs - 1) * tiles;
+  map += `<layer name="a" width="4" height="1"><data encoding="csv">${last},${last + 1},2,1</data></layer></map>`;
+  return { map, tileset };
+}
+
+test('one external tileset referenced thousands of times is expanded once; past the tile limit the map is refused at once', () => {
+  const ok = manyRefs(300, 3000);
+  assert.ok(ok.tileset.length > 290_000);
+  let reads = 0;
+  const m = within(5000, () => parseTiled(ok.map, { file: 'refs.tmx', readFile: () => (reads++, ok.tileset) }));
+  assert.equal(reads, 1);
+  assert.deepEqual([0, 1, 2, 3].map((x) => m.grid.isWalkable(x, 0)), [true, false, false, true]);
+  assert.equal(m.properties.tiles.size, 300 * 3000);
+  assert.equal(m.properties.tiles.get(1 + 299 * 3000 + 1)!.get('collides')!.value, true);
+  assert.equal(m.tilesets.length, 300);
+  assert.equal(m.tilesets[299].used.get(0), 1);
+  for (const [refs, tiles] of [[5000, 3000], [3000, 3600]]) {
+    const bad = manyRefs(refs, tiles);
+    refuses(() => within(5000, () => parseTiled(bad.map, { file: 'refs.tmx', readFile: () => bad.tileset })), /^refs\.tmx: <tileset> \d+ "big\.tsx": the map's tilesets list more than 1048576 tiles/);
+  }
+});
+
+// ---- shape budgets are spent before drawing, and honest shapes are drawn by scan lines
+
+/** `n` points: on a circle of radius `r` about (c, c), or (random) anywhere in [0, 2c) x [0, 2c). */
+function bigPolygon(n: number, c: number, r: number, random: boolean): number[][] {
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  return Array.from({ length: n }, (_, k) => {
+    if (random) return [Math.round(rnd() * 20 * c) / 10, Math.round(rnd() * 20 * c) / 10];
+    const t = (k / n) * 2 * Math.PI;
+    return [c + r * Math.cos(t), c + r * Math.sin(t)];
+  });
+}
+
+test('a 100,000-point collision polygon: one whose edges criss-cross the map is refused before drawing, a round one is drawn at once', () => {
+  const map = (pts: number[][]) => collisionMap(400, 400, `<object id="1" x="0" y="0"><polygon points="${pts.map(([x, y]) => `${x},${y}`).join(' ')}"/></object>`);
+  const random = map(bigPolygon(100_000, 3200, 0, true));
+  refuses(() => within(3000, () => parseTiled(random, { file: 'big.tmx' })), /^big\.tmx: <objectgroup name="collision"> object 1: drawing the collision shapes takes more than 268435456 cell visits/);
+  const round = map(bigPolygon(100_000, 3200, 3000, false).map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]));
+  const m = within(3000, () => parseTiled(round, { file: 'round.tmx' }));
+  // Cells whose centres lie inside the disc of radius 3000 px (187.5 cells) about the map's centre.
+  for (const [x, y, inside] of [[200, 200, true], [200, 13, true], [200, 11, false], [13, 200, true], [10, 200, false], [0, 0, false], [70, 70, true], [50, 50, false]] as const) {
+    assert.equal(m.grid.isWalkable(x, y), !inside, `cell (${x}, ${y})`);
+  }
+});
+
+test('a 100,000-point area polygon past maxRasterWork is refused before any row is drawn; a round one loads at once', () => {
+  const random = { areas: [{ name: 'a', polygon: bigPolygon(100_000, 500, 0, true) }] };
+  refuses(() => within(2000, () => parsePolygonConfig(random, { file: 'big.json' })), /^big\.json: areas\[0\] "a": rasterising the polygons takes more than 268435456 units of work/);
+  const round = { areas: [{ name: 'a', polygon: bigPolygon(100_000, 0, 500, false) }] };
+  const nav = within(3000, () => parsePolygonConfig(round, { file: 'round.json' }));
+  const at = (x: number, z: number) => {
+    const c = nav.grid.projection.worldToCell(x, z);
+    return nav.grid.isWalkable(c.x, c.y);
+  };
+  assert.deepEqual([at(0, 0), at(490, 0), at(0, -490), at(505, 0), at(360, 360)], [true, true, true, false, false]);
+});
+
+test('collision polygons and polylines cover exactly the cells the rule names (random shapes, cell by cell)', () => {
+  let seed = 99;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  // A cell is covered when its centre is inside (even-odd) or an outline passes through its open interior.
+  const entersOpen = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => {
+    let t0 = 0;
+    let t1 = 1;
+    for (const [p, q] of [[ax - bx, ax - cx], [bx - ax, cx + 1 - ax], [ay - by, ay - cy], [by - ay, cy + 1 - ay]]) {
+      if (p === 0) {
+        if (q <= 0) return false;
+      } else if (p < 0) t0 = Math.max(t0, q / p);
+      else t1 = Math.min(t1, q / p);
+    }
+    return t1 - t0 > 1e-12;
+  };
+  for (let round = 0; round < 60; round++) {
+    const W = 8 + Math.floor(rnd() * 20);
+    const H = 8 + Math.floor(rnd() * 20);
+    const closed = rnd() < 0.6;
+    // Points on the quarter-tile lattice half the time, to land on cell borders and centres.
+    const snap = rnd() < 0.5 ? (v: number) => Math.round(v / 4) * 4 : (v: number) => Math.round(v * 100) / 100;
+    const pts = Array.from({ length: 3 + Math.floor(rnd() * 8) }, () => [snap(rnd() * W * 16), snap(rnd() * H * 16)]);
+    const text = collisionMap(W, H, `<object id="1" x="0" y="0"><${closed ? 'polygon' : 'polyline'} points="${pts.map(([x, y]) => `${x},${y}`).join(' ')}"/></object>`);
+    const m = parseTiled(text, { file: 'r.tmx' });
+    const p = pts.map(([x, y]) => [x / 16, y / 16]);
+    for (let cy = 0; cy < H; cy++) {
+      for (let cx = 0; cx < W; cx++) {
+        let inside = false;
+        if (closed) {
+          for (let i = 0, j = p.length - 1; i < p.length; j = i++) {
+            const [xi, yi] = p[i];
+            const [xj, yj] = p[j];
+            if (yi > cy + 0.5 !== yj > cy + 0.5 && cx + 0.5 < xj + ((cy + 0.5 - yj) * (xi - xj)) / (yi - yj)) inside = !inside;
+          }
+        }
+        for (let e = 0; e + 1 < p.length + (closed ? 1 : 0) && !inside; e++) {
+          const [ax, ay] = p[e];
+          const [bx, by] = p[(e + 1) % p.length];
+          if (entersOpen(ax, ay, bx, by, cx, cy)) inside = true;
+        }
+        assert.equal(m.grid.isWalkable(cx, cy), !inside, `round ${round}: cell (${cx}, ${cy})`);
+      }
+    }
+  }
+});
+
+// ---- loader options are checked, each by name
+
+test('every Tiled loader option of the wrong kind is a TilenavError naming it, never a TypeError or a setting ignored', async () => {
+  const { parseTiledAsync } = await import('../src/loaders/index.js');
+  const map = collisionMap(3, 2, '<object id="1" x="0" y="0" width="16" height="16"/>');
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ mapping: { collisionProperties: null } }, /^mapping\.collisionProperties: expected an array of names/],
+    [{ mapping: { collisionTypes: ['wall', 3] } }, /^mapping\.collisionTypes\[1\]: expected a name/],
+    [{ mapping: { layer: 99 } }, /^mapping\.layer: expected a navigation layer, a whole number from 0 to 7, got 99/],
+    [{ mapping: { layer: 1.5 } }, /^mapping\.layer: /],
+    [{ mapping: { tileShapes: 'yes' } }, /^mapping\.tileShapes: expected true or false/],
+    [{ mapping: { lineWidth: NaN } }, /^mapping\.lineWidth: expected a width in pixels/],
+    [{ mapping: { lineWidthProperty: 7 } }, /^mapping\.lineWidthProperty: /],
+    [{ mapping: { collisionProperty: ['solid'] } }, /^mapping\.collisionProperty: unknown convention; the mapping's keys are collisionProperties, /],
+    [{ mapping: 'solid' }, /^mapping: expected an object/],
+    [{ file: 42 }, /^file: expected/],
+    [{ readFile: 'fs' }, /^readFile: expected a function/],
+    [{ format: 'xml' }, /^format: expected "tmx" or "tmj"/],
+    [{ terrain: { Mud: 2 } }, /^terrain: expected a TerrainTable/],
+    [{ allowAbsolutePaths: 'true' }, /^allowAbsolutePaths: expected true or false/],
+    [{ rules: 5 }, /^rules: expected rules as an object or the JSON text/],
+    [{ rulesFile: {} }, /^rulesFile: expected/],
+  ];
+  for (const [options, pattern] of cases) {
+    refuses(() => parseTiled(map, options as never), pattern);
+    await assert.rejects(parseTiledAsync(map, options as never), (e: unknown) => e instanceof TilenavError && pattern.test(e.message));
+  }
+  refuses(() => parseTiled(map, null as never), /^options: expected an options object/);
+  // A layer the grid could have, but this map has one navigation layer.
+  refuses(() => parseTiled(map, { file: 'one.tmx', mapping: { layer: 2 } }), /^one\.tmx: mapping\.layer: navigation layer 2 is not one of this map's 1 \(Ground;/);
+  assert.equal(parseTiled(map, { mapping: { layer: 0, collisionProperties: [] } }).grid.isWalkable(0, 0), false);
+});
+
+test('a readFile that returns no contents is a TilenavError naming readFile and the file', async () => {
+  const { parseTiledAsync } = await import('../src/loaders/index.js');
+  const map = tmx(2, 1, '<layer name="a" width="2" height="1"><data encoding="csv">1,0</data></layer>', '<tileset firstgid="1" source="tiles/t.tsx"/>');
+  for (const value of [null, undefined, 42, {}]) {
+    refuses(() => parseTiled(map, { file: 'maps/m.tmx', readFile: () => value as never }), new RegExp(`^readFile: returned ${value === undefined ? 'undefined' : value === null ? 'null' : '.+'} for the tileset "maps/tiles/t\\.tsx"; expected the file's contents as a string or a Uint8Array`));
+    await assert.rejects(parseTiledAsync(map, { file: 'maps/m.tmx', readFile: async () => value as never }), /readFile: returned .* for the tileset "maps\/tiles\/t\.tsx"/);
+  }
+  refuses(() => parseTiled(map, { file: 'maps/m.tmx', readFile: (async () => '<tileset/>') as never }), /readFile: returned .*\(a Promise: use parseTiledAsync for an asynchronous reader\)/);
+});
+
+test('the text, Moving AI and polygon loaders check their options object and file name', () => {
+  const txt = 'cellSize 1\nminX 0\nminZ 0\ngridWidth 1\ngridDepth 1\n1\n';
+  const map = 'type octile\nheight 1\nwidth 1\nmap\n.\n';
+  const square = { areas: [{ name: 'a', polygon: [[0, 0], [1, 0], [1, 1]] }] };
+  for (const fn of [(o: never) => parseTextGrid(txt, o), (o: never) => parseMovingAiMap(map, o), (o: never) => parsePolygonConfig(square, o)]) {
+    refuses(() => fn(null as never), /^options: expected an options object, got null/);
+    refuses(() => fn({ file: 7 } as never), /^file: expected the file's path or name \(a string\), got 7/);
+  }
+});
+
+test('a text grid whose cellSize gives no finite coordinates names its file and line, from the library as from the CLI', () => {
+  const txt = (cellSize: string) => `cellSize ${cellSize}\nminX 0\nminZ 0\ngridWidth 3\ngridDepth 2\n111\n111\n`;
+  const e = refuses(() => parseTextGrid(txt('5e-324'), { file: 'levels/tiny.txt' }), /^levels\/tiny\.txt:1: projection: the continuous projection .* expected a size that gives finite pixel coordinates/);
+  assert.equal(e.file, 'levels/tiny.txt');
+  assert.equal(e.line, 1);
+  refuses(() => parseTextGrid(txt('1e308'), { file: 'huge.txt' }), /^huge\.txt:1: projection: /);
+  // The polygon config's grid likewise.
+  const tiny = { cellSize: 5e-324, agentRadius: 0, objectPadding: 0, areas: [{ name: 'a', polygon: [[0, 0], [1e-323, 0], [0, 1e-323]] }] };
+  refuses(() => parsePolygonConfig(tiny, { file: 'tiny.json' }), /^tiny\.json: projection: the continuous projection \(cellSize 5e-324/);
+});
+
+// ---- confinement: a map's references stay inside a root folder
+
+test('with root, a reference that leaves the folder by ../, an absolute path or a URL is refused by name before it is read', async () => {
+  const { parseTiledAsync } = await import('../src/loaders/index.js');
+  const map = (source: string) => tmx(2, 1, '<layer name="a" width="2" height="1"><data encoding="csv">1,0</data></layer>', `<tileset firstgid="1" source="${source}"/>`);
+  const tileset = '<tileset name="t" tilewidth="16" tileheight="16" tilecount="1"><tile id="0"><properties><property name="collides" type="bool" value="true"/></properties></tile></tileset>';
+  const asked: string[] = [];
+  const readFile = (p: string) => (asked.push(p), tileset);
+  const outside: [string, string, boolean][] = [
+    ['../../etc/passwd.tsx', 'uploads/maps/m.tmx', false],
+    ['../other/t.tsx', 'uploads/maps/m.tmx', false],
+    ['tiles/../../../t.tsx', 'uploads/maps/m.tmx', false],
+    ['/etc/t.tsx', 'uploads/maps/m.tmx', true],
+    ['/srv/uploads/../t.tsx', '/srv/uploads/m.tmx', true],
+    ['file:///etc/t.tsx', 'uploads/maps/m.tmx', true],
+    ['https://elsewhere.example/t.tsx', 'https://maps.example/uploads/m.tmx', true],
+    ['../t.tsx', 'https://maps.example/uploads/m.tmx', false],
+  ];
+  for (const [source, file, allowAbsolutePaths] of outside) {
+    const root = file.startsWith('https:') ? 'https://maps.example/uploads' : file.startsWith('/') ? '/srv/uploads' : 'uploads/maps';
+    refuses(() => parseTiled(map(source), { file, root, readFile, allowAbsolutePaths }), new RegExp(`: the tileset path ".*" resolves to ".*", outside the root folder \\(root\\)`));
+    await assert.rejects(parseTiledAsync(map(source), { file, root, readFile, allowAbsolutePaths }), /outside the root folder \(root\)/);
+  }
+  assert.deepEqual(asked, [], 'nothing outside the root was read');
+  for (const [source, file, root] of [['tiles/t.tsx', 'uploads/maps/m.tmx', 'uploads/maps'], ['../shared/t.tsx', 'uploads/maps/m.tmx', 'uploads'], ['t.tsx', 'm.tmx', '.'], ['/srv/uploads/t.tsx', '/srv/uploads/m.tmx', '/srv/uploads/'], ['t.tsx', 'https://maps.example/uploads/m.tmx', 'https://maps.example/uploads']]) {
+    const m = parseTiled(map(source), { file, root, readFile, allowAbsolutePaths: true });
+    assert.equal(m.grid.isWalkable(0, 0), false, source);
+  }
+  assert.equal(asked.length, 5);
+});
+
+test('loadTiledFile with root follows links: a tileset, template or map whose real path leaves the folder is refused', async () => {
+  const { loadTiled: loadTiledFile } = await import('../src/loaders/node.js');
+  const { mkdtempSync, mkdirSync, writeFileSync, symlinkSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const base = mkdtempSync(join(tmpdir(), 'tilenav-root-'));
+  try {
+    const root = join(base, 'uploads');
+    const secret = join(base, 'secret');
+    mkdirSync(join(root, 'tiles'), { recursive: true });
+    mkdirSync(secret);
+    const tileset = '<tileset name="t" tilewidth="16" tileheight="16" tilecount="1"><tile id="0"><properties><property name="collides" type="bool" value="true"/></properties></tile></tileset>';
+    writeFileSync(join(root, 'tiles', 't.tsx'), tileset);
+    writeFileSync(join(secret, 't.tsx'), tileset);
+    writeFileSync(join(secret, 'wall.tx'), '<template><object width="16" height="16" type="wall"/></template>');
+    symlinkSync(join(secret, 't.tsx'), join(root, 'tiles', 'link.tsx'));
+    symlinkSync(secret, join(root, 'tiles', 'dir'));
+    symlinkSync(join(secret, 'wall.tx'), join(root, 'wall.tx'));
+    const map = (source: string, objects = '') => tmx(2, 1, `<layer name="a" width="2" height="1"><data encoding="csv">1,0</data></layer>${objects}`, `<tileset firstgid="1" source="${source}"/>`);
+    const write = (name: string, text: string) => {
+      writeFileSync(join(root, name), text);
+      return join(root, name);
+    };
+    const ok = await loadTiledFile(write('ok.tmx', map('tiles/t.tsx')), { root });
+    assert.equal(ok.grid.isWalkable(0, 0), false);
+    for (const [name, text, allowAbsolutePaths] of [
+      ['up.tmx', map('../secret/t.tsx'), false],
+      ['abs.tmx', map(join(secret, 't.tsx')), true],
+      ['link.tmx', map('tiles/link.tsx'), false],
+      ['dir.tmx', map('tiles/dir/t.tsx'), false],
+      ['tpl.tmx', map('tiles/t.tsx', '<objectgroup name="o"><object id="1" template="wall.tx" x="0" y="0"/></objectgroup>'), false],
+    ] as const) {
+      await assert.rejects(loadTiledFile(write(name, text), { root, allowAbsolutePaths }), (e: unknown) => e instanceof TilenavError && e.element === 'root' && /is outside the root folder .* once its links are followed/.test(e.message) && !e.message.includes('\n'), name);
+    }
+    // The map itself, through a link that leads out.
+    writeFileSync(join(secret, 'm.tmx'), map('t.tsx'));
+    symlinkSync(join(secret, 'm.tmx'), join(root, 'm.tmx'));
+    await assert.rejects(loadTiledFile(join(root, 'm.tmx'), { root }), /root: is outside the root folder/);
+    // A root given through a link, and a map named through it, are fine.
+    symlinkSync(root, join(base, 'alias'));
+    assert.equal((await loadTiledFile(join(base, 'alias', 'ok.tmx'), { root })).grid.isWalkable(0, 0), false);
+    await assert.rejects(loadTiledFile(join(root, 'ok.tmx'), { root: join(base, 'nope') }), /nope: root: cannot open the root folder \(ENOENT/);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+});

@@ -12,11 +12,12 @@ import * as core from '../src/loaders/index.js';
 import * as node from '../src/loaders/node-index.js';
 import { fixture, movingAi } from './fixtures.js';
 
-const { formatBinaryGrid, formatTextGrid, parseBinaryGrid, parseMovingAiMap, parsePolygonConfig, parseScenario, parseTextGrid, parseTiled } = core;
-const { loadBinaryGrid, loadMovingAiMap, loadPolygonConfig, loadScenario, loadTextGrid, loadTiled } = node;
+const { formatBinaryGrid, formatTextGrid, parseBinaryGrid, parseLdtk, parseMovingAiMap, parsePolygonConfig, parseScenario, parseTextGrid, parseTiled } = core;
+const { loadBinaryGrid, loadLdtk, loadMovingAiMap, loadPolygonConfig, loadScenario, loadTextGrid, loadTiled } = node;
 
 const ISLAND = fixture('tiled/tiled-examples/rpg/island.tmx');
 const ROOM = movingAi('room-100-10.map');
+const LDTK = fixture('ldtk/SeparateLevelFiles.ldtk');   // its levels saved apart, in .ldtkl files beside it
 const POLYGON = JSON.stringify({ cellSize: 0.5, areas: [{ name: 'hall', polygon: [[0, 0], [6, 0], [6, 3], [0, 3]] }], obstacles: [{ polygon: [[2, 1], [3, 1], [3, 2]] }] });
 
 /** A folder with one file of each format this test writes itself: a text grid, a polygon config and a binary grid. */
@@ -51,19 +52,20 @@ test('every parseX returns { grid, warnings } with its extras beside them', () =
     ['parsePolygonConfig', parsePolygonConfig(POLYGON)],
     ['parseBinaryGrid', parseBinaryGrid(formatBinaryGrid(grid))],
     ['parseTiled', parseTiled(readFileSync(ISLAND), { file: ISLAND, readFile: (p) => readFileSync(p) })],
+    ['parseLdtk', parseLdtk(readFileSync(LDTK), { file: LDTK, readFile: (p) => readFileSync(p) })],
   ];
   for (const [name, r] of results) {
     assert.ok(r.grid instanceof NavGrid, `${name}: grid`);
     assert.ok(Array.isArray(r.warnings) && r.warnings.every((w) => typeof w === 'string'), `${name}: warnings`);
   }
-  assert.deepEqual(results.map(([, r]) => (r.warnings as string[]).length > 0), [false, false, false, false, true], 'only the island warns (nothing in it blocks)');
+  assert.deepEqual(results.map(([, r]) => (r.warnings as string[]).length > 0), [false, false, false, false, true, false], 'only the island warns (nothing in it blocks)');
   assert.deepEqual(parseTextGrid(formatTextGrid(grid, { params: { extra: [['agentRadius', 0.3]] } })).params.extra, [['agentRadius', 0.3]]);
   assert.equal(parsePolygonConfig(POLYGON).config.areas[0].name, 'hall');
 });
 
 test('under Node every format with a parseX has a loadX, and the browser entry has no loadX', () => {
   const parsers = Object.keys(core).filter((k) => /^parse[A-Z]/.test(k) && !k.endsWith('Async'));
-  assert.deepEqual(parsers.sort(), ['parseBinaryGrid', 'parseMovingAiMap', 'parsePolygonConfig', 'parseScenario', 'parseTextGrid', 'parseTiled']);
+  assert.deepEqual(parsers.sort(), ['parseBinaryGrid', 'parseLdtk', 'parseMovingAiMap', 'parsePolygonConfig', 'parseScenario', 'parseTextGrid', 'parseTiled']);
   for (const p of parsers) assert.equal(typeof (node as Record<string, unknown>)[p.replace(/^parse/, 'load')], 'function', p);
   assert.deepEqual(Object.keys(core).filter((k) => /^load[A-Z]/.test(k)), []);
 });
@@ -92,6 +94,12 @@ test('loadX(path) gives what parseX gives on the file, warnings and extras inclu
     assert.deepEqual(island.warnings, parsed.warnings);
     assert.ok(island.warnings.length > 0);
     assert.equal(island.movement, parsed.movement);
+    const project = await loadLdtk(LDTK);
+    const read = parseLdtk(readFileSync(LDTK), { file: LDTK, readFile: (p) => readFileSync(p) });
+    sameGrid(project.grid, read.grid, 'ldtk');
+    assert.equal(project.grid, project.levels[0].grid, 'no stitched world: the first level');
+    assert.deepEqual(project.levels.map((l) => l.name), read.levels.map((l) => l.name));
+    assert.deepEqual(project.warnings, read.warnings);
   } finally {
     rmSync(f.dir, { recursive: true, force: true });
   }
@@ -111,6 +119,7 @@ test('loadX names the file in its errors and honours maxFileBytes; a parser opti
       [f.json, loadPolygonConfig],
       [f.tnav, loadBinaryGrid],
       [ISLAND, loadTiled],
+      [LDTK, loadLdtk],
     ];
     for (const [path, load] of loads) {
       await assert.rejects(load(path, { maxFileBytes: 10 }), (e: unknown) => e instanceof TilenavError && e.file === path && /over the 10-byte limit \(maxFileBytes\)/.test(e.message), `${load.name}`);
@@ -130,8 +139,10 @@ test("a file's contents where a path belongs, and a path where contents belong, 
   await assert.rejects(loadMovingAiMap(room), (e: unknown) => e instanceof TilenavError && e.element === 'path' && /looks like a file's contents.*call parseMovingAiMap with the contents/.test(e.message));
   await assert.rejects(loadPolygonConfig(POLYGON), /path: looks like a file's contents.*parsePolygonConfig/);
   await assert.rejects(loadTiled('<map orientation="orthogonal"/>'), /path: looks like a file's contents.*parseTiled/);
+  await assert.rejects(loadLdtk(readFileSync(LDTK, 'utf8')), /path: looks like a file's contents.*parseLdtk/);
   await assert.rejects(loadTextGrid(42 as never), /path: expected a file path, got 42/);
   await assert.rejects(loadBinaryGrid(ROOM, 'big' as never), /options: expected an options object/);
   assert.throws(() => parseTiled('maps/a.tmx'), /looks like a file path; .*loadTiled\(path\)/);
   assert.throws(() => parsePolygonConfig('levels/hall.json'), /looks like a file path; .*loadPolygonConfig\(path\)/);
+  assert.throws(() => parseLdtk('levels/world.ldtk'), /looks like a file path; .*loadLdtk reads a project by its path/);
 });

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NavGrid, Pathfinder, TerrainTable, TilenavError, checkPath, createProjection, distanceMap, findPath, isometric, movementModel, orthogonal } from '../src/index.js';
 import { parseBinaryGrid, formatBinaryGrid } from '../src/loaders/index.js';
-import { AnyAngleFinder, cellsToPoints, findAnyAnglePath, polylineCost, smoothPath, toWorldWaypoints } from '../src/path/index.js';
-import { ClearanceMap, ReachabilityIndex, findPathToNearest, nearestWalkable, planPath, randomPoint } from '../src/query/index.js';
+import { cellsToPoints, polylineCost, smoothPath, toWorldWaypoints } from '../src/path/index.js';
+import { ClearanceMap, ReachabilityIndex, clearanceOf, nearestWalkable, planPath, randomPoint } from '../src/query/index.js';
 
 const BAD: readonly unknown[] = [null, undefined, NaN, 'x', -1, -4, 1e12, Infinity, {}, [], 0.5, true];
 
@@ -47,7 +47,8 @@ const CALLS: Record<string, (g: NavGrid, v: any) => unknown> = {
   'findPath layer': (g, v) => findPath(g, 0, 0, 5, 4, { layer: v }),
   'findPath out': (g, v) => findPath(g, 0, 0, 5, 4, { out: v }),
   'findPath grid': (_g, v) => findPath(v, 0, 0, 1, 1),
-  'Pathfinder.search options': (g, v) => new Pathfinder(g).search(0, 0, 5, 4, v),
+  'Pathfinder.findPath options': (g, v) => new Pathfinder(g).findPath(0, 0, 5, 4, v),
+  'Pathfinder.findPath start y': (g, v) => new Pathfinder(g).findPath(0, v, 5, 4),
   'Pathfinder.prepare options': (g, v) => new Pathfinder(g).prepare(v),
   'Pathfinder.hierarchy movement': (g, v) => new Pathfinder(g).hierarchy(0, v),
   'distanceMap sources': (g, v) => distanceMap(g, v),
@@ -69,24 +70,30 @@ const CALLS: Record<string, (g: NavGrid, v: any) => unknown> = {
   'cellsToPoints cells': (g, v) => cellsToPoints(g, v),
   'toWorldWaypoints points': (g, v) => toWorldWaypoints(g, v),
   'toWorldWaypoints options': (g, v) => toWorldWaypoints(g, [0, 0, 1, 1], v),
-  'findAnyAnglePath options': (g, v) => findAnyAnglePath(g, 0, 0, 5, 4, v),
-  'findAnyAnglePath goal y': (g, v) => findAnyAnglePath(g, 0, 0, 5, v),
-  'findAnyAnglePath maxIterations': (g, v) => findAnyAnglePath(g, 0, 0, 5, 4, { maxIterations: v }),
-  'new AnyAngleFinder grid': (_g, v) => new AnyAngleFinder(v),
+  'findPath anyAngle': (g, v) => findPath(g, 0, 0, 5, 4, { anyAngle: v }),
+  'findPath anyAngle goal y': (g, v) => findPath(g, 0, 0, 5, v, { anyAngle: true }),
+  'findPath anyAngle maxIterations': (g, v) => findPath(g, 0, 0, 5, 4, { anyAngle: true, maxIterations: v }),
   'nearestWalkable x': (g, v) => nearestWalkable(g, v, 1),
   'nearestWalkable options': (g, v) => nearestWalkable(g, 1, 1, v),
   'nearestWalkable radius': (g, v) => nearestWalkable(g, 1, 1, { radius: v }),
-  'findPathToNearest options': (g, v) => findPathToNearest(g, 0, 0, 5, 4, v),
-  'findPathToNearest goal x': (g, v) => findPathToNearest(g, 0, 0, v, 4),
-  'findPathToNearest start x': (g, v) => findPathToNearest(g, v, 0, 5, 4),
-  'findPathToNearest obstacles': (g, v) => findPathToNearest(g, 0, 0, 5, 4, { obstacles: v }),
+  'findPath nearest': (g, v) => findPath(g, 0, 0, 5, 4, { nearest: v }),
+  'findPath nearest goal x': (g, v) => findPath(g, 0, 0, v, 4, { nearest: true }),
+  'findPath nearest start x': (g, v) => findPath(g, v, 0, 5, 4, { nearest: true }),
+  'findPath obstacles': (g, v) => findPath(g, 0, 0, 5, 4, { obstacles: v }),
+  'findPath obstacle': (g, v) => findPath(g, 0, 0, 5, 4, { obstacles: [v] }),
+  'findPath obstacleOptions': (g, v) => findPath(g, 0, 0, 5, 4, { obstacles: [{ x: 2.5, y: 0.5, radius: 1 }], obstacleOptions: v }),
+  'findPath reachabilityCheck': (g, v) => findPath(g, 0, 0, 5, 4, { reachabilityCheck: v }),
   'planPath start': (g, v) => planPath(g, v, { x: 4.5, y: 3.5, z: 0 }),
   'planPath options': (g, v) => planPath(g, { x: 0.5, y: 0.5, z: 0 }, { x: 4.5, y: 3.5, z: 0 }, v),
   'planPath snapRadius': (g, v) => planPath(g, { x: 0.5, y: 0.5, z: 0 }, { x: 4.5, y: 3.5, z: 0 }, { snapRadius: v }),
   'new ReachabilityIndex options': (g, v) => new ReachabilityIndex(g, v),
   'new ClearanceMap options': (g, v) => new ClearanceMap(g, v),
-  'ClearanceMap.findPath radius': (g, v) => new ClearanceMap(g).findPath(0, 0, 5, 4, { radius: v }),
-  'ClearanceMap.findPath options': (g, v) => new ClearanceMap(g).findPath(0, 0, 5, 4, v),
+  'findPath radius': (g, v) => findPath(g, 0, 0, 5, 4, { radius: v }),
+  'findPath radius nearest': (g, v) => findPath(g, 0, 0, 5, 4, { radius: v, nearest: true }),
+  'clearanceOf radius': (g, v) => clearanceOf(g, 0, v),
+  'clearanceOf layer': (g, v) => clearanceOf(g, v, 1),
+  'planPath radius': (g, v) => planPath(g, { x: 0.5, y: 0.5, z: 0 }, { x: 4.5, y: 3.5, z: 0 }, { radius: v }),
+  'planPath movement': (g, v) => planPath(g, { x: 0.5, y: 0.5, z: 0 }, { x: 4.5, y: 3.5, z: 0 }, { movement: v }),
   'randomPoint radius': (g, v) => randomPoint(g, { x: 2, y: 2, z: 0 }, v),
   'randomPoint center': (g, v) => randomPoint(g, v, 2),
   'randomPoint options': (g, v) => randomPoint(g, { x: 2, y: 2, z: 0 }, 2, v),

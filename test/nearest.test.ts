@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, Pathfinder, distanceMap, checkPath, continuous, findPath, orthogonal, isometric } from '../src/index.js';
-import { findPathToNearest, nearestWalkable, planPath, ObstacleOverlay } from '../src/query/index.js';
+import { nearestWalkable, planPath, ObstacleOverlay, ReachabilityIndex } from '../src/query/index.js';
 import { flood } from './helpers-queries.js';
 import { gridArb, VARYING_COSTS } from './grids.js';
 
@@ -38,14 +38,17 @@ test('property: nearest-reachable equals the brute-force answer on random grids'
       const s = a % g.size;
       const goal = b % g.size;
       if (g.layers[0].walkable[s] !== 1) return;
-      const r = findPathToNearest(g, g.xOf(s), g.yOf(s), g.xOf(goal), g.yOf(goal));
+      const r = findPath(g, g.xOf(s), g.yOf(s), g.xOf(goal), g.yOf(goal), { nearest: true });
       const expect = bruteNearest(g, s, g.xOf(goal), g.yOf(goal));
       const dist = distanceMap(g, [s]);
       if (expect === goal) {
         assert.equal(r.status, 'found');
       } else if (expect === s) {
-        assert.equal(r.status, 'no-path');
-        assert.equal(r.cells.length, 0);
+        // Already as near as it gets: partial, one cell, the start.
+        assert.equal(r.status, 'partial');
+        assert.deepEqual(Array.from(r.cells), [s]);
+        assert.equal(r.reached, s);
+        assert.equal(r.cost, 0);
       } else {
         assert.equal(r.status, 'partial');
         assert.equal(r.reached, expect);
@@ -67,16 +70,16 @@ test('cascade: obstacles avoided when possible, ignored when they close the only
   g.setWalkable(4, 2, true); // a one-cell doorway
   // An NPC standing in the doorway (orthogonal projection: world = cell centre + 0.5).
   const npc = { x: 4.5, y: 2.5, radius: 0.5 };
-  const r = findPathToNearest(g, 0, 2, 8, 2, { obstacles: [npc] });
+  const r = findPath(g, 0, 2, 8, 2, { nearest: true, obstacles: [npc] });
   assert.equal(r.status, 'found');
   assert.equal(r.avoided, false, 'went through the NPC: no other way');
   g.setWalkable(4, 4, true); // a second doorway
-  const r2 = findPathToNearest(g, 0, 2, 8, 2, { obstacles: [npc] });
+  const r2 = findPath(g, 0, 2, 8, 2, { nearest: true, obstacles: [npc] });
   assert.equal(r2.status, 'found');
   assert.equal(r2.avoided, true);
   assert.ok(!Array.from(r2.cells).includes(2 * 9 + 4), 'kept off the NPC cell');
   // Far from the segment: ignored (influence 6 by default, 0.5 here).
-  const far = findPathToNearest(g, 0, 2, 8, 2, { obstacles: [npc], influence: 0 });
+  const far = findPath(g, 0, 2, 8, 2, { nearest: true, obstacles: [npc], obstacleOptions: { influence: 0 } });
   assert.equal(far.avoided, true);
   assert.equal(findPath(g, 0, 2, 8, 2).cost, r.cost, 'the static grid was never stamped');
 });
@@ -135,39 +138,46 @@ test('nearestWalkable and planPath from far outside the grid with a huge radius:
   assert.equal(far.cells[0] % 40, 34, 'snapped to the column nearest the far start');
 });
 
-test('planPath and findPathToNearest on a kept Pathfinder and overlay answer as on fresh ones; ones of another grid or layer are refused', () => {
+test('planPath and nearest findPath on a kept Pathfinder answer as on the grid\'s own; one of another grid is refused', () => {
   const g = new NavGrid(30, 20, { projection: continuous(1, 0, 0, 0), layers: 2 });
   g.fillRect(12, 0, 2, 16, { walkable: false });
   const pathfinder = new Pathfinder(g);
-  const overlay = new ObstacleOverlay(g);
   const obstacles = [{ x: 6.5, y: 0, z: 10.5, radius: 1.5 }, { x: 20.5, y: 0, z: 4.5, radius: 1 }];
   for (const [a, b] of [[{ x: 2.5, y: 0, z: 10.5 }, { x: 27.5, y: 0, z: 3.5 }], [{ x: 27.5, y: 0, z: 18.5 }, { x: 1.5, y: 0, z: 1.5 }]]) {
-    const kept = planPath(g, a, b, { obstacles, pathfinder, overlay });
+    const kept = planPath(g, a, b, { obstacles, pathfinder });
     const fresh = planPath(g, a, b, { obstacles });
     assert.equal(kept.status, 'found');
     assert.ok(kept.avoided);
     assert.equal(kept.cost, fresh.cost);
     assert.deepEqual(Array.from(kept.cells), Array.from(fresh.cells));
   }
-  const near = findPathToNearest(g, 1, 1, 12, 5, { pathfinder, overlay, obstacles });
+  const near = pathfinder.findPath(1, 1, 12, 5, { nearest: true, obstacles });
   assert.equal(near.status, 'partial');
-  assert.equal(near.cost, findPathToNearest(g, 1, 1, 12, 5, { obstacles }).cost);
+  assert.equal(near.cost, findPath(g, 1, 1, 12, 5, { nearest: true, obstacles }).cost);
+  // Obstacles on another layer stamp that layer's view: the wall of layer 0 is not there.
+  const sky = planPath(g, { x: 2.5, y: 0, z: 10.5 }, { x: 27.5, y: 0, z: 3.5 }, { obstacles, pathfinder, layer: 1 });
+  assert.equal(sky.status, 'found');
+  assert.ok(sky.cost < planPath(g, { x: 2.5, y: 0, z: 10.5 }, { x: 27.5, y: 0, z: 3.5 }, { obstacles, pathfinder }).cost);
   const other = new NavGrid(30, 20);
   assert.throws(() => planPath(g, { x: 1, y: 0, z: 1 }, { x: 5, y: 0, z: 5 }, { pathfinder: new Pathfinder(other) }), /same grid/);
-  assert.throws(() => planPath(g, { x: 1, y: 0, z: 1 }, { x: 5, y: 0, z: 5 }, { obstacles, overlay, layer: 1 }), /same grid and layer 1/);
 });
 
-test('findPathToNearest stays at a start exactly as near the goal as any reachable cell', async () => {
+test('nearest stays at a start exactly as near the goal as any reachable cell: partial, one cell', () => {
   const g = new NavGrid(7, 5);
   g.fillRect(0, 2, 7, 1, { walkable: false });
   g.setWalkable(3, 1, false);
-  const r = findPathToNearest(g, 4, 1, 3, 4);
-  assert.equal(r.status, 'no-path', 'the start (4,1) is as near (3,4) as (2,1): it stays');
-  assert.equal(r.cells.length, 0);
-  const { ReachabilityIndex } = await import('../src/query/index.js');
-  const hooked = findPathToNearest(g, 4, 1, 3, 4, { hooks: new ReachabilityIndex(g).hooks });
-  assert.equal(hooked.status, 'no-path', 'with a reachability index the start stays too');
-  assert.equal(hooked.cells.length, 0);
+  const start = 1 * 7 + 4;
+  for (const options of [{ nearest: true }, { nearest: true, reachabilityCheck: false }, { nearest: true, algorithm: 'astar' as const }]) {
+    const r = findPath(g, 4, 1, 3, 4, options);
+    assert.equal(r.status, 'partial', 'the start (4,1) is as near (3,4) as (2,1): it stays');
+    assert.deepEqual(Array.from(r.cells), [start]);
+    assert.equal(r.reached, start);
+    assert.equal(r.cost, 0);
+  }
+  // The reachability index's nearest reachable cell is as near as the start, no nearer.
+  const index = new ReachabilityIndex(g);
+  const cell = index.nearestReachableCell(start, 3, 4);
+  assert.equal((g.xOf(cell) - 3) ** 2 + (g.yOf(cell) - 4) ** 2, (4 - 3) ** 2 + (1 - 4) ** 2);
 });
 
 test('ObstacleOverlay: every cell whose centre lies within the stamped radius is blocked, on tiles wider than tall too', () => {

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { NavGrid, FLAG_NO_EXIT_EAST } from '../src/index.js';
-import { ReachabilityIndex, findPathToNearest } from '../src/query/index.js';
+import { NavGrid, FLAG_NO_EXIT_EAST, findPath } from '../src/index.js';
+import { ReachabilityIndex } from '../src/query/index.js';
 import { flood } from './helpers-queries.js';
-import { gridArb } from './grids.js';
+import { gridArb, gridFor } from './grids.js';
 
 /** The index's partition equals the flood fill's: same component iff flood-connected. */
 function assertMatchesFlood(g: NavGrid, index: ReachabilityIndex): void {
@@ -64,29 +64,32 @@ test('a wall closing splits a component; reopening joins it; batch changes coale
   });
   assert.ok(index.connected(0, 0, 11, 4));
   assert.ok(!index.connected(0, 0, 6, 0), 'blocked cells are in no component');
+  // The index reads the component labels the grid keeps: there is nothing of its own to stop.
   index.dispose();
   g.fillRect(6, 0, 1, 5, { walkable: false });
-  assert.ok(index.connected(0, 0, 11, 4), 'a disposed index no longer follows the grid');
+  assert.ok(!index.connected(0, 0, 11, 4), 'the grid\'s labels still follow the grid');
+  assert.equal(new ReachabilityIndex(g).componentOf(0, 0), index.componentOf(0, 0), 'two indexes read the same labels');
 });
 
-test('an unreachable goal with the index: the nearest reachable cell without searching the component', () => {
+test('an unreachable goal: nearest reaches the cell the index names as nearest, at its exact cost', () => {
   const g = new NavGrid(60, 40);
   g.fillRect(40, 0, 1, 40, { walkable: false });
   const index = new ReachabilityIndex(g);
-  const plain = findPathToNearest(g, 0, 0, 50, 20);
-  const fast = findPathToNearest(g, 0, 0, 50, 20, { hooks: index.hooks });
-  assert.equal(plain.status, 'partial');
-  assert.equal(fast.status, 'partial');
-  assert.equal(fast.reached, plain.reached);
-  assert.equal(fast.reached, 20 * 60 + 39);
-  assert.ok(Math.abs(fast.cost - plain.cost) < 1e-9);
-  assert.ok(fast.expanded < plain.expanded / 5, `expanded ${fast.expanded} vs ${plain.expanded}`);
-  // Isolated start: empty.
+  const near = findPath(g, 0, 0, 50, 20, { nearest: true });
+  assert.equal(near.status, 'partial');
+  assert.equal(near.reached, index.nearestReachableCell(0, 50, 20));
+  assert.equal(near.reached, 20 * 60 + 39);
+  const direct = findPath(g, 0, 0, 39, 20);
+  assert.ok(Math.abs(near.cost - direct.cost) < 1e-9);
+  assert.equal(findPath(g, 0, 0, 50, 20).expanded, 0, 'without nearest the labels answer no-path at once');
+  // Isolated start: it stays, a one-cell partial path.
   g.fillRect(0, 1, 2, 1, { walkable: false });
   g.setWalkable(1, 0, false);
-  const iso = findPathToNearest(g, 0, 0, 50, 20, { hooks: index.hooks });
-  assert.equal(iso.status, 'no-path');
-  assert.equal(iso.cells.length, 0);
+  const iso = findPath(g, 0, 0, 50, 20, { nearest: true });
+  assert.equal(iso.status, 'partial');
+  assert.deepEqual(Array.from(iso.cells), [0]);
+  assert.equal(iso.reached, 0);
+  assert.equal(index.nearestReachableCell(0, 50, 20), 0);
 });
 
 test('one-way cells: the index only rules paths out, the search decides the rest', () => {
@@ -94,10 +97,13 @@ test('one-way cells: the index only rules paths out, the search decides the rest
   g.setFlags(2, 0, FLAG_NO_EXIT_EAST);
   const index = new ReachabilityIndex(g);
   assert.ok(index.connected(0, 0, 5, 0), 'weakly connected');
-  const r = findPathToNearest(g, 0, 0, 5, 0, { hooks: index.hooks });
+  const r = findPath(g, 0, 0, 5, 0, { nearest: true });
   assert.equal(r.status, 'partial');
   assert.equal(r.reached, 2);
-  const back = findPathToNearest(g, 5, 0, 0, 0, { hooks: index.hooks });
+  const blocked = findPath(g, 0, 0, 5, 0);
+  assert.equal(blocked.status, 'no-path');
+  assert.ok(blocked.expanded > 0, 'weakly connected: the search decides');
+  const back = findPath(g, 5, 0, 0, 0, { nearest: true });
   assert.equal(back.status, 'found');
 });
 
@@ -106,7 +112,8 @@ test('property: components under cardinal and offset-hex movement equal a flood 
   for (const name of ['cardinal', 'hex-odd-r', 'octile-always'] as const) {
     const model = movementModel(name);
     fc.assert(
-      fc.property(gridArb({ width: [2, 12], height: [2, 12] }), fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 8 }), ({ grid: g }, changes) => {
+      fc.property(gridArb({ width: [2, 12], height: [2, 12] }), fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 8 }), ({ grid: drawn }, changes) => {
+        const g = gridFor(drawn, name);
         const index = new ReachabilityIndex(g, { movement: name });
         for (const [c, w] of changes) g.setWalkable(g.xOf(c % g.size), g.yOf(c % g.size), w);
         const walk = g.layers[0].walkable;

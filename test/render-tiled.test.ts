@@ -8,6 +8,8 @@ import { parseTiled } from '../src/loaders/index.js';
 import { PNG } from 'pngjs';
 import { OVERLAY_COLORS, cellOutline, movementFor, pickCell } from '../src/render/index.js';
 import { runCli } from './helpers-cli.js';
+import { findPath, orthogonal } from '../src/index.js';
+import { onCells } from './grids.js';
 
 const fixture = (f: string) => fileURLToPath(new URL(`./fixtures/tiled/${f}`, import.meta.url));
 const read = (p: string) => readFileSync(p);
@@ -36,6 +38,7 @@ test("render draws the path `path` finds on hexagonal and staggered Tiled maps: 
     assert.equal(movementFor(m.projection), m.movement, `${name}: the renderer's model is the loader's`);
     const cells: string[] = [];
     for (let y = 0; y < m.grid.height; y++) for (let x = 0; x < m.grid.width; x++) if (m.grid.isWalkable(x, y)) cells.push(`${x},${y}`);
+    const square = onCells(m.grid, orthogonal(1, 1));
     // Far corners and a few pairs between: each one's cost printed by both commands.
     const pairs = [[cells[0], cells[cells.length - 1]], [cells[1], cells[cells.length >> 1]], [cells[cells.length >> 2], cells[cells.length - 2]]];
     for (const [from, to] of pairs) {
@@ -47,9 +50,16 @@ test("render draws the path `path` finds on hexagonal and staggered Tiled maps: 
       }
       found++;
       assert.ok(Math.abs(p - r) < 1e-3, `${name} ${from} -> ${to}: path ${p}, render ${r}`);
-      const octile = await pathCost(map, from, to, '--movement', 'octile');
-      if (octile === null || Math.abs(octile - p) > 1e-3) differsFromOctile++;
+      // The same cells on squares, moving octile: the map's model must cost differently somewhere.
+      const [fx, fy] = from.split(',').map(Number);
+      const [tx, ty] = to.split(',').map(Number);
+      const octile = findPath(square, fx, fy, tx, ty, { movement: 'octile' });
+      if (octile.status !== 'found' || Math.abs(octile.cost - p) > 1e-3) differsFromOctile++;
     }
+    // Square moves do not fit these cells: the CLI refuses them by name.
+    const refused = await runCli('path', map, '--from', pairs[0][0], '--to', pairs[0][1], '--movement', 'octile');
+    assert.notEqual(refused.code, 0, `${name}: octile on ${m.movement} cells`);
+    assert.match(refused.err.join('\n'), /movement/);
   }
   assert.ok(found >= 8, `${found} of 12 queries found a path`);
   assert.ok(differsFromOctile > 0, 'some query costs differently on octile, so the comparison tells the models apart');
@@ -113,7 +123,7 @@ test("render draws a Tiled map's own tiles under the overlay (its opacity by --o
   assert.deepEqual(pixel(out, 0.25, 0.5), [...green], 'no tiles: the overlay stays opaque');
 });
 
-test("simulate walks units in the map's own model on isometric, hexagonal and staggered maps (another with --movement)", async () => {
+test("simulate walks units in the map's own model on isometric, hexagonal and staggered maps (another that fits with --movement)", async () => {
   for (const name of ['hex-odd-q.tmj', 'staggered-odd-r.tmj', 'tiled-examples/isometric_grass_and_water.tmx']) {
     const map = fixture(name);
     const m = parseTiled(read(map), { file: map, readFile: read });
@@ -125,6 +135,14 @@ test("simulate walks units in the map's own model on isometric, hexagonal and st
       return JSON.parse(r.out.filter((l) => l.startsWith('{')).pop()!);
     };
     assert.equal((await run()).movement, m.movement, `${name}: the map's own model`);
-    assert.equal((await run('--movement', 'cardinal')).movement, 'cardinal', `${name}: --movement chooses another`);
+    // --movement chooses another model that fits the cells (on hexagons and staggered diamonds
+    // only the map's own does); one that does not fit is refused.
+    const other = m.movement === 'iso' ? 'cardinal' : m.movement;
+    assert.equal((await run('--movement', other)).movement, other, `${name}: --movement chooses ${other}`);
+    if (m.movement !== 'iso') {
+      const r = await runCli('simulate', map, '--units', '2', '--from', cells[0], '--to', cells[cells.length - 1], '--json', '--movement', 'cardinal');
+      assert.notEqual(r.code, 0, `${name}: cardinal on ${m.movement} cells`);
+      assert.match(r.err.join('\n'), /movement/);
+    }
   }
 });

@@ -8,6 +8,7 @@ import { NavGrid, Pathfinder, hexagonal, isometric } from '../src/index.js';
 import { OVERLAY_COLORS, cellColor, renderOverlayImage, type Rgb } from '../src/render/index.js';
 import { main } from '../src/cli/main.js';
 import { renderPng } from '../src/cli/commands/render.js';
+import { gridFor } from './grids.js';
 
 function capture() {
   const out: string[] = [];
@@ -110,8 +111,10 @@ test('Pathfinder.expandedInto reports the closed set of the last search', () => 
   for (const i of r.cells) assert.equal(out[i], 1, `path cell ${i} was expanded`);
   assert.equal(out[4], 0, 'a wall is never touched');
   assert.ok(out.includes(2), 'some cells are left open');
-  const hex = f.findPath(0, 0, 8, 0, { movement: 'hex' });
-  assert.equal(f.expandedInto(out), hex.expanded + 1);
+  const hexGrid = gridFor(grid, 'hex');
+  const h = new Pathfinder(hexGrid);
+  const hex = h.findPath(0, 0, 8, 0);
+  assert.equal(h.expandedInto(out), hex.expanded + 1);
   grid.fillRect(4, 5, 1, 1, { walkable: false });
   const none = f.findPath(0, 0, 8, 0, { algorithm: 'astar' });
   assert.equal(none.status, 'no-path');

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findPath, checkPath, MOVEMENT_NAMES, TilenavError, FLAG_NO_EXIT_WEST, FLAG_NO_EXIT_NORTH } from '../src/index.js';
 import type { MovementName, NavGrid, SearchAlgorithm } from '../src/index.js';
-import { asciiGrid } from './grids.js';
+import { asciiGrid, gridFor } from './grids.js';
 import { refDistances } from './reference.js';
 
 const SQ2 = Math.SQRT2;
@@ -196,7 +196,9 @@ for (const s of SCENARIOS) {
       const goal = s.to[1] * grid.width + s.to[0];
       for (const movement of MOVEMENT_NAMES) {
         const label = `${s.name}, ${algorithm}, ${movement}`;
-        const call = () => findPath(grid, s.from[0], s.from[1], s.to[0], s.to[1], { algorithm, movement });
+        // The map's cells as the model steps on them: hexagons for hex models, diamonds for staggered.
+        const cells = gridFor(grid, movement);
+        const call = () => findPath(cells, s.from[0], s.from[1], s.to[0], s.to[1], { algorithm, movement });
         const why = unsupported(algorithm, movement, grid);
         if (why !== null) {
           // findPath answers a query whose start is its goal before it looks at the algorithm, so
@@ -215,7 +217,7 @@ for (const s of SCENARIOS) {
         assert.ok(close(r.cost, want), `${label}: cost ${r.cost}, expected ${want}`);
         assert.equal(r.cells[0], start, label);
         assert.equal(r.cells[r.cells.length - 1], goal, label);
-        const c = checkPath(grid, r.cells, { movement });
+        const c = checkPath(cells, r.cells, { movement });
         assert.ok(c.valid, `${label}: ${c.problem}`);
         assert.ok(close(c.cost, r.cost), `${label}: the path costs ${c.cost}, reported ${r.cost}`);
       }

@@ -2,76 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { NavGrid, Pathfinder, checkPath } from '../src/index.js';
+import { NavGrid, Pathfinder, TilenavError, checkPath } from '../src/index.js';
 import { mulberry32 } from '../src/query/index.js';
 import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
-import { PathService, createPathService, nodeWorkerFactory, shareGrid, serveWorker, type NodeWorkerPort, type ServiceResult, type WorkerFactory, type WorkerPort } from '../src/service/node.js';
-import type { FromWorker, ToWorker } from '../src/service/protocol.js';
+import { PathService, createPathService, nodeWorkerFactory, shareGrid, serveWorker, type NodeWorkerPort, type ServiceResult, type WorkerFactory } from '../src/service/node.js';
 import { WORKER_LOADED } from '../src/service/web-handshake.js';
 import { fixture } from './fixtures.js';
+import { inProcess } from './helpers-service.js';
+import { gridFor } from './grids.js';
 
 const MAP = fixture('movingai/AcrosstheCape.map');
 const SCEN = fixture('movingai/AcrosstheCape.map.scen');
-
-/**
- * Workers in this thread, one message per macrotask each way (structured clone with transfer, as
- * across threads): deterministic and fast, and `hold` lets a test keep answers back.
- */
-function inProcess(options: { failOnRun?: () => boolean; failAtStart?: boolean } = {}): WorkerFactory & { ports: (WorkerPort & { crash(): void; hold: boolean })[] } {
-  const ports: (WorkerPort & { crash(): void; hold: boolean })[] = [];
-  const factory = (() => {
-    let toMain: ((m: FromWorker) => void) | null = null;
-    let fail: ((e: Error) => void) | null = null;
-    let toWorker: ((m: ToWorker) => void) | null = null;
-    let dead = false;
-    const held: FromWorker[] = [];
-    serveWorker({
-      post: (m, transfer) => {
-        const copy = structuredClone(m, { transfer });
-        setImmediate(() => {
-          if (dead) return;
-          if (port.hold) held.push(copy);
-          else toMain!(copy);
-        });
-      },
-      listen: (h) => (toWorker = h),
-    });
-    const port = {
-      hold: false,
-      post(m: ToWorker, transfer: ArrayBuffer[]) {
-        const copy = structuredClone(m, { transfer });
-        setImmediate(() => {
-          if (dead) return;
-          if (options.failAtStart || (copy.t === 'run' && options.failOnRun?.())) {
-            port.crash();
-            return;
-          }
-          toWorker!(copy);
-        });
-      },
-      start(onMessage: (m: FromWorker) => void, onFailure: (e: Error) => void) {
-        toMain = onMessage;
-        fail = onFailure;
-      },
-      terminate() {
-        dead = true;
-      },
-      crash() {
-        if (dead) return;
-        dead = true;
-        fail!(new Error('simulated crash'));
-      },
-      release() {
-        port.hold = false;
-        for (const m of held.splice(0)) toMain!(m);
-      },
-    };
-    ports.push(port);
-    return port;
-  }) as unknown as WorkerFactory & { ports: typeof ports };
-  factory.ports = ports;
-  return factory;
-}
 
 async function drain(svc: PathService, ids: number[], out: Map<number, ServiceResult[]>, timeoutMs = 20_000): Promise<void> {
   const want = new Set(ids);
@@ -125,34 +66,40 @@ test('answers equal the synchronous A* on AcrosstheCape (real workers, shared gr
 });
 
 test('copy mode (no shared memory) follows grid changes through change messages, every model and layer', async () => {
-  const grid = maze();
-  const factory = inProcess();
-  const svc = new PathService(grid, { factory, workers: 2, share: 'never' });
-  const finder = new Pathfinder(grid);
-  try {
-    assert.equal(svc.shared, false);
-    const moves = ['octile', 'cardinal', 'octile-always', 'hex-odd-r', 'iso'] as const;
-    const check = async () => {
-      for (const movement of moves) {
-        for (const layer of ['Ground', 'Sky']) {
-          const r = await svc.findPath(0, 0, 22, 10, { movement, layer });
-          const want = finder.findPath(0, 0, 22, 10, { movement, layer });
-          assert.equal(r.status, want.status, `${movement} ${layer}`);
-          assert.equal(r.cost, want.cost, `${movement} ${layer}`);
-          assert.equal(r.version, grid.version);
-          assert.equal(r.stale, false);
+  // Square cells with the square models, and the same maze on hexagons with the grid's own model.
+  const cases = [
+    { grid: maze(), moves: ['octile', 'cardinal', 'octile-always', 'iso'] as const },
+    { grid: gridFor(maze(), 'hex-odd-r'), moves: [undefined, 'hex-odd-r'] as const },
+  ];
+  for (const { grid, moves } of cases) {
+    const factory = inProcess();
+    const svc = new PathService(grid, { factory, workers: 2, share: 'never' });
+    const finder = new Pathfinder(grid);
+    try {
+      assert.equal(svc.shared, false);
+      const check = async () => {
+        for (const movement of moves) {
+          for (const layer of ['Ground', 'Sky']) {
+            const r = await svc.findPath(0, 0, 22, 10, { movement, layer });
+            const want = finder.findPath(0, 0, 22, 10, { movement, layer });
+            const label = `${movement ?? grid.movement} ${layer}`;
+            assert.equal(r.status, want.status, label);
+            assert.equal(r.cost, want.cost, label);
+            assert.equal(r.version, grid.version);
+            assert.equal(r.stale, false);
+          }
         }
-      }
-    };
-    await check();
-    grid.batch(() => {
-      grid.fillRect(0, 9, 23, 1, { walkable: false });
-      grid.setCost(3, 3, 4);
-    });
-    grid.setTerrain(20, 10, 'Mud', 'Sky');
-    await check();
-  } finally {
-    await svc.close();
+      };
+      await check();
+      grid.batch(() => {
+        grid.fillRect(0, 9, 23, 1, { walkable: false });
+        grid.setCost(3, 3, 4);
+      });
+      grid.setTerrain(20, 10, 'Mud', 'Sky');
+      await check();
+    } finally {
+      await svc.close();
+    }
   }
 });
 
@@ -183,18 +130,34 @@ test('shared memory: a grid not on shared memory is mirrored; shareGrid avoids t
   }
 });
 
-test('request + fetchCompleted: one answer per id, arrays reused, bad requests answered with an error', async () => {
+test('request + fetchCompleted: one answer per id, arrays reused, bad requests throw as findPath does', async () => {
   const grid = maze();
   const svc = new PathService(grid, { factory: inProcess(), workers: 2, maxBatch: 4 });
+  const finder = new Pathfinder(grid);
   try {
+    // A caller's mistake throws the TilenavError Pathfinder.findPath throws, and queues nothing.
+    const bad: [number, number, number, number, object][] = [
+      [0.5, 0, 1, 1, {}],
+      [0, 0, 1, 1, { layer: 'Lava' }],
+      [0, 0, 1, 1, { movement: 'knight' }],
+      [0, 0, 1, 1, { weight: -1 }],
+    ];
+    for (const [sx, sy, gx, gy, options] of bad) {
+      const message = (() => {
+        try {
+          finder.findPath(sx, sy, gx, gy, options);
+        } catch (e) {
+          return (e as Error).message;
+        }
+        return 'no error';
+      })();
+      assert.throws(() => svc.request(sx, sy, gx, gy, options), (e: unknown) => e instanceof TilenavError && e.message === message, message);
+    }
+    assert.equal(svc.stats().queued, 0);
     const ids = [
       svc.request(0, 0, 22, 10),
       svc.request(-1, 0, 3, 3),
       svc.request(0, 0, 23, 0),
-      svc.request(0.5, 0, 1, 1),
-      svc.request(0, 0, 1, 1, { layer: 'Lava' }),
-      svc.request(0, 0, 1, 1, { movement: 'knight' as never }),
-      svc.request(0, 0, 1, 1, { weight: -1 }),
       svc.request(5, 0, 1, 1),
       ...Array.from({ length: 20 }, (_, i) => svc.request(i, 10, 22 - i, 0, { layer: 1 })),
     ];
@@ -208,12 +171,9 @@ test('request + fetchCompleted: one answer per id, arrays reused, bad requests a
     assert.equal(status(1).status, 'invalid-start');
     assert.equal(status(2).status, 'invalid-goal');
     assert.equal(status(1).error, null);
-    for (const k of [3, 4, 5, 6]) {
-      assert.equal(status(k).status, 'error');
-      assert.match(status(k).error!, /unknown layer|movement|weight|integer/);
-    }
-    assert.match(status(4).error!, /unknown layer/);
-    assert.equal(status(7).status, 'invalid-start');
+    assert.deepEqual([status(1).reason, status(2).reason], ['outside', 'outside']);
+    assert.equal(status(3).status, 'invalid-start');
+    assert.equal(status(3).reason, 'blocked');
     const first = svc.fetchCompleted();
     const second = svc.fetchCompleted();
     assert.equal(first.length, 0);
@@ -232,7 +192,7 @@ test('request + fetchCompleted: one answer per id, arrays reused, bad requests a
     assert.equal(c.length, 1);
     assert.equal(c[0], objA, 'result objects are recycled');
     assert.equal(c[0].cells.length, 4);
-    assert.equal(svc.stats().failed, 4, 'off-grid requests are answered, not failed');
+    assert.equal(svc.stats().failed, 0, 'off-grid requests are answered, not failed');
   } finally {
     await svc.close();
   }
@@ -300,7 +260,7 @@ test('deadline: requests still waiting or running past timeoutMs are answered de
     (factory.ports[0] as unknown as { release(): void }).release();
     assert.equal((await ok).status, 'found');
     assert.equal(svc.stats().deadline, 1);
-    assert.equal((await svc.findPath(0, 0, 1, 1, { timeoutMs: 0 })).status, 'error');
+    await assert.rejects(svc.findPath(0, 0, 1, 1, { timeoutMs: 0 }), (e: unknown) => e instanceof TilenavError && e.element === 'timeoutMs');
   } finally {
     await svc.close();
   }
@@ -410,7 +370,7 @@ test('close answers everything pending once, then requests throw', async () => {
   assert.equal((await promised).status, 'cancelled');
   assert.deepEqual([svc.stats().queued, svc.stats().running], [0, 0]);
   assert.throws(() => svc.request(0, 0, 1, 1), /closed/);
-  assert.equal((await svc.findPath(0, 0, 1, 1)).status, 'error');
+  await assert.rejects(svc.findPath(0, 0, 1, 1), (e: unknown) => e instanceof TilenavError && /closed/.test(e.message));
 });
 
 test('a real worker that throws (uncaught) is replaced and its request re-run', async () => {

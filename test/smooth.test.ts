@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { NavGrid, findPath, continuous, FLAG_NO_EXIT_EAST } from '../src/index.js';
-import { findAnyAnglePath, smoothPath, polylineCost, polylineLength, cellsToPoints, toWorldWaypoints, segmentCost } from '../src/path/index.js';
+import { smoothPath, polylineCost, polylineLength, cellsToPoints, toWorldWaypoints, segmentCost } from '../src/path/index.js';
 import { segmentCrossings, segmentTouchesCell } from './helpers-queries.js';
 import { asciiGrid, gridArb, VARYING_COSTS } from './grids.js';
 
@@ -113,7 +113,7 @@ test('property: smoothed and any-angle segments never leave a cell against its o
       const n = g.size;
       const [sx, sy, gx, gy] = [g.xOf(a % n), g.yOf(a % n), g.xOf(b % n), g.yOf(b % n)];
       const r = findPath(g, sx, sy, gx, gy);
-      const lines = [r.status === 'found' ? smoothPath(g, r.cells) : new Float64Array(0), findAnyAnglePath(g, sx, sy, gx, gy).points];
+      const lines = [r.status === 'found' ? smoothPath(g, r.cells) : new Float64Array(0), findPath(g, sx, sy, gx, gy, { anyAngle: true }).points ?? new Float64Array(0)];
       for (const pts of lines) {
         for (let k = 2; k < pts.length; k += 2) {
           for (const c of segmentCrossings(pts[k - 2], pts[k - 1], pts[k], pts[k + 1])) {
@@ -130,19 +130,26 @@ test('property: smoothed and any-angle segments never leave a cell against its o
 test('hexagonal and staggered paths are not string-pulled: smoothPath refuses them, planPath keeps the cell centres', async () => {
   const { canSmooth } = await import('../src/path/index.js');
   const { planPath } = await import('../src/query/index.js');
-  const { hexagonal } = await import('../src/index.js');
+  const { hexagonal, staggered } = await import('../src/index.js');
   assert.equal(canSmooth('octile'), true);
   assert.equal(canSmooth('cardinal'), true);
   assert.equal(canSmooth('hex-odd-r'), false);
   assert.equal(canSmooth('staggered-odd-r'), false);
-  const g = new NavGrid(8, 6, { projection: hexagonal(8, { layout: 'odd-r' }) });
-  const r = findPath(g, 0, 0, 7, 5, { movement: 'staggered-odd-r' });
-  assert.equal(r.status, 'found');
-  assert.throws(() => smoothPath(g, r.cells, { movement: 'staggered-odd-r' }), /hexagonal and staggered paths have no straight segments/);
-  assert.throws(() => smoothPath(g, r.cells, { movement: 'hex-odd-r' }), /hexagonal and staggered paths have no straight segments/);
-  for (const movement of ['hex-odd-r', 'staggered-odd-r'] as const) {
-    const p = planPath(g, g.projection.cellToWorld(0, 0), g.projection.cellToWorld(7, 5), { movement });
-    assert.equal(p.status, 'found', movement);
-    assert.equal(p.points.length, 2 * p.cells.length, `${movement}: one point per cell`);
+  const grids = [
+    new NavGrid(8, 6, { projection: hexagonal(8, { layout: 'odd-r' }) }),
+    new NavGrid(8, 6, { projection: staggered(16, 8, { staggerAxis: 'y', staggerIndex: 'odd' }) }),
+  ];
+  for (const g of grids) {
+    const movement = g.movement;
+    const r = findPath(g, 0, 0, 7, 5);
+    assert.equal(r.status, 'found', movement);
+    assert.deepEqual(Array.from(r.cells), Array.from(findPath(g, 0, 0, 7, 5, { movement }).cells), `${movement}: the grid's own movement`);
+    assert.throws(() => smoothPath(g, r.cells, { movement }), /hexagonal and staggered paths have no straight segments/);
+    for (const options of [{ movement }, {}]) {
+      const p = planPath(g, g.projection.cellToWorld(0, 0), g.projection.cellToWorld(7, 5), options);
+      assert.equal(p.status, 'found', movement);
+      assert.equal(p.points.length, 2 * p.cells.length, `${movement}: one point per cell`);
+    }
   }
+  assert.deepEqual(grids.map((g) => g.movement), ['hex-odd-r', 'staggered-odd-r']);
 });

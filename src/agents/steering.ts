@@ -1,7 +1,8 @@
 import type { NavGrid } from '../grid/navgrid.js';
-import type { FlowField } from './flowfield.js';
+import { isLinkStep } from '../path/smooth.js';
+import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
-import { AGENT_DIRTY, AGENT_FLOW, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
+import { AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
 
 const TWO_PI = Math.PI * 2;
 
@@ -15,8 +16,8 @@ export class Steering {
   private readonly grid: NavGrid;
   private readonly layer: number;
   private readonly options: Readonly<NavigationOptions>;
-  /** Each group order's flow field (by group id), shared with the replanner that builds them. */
-  private readonly fields: readonly (FlowField | null)[];
+  /** Each group order's flow field or chase (by group id), shared with the replanner that holds them. */
+  private readonly fields: readonly (UnitField | null)[];
   /** Simulated time of the step being walked (seconds). */
   private now = 0;
   /**
@@ -25,7 +26,7 @@ export class Steering {
    */
   private readonly point = new Float64Array(3);
 
-  constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, fields: readonly (FlowField | null)[]) {
+  constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, fields: readonly (UnitField | null)[]) {
     this.agents = agents;
     this.grid = grid;
     this.layer = layer;
@@ -57,17 +58,27 @@ export class Steering {
       let wx: number;
       let wy: number;
       let last: boolean;
+      // The path's end is a link's near end (see AgentStore.linkX): reached, the unit takes it.
+      let link = false;
       if ((a.flags[i] & AGENT_FLOW) !== 0) {
         const field = this.fields[a.group[i]]!;
         const c = this.cellAt(i);
         const next = c < 0 ? -1 : field.next(c);
-        if (next < 0 || this.nearSlot(i, field, c)) {
+        if (field.chasing) {
+          // A chaser keeps the field: in the target's cell it walks at the target itself, and
+          // stands within its arrival threshold of it (or where no way leads to it).
+          if (next < 0 && c !== field.goal) break;
+          wx = next < 0 ? a.targetX[i] : grid.xOf(next);
+          wy = next < 0 ? a.targetY[i] : grid.yOf(next);
+          if (next < 0 && this.withinArrival(i)) break;
+        } else if (next < 0 || this.nearSlot(i, field, c)) {
           // Close enough: leave the field and plan the last stretch to this unit's own slot.
           a.flags[i] &= ~AGENT_FLOW;
           return;
+        } else {
+          wx = grid.xOf(next);
+          wy = grid.yOf(next);
         }
-        wx = grid.xOf(next);
-        wy = grid.yOf(next);
         last = false;
       } else if ((f & AGENT_PATHFINDING) === 0) {
         wx = a.targetX[i];
@@ -80,6 +91,7 @@ export class Steering {
         wx = path[k * 2];
         wy = path[k * 2 + 1];
         last = k * 2 + 2 >= path.length;
+        link = last && a.linkX[i] === a.linkX[i];
       }
       const dx = wx - a.x[i];
       const dy = wy - a.y[i];
@@ -89,7 +101,8 @@ export class Steering {
       // A flow-field unit aims at the next cell's centre, recomputed each time it enters a cell,
       // so it has no waypoint to count as reached early (that would stall it short of the cell).
       const flow = (a.flags[i] & AGENT_FLOW) !== 0;
-      const reach = flow ? 0 : last ? Math.max(o.walkThreshold, a.arrivalThreshold[i]) : a.contact[i] === 1 ? Math.max(o.walkThreshold, 2 * a.radius[i]) : o.walkThreshold;
+      // A link's near end is taken like a waypoint on the way (a crowd may hold its centre).
+      const reach = flow ? 0 : last && !link ? Math.max(o.walkThreshold, a.arrivalThreshold[i]) : a.contact[i] === 1 ? Math.max(o.walkThreshold, 2 * a.radius[i]) : o.walkThreshold;
       if (d <= remaining || d <= reach) {
         if (d <= remaining) {
           this.point[0] = wx;
@@ -97,6 +110,11 @@ export class Steering {
           if (!this.tryMove(i)) break;
         }
         remaining -= Math.min(d, remaining);
+        if (link) {
+          // The move there and the link's far end are this step's; its heading stays.
+          this.takeLink(i);
+          return;
+        }
         if (last) {
           a.arrive(i, this.now);
           break;
@@ -112,6 +130,31 @@ export class Steering {
     this.point[0] = a.x[i] - x0;
     this.point[1] = a.y[i] - y0;
     this.turn(i);
+  }
+
+  /**
+   * Agent i stands at its path's end, a link's near end (AgentStore.linkX): it appears at the
+   * link's far end at once (the link's cost is the path's, not a wait) and plans on from there at
+   * the next step. A link switched off or removed since the plan, or a far end blocked, leaves it
+   * where it stands, to plan again.
+   */
+  private takeLink(i: number): void {
+    const a = this.agents;
+    const grid = this.grid;
+    const fx = a.linkX[i];
+    const fy = a.linkY[i];
+    const path = a.paths[i]!;
+    const nx = path[path.length - 2];
+    const ny = path[path.length - 1];
+    const near = nx >= 0 && ny >= 0 && nx < grid.width && ny < grid.height ? ny * grid.width + nx : -1;
+    a.linkX[i] = NaN;
+    a.linkY[i] = NaN;
+    a.paths[i] = null;
+    a.flags[i] &= ~AGENT_HAS_PATH;
+    if (near < 0 || !isLinkStep(grid, this.layer, near, fy * grid.width + fx) || grid.layers[this.layer].walkable[fy * grid.width + fx] !== 1) return;
+    // Seen as standing still by what compares positions across the step (movers, interpolation).
+    a.x[i] = a.prevX[i] = fx;
+    a.y[i] = a.prevY[i] = fy;
   }
 
   /*
@@ -135,7 +178,7 @@ export class Steering {
    * Whether flow-field walker i in cell c is within `flowSlotHandoff` of its own slot: its way
    * down the field to the field's goal is no longer than that plus the goal's distance from its slot.
    */
-  private nearSlot(i: number, field: FlowField, c: number): boolean {
+  private nearSlot(i: number, field: UnitField, c: number): boolean {
     const a = this.agents;
     const grid = this.grid;
     // hypot(), written out (see above).
@@ -146,7 +189,16 @@ export class Steering {
     const ny = ay / max;
     const r = Math.sqrt(nx * nx + ny * ny) * max;
     const slotD = ax === Infinity || ay === Infinity ? Infinity : max === 0 ? 0 : r;
-    return field.dist[c] <= this.options.flowSlotHandoff + slotD;
+    return field.cost(c) <= this.options.flowSlotHandoff + slotD;
+  }
+
+  /** Whether agent i stands within its arrival threshold of its target. */
+  private withinArrival(i: number): boolean {
+    const a = this.agents;
+    const dx = a.targetX[i] - a.x[i];
+    const dy = a.targetY[i] - a.y[i];
+    const r = a.arrivalThreshold[i];
+    return dx * dx + dy * dy <= r * r;
   }
 
   /** Whether the cell holding `point` is on the grid and walkable (as walkableAt). */

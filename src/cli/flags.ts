@@ -19,7 +19,7 @@ export interface Flag {
   /** An exclusive lower bound of a `number` (`above: 0` for a positive scale). */
   readonly above?: number;
   readonly max?: number;
-  /** A `number` must be a whole number. */
+  /** A `number` must be a whole number, written in digits (`1e2`, `1.0` and `0x10` are refused). */
   readonly integer?: boolean;
   /** The command refuses to run without it. */
   readonly required?: boolean;
@@ -46,6 +46,8 @@ export interface Parsed<T extends Record<string, Flag>> {
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/** Whole-number flags take digits alone (a sign allowed): `1e2`, `1.0` and `0x10` are refused alike, not read as 100, 1 and 16. */
+const INTEGER = /^[+-]?\d+$/;
 
 /**
  * Parses a command's arguments against its spec. Every problem is a one-line TilenavError naming
@@ -116,7 +118,7 @@ function checkValue(flag: Flag, raw: string, element: string): unknown {
   if (flag.kind === 'number') {
     const v = Number(raw);
     const range = rangeText(flag);
-    if (!NUMBER.test(raw.trim()) || !Number.isFinite(v)) throw new TilenavError(`expected ${range}, got ${quote(raw)}`, { element });
+    if (!(flag.integer ? INTEGER : NUMBER).test(raw.trim()) || !Number.isFinite(v)) throw new TilenavError(`expected ${range}, got ${quote(raw)}`, { element });
     if ((flag.integer && !Number.isInteger(v)) || (flag.min !== undefined && v < flag.min) || (flag.above !== undefined && !(v > flag.above)) || (flag.max !== undefined && v > flag.max)) {
       throw new TilenavError(`expected ${range}, got ${quote(raw)}`, { element });
     }
@@ -226,7 +228,8 @@ export const COMMON_FLAGS = {
     default: 'auto',
     description: 'search: auto (JPS where it applies, else A*), astar, jps, jps+ (octile, uniform cost), hpa (near-optimal hierarchy)',
   },
-  rules: { kind: 'string', value: 'FILE', description: 'collision rules for a Tiled map (JSON: tiles and layers that block, bridges, terrain, cost)' },
+  rules: { kind: 'string', value: 'FILE', description: 'collision rules for a Tiled map or an LDtk project (JSON: tiles, layers or IntGrid values that block, bridges, terrain, cost)' },
+  level: { kind: 'string', value: 'NAME', default: 'the stitched world, else the first level', description: "an LDtk project's level, or world (world:DEPTH, world:NAME) for its levels stitched" },
   json: { kind: 'boolean', description: 'print one JSON line instead of text' },
   from: { kind: 'point', description: 'start cell' },
   to: { kind: 'point', description: 'goal cell' },

@@ -8,6 +8,9 @@ import { parsePolygonConfig } from '../loaders/polygon.js';
 import { parseBinaryGrid, BINARY_EXTENSION } from '../grid/binary.js';
 import { parseTiled } from '../loaders/tiled/index.js';
 import { DEFAULT_MAX_FILE_BYTES, readFileBoundedSync } from '../loaders/node.js';
+import { parseLdtk, type LdtkLevel, type LdtkProject, type LdtkWorld } from '../loaders/ldtk/index.js';
+import { ldtkLayerDraws } from '../render/ldtk-art.js';
+import type { LayerDraws } from '../render/composite.js';
 
 /** Where a command writes; tests pass their own. */
 export interface CliIo {
@@ -63,10 +66,14 @@ export interface LoadedMap {
   movement?: string;
   /** Tiled maps: the Tiled tile of grid cell (0, 0) (non-zero on infinite maps), to place their tiles. */
   tileOffset?: { x: number; y: number };
+  /** LDtk projects: the tiles of the level or world read, placed in the grid's pixels (their images not yet read). */
+  tiles?: LayerDraws[];
+  /** What else the file holds and how to pick it (an LDtk project's other levels and worlds), one line each. */
+  contents?: string[];
 }
 
 /** Map readers by format name; loaders for more formats add themselves here. */
-export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: string, rules?: string): LoadedMap }> = {
+export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: string, rules?: string, level?: string): LoadedMap }> = {
   movingai: {
     extensions: ['.map'],
     read: (path) => ({ ...parseMovingAiMap(readText(path), { file: path }), format: 'movingai' }),
@@ -75,6 +82,7 @@ export const MAP_FORMATS: Record<string, { extensions: string[]; read(path: stri
   polygon: { extensions: ['.json'], read: (path, rules) => readJsonMap(path, rules) },
   binary: { extensions: [BINARY_EXTENSION], read: (path) => ({ ...parseBinaryGrid(readBytes(path), { file: path }), format: 'binary' }) },
   tiled: { extensions: ['.tmx', '.tmj'], read: readTiledMap },
+  ldtk: { extensions: ['.ldtk'], read: readLdtkProject },
 };
 
 function readTextGridFile(path: string): LoadedMap {
@@ -118,9 +126,9 @@ function readTiledMap(path: string, rules?: string): LoadedMap {
   return readTiledText(path, readBytes(path), rules);
 }
 
-/** Collision rules name tiles of a Tiled map's tilesets: other formats have none to name. */
+/** Collision rules name tiles and layers of a Tiled map, or IntGrid values of an LDtk project: other formats have none to name. */
 function refuseRules(rules: string | undefined, what: string): void {
-  if (rules !== undefined) throw new TilenavError(`collision rules apply to Tiled maps; this map is ${what}`, { element: '--rules' });
+  if (rules !== undefined) throw new TilenavError(`collision rules apply to Tiled maps and LDtk projects; this map is ${what}`, { element: '--rules' });
 }
 
 function readTiledText(path: string, source: string | Uint8Array, rules?: string): LoadedMap {
@@ -129,36 +137,65 @@ function readTiledText(path: string, source: string | Uint8Array, rules?: string
   return { grid: m.grid, format: `tiled ${m.orientation}`, warnings: m.warnings, movement: m.movement, tileOffset: m.offset };
 }
 
+/** How `--level` names a stitched world: `world`, with `:NAME` in a project of named worlds and `:DEPTH` where a world has several depths. */
+function worldName(p: LdtkProject, w: LdtkWorld): string {
+  return `world${w.name === '' ? '' : `:${w.name}`}${p.worlds.filter((o) => o.name === w.name).length > 1 ? `:${w.depth}` : ''}`;
+}
+
+/** The level (or stitched world) `--level` names, else the project's one world, else its first level. */
+function pickLevel(p: LdtkProject, level: string | undefined): LdtkLevel | LdtkWorld {
+  if (level === undefined) return p.world ?? p.levels[0];
+  const found = p.levels.find((l) => l.name === level) ?? p.worlds.find((w) => worldName(p, w) === level || (level === 'world' && p.worlds.length === 1));
+  if (found !== undefined) return found;
+  const names = [...p.levels.map((l) => l.name), ...p.worlds.map((w) => worldName(p, w))];
+  throw new TilenavError(`the project has no level ${JSON.stringify(level)}; it has ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more` : ''}`, { element: '--level' });
+}
+
+/** An LDtk project from disk, its level files through the same bounded reader: the level or world `level` names. */
+function readLdtkProject(path: string, rules?: string, level?: string): LoadedMap {
+  const p = parseLdtk(readBytes(path), { file: path, readFile: (f) => readBytes(f), rules: rules === undefined ? undefined : readText(rules), rulesFile: rules });
+  const picked = pickLevel(p, level);
+  const contents = [
+    ...p.levels.map((l) => `level ${JSON.stringify(l.name)}: ${l.grid.width} x ${l.grid.height}${l === picked ? ' (this one)' : ''}`),
+    ...p.worlds.map((w) => `${worldName(p, w)}: ${w.layout} world${p.worlds.length > 1 ? ` depth ${w.depth}` : ''}, ${w.levels.length} levels stitched, ${w.grid.width} x ${w.grid.height}${w === picked ? ' (this one)' : ''}`),
+  ];
+  const what = 'tileLayers' in picked ? `level ${JSON.stringify(picked.name)}` : `${worldName(p, picked)}, ${picked.levels.length} levels stitched`;
+  const warnings = 'tileLayers' in picked ? p.warnings.filter((w) => !w.startsWith('level ') || w.startsWith(`level ${JSON.stringify(picked.name)}:`)) : p.warnings;
+  return { grid: picked.grid, format: `ldtk ${what}`, warnings, movement: 'octile', tiles: ldtkLayerDraws(p, picked), contents };
+}
+
 /**
  * Reads a map file, choosing the reader by `format` or by the file's extension. `rules` names a
- * collision rules file for a Tiled map (refused for other formats). The loader's warnings go to
+ * collision rules file for a Tiled map or an LDtk project (refused for other formats); `level`
+ * picks an LDtk project's level or world (refused for other formats). The loader's warnings go to
  * `warnTo`'s stderr, one `warning: ...` line each, before the command prints anything else
  * (`path` through a Tiled map where nothing blocks would otherwise cross its walls without a
  * word); only a command that reports them itself (`info`) passes null.
  */
-export function loadMap(path: string | undefined, format: string | undefined, rules: string | undefined, warnTo: CliIo | null): LoadedMap {
-  const map = loadMapQuietly(path, format, rules);
+export function loadMap(path: string | undefined, format: string | undefined, rules: string | undefined, warnTo: CliIo | null, level?: string): LoadedMap {
+  const map = loadMapQuietly(path, format, rules, level);
   if (warnTo !== null) for (const w of map.warnings) warnTo.err(`warning: ${w}`);
   return map;
 }
 
-function loadMapQuietly(path: string | undefined, format?: string, rules?: string): LoadedMap {
+function loadMapQuietly(path: string | undefined, format?: string, rules?: string, level?: string): LoadedMap {
   if (path === undefined) throw new TilenavError('a map file is required', { element: 'MAP' });
   if (format !== undefined) {
     const f = MAP_FORMATS[format];
     if (f === undefined || !Object.hasOwn(MAP_FORMATS, format)) throw new TilenavError(`unknown format; expected one of ${Object.keys(MAP_FORMATS).join(', ')}`, { element: '--format' });
-    return withFile(path, () => read(f, path, format, rules));
+    return withFile(path, () => read(f, path, format, rules, level));
   }
   const ext = extname(path).toLowerCase();
-  for (const [name, f] of Object.entries(MAP_FORMATS)) if (f.extensions.includes(ext)) return withFile(path, () => read(f, path, name, rules));
+  for (const [name, f] of Object.entries(MAP_FORMATS)) if (f.extensions.includes(ext)) return withFile(path, () => read(f, path, name, rules, level));
   const known = Object.values(MAP_FORMATS).flatMap((f) => f.extensions);
   throw new TilenavError(`cannot tell the map format from the extension ${JSON.stringify(ext)}; expected ${known.join(', ')} or --format`, { file: path });
 }
 
-function read(f: (typeof MAP_FORMATS)[string], path: string, name: string, rules: string | undefined): LoadedMap {
+function read(f: (typeof MAP_FORMATS)[string], path: string, name: string, rules: string | undefined, level: string | undefined): LoadedMap {
   // Polygon configs may turn out to be Tiled JSON maps, so they see the rules too.
-  if (name !== 'tiled' && name !== 'polygon') refuseRules(rules, `a ${name} map`);
-  return f.read(path, rules);
+  if (name !== 'tiled' && name !== 'polygon' && name !== 'ldtk') refuseRules(rules, `a ${name} map`);
+  if (name !== 'ldtk' && level !== undefined) throw new TilenavError(`picks a level of an LDtk project; this map is a ${name} map`, { element: '--level' });
+  return f.read(path, rules, level);
 }
 
 /** A TilenavError that names no file (one from deeper in, such as the grid's own checks) gets the map's. */

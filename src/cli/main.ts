@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { TilenavError } from '../index.js';
+import { fileErrorReason } from '../loaders/node.js';
 import type { CliIo, Command } from './io.js';
 import { commandHelp, suggest, type CommandSpec } from './flags.js';
 import { pathCommand, spec as pathSpec } from './commands/path.js';
@@ -87,6 +88,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (e instanceof TilenavError) {
       io.err(`tilenav ${name}: ${oneLine(e.message)}`);
+      return 2;
+    }
+    // A file-system failure that escaped a command's own checks is still about a file the user named.
+    const sys = e as NodeJS.ErrnoException;
+    if (typeof sys?.code === 'string' && typeof sys.syscall === 'string') {
+      io.err(`tilenav ${name}: ${sys.path !== undefined ? `${oneLine(String(sys.path))}: ` : ''}cannot ${sys.syscall} (${oneLine(fileErrorReason(sys))})`);
       return 2;
     }
     io.err(`tilenav ${name}: internal error: ${(e as Error)?.stack ?? String(e)}`);

@@ -1,5 +1,19 @@
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { TilenavError } from '../index.js';
+import { fileErrorReason } from '../loaders/node.js';
+
+/**
+ * `stat` of a path the command names; undefined when nothing is there. Any other failure (a link
+ * loop, a name too long, a folder it may not enter) is a TilenavError naming the file, not a stack.
+ */
+function statOf(path: string, verb: 'read' | 'write'): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException)?.code === 'ENOTDIR') return undefined;
+    throw new TilenavError(`cannot ${verb} the file (${fileErrorReason(e)})`, { file: path });
+  }
+}
 
 /**
  * Checks a file a command is about to write, before any work is done: never a directory, never
@@ -8,11 +22,11 @@ import { TilenavError } from '../index.js';
  * the argument in the error (`OUT`, `--out`).
  */
 export function checkOutput(path: string, inputs: readonly string[], force: boolean, element: string): void {
-  const target = statSync(path, { throwIfNoEntry: false });
+  const target = statOf(path, 'write');
   if (target === undefined) return;
   if (target.isDirectory()) throw new TilenavError('is a directory; give a file name to write', { file: path, element });
   for (const input of inputs) {
-    const s = statSync(input, { throwIfNoEntry: false });
+    const s = statOf(input, 'read');
     if (s !== undefined && s.dev === target.dev && s.ino === target.ino) {
       throw new TilenavError(`is the input file ${input}; refusing to write over it (even with --force)`, { file: path, element });
     }
@@ -25,5 +39,5 @@ export function checkOutput(path: string, inputs: readonly string[], force: bool
  * directory has no meaningful extension). A missing file is left to the reader, which names it.
  */
 export function checkInput(path: string): void {
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) throw new TilenavError('is a directory, expected a file', { file: path });
+  if (statOf(path, 'read')?.isDirectory()) throw new TilenavError('is a directory, expected a file', { file: path });
 }

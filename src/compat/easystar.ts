@@ -22,7 +22,7 @@
  * other differences and the measured speed.
  */
 import { TilenavError, assertCost, describe } from '../errors.js';
-import { GraphAStar, type Graph } from '../search/graph.js';
+import { GraphAStar, type Graph } from '../search/graph/graph-astar.js';
 import type { MovementName } from '../search/movement.js';
 import { CompatEngine } from './engine.js';
 

@@ -27,12 +27,33 @@ export const DEFAULT_TERRAINS: readonly Terrain[] = Object.freeze([
 ]);
 
 /**
+ * What follows a table's terrains: each grid made with the table (held weakly, so a table shared
+ * by many levels keeps none of them alive). @internal
+ */
+export interface TerrainFollower {
+  /** Terrain `id` changed cost from `was` to the table's current entry. */
+  costChanged(id: number, was: Terrain): void;
+  /** Whether any cell, on any layer, holds terrain `id`. */
+  holds(id: number): boolean;
+}
+
+/**
  * Terrain names to ids (0..255, the id is what a grid stores per cell). Id 0 is the first entry,
  * `Ground` in the default table.
+ *
+ * Grids follow their table: cells keep their terrain id, and redefining a terrain's cost
+ * ({@link define} of an existing name) re-derives the cost of every cell that holds that terrain
+ * and still has its old cost, on every layer of every grid made with the table, with a change
+ * event, so searches stay exact. A cell whose cost was set on its own (`setCost`, a Tiled
+ * `slowMultiplier`) keeps it. A terrain's walkability cannot change while cells hold it (define
+ * says so): repaint them, or define a new terrain.
  */
 export class TerrainTable {
   private readonly byName = new Map<string, number>();
   private readonly list: Terrain[] = [];
+  private readonly followers = new Set<WeakRef<TerrainFollower>>();
+  /** Followers added since the dead ones were last dropped. */
+  private added = 0;
 
   /**
    * A table of `terrains`; throws a TilenavError on a malformed entry, a cost a float32 cannot
@@ -50,14 +71,25 @@ export class TerrainTable {
   /**
    * Adds a terrain or overrides an existing one's cost; returns its id. `cost` must fit a float32
    * as given: 2^-126 (about 1.18e-38) to about 3.4e38, else a TilenavError naming the terrain.
+   *
+   * A new cost for an existing terrain reaches the grids made with this table: cells holding the
+   * terrain at its old cost take the new one, with a change event per layer. A new walkability for
+   * an existing terrain is refused (a TilenavError naming it) while a grid's cells hold it.
    */
   define(name: string, cost: number, walkable = true): number {
     if (typeof name !== 'string' || name === '') throw new TilenavError('terrain name must be a non-empty string', { element: 'terrain' });
     assertCost(cost, `terrain "${name}" cost`);
+    if (typeof walkable !== 'boolean') throw new TilenavError(`expected true or false, got ${String(walkable)}`, { element: `terrain "${name}" walkable` });
     const entry: Terrain = Object.freeze({ name, cost, walkable });
     const existing = this.byName.get(name);
     if (existing !== undefined) {
+      const was = this.list[existing];
+      const live = this.live();
+      if (was.walkable !== walkable && live.some((f) => f.holds(existing))) {
+        throw new TilenavError(`cells of a grid using this table hold this terrain, so it cannot become ${walkable ? 'walkable' : 'impassable'} under them; repaint them (setTerrain, fillRect) with another terrain, or define a new one`, { element: `terrain "${name}"` });
+      }
       this.list[existing] = entry;
+      if (was.cost !== cost) for (const f of live) f.costChanged(existing, was);
       return existing;
     }
     if (this.list.length >= 256) throw new TilenavError('a terrain table holds at most 256 terrains', { element: `terrain "${name}"` });
@@ -95,5 +127,26 @@ export class TerrainTable {
   /** Every terrain, in id order (the table's own array: do not change it). */
   entries(): readonly Terrain[] {
     return this.list;
+  }
+
+  /** Called by each grid made with this table, to follow its redefinitions (see the class comment). @internal */
+  follow(follower: TerrainFollower): void {
+    this.followers.add(new WeakRef(follower));
+    // Tables shared by many short-lived grids drop the collected ones now and then.
+    if (++this.added >= 64 && this.added >= this.followers.size) {
+      this.live();
+      this.added = 0;
+    }
+  }
+
+  /** The followers still alive; the collected ones are dropped. */
+  private live(): TerrainFollower[] {
+    const out: TerrainFollower[] = [];
+    for (const ref of this.followers) {
+      const f = ref.deref();
+      if (f === undefined) this.followers.delete(ref);
+      else out.push(f);
+    }
+    return out;
   }
 }

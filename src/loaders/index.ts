@@ -17,3 +17,5 @@ export { parseBinaryGrid, formatBinaryGrid, BINARY_MAGIC, BINARY_VERSION, BINARY
 export type { BinaryGrid, BinaryGridOptions, FormatBinaryGridOptions } from '../grid/binary.js';
 export { parseTiled, parseTiledAsync, resolveTiledPath, formatTiledRules, checkTiledRules, applyRulesToTileset, DEFAULT_TILED_MAPPING, DEFAULT_MAX_DECOMPRESSED_BYTES, DEFAULT_MAX_RASTER_WORK, GID_FLIP_H, GID_FLIP_V, GID_FLIP_D, GID_ROTATE_120, GID_MASK } from './tiled/index.js';
 export type { TiledMap, TiledOptions, TiledRule, TiledRules, TiledTilesetInfo, ApplyRulesOptions, TiledMapping, TiledLayerInfo, TiledProperties, TiledProperty, TiledPropertyType, TiledPropertyValue, TiledObject, TiledReadFile } from './tiled/index.js';
+export { parseLdtk, parseLdtkAsync, checkLdtkRules, DEFAULT_LDTK_MAPPING } from './ldtk/index.js';
+export type { LdtkOptions, LdtkProject, LdtkLevel, LdtkWorld, LdtkEntity, LdtkField, LdtkFieldValue, LdtkCell, LdtkCellRect, LdtkEntityRef, LdtkTileRect, LdtkTileLayer, LdtkTileset, LdtkIntGridLayer, LdtkNeighbour, LdtkMapping, LdtkRule, LdtkRules, LdtkReadFile } from './ldtk/index.js';

@@ -2,6 +2,34 @@
 import { TilenavError, describe } from '../errors.js';
 
 /**
+ * A loader's `options`, checked to be an object, and its `file` option, checked to be a string:
+ * `fallback` when it is left out. Each a TilenavError naming the option otherwise.
+ */
+export function fileOption(options: unknown, fallback: string): string {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TilenavError(`expected an options object, got ${describe(options)}`, { element: 'options' });
+  }
+  const file = (options as { file?: unknown }).file;
+  if (file === undefined) return fallback;
+  if (typeof file !== 'string') throw new TilenavError(`expected the file's path or name (a string), got ${describe(file)}`, { element: 'file' });
+  return file;
+}
+
+/**
+ * Runs `fn` (building a grid from a file's numbers); a TilenavError it throws without a file (the
+ * grid's or the projection's own checks) is thrown again naming `file` and `line`, so a library
+ * call says which file was at fault as the CLI does.
+ */
+export function inFile<T>(file: string, line: number | undefined, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof TilenavError && e.file === undefined) throw new TilenavError(e.message, { file, line });
+    throw e;
+  }
+}
+
+/**
  * A limit option's value: `fallback` when it is undefined, else the number itself, which must be
  * >= 0 (Infinity allowed, to lift the limit on purpose). NaN, strings and negative numbers are
  * refused with a TilenavError naming the option: a comparison with NaN is always false, so such a

@@ -1,7 +1,7 @@
 import { TilenavError } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS } from '../grid/navgrid.js';
 import { orthogonal } from '../grid/projection.js';
-import { checkLimit } from './limits.js';
+import { checkLimit, fileOption } from './limits.js';
 import type { LoadedGrid } from './result.js';
 
 /** Options for the Moving AI parsers. */
@@ -25,7 +25,7 @@ const BLOCKED = new Set(['@', 'O', 'T', 'W']);
  * characters) into a one-layer NavGrid with uniform cost 1 and the orthogonal(1, 1) projection.
  */
 export function parseMovingAiMap(text: string, options: MovingAiOptions = {}): MovingAiMap {
-  const file = options.file ?? '<map>';
+  const file = fileOption(options, '<map>');
   if (typeof text !== 'string') throw new TilenavError('expected the map file text as a string', { file });
   const lines = text.split(/\r?\n/);
   let width = -1;
@@ -102,7 +102,7 @@ export interface ScenarioQuery {
 
 /** Parses a `.scen` file (version 1, tab- or space-separated columns). */
 export function parseScenario(text: string, options: { file?: string } = {}): ScenarioQuery[] {
-  const file = options.file ?? '<scen>';
+  const file = fileOption(options, '<scen>');
   if (typeof text !== 'string') throw new TilenavError('expected the scenario file text as a string', { file });
   const lines = text.split(/\r?\n/);
   const out: ScenarioQuery[] = [];

@@ -6,5 +6,5 @@
  * @module tilenav/loaders (Node)
  */
 export * from './index.js';
-export { DEFAULT_MAX_FILE_BYTES, readFileBounded, readFileBoundedSync, loadMovingAiMap, loadScenario, loadTextGrid, loadPolygonConfig, loadBinaryGrid, loadTiled } from './node.js';
+export { DEFAULT_MAX_FILE_BYTES, readFileBounded, readFileBoundedSync, loadMovingAiMap, loadScenario, loadTextGrid, loadPolygonConfig, loadBinaryGrid, loadTiled, loadLdtk } from './node.js';
 export type { ReadFileOptions, LoadOptions } from './node.js';

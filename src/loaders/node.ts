@@ -5,10 +5,12 @@
  * read), never more than `maxFileBytes`. This module imports Node; the parsers themselves do not.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { TilenavError, assertOptionsObject, describe } from '../errors.js';
 import { checkLimit } from './limits.js';
 import { parseTiledAsync, type TiledMap, type TiledOptions } from './tiled/index.js';
+import { parseLdtkAsync, type LdtkOptions, type LdtkProject } from './ldtk/index.js';
 import { parseMovingAiMap, parseScenario, type MovingAiMap, type MovingAiOptions, type ScenarioQuery } from './movingai.js';
 import { parseTextGrid, type TextGrid, type TextGridOptions } from './textgrid.js';
 import { parsePolygonConfig, type PolygonNavigation, type PolygonOptions } from './polygon.js';
@@ -52,6 +54,8 @@ const OS_REASONS: Readonly<Record<string, string>> = {
   EROFS: 'read-only file system',
   ENOSPC: 'no space left on the device',
   EMFILE: 'too many open files',
+  ELOOP: 'too many symbolic links (a link that points back to itself?)',
+  ENAMETOOLONG: 'the name is too long',
 };
 
 /**
@@ -203,9 +207,51 @@ export async function loadBinaryGrid(path: string, options?: LoadOptions<BinaryG
  * {@link parseTiledAsync} on a Tiled map file: the map, its external tilesets and object templates,
  * each read by {@link readFileBounded} (regular files only, at most `maxFileBytes` each) and
  * resolved relative to the file that names it.
+ *
+ * With `root`, the map and every file it names must lie inside that folder after symbolic links
+ * are resolved (realpath): `../` sequences, absolute paths and links that lead out are refused
+ * with a TilenavError naming the file and `root`, before the file is read.
  */
 export async function loadTiled(path: string, options?: LoadOptions<Omit<TiledOptions, 'readFile'>>): Promise<TiledMap> {
   const opts = prepare(path, 'parseTiled', options);
+  const root = opts.root;
+  if (root === undefined) {
+    const read = (p: string) => readFileBounded(p, { maxFileBytes: options?.maxFileBytes });
+    return parseTiledAsync(await read(path), { ...opts, readFile: read });
+  }
+  if (typeof root !== 'string' || root === '') throw new TilenavError(`expected the folder references must stay in (a non-empty string), got ${describe(root)}`, { element: 'root' });
+  let realRoot: string;
+  try {
+    realRoot = await realpath(resolve(root));
+  } catch (e) {
+    throw new TilenavError(`cannot open the root folder (${fileErrorReason(e)})`, { file: root, element: 'root' });
+  }
+  const read = async (p: string) => {
+    let real: string;
+    try {
+      real = await realpath(p);
+    } catch (e) {
+      throw cannot(p, e);
+    }
+    const rel = relative(realRoot, real);
+    if (rel === '' || rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) {
+      throw new TilenavError(`is outside the root folder ${JSON.stringify(root)} once its links are followed; a map may only name files inside it`, { file: p, element: 'root' });
+    }
+    return readFileBounded(p, { maxFileBytes: options?.maxFileBytes });
+  };
+  // Here the real paths decide (so the map may be named through a link to a folder inside the
+  // root); the loader's own check, on names as given, would refuse that.
+  const { root: _root, ...rest } = opts;
+  return parseTiledAsync(await read(path), { ...rest, readFile: read });
+}
+
+/**
+ * {@link parseLdtkAsync} on an LDtk project file: the `.ldtk` file and the level files (`.ldtkl`)
+ * it names, each read by {@link readFileBounded} (regular files only, at most `maxFileBytes` each)
+ * and resolved relative to the project.
+ */
+export async function loadLdtk(path: string, options?: LoadOptions<Omit<LdtkOptions, 'readFile'>>): Promise<LdtkProject> {
+  const opts = prepare(path, 'parseLdtk', options);
   const read = (p: string) => readFileBounded(p, { maxFileBytes: options?.maxFileBytes });
-  return parseTiledAsync(await read(path), { ...opts, readFile: read });
+  return parseLdtkAsync(await read(path), { ...opts, readFile: read });
 }

@@ -1,7 +1,8 @@
 import { TilenavError, describe } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS, type CellRect } from '../grid/navgrid.js';
-import { checkLimit, DEFAULT_MAX_RASTER_WORK, RasterBudget } from './limits.js';
+import { checkLimit, DEFAULT_MAX_RASTER_WORK, fileOption, inFile, RasterBudget } from './limits.js';
 import { jsonError, looksLikePath, pathNotContents } from './messages.js';
+import { EdgeScan } from './scanline.js';
 import { continuous } from '../grid/projection.js';
 import type { LoadedGrid } from './result.js';
 
@@ -67,7 +68,10 @@ export interface PolygonOptions {
   /**
    * Refuse configs whose polygons need more than this much work to rasterise (about one unit per
    * cell visited, all polygons together, each clipped to the grid first), so no config keeps the
-   * loader busy for long. Applies to the first build and to each setAreaAvailable. @default DEFAULT_MAX_RASTER_WORK (2^28)
+   * loader busy for long. A polygon's edge crossings (times log2 of a row's crossings, for
+   * sorting them) and the cells near its edges that padding tests are counted before it is drawn,
+   * so a polygon past the limit is refused at once. Applies to the first build and to each
+   * setAreaAvailable. @default DEFAULT_MAX_RASTER_WORK (2^28)
    */
   maxRasterWork?: number;
 }
@@ -107,8 +111,6 @@ export class PolygonNavigation implements LoadedGrid {
   private readonly obstacleShapes: Shape[];
   private readonly minX: number;
   private readonly minZ: number;
-  /** Scratch for one row's edge crossings, reused between rows. */
-  private crossings = new Float64Array(16);
   /** Scratch walkability of the rectangle being recomputed. */
   private scratch = new Uint8Array(0);
   /** Scratch "near an edge" marks of the shape being stamped. */
@@ -125,7 +127,7 @@ export class PolygonNavigation implements LoadedGrid {
   constructor(input: string | object, options: PolygonOptions = {}) {
     const config = checkPolygonConfig(input, options);
     this.config = config;
-    const file = options.file ?? '<polygon config>';
+    const file = fileOption(options, '<polygon config>');
     this.maxRasterWork = checkLimit(options.maxRasterWork, 'maxRasterWork', DEFAULT_MAX_RASTER_WORK);
     this.file = file;
     const { cellSize, agentRadius, objectPadding } = config;
@@ -148,9 +150,9 @@ export class PolygonNavigation implements LoadedGrid {
     const depth = Math.max(1, Math.ceil((bz + margin - this.minZ) / cellSize));
     const maxCells = checkLimit(options.maxCells, 'maxCells', DEFAULT_MAX_CELLS);
     if (!Number.isFinite(width * depth) || width * depth > maxCells) {
-      throw new TilenavError(`the areas span ${width} x ${depth} cells of ${cellSize}, over maxCells ${maxCells}; use a larger cellSize or maxCells`, { file: options.file, element: 'areas' });
+      throw new TilenavError(`the areas span ${width} x ${depth} cells of ${cellSize}, over maxCells ${maxCells}; use a larger cellSize or maxCells`, { file, element: 'areas' });
     }
-    this.grid = new NavGrid(width, depth, { projection: continuous(cellSize, this.minX, this.minZ, config.floorY), walkable: false, maxCells });
+    this.grid = inFile(file, undefined, () => new NavGrid(width, depth, { projection: continuous(cellSize, this.minX, this.minZ, config.floorY), walkable: false, maxCells }));
     this.areaShapes = config.areas.map((a, k) => this.shape(`areas[${k}] ${JSON.stringify(a.name)}`, a.polygon, 0));
     this.obstacleShapes = config.obstacles.map((o, k) => this.shape(`obstacles[${k}]${o.name !== undefined ? ` ${JSON.stringify(o.name)}` : ''}`, o.polygon, agentRadius + objectPadding));
     this.recompute({ x: 0, y: 0, width, height: depth });
@@ -236,29 +238,18 @@ export class PolygonNavigation implements LoadedGrid {
     budget.element = s.element;
     const { cellSize } = this.config;
     const { xs, zs } = s;
-    const n = xs.length;
     const bw = x1 - x0 + 1;
     const out = this.scratch;
+    // The crossings and the near-edge band are counted before anything is drawn, so a polygon
+    // past the budget is refused at once; the inside runs are counted as they are filled.
+    const scan = new EdgeScan(xs, zs, y0, y1, this.minZ, cellSize);
+    budget.spend(scan.work + (pad > 0 ? this.bandWork(s, x0, y0, x1, y1, pad) : 0));
     // Obstacles write their near-edge cells straight into the scratch; areas need them apart, to leave them out.
     const band = pad > 0 ? this.markBand(s, x0, y0, x1, y1, pad, near ? value : -1, r) : null;
     const cx = (x: number) => this.minX + (x + 0.5) * cellSize;
-    for (let y = y0; y <= y1; y++) {
-      budget.spend(n);
-      const cz = this.minZ + (y + 0.5) * cellSize;
-      // Even-odd crossings of this row's centre line, sorted: a centre is inside when an odd
-      // number of crossings lie to its right, the same half-open rule as a ray cast.
-      let m = 0;
-      for (let e = 0, p = n - 1; e < n; p = e++) {
-        if (zs[e] > cz !== zs[p] > cz) {
-          if (m === this.crossings.length) {
-            const grown = new Float64Array(m * 2);
-            grown.set(this.crossings);
-            this.crossings = grown;
-          }
-          this.crossings[m++] = xs[p] + ((cz - zs[p]) * (xs[e] - xs[p])) / (zs[e] - zs[p]);
-        }
-      }
-      const cr = this.crossings.subarray(0, m).sort();
+    // Even-odd crossings of each row's centre line, sorted: a centre is inside when an odd number
+    // of crossings lie to its right, the same half-open rule as a ray cast.
+    scan.run((y, cr, m) => {
       const row = (y - r.y) * r.width - r.x;
       const brow = (y - y0) * bw - x0;
       // Centres in [cr[j - 1], cr[j]) have m - j crossings to their right: inside when that is odd.
@@ -274,7 +265,30 @@ export class PolygonNavigation implements LoadedGrid {
           for (; from <= to; from++) if (band[brow + from] !== 1) out[row + from] = value;
         }
       }
+    });
+  }
+
+  /**
+   * An upper bound on the cells {@link markBand} tests: per edge, the rows its padded capsule
+   * spans times the widest slice a row can cut from it (the edge's own width plus the padding,
+   * and no more than the padded strip along it), with a cell of slack either side.
+   */
+  private bandWork(s: Shape, x0: number, y0: number, x1: number, y1: number, pad: number): number {
+    const { cellSize } = this.config;
+    const { xs, zs } = s;
+    let work = 0;
+    for (let e = 0, p = xs.length - 1; e < xs.length; p = e++) {
+      const ex = xs[e] - xs[p];
+      const ez = zs[e] - zs[p];
+      const ey0 = Math.max(y0, Math.floor((Math.min(zs[p], zs[e]) - pad - this.minZ) / cellSize) - 1);
+      const ey1 = Math.min(y1, Math.ceil((Math.max(zs[p], zs[e]) + pad - this.minZ) / cellSize) + 1);
+      const bx0 = Math.max(x0, Math.floor((Math.min(xs[p], xs[e]) - pad - this.minX) / cellSize) - 1);
+      const bx1 = Math.min(x1, Math.ceil((Math.max(xs[p], xs[e]) + pad - this.minX) / cellSize) + 1);
+      if (ey1 < ey0 || bx1 < bx0) continue;
+      const slice = Math.min(Math.abs(ex) + 2 * pad, ez !== 0 ? (2 * pad * Math.hypot(ex, ez)) / Math.abs(ez) : Infinity);
+      work += (ey1 - ey0 + 1) * Math.min(bx1 - bx0 + 1, Math.ceil(slice / cellSize) + 4);
     }
+    return work;
   }
 
   /**
@@ -293,7 +307,6 @@ export class PolygonNavigation implements LoadedGrid {
       band.fill(0, 0, size);
     }
     const out = this.scratch;
-    const budget = this.budget!;
     const { cellSize } = this.config;
     const { xs, zs } = s;
     const pad2 = pad * pad;
@@ -315,7 +328,6 @@ export class PolygonNavigation implements LoadedGrid {
         const ex0 = Math.max(bx0, Math.floor((lo - this.minX) / cellSize - 0.5) - 1);
         const ex1 = Math.min(bx1, Math.ceil((hi - this.minX) / cellSize - 0.5) + 1);
         if (ex1 < ex0) continue;
-        budget.spend(ex1 - ex0 + 1);
         const brow = (y - y0) * bw - x0;
         const orow = (y - r.y) * r.width - r.x;
         for (let x = ex0; x <= ex1; x++) {
@@ -431,7 +443,7 @@ function clamp(v: number, lo: number, hi: number): number {
  * and the element path, e.g. `areas[2].polygon[5]`.
  */
 export function checkPolygonConfig(input: string | unknown, options: PolygonOptions = {}): PolygonConfig {
-  const file = options.file ?? '<polygon config>';
+  const file = fileOption(options, '<polygon config>');
   let root: unknown = input;
   if (typeof input === 'string') {
     if (looksLikePath(input)) throw new TilenavError(`the text ${JSON.stringify(input.trim().slice(0, 80))} ${pathNotContents('loadPolygonConfig')}`, { file });

@@ -1,7 +1,7 @@
 import { TilenavError } from '../errors.js';
 import { NavGrid, DEFAULT_MAX_CELLS } from '../grid/navgrid.js';
 import { continuous } from '../grid/projection.js';
-import { checkLimit } from './limits.js';
+import { checkLimit, fileOption, inFile } from './limits.js';
 import type { LoadedGrid } from './result.js';
 
 /**
@@ -47,7 +47,7 @@ const GEOMETRY_KEYS = ['cellSize', 'floorY', 'minX', 'minZ', 'gridWidth', 'gridD
  * The grid gets `continuous(cellSize, minX, minZ, floorY)`. Errors name the file and line.
  */
 export function parseTextGrid(text: string, options: TextGridOptions = {}): TextGrid {
-  const file = options.file ?? '<txt>';
+  const file = fileOption(options, '<txt>');
   if (typeof text !== 'string') throw new TilenavError('expected the grid file text as a string', { file });
   const lines = text.split('\n');
   const values = new Map<string, number>();
@@ -84,7 +84,7 @@ export function parseTextGrid(text: string, options: TextGridOptions = {}): Text
   if (width * depth > maxCells) {
     throw new TilenavError(`grid of ${width} x ${depth} = ${width * depth} cells exceeds maxCells ${maxCells}; pass a larger maxCells to allow it`, { file, line: lineOf(lines, 'gridWidth') });
   }
-  const grid = new NavGrid(width, depth, { projection: continuous(cellSize, minX, minZ, floorY), walkable: false, maxCells });
+  const grid = inFile(file, lineOf(lines, 'cellSize'), () => new NavGrid(width, depth, { projection: continuous(cellSize, minX, minZ, floorY), walkable: false, maxCells }));
   const walk = grid.layers[0].walkable;
   for (let y = 0; y < depth; y++) {
     const lineNo = headerEnd + y + 1;

@@ -41,9 +41,9 @@ export const DEFAULT_DYNAMIC_OBSTACLE_OPTIONS = Object.freeze({
 
 /**
  * A per-query copy of a layer's search view with dynamic obstacles stamped on it; the grid and its
- * view are never written. Keep one per grid and layer and pass it to planPath and findPathToNearest
- * (`overlay`) to reuse it between queries: while the grid's version is unchanged only the
- * cells the previous query stamped are restored, so a query costs O(stamped cells), not O(grid).
+ * view are never written. Each Pathfinder keeps one per layer for `findPath`'s `obstacles`, reused
+ * between queries: while the grid's version is unchanged only the cells the previous query stamped
+ * are restored, so a query costs O(stamped cells), not O(grid).
  */
 export class ObstacleOverlay {
   /** The grid whose layer is copied. */
@@ -59,12 +59,13 @@ export class ObstacleOverlay {
   private readonly scratch: WorldPoint = { x: 0, y: 0, z: 0 };
   private readonly ownCell = { x: 0, y: 0 };
 
-  /** Bytes held: the copy of the layer's view (4 per padded cell, made at the first `stamp`) and the stamped cells' list. */
+  /** An overlay for `layer` (index or name) of `grid`; the copy is made at the first `stamp`. */
+  /** Bytes held: the copy of the view's costs and the list of stamped cells. */
   get bytes(): number {
-    return (this.pass === null ? 0 : this.pass.byteLength) + this.stamped.byteLength;
+    return (this.pass?.byteLength ?? 0) + this.stamped.byteLength;
   }
 
-  /** An overlay for `layer` (index or name) of `grid`; the copy is made at the first `stamp`. */
+  /** An overlay of `layer`; its copy of the view is made by the first {@link stamp}. */
   constructor(grid: NavGrid, layer: number | string = 0) {
     this.grid = grid;
     this.layer = grid.layerIndex(layer);
@@ -95,9 +96,10 @@ export class ObstacleOverlay {
       for (let k = 0; k < this.count; k++) pass[st[k]] = src[st[k]];
       this.count = 0;
     }
-    const view: SearchView = (this.view ??= { stride: base.stride, pass, exits: null, minCost: 1, maxCost: 1, uniform: true, statsValid: true, exitsValid: true });
+    const view: SearchView = (this.view ??= { stride: base.stride, pass, exits: null, walls: null, minCost: 1, maxCost: 1, uniform: true, statsValid: true, exitsValid: true });
     (view as { pass: Float32Array }).pass = pass;
     view.exits = base.exits;
+    view.walls = base.walls;
     view.minCost = base.minCost;
     view.maxCost = base.maxCost;
     view.uniform = base.uniform;

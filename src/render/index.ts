@@ -14,3 +14,4 @@ export { forEachTile, tileMatrix, tileSource, tilesetOf } from './tiles.js';
 export type { TileDraw, TileSource } from './tiles.js';
 export { layerDraws, drawsBounds, paintTiles, keyOut } from './composite.js';
 export type { RgbaImage, LayerDraws } from './composite.js';
+export { ldtkLayerDraws } from './ldtk-art.js';

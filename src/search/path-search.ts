@@ -192,6 +192,8 @@ export class PathSearch {
     this.aroundExpanded = 0;
     this.done = 0;
     q.nearest = this.nearest;
+    // Links enabled on the layer since the search began: findPath would follow them.
+    finder.spreadable(q);
     const view = finder.frame(q, this.radius);
     this.baseView = view;
     this.version = finder.grid.version;
@@ -202,6 +204,7 @@ export class PathSearch {
       this.slot ??= finder.borrowSlot();
       const overlay = (this.slot.overlays[q.layer] ??= new ObstacleOverlay(finder.grid, q.layer));
       q.view = overlay.stamp(this.obstacles, this.sx, this.sy, gx, gy, this.obstacleOptions, view);
+      q.goalView = q.view;
       q.overlay = true;
       this.open(AROUND);
     } else this.open(THROUGH);
@@ -255,6 +258,7 @@ export class PathSearch {
       this.aroundExpanded = r.expanded;
       const q = this.q;
       q.view = this.baseView as SearchView;
+      q.goalView = q.view;
       q.overlay = q.view !== this.finder.grid.searchView(q.layer);
       return this.open(THROUGH);
     }

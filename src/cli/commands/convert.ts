@@ -74,6 +74,7 @@ const WRITERS: Record<string, { extension: string; write(map: LoadedMap, layer: 
 const REFUSED: Record<string, string> = {
   polygon: 'a grid cannot be turned back into polygons; write binary or txt instead',
   tiled: 'tilenav does not write Tiled maps; write binary, txt or movingai instead',
+  ldtk: 'tilenav does not write LDtk projects; write binary, txt or movingai instead',
 };
 
 /**

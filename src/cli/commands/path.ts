@@ -15,7 +15,7 @@ export const spec = {
     algorithm: COMMON_FLAGS.algorithm,
     movement: { ...COMMON_FLAGS.movement, default: "octile, or a Tiled map's own (iso, staggered, hex)" },
     layer: COMMON_FLAGS.layer,
-    format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules,
+    format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules, level: COMMON_FLAGS.level,
     smooth: { kind: 'boolean', description: 'add string-pulled waypoints and their length' },
     'any-angle': { kind: 'boolean', description: 'any-angle path (Theta*, square cells only) instead of a cell path' },
     nearest: { kind: 'boolean', description: 'when the goal is out of reach, the path to the reachable cell nearest it (status partial)' },
@@ -36,7 +36,7 @@ export function pathCommand(args: string[], io: CliIo): number {
   for (const other of ['any-angle', 'nearest'] as const) {
     if (values[other] && algorithm !== 'auto') throw new TilenavError(`--${other} runs its own search; it does not take --algorithm ${algorithm}`, { element: '--algorithm' });
   }
-  const loaded = loadMap(positionals[0], values.format, values.rules, io);
+  const loaded = loadMap(positionals[0], values.format, values.rules, io, values.level);
   const { grid } = loaded;
   // A hexagonal or staggered map's cells only make sense with its own neighbours.
   const movement = movementModel(values.movement ?? loaded.movement ?? 'octile').name as MovementName;

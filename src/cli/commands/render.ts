@@ -4,7 +4,7 @@ import { checkInput, checkOutput } from '../output.js';
 import { fileErrorReason } from '../../loaders/node.js';
 import { PNG } from 'pngjs';
 import { TilenavError, Pathfinder, type NavGrid, type PathResult, type MovementName } from '../../index.js';
-import { artImages, drawsBounds, externalTilesets, gridBounds, keyOut, layerDraws, movementFor, paintTiles, parseTileArt, renderOverlayImage, type LayerDraws, type OverlayImageOptions, type RgbaImage } from '../../render/index.js';
+import { artImages, drawsBounds, type ArtImage, externalTilesets, gridBounds, keyOut, layerDraws, movementFor, paintTiles, parseTileArt, renderOverlayImage, type LayerDraws, type OverlayImageOptions, type RgbaImage } from '../../render/index.js';
 import { COMMON_FLAGS, layerArg, parseCommand, type CommandSpec } from '../flags.js';
 import { loadMap, type CliIo } from '../io.js';
 
@@ -18,9 +18,9 @@ export const spec = {
     layer: COMMON_FLAGS.layer,
     movement: { ...COMMON_FLAGS.movement, default: "octile, or a Tiled map's own (iso, staggered, hex)" },
     scale: { kind: 'number', value: 'S', above: 0, default: 'fits the map in 600..8192 px', description: 'pixels per world unit' },
-    opacity: { kind: 'number', value: 'O', min: 0, max: 1, default: '0.4 over tiles, else 1', description: "how opaque the cost colours are over a Tiled map's tiles" },
-    'overlay-only': { kind: 'boolean', description: "draw the overlay alone, without a Tiled map's own tiles" },
-    format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules,
+    opacity: { kind: 'number', value: 'O', min: 0, max: 1, default: '0.4 over tiles, else 1', description: "how opaque the cost colours are over a Tiled map's or an LDtk level's tiles" },
+    'overlay-only': { kind: 'boolean', description: "draw the overlay alone, without the map's own tiles (Tiled, LDtk)" },
+    format: COMMON_FLAGS.format, rules: COMMON_FLAGS.rules, level: COMMON_FLAGS.level,
   },
 } as const satisfies CommandSpec;
 
@@ -85,8 +85,15 @@ export function readTiles(path: string, grid: NavGrid, offset: { x: number; y: n
     }
   }
   const { art, missing } = parseTileArt(text, path, sets);
+  const images = readImages(artImages(art), missing);
+  return { draws: layerDraws(art, grid.projection, offset, (d) => images.has(d.image.path)), images, missing };
+}
+
+/** Decodes each PNG image once, its `transparent` colour keyed out; one that cannot be read or decoded goes to `missing`. */
+function readImages(list: Iterable<ArtImage>, missing: string[]): Map<string, RgbaImage> {
   const images = new Map<string, RgbaImage>();
-  for (const im of artImages(art)) {
+  for (const im of list) {
+    if (images.has(im.path) || missing.includes(im.path)) continue;
     try {
       const png = PNG.sync.read(readFileSync(im.path));
       const rgba = { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
@@ -96,7 +103,15 @@ export function readTiles(path: string, grid: NavGrid, offset: { x: number; y: n
       missing.push(im.path);
     }
   }
-  return { draws: layerDraws(art, grid.projection, offset, (d) => images.has(d.image.path)), images, missing };
+  return images;
+}
+
+/** An LDtk level's or world's tiles (already placed by the loader) with the images they need; tiles of images that cannot be read are left out. */
+function readLdtkTiles(all: LayerDraws[]): { draws: LayerDraws[]; images: Map<string, RgbaImage>; missing: string[] } {
+  const missing: string[] = [];
+  const images = readImages(all.flatMap((l) => l.draws.map((d) => d.image)), missing);
+  const draws = all.map((l) => ({ layer: l.layer, draws: l.draws.filter((d) => images.has(d.image.path)) })).filter((l) => l.draws.length > 0);
+  return { draws, images, missing };
 }
 
 /** `tilenav render`: the debug overlay, path and expanded cells as a PNG (over a Tiled map's own tiles). */
@@ -109,10 +124,10 @@ export function renderCommand(args: string[], io: CliIo): number {
   const movement = values.movement as MovementName | undefined;
   // Pictures are redrawn often: an existing PNG is replaced, but never the map itself.
   checkOutput(out, [positionals[0]], true, '--out');
-  const loaded = loadMap(positionals[0], values.format, values.rules, io);
+  const loaded = loadMap(positionals[0], values.format, values.rules, io, values.level);
   const { grid } = loaded;
   const layer = layerArg(values.layer);
-  const tiles = loaded.tileOffset !== undefined && !values['overlay-only'] ? readTiles(positionals[0], grid, loaded.tileOffset) : undefined;
+  const tiles = values['overlay-only'] ? undefined : loaded.tiles !== undefined ? readLdtkTiles(loaded.tiles) : loaded.tileOffset !== undefined ? readTiles(positionals[0], grid, loaded.tileOffset) : undefined;
   for (const m of tiles?.missing ?? []) io.err(`warning: cannot read ${m}; the tiles drawn from it are left out`);
   // The same model `path` walks: the map's own (hexagonal, staggered, isometric Tiled maps).
   const r = renderPng(grid, { layer, from, to, movement: movement ?? (loaded.movement as MovementName | undefined), scale, tiles, overlayOpacity: values.opacity });

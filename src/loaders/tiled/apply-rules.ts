@@ -16,7 +16,7 @@ export function nameList(names: Iterable<string>, max = 12): string {
 }
 
 /** The terrain id a rule names; an unknown name is an error naming the rules file and the key. */
-export function ruleTerrain(rules: CheckedRules, element: string, name: string, table: TerrainTable): number {
+export function ruleTerrain(rules: { file: string }, element: string, name: string, table: TerrainTable): number {
   if (!table.has(name)) throw new TilenavError(`unknown terrain ${quote(name, 60)}; the terrain names are ${table.entries().map((e) => e.name).join(', ')}`, { file: rules.file, element });
   const id = table.id(name);
   const { cost, walkable } = table.get(id);
@@ -26,23 +26,35 @@ export function ruleTerrain(rules: CheckedRules, element: string, name: string, 
 }
 
 /**
- * The tile rules for each of the map's tilesets (by its position in `tilesets`), local id to rule.
- * A tileset name the map does not have, or a tile id past a tileset's tile count, is a warning.
+ * The tile rules for each of the map's tilesets (by its position in `tilesets`), local id to rule;
+ * references to one tileset file (sharing its tile list) share one map. A tileset name the map does
+ * not have, or a tile id past a tileset's tile count, is a warning.
  */
 export function tileRulesOf(rules: CheckedRules | undefined, tilesets: RawTileset[], warn: (w: string) => void): Map<number, TiledRule>[] {
-  const out = tilesets.map(() => new Map<number, TiledRule>());
+  const shared = new Map<readonly unknown[], Map<number, TiledRule>>();
+  const out = tilesets.map((ts) => {
+    let m = shared.get(ts.tiles);
+    if (m === undefined) shared.set(ts.tiles, (m = new Map()));
+    return m;
+  });
   if (rules === undefined) return out;
   for (const [name, tiles] of rules.tilesets) {
     let found = false;
+    let first = 0;
+    const done = new Set<Map<number, TiledRule>>();
     tilesets.forEach((ts, k) => {
       if (ts.name !== name) return;
       found = true;
+      first = Math.max(first, ts.firstgid);
+      if (done.has(out[k])) return;
+      done.add(out[k]);
       for (const [id, rule] of tiles) {
         if (ts.tileCount > 0 && id >= ts.tileCount) warn(`${rules.file}: tileset ${quote(name, 60)} has ${ts.tileCount} tiles (ids 0 to ${ts.tileCount - 1}); the rule for tile ${id} matches nothing`);
-        else if (ts.firstgid + id > GID_MASK) warn(`${rules.file}: tileset ${quote(name, 60)} tile ${id} is past the largest tile number a map can hold; its rule matches nothing`);
         else out[k].set(id, rule);
       }
     });
+    // A tile numbered past what a map can hold is ignored where the gids are assigned.
+    for (const id of tiles.keys()) if (found && first + id > GID_MASK) warn(`${rules.file}: tileset ${quote(name, 60)} tile ${id} is past the largest tile number a map can hold; its rule matches nothing`);
     if (!found) warn(`${rules.file}: the map has no tileset named ${quote(name, 60)}, so its rules match nothing; the map's tilesets are ${nameList(tilesets.map((t) => t.name))}`);
   }
   return out;
@@ -150,7 +162,12 @@ export interface TiledTilesetInfo {
 /** Counts each tileset's tiles over the layers' gids (flip bits dropped); gids past `maxGid` are not counted. */
 export function tilesetInfos(tilesets: RawTileset[], layers: Uint32Array[], resolve: (from: string, source: string) => string, maxGid: number): TiledTilesetInfo[] {
   // A tileset's tiles: its tile count, or past it the tiles it lists (a collection of images).
-  const sizes = tilesets.map((ts) => ts.tiles.reduce((n, t) => Math.max(n, t.id + 1), ts.tileCount));
+  const size = new Map<readonly unknown[], number>();
+  const sizes = tilesets.map((ts) => {
+    let n = size.get(ts.tiles);
+    if (n === undefined) size.set(ts.tiles, (n = ts.tiles.reduce((m, t) => Math.max(m, t.id + 1), 0)));
+    return Math.max(n, ts.tileCount);
+  });
   let top = 0;
   tilesets.forEach((ts, k) => (top = Math.max(top, ts.firstgid + sizes[k])));
   const counts = new Uint32Array(Math.min(top, maxGid) + 1);

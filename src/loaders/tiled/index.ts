@@ -8,7 +8,7 @@ import type { Projection } from '../../grid/projection.js';
 import type { TerrainTable } from '../../grid/terrain.js';
 import type { MovementName } from '../../search/movement.js';
 import { DEFAULT_MAX_DECOMPRESSED_BYTES } from './data.js';
-import { build, DEFAULT_TILED_MAPPING, type TiledLayerInfo, type TiledMapping } from './build.js';
+import { build, type TiledLayerInfo, type TiledMapping } from './build.js';
 import { fail, oneLine, quote, quoteName, warn, type Ctx, type DecodeLimits, type RawMap, type RawTemplate, type RawTileset, type TiledProperties, type TilesetRef } from './model.js';
 import { checkLimit } from '../limits.js';
 import { looksLikePath, pathNotContents } from '../messages.js';
@@ -18,6 +18,7 @@ import { DEFAULT_MAX_RASTER_WORK } from './shapes.js';
 import { readTj, readTmj, readTsj } from './json.js';
 import { readTmx, readTsx, readTx } from './xml.js';
 import { checkTiledRules, type TiledRules } from './rules.js';
+import { checkMapping, checkRead, checkTiledOptions } from './options.js';
 
 export { DEFAULT_TILED_MAPPING, GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './build.js';
 export type { TiledLayerInfo, TiledMapping } from './build.js';
@@ -64,9 +65,20 @@ export interface TiledOptions {
    */
   allowAbsolutePaths?: boolean;
   /**
+   * The folder every tileset and template must come from: a reference whose path, with `.` and
+   * `..` resolved against the map's `file`, lies outside it is refused, naming the reference, before
+   * `readFile` is asked for it (for a server that loads maps its players upload). Give it in the
+   * same form as `file` (both relative to the same folder, both absolute, or both URLs of one
+   * origin). This check is on the names alone: in Node, `loadTiled` also resolves
+   * symbolic links and refuses a file whose real path leaves the root's. @default no confinement
+   */
+  root?: string;
+  /**
    * Refuse maps whose collision shapes need more than this many cell visits to rasterise, all
    * shapes together (a shape is clipped to the map first, so only its part on the map counts).
-   * @default DEFAULT_MAX_RASTER_WORK (2^28)
+   * A shape's outline cells and its interior's edge crossings (times log2 of a row's crossings,
+   * for sorting them) are counted before it is drawn, so a shape past the limit is refused at
+   * once; its interior cells count as they are filled. @default DEFAULT_MAX_RASTER_WORK (2^28)
    */
   maxRasterWork?: number;
   /**
@@ -181,18 +193,49 @@ function normalise(joined: string): string {
 /** A URL scheme (`file:`, `https:`, a drive letter `C:`) or a leading slash or backslash. */
 const ABSOLUTE = /^([a-z][a-z0-9+.-]*:|[\\/])/i;
 
+/** Where a map's references may lead: absolute paths and URLs, and the folder they must stay in. */
+interface RefRules {
+  allowAbsolute: boolean;
+  /** The `root` option, normalised (undefined: no confinement). */
+  root: { origin: string; path: string } | undefined;
+}
+
+function refRules(options: Omit<TiledOptions, 'readFile'>): RefRules {
+  return { allowAbsolute: options.allowAbsolutePaths === true, root: options.root === undefined ? undefined : splitPath(options.root) };
+}
+
+/** A path's URL origin (scheme and host, lower-cased; '' for none) and the rest with `.` and `..` resolved. */
+function splitPath(p: string): { origin: string; path: string } {
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(p)?.[0] ?? '';
+  const rest = normalise(p.slice(origin.length));
+  return { origin: origin.toLowerCase(), path: origin !== '' && !rest.startsWith('/') ? '/' + rest : rest };
+}
+
+/** True when `path` (resolved) lies in the folder `root`: the same origin, and `root` a leading run of its parts. */
+function inside(root: { origin: string; path: string }, path: string): boolean {
+  const p = splitPath(path);
+  if (p.origin !== root.origin) return false;
+  if (root.path === '' || root.path === '.') return !p.path.startsWith('/') && p.path !== '..' && !p.path.startsWith('../') && !ABSOLUTE.test(p.path);
+  if (root.path === '/') return p.path.startsWith('/') && !p.path.startsWith('/..');
+  return p.path === root.path || p.path.startsWith(root.path + '/');
+}
+
 /**
  * The path a map's reference (a tileset's or a template's `source`) names, relative to the file
  * that holds it. Absolute paths and URLs are refused unless `allowAbsolutePaths`, and so is a
- * path that climbs above the filesystem root: a map may only reach what lies beside it.
+ * path that climbs above the filesystem root: a map may only reach what lies beside it. With
+ * `root`, a path that resolves outside that folder is refused too.
  */
-function resolveRef(ctx: Ctx, element: string, from: string, source: string, what: string, allowAbsolute: boolean): string {
+function resolveRef(ctx: Ctx, element: string, from: string, source: string, what: string, rules: RefRules): string {
+  let path: string;
   if (ABSOLUTE.test(source)) {
-    if (!allowAbsolute) fail(ctx, element, `the ${what} path ${quote(source, 80)} is absolute or a URL; only paths relative to the map are read (set allowAbsolutePaths to allow it)`);
-    return source;
+    if (!rules.allowAbsolute) fail(ctx, element, `the ${what} path ${quote(source, 80)} is absolute or a URL; only paths relative to the map are read (set allowAbsolutePaths to allow it)`);
+    path = source;
+  } else {
+    path = resolveTiledPath(from, source);
+    if (path.startsWith('/..')) fail(ctx, element, `the ${what} path ${quote(source, 80)} climbs above the filesystem root`);
   }
-  const path = resolveTiledPath(from, source);
-  if (path.startsWith('/..')) fail(ctx, element, `the ${what} path ${quote(source, 80)} climbs above the filesystem root`);
+  if (rules.root !== undefined && !inside(rules.root, path)) fail(ctx, element, `the ${what} path ${quote(source, 80)} resolves to ${quote(path, 200)}, outside the root folder (root); a map may only name files inside it`);
   return path;
 }
 
@@ -210,12 +253,12 @@ class References {
   constructor(
     private readonly ctx: Ctx,
     private readonly read: Read,
-    private readonly allowAbsolute: boolean,
+    private readonly rules: RefRules,
   ) {}
 
   /** The path a reference resolves to (exposed so the async loader can fetch every file first). */
   resolve(element: string, from: string, source: string, what: string): string {
-    return resolveRef(this.ctx, element, from, source, what, this.allowAbsolute);
+    return resolveRef(this.ctx, element, from, source, what, this.rules);
   }
 
   private open(path: string, element: string, what: string): { tctx: Ctx; t: string } | null {
@@ -266,7 +309,7 @@ function finish(ctx: Ctx, raw: RawMap, refs: References, options: Omit<TiledOpti
   const built = build(ctx, raw, sets, {
     maxCells: limits.maxCells,
     maxRasterWork: limits.maxRasterWork,
-    mapping: { ...DEFAULT_TILED_MAPPING, ...options.mapping },
+    mapping: checkMapping(options.mapping),
     terrain: options.terrain,
     rules,
     resolve: resolveTiledPath,
@@ -318,6 +361,7 @@ function limitsOf(options: Omit<TiledOptions, 'readFile'>): DecodeLimits & { max
  * loader does not know are skipped with a warning; `list` properties read as arrays.
  */
 export function parseTiled(source: string | Uint8Array, options: TiledOptions = {}): TiledMap {
+  checkTiledOptions(options);
   const limits = limitsOf(options);
   const { ctx, raw } = parseMap(source, options, limits);
   const cache = new Map<string, string | Uint8Array>();
@@ -334,9 +378,10 @@ export function parseTiled(source: string | Uint8Array, options: TiledOptions = 
     } catch (e) {
       readFailure(ctx, element, path, what, e);
     }
+    content = checkRead(content, path, what);
     cache.set(path, content);
     return content;
-  }, options.allowAbsolutePaths === true);
+  }, refRules(options));
   return finish(ctx, raw, refs, options, limits);
 }
 
@@ -346,9 +391,10 @@ export function parseTiled(source: string | Uint8Array, options: TiledOptions = 
  * read once, before the map is built.
  */
 export async function parseTiledAsync(source: string | Uint8Array, options: Omit<TiledOptions, 'readFile'> & { readFile?: (path: string) => Promise<string | Uint8Array> | string | Uint8Array } = {}): Promise<TiledMap> {
+  checkTiledOptions(options);
   const limits = limitsOf(options);
   const { ctx, raw } = parseMap(source, options, limits);
-  const allow = options.allowAbsolutePaths === true;
+  const allow = refRules(options);
   const files = new Map<string, string | Uint8Array>();
   const wanted: [path: string, element: string, what: string][] = [];
   for (const ref of raw.tilesets) if (ref.source !== null) wanted.push([resolveRef(ctx, ref.element, ctx.file, ref.source, 'tileset', allow), ref.element, 'tileset']);
@@ -357,11 +403,13 @@ export async function parseTiledAsync(source: string | Uint8Array, options: Omit
     if (files.has(path)) continue;
     if (options.readFile === undefined && what === 'template') continue;
     if (options.readFile === undefined) fail(ctx, element, `the external ${what} ${quote(path, 200)} needs options.readFile to read it`);
+    let content: unknown;
     try {
-      files.set(path, await options.readFile(path));
+      content = await options.readFile(path);
     } catch (e) {
       readFailure(ctx, element, path, what, e);
     }
+    files.set(path, checkRead(content, path, what));
   }
   return finish(ctx, raw, new References(ctx, (path) => files.get(path) ?? null, allow), options, limits);
 }

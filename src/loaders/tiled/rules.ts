@@ -44,15 +44,15 @@ export const FLOAT32_MAX = (2 - 2 ** -23) * 2 ** 127;
 const RULE_KEYS = ['walkable', 'terrain', 'cost'];
 
 /** Where in a rules file, as the user would find it: `tilesets["beach"]["38"].walkable` (names in brackets, a rule's field after a dot). */
-function at(section: string, names: string[], field?: string): string {
+export function at(section: string, names: string[], field?: string): string {
   return section + names.map((k) => `[${JSON.stringify(k.length > 80 ? k.slice(0, 80) + '...' : k)}]`).join('') + (field === undefined ? '' : `.${JSON.stringify(field).slice(1, -1)}`);
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function describe(v: unknown): string {
+export function describe(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'a list';
   if (typeof v === 'string') return `the text ${quote(v, 40)}`;
@@ -60,7 +60,7 @@ function describe(v: unknown): string {
   return `${typeof v} ${String(v)}`;
 }
 
-function checkRule(file: string, v: unknown, section: string, names: string[]): TiledRule {
+export function checkRule(file: string, v: unknown, section: string, names: string[]): TiledRule {
   const element = at(section, names);
   if (!isPlainObject(v)) throw new TilenavError(`expected a rule such as { "walkable": false }, { "terrain": "Water" } or { "cost": 2.5 }, got ${describe(v)}`, { file, element });
   const rule: TiledRule = {};

@@ -6,6 +6,7 @@
 import type { SearchView } from '../../../grid/navgrid.js';
 import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
 import { axialDistance, type MovementModel, type MovementName } from '../../movement.js';
+import type { GoalSet } from './goals.js';
 import { DX as DX_, DY as DY_, OCTILE_K, SQRT2 as SQRT2_, exitMask, octileDeltas, paddedX, paddedY, strideOf } from '../../../grid/padded.js';
 
 /** Path costs closer than this count as equal when breaking a nearest-cell tie. */
@@ -17,8 +18,8 @@ const DY = DY_;
 const K = OCTILE_K;
 const SQRT2 = SQRT2_;
 
-/** Per-model step tables in padded index deltas, one set per row/column parity. */
-interface StepTable {
+/** Per-model step tables in padded index deltas, one set per row/column parity. @internal */
+export interface StepTable {
   count: number;
   delta: Int32Array[];
   length: Float64Array[];
@@ -30,10 +31,10 @@ interface StepTable {
 
 /**
  * The two A* loops of one grid size. Node ids are padded cell indices (see padded.ts); the views
- * searched must have this grid's stride. Holds no per-query state but {@link best} and what a
- * paused search resumes from: the costs, parents and stamps are the scratch's, whose generation
- * each search advances (so the caller reads the result from it: `g[goal]`, the parent chain, the
- * stamps for debug views).
+ * searched must have this grid's stride. Holds no per-query state but {@link best},
+ * {@link reachedGoal} and what a paused search resumes from: the costs, parents and stamps are the
+ * scratch's, whose generation each search advances (so the caller reads the result from it:
+ * `g[goal]`, the parent chain, the stamps for debug views).
  *
  * Both loops can run a search in slices ({@link octileSteps}, {@link genericSteps}): a slice
  * stops after a given number of expansions in all, and the next one resumes with the node it had
@@ -47,11 +48,13 @@ export class GridAStar {
   private readonly tables = new Map<MovementName, StepTable>();
   /** The closed cell nearest the goal in the last {@link generic} search run with `track` (padded index). */
   best = -1;
+  /** The goal the last {@link generic} search settled (padded index; one of `mode.goals` with several), -1 when none. */
+  reachedGoal = -1;
   /** The squared distance from {@link best} to the goal, for a search resumed with `nearest`. */
   private bestD = Infinity;
   /**
-   * The node a search stopped by its expansion limit had taken off the open list (and closed)
-   * but not expanded, -1 when none: the next slice of that search starts with it.
+   * The node a search stopped by its expansion limit had taken off the open list (and settled)
+   * but not expanded, -1 when none: the next slice of that search starts by expanding it.
    */
   private pending = -1;
 
@@ -99,6 +102,8 @@ export class GridAStar {
     let next = -1;
     let nextF = 0;
     let nextG = 0;
+    // Resumed, the node the last slice stopped at goes through the three lines below again,
+    // changing nothing (it is settled, not the goal, and the new slice's limit is higher).
     let cur = this.pending >= 0 ? this.pending : heap.pop();
     this.pending = -1;
     for (;;) {
@@ -161,8 +166,11 @@ export class GridAStar {
 
   /**
    * Any model, one-way flags, optional goal (-1: none, a Dijkstra), cost cap (`mode`): nodes dearer than
-   * `maxCost` are left unsettled and end the search. With `seeded` the caller has already begun
-   * the scratch's search and queued the sources (`start` is then ignored). With `nearest` it keeps
+   * `maxCost` are left unsettled and end the search. With `mode.goals` it ends at the first of
+   * them it settles ({@link reachedGoal}), estimating with their nearest (see goals.ts); with
+   * `mode.settle` it reports each node it settles, which may end there (a movement range's
+   * stops). With `seeded` the caller has already begun the scratch's search and queued the
+   * sources (`start` is then ignored). With `nearest` it keeps
    * {@link best}, the closed cell nearest the goal (Euclidean; ties to the cheaper path, the start
    * first, then to the lower index; costs within 1e-9 count as equal). Fills `out`.
    */
@@ -173,6 +181,8 @@ export class GridAStar {
   /** {@link generic} in slices, as {@link octileSteps} is {@link octile}'s (a fresh `seeded` search starts from the queued sources). */
   genericSteps(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, fresh: boolean, expanded: number, stopAt: number, out: SearchOutcome, mode: GenericMode = PLAIN): SearchOutcome {
     const { maxCost, seeded, nearest: track } = mode;
+    const goals = mode.goals ?? null;
+    const settle = mode.settle ?? null;
     const W = this.stride;
     const pass = view.pass;
     const exits = view.exits;
@@ -191,12 +201,14 @@ export class GridAStar {
       if (hs === 0) return 0;
       const y = ((n / W) | 0) - 1;
       const x = n - (y + 1) * W - 1;
+      if (goals !== null) return goals.estimate(x, y) * hs;
       if (kind === 'octile') {
         const dx = Math.abs(x - gx);
         const dy = Math.abs(y - gy);
         return (dx > dy ? dx + K * dy : dy + K * dx) * hs;
       }
       if (kind === 'manhattan') return (Math.abs(x - gx) + Math.abs(y - gy)) * hs;
+      if (kind === 'chebyshev') return Math.max(Math.abs(x - gx), Math.abs(y - gy)) * hs;
       const p = hexLayout !== 'axial' ? offsetAxial(hexLayout, x, y, a) : ((a.x = x), (a.y = y), a);
       return axialDistance(kind, p.x - b.x, p.y - b.y) * hs;
     };
@@ -205,6 +217,7 @@ export class GridAStar {
       this.pending = -1;
       this.best = start;
       this.bestD = Infinity;
+      this.reachedGoal = -1;
     }
     const open = scratch.generation;
     const closed = open + 1;
@@ -212,31 +225,39 @@ export class GridAStar {
     let bestD = this.bestD;
     let limited = false;
     for (;;) {
+      // Resumed, the node the last slice stopped at is expanded at once: it was settled (and
+      // told to `settle`) then.
       let cur = this.pending;
-      if (cur >= 0) this.pending = -1;
+      const resumed = cur >= 0;
+      if (resumed) this.pending = -1;
       else if (heap.size > 0) cur = heap.pop();
       else break;
       const gc = g[cur];
-      if (gc > maxCost) break;
-      stamp[cur] = closed;
-      if (track) {
-        const y = ((cur / W) | 0) - 1;
-        const dx = cur - (y + 1) * W - 1 - gx;
-        const dy = y - gy;
-        const d = dx * dx + dy * dy;
-        // Ties: the cheaper path (so the start, at cost 0, stays put), then the lower index.
-        const gb = g[best];
-        if (d < bestD || (d === bestD && (gc < gb - TIE_EPS || (gc <= gb + TIE_EPS && cur < best)))) {
-          bestD = d;
-          best = cur;
+      if (!resumed) {
+        if (gc > maxCost) break;
+        stamp[cur] = closed;
+        if (track) {
+          const y = ((cur / W) | 0) - 1;
+          const dx = cur - (y + 1) * W - 1 - gx;
+          const dy = y - gy;
+          const d = dx * dx + dy * dy;
+          // Ties: the cheaper path (so the start, at cost 0, stays put), then the lower index.
+          const gb = g[best];
+          if (d < bestD || (d === bestD && (gc < gb - TIE_EPS || (gc <= gb + TIE_EPS && cur < best)))) {
+            bestD = d;
+            best = cur;
+          }
         }
-      }
-      if (cur === goal) break;
-      if (expanded >= stopAt) {
-        // Resumed, the node's closing and tracking above run again and change nothing.
-        this.pending = cur;
-        limited = true;
-        break;
+        if (cur === goal || (goals !== null && goals.has(cur))) {
+          this.reachedGoal = cur;
+          break;
+        }
+        if (settle !== null && !settle(cur)) continue;
+        if (expanded >= stopAt) {
+          this.pending = cur;
+          limited = true;
+          break;
+        }
       }
       expanded++;
       const parity = axis === null ? 0 : axis === 'y' ? (((cur / W) | 0) - 1) & 1 : ((cur % W) - 1) & 1;
@@ -271,10 +292,11 @@ export class GridAStar {
     }
     this.best = best;
     this.bestD = bestD;
-    return report(out, !limited && goal >= 0 && stamp[goal] === closed, expanded, limited);
+    return report(out, !limited && this.reachedGoal >= 0, expanded, limited);
   }
 
-  private table(model: MovementModel): StepTable {
+  /** The step table of `model` for this grid's stride (made on first use). @internal */
+  table(model: MovementModel): StepTable {
     let t = this.tables.get(model.name);
     if (t !== undefined) return t;
     const W = this.stride;
@@ -322,6 +344,10 @@ export interface GenericMode {
   readonly seeded: boolean;
   /** Keep {@link GridAStar.best}, the closed cell nearest the goal. */
   readonly nearest: boolean;
+  /** Goals besides `goal` (prepared): the search ends at the first it settles. */
+  readonly goals?: GoalSet | null;
+  /** Told each node the search settles (goals aside); false leaves that node unexpanded. */
+  readonly settle?: ((node: number) => boolean) | null;
 }
 
 /** A plain A* to the goal. */

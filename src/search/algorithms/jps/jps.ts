@@ -55,6 +55,17 @@ export class JumpPointSearch {
    * a new one, reads no large array. Cleared word by word through `touched` at the next search.
    */
   private readonly marks: Uint32Array;
+
+  /** Appends what it holds per layer (bit planes, JPS+ tables) and its own state, to `grid.memory()`'s form. */
+  memory(out: { name: string; layer: number | null; bytes: number }[]): void {
+    this.planes.forEach((p, layer) => {
+      if (p !== null) out.push({ name: 'JPS bit planes', layer, bytes: p.rows.byteLength + p.cols.byteLength });
+    });
+    this.tables.forEach((t, layer) => {
+      if (t !== null) out.push({ name: 'JPS+ table', layer, bytes: t.bytes });
+    });
+    out.push({ name: 'JPS node states', layer: null, bytes: this.marks.byteLength + this.touched.byteLength + this.found.byteLength });
+  }
   /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
   private readonly touched: Int32Array;
   private touchedCount = 0;
@@ -328,11 +339,11 @@ export class JumpPointSearch {
         if (k === 1) {
           const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
-          work += (p >= 0 ? p : ~p) - cx;
+          work += (p ^ (p >> 31)) - cx;
         } else if (k === 3) {
           const p = scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
-          work += cx - (p >= 0 ? p : ~p);
+          work += cx - (p ^ (p >> 31));
         } else if (k === 0 || k === 2) {
           const dy = k === 2 ? 1 : -1;
           if (cardinal) {
@@ -359,12 +370,12 @@ export class JumpPointSearch {
               if (east >= 0) relax(east, y);
               const west = scanBackward(rows, rw, y, cx, goalX, br);
               if (west >= 0) relax(west, y);
-              work += (east >= 0 ? east : ~east) - (west >= 0 ? west : ~west);
+              work += (east ^ (east >> 31)) - (west ^ (west >> 31));
             }
           } else {
             const p = dy > 0 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1, bc) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1, bc);
             if (p >= 0) relax(cx, p);
-            work += dy * ((p >= 0 ? p : ~p) - cy);
+            work += dy * ((p ^ (p >> 31)) - cy);
           }
         } else {
           // Diagonal run: each cell's straight jump points (and the goal) are successors.
@@ -390,12 +401,12 @@ export class JumpPointSearch {
             if (pass[p + dx] > 0) {
               const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, br) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, br);
               if (h >= 0) relax(h, y);
-              work += dx * ((h >= 0 ? h : ~h) - x);
+              work += dx * ((h ^ (h >> 31)) - x);
             }
             if (pass[p + dy * W] > 0) {
               const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, bc) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, bc);
               if (v >= 0) relax(x, v);
-              work += dy * ((v >= 0 ? v : ~v) - y);
+              work += dy * ((v ^ (v >> 31)) - y);
             }
           }
         }
