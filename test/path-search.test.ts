@@ -272,6 +272,19 @@ test('path search: the same mistakes throw the same errors as findPath; what beg
     assert.equal(thrown(() => finder.begin(0, 0, 9, 9, { algorithm })).element, 'algorithm');
   }
   assert.equal(thrown(() => finder.begin(0, 0, 9, 9, { anyAngle: true })).element, 'anyAngle');
+  assert.equal(thrown(() => finder.begin(0, 0, 9, 9, { goals: [5, 7] })).element, 'goals');
+  const layered = new NavGrid(10, 10, { layers: 2 });
+  assert.equal(thrown(() => new Pathfinder(layered).begin(0, 0, 9, 9, { goalLayer: 1 })).element, 'goalLayer');
+  const linked = new NavGrid(10, 10);
+  linked.addLink({ from: { x: 1, y: 1 }, to: { x: 8, y: 8 }, cost: 1 });
+  assert.equal(thrown(() => new Pathfinder(linked).begin(0, 0, 9, 9)).element, 'layer');
+  // A link enabled on the layer while a search runs: the restart refuses it the same way.
+  const later = new NavGrid(30, 30);
+  const running = new Pathfinder(later).begin(0, 0, 29, 29);
+  assert.equal(running.step({ maxExpansions: 2 }), null);
+  later.addLink({ from: { x: 1, y: 1 }, to: { x: 28, y: 28 }, cost: 1 });
+  later.setWalkable(15, 0, false);
+  assert.equal(thrown(() => running.step()).element, 'layer');
   const s = finder.begin(0, 0, 9, 9);
   for (const [options, element] of [
     [{ maxExpansions: 0 }, 'maxExpansions'],

@@ -146,7 +146,8 @@ export class PathSearch {
    * passed, whichever comes first (neither: to the end), at least one expansion. Returns the
    * answer when the search is done (then every later call returns it again, doing nothing), or
    * null while it is not. When the grid has changed since the last step, the search starts again
-   * first. Throws a TilenavError naming the option for a budget out of range (`maxExpansions` a
+   * first (and throws the TilenavError `begin` gives, naming `layer`, if links have been enabled
+   * on its layer since). Throws a TilenavError naming the option for a budget out of range (`maxExpansions` a
    * whole number >= 1, `budgetMs` a number >= 0; both may be Infinity), and one naming `search`
    * after {@link cancel}.
    */
