@@ -34,6 +34,8 @@ export type { Projection, ProjectionSpec, WorldPoint, CellPoint, HexLayout } fro
 export { movementModel, stepDistance, MOVEMENT_NAMES } from './search/movement.js';
 export type { MovementName, MovementModel, Step, CornerRule } from './search/movement.js';
 export { Pathfinder, findPath, distanceMap, movementRange } from './search/pathfinder.js';
+export { PathSearch } from './search/path-search.js';
+export type { StepOptions, PathSearchState } from './search/path-search.js';
 export { DEFAULT_FIND_PATH_OPTIONS } from './search/result.js';
 export type { PathResult, PathStatus, PathRefusal, CostMeasure, FindPathOptions, DistanceMapOptions, RangeOptions, MovementRange, SearchAlgorithm, HierarchyInfo } from './search/result.js';
 export type { DynamicObstacle, DynamicObstacleOptions } from './query/obstacles.js';

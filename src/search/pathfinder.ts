@@ -18,7 +18,8 @@ import { dijkstra } from './algorithms/astar/dijkstra.js';
 import { Hierarchy, type HierarchyOptions } from './algorithms/hierarchy/index.js';
 import { JumpPointSearch } from './algorithms/jps/jps.js';
 import { landmarksOf } from './bounds/landmarks/landmark-bounds.js';
-import { SearchScratch, outcome } from './kernel/scratch.js';
+import { SearchScratch, outcome, type SearchOutcome } from './kernel/scratch.js';
+import { PathSearch, slotBytes, type SearchSlot } from './path-search.js';
 import type { MovementModel, MovementName } from './movement.js';
 import { pad, padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
 import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, InternalPathOptions, MovementRange, PathRefusal, PathResult, PathStatus, RangeOptions, SearchAlgorithm } from './result.js';
@@ -101,7 +102,7 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
     const name = q.algorithm === 'hpa' ? 'the hierarchy' : 'jump point search';
     throw new TilenavError(`${name} does not follow links, and layer ${q.layer} has enabled links (grid.addLink); use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
   }
-  const astar: Runner = !q.nearest && q.model.name === 'octile' && view.exits === null ? 'octile' : 'generic';
+  const astar = aStarLoop(q, view);
   switch (q.algorithm) {
     case 'astar':
       return astar;
@@ -117,6 +118,17 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
       return jpsWhy === null && (view.uniform || q.model.name === 'octile' || bounded) ? 'jps' : astar;
   }
 }
+
+/**
+ * The A* loop that answers `q` on `view`: the octile one for octile movement without one-way
+ * flags or nearest mode, the generic one otherwise.
+ */
+function aStarLoop(q: Query, view: SearchView): 'octile' | 'generic' {
+  return !q.nearest && q.model.name === 'octile' && view.exits === null ? 'octile' : 'generic';
+}
+
+/** Idle search slots a Pathfinder keeps for its {@link PathSearch}es; more are made while more run. */
+const IDLE_SLOTS_KEPT = 2;
 
 /**
  * Searches one grid. Holds the search scratch (g, parent, generation stamps, heap) for the grid's
@@ -156,6 +168,8 @@ export class Pathfinder {
   private goalsMode: GenericMode | undefined;
   /** The cells a movement range settled, in order (grows, reused). */
   private settled: SettledCells | undefined;
+  /** Search slots returned by finished {@link PathSearch}es, for the next ones to borrow. */
+  private readonly idle: SearchSlot[] = [];
 
   /** A Pathfinder for `grid`: allocates its search scratch now (about 20 bytes per padded cell). */
   constructor(grid: NavGrid) {
@@ -181,12 +195,23 @@ export class Pathfinder {
     });
     if (this.anyAngleFinder !== undefined) out.push({ name: 'any-angle scratch', layer: null, bytes: this.anyAngleFinder.bytes });
     if (this.layersScratch !== undefined) out.push({ name: 'search scratch across layers', layer: null, bytes: this.layersScratch.bytes });
+    if (this.idle.length > 0) out.push({ name: 'idle path search slots', layer: null, bytes: this.idleBytes() });
     return out;
   }
 
-  /** Bytes of this Pathfinder's own scratch (not the grid's derived data). */
+  /**
+   * Bytes of this Pathfinder's own scratch and of the idle slots it keeps for {@link begin}'s
+   * searches (not the grid's derived data, nor the slots running searches hold: see
+   * {@link PathSearch.bytes}).
+   */
   get bytes(): number {
-    return this.scratch.bytes;
+    return this.scratch.bytes + this.idleBytes();
+  }
+
+  private idleBytes(): number {
+    let b = 0;
+    for (const slot of this.idle) b += slotBytes(slot);
+    return b;
   }
 
   /**
@@ -205,11 +230,8 @@ export class Pathfinder {
     const radius = o.radius ?? 0;
     const obstacles = o.obstacles;
     const anyAngle = o.anyAngle === true;
-    let view = o.view ?? grid.searchView(q.layer);
-    if (radius > 0) view = clearanceOf(grid, q.layer, radius).view(radius);
-    q.view = view;
-    q.overlay = view !== grid.searchView(q.layer);
-    q.goalView = q.goalLayer === q.layer ? view : this.layerView(q.goalLayer, radius);
+    this.traced = -1;
+    const view = this.frame(q, radius, o.view);
     if (anyAngle && (q.goalLayer !== q.layer || this.linksFrom(q) !== null)) {
       const why = q.goalLayer !== q.layer ? 'stay on one layer, and goalLayer differs from layer' : `do not follow links, and layer ${q.layer} has enabled links (grid.addLink)`;
       throw new TilenavError(`any-angle paths ${why}; leave anyAngle out`, { element: 'anyAngle' });
@@ -259,6 +281,85 @@ export class Pathfinder {
     return r;
   }
 
+  /**
+   * Begins a search to spread over frames, for games without workers: the same question as
+   * {@link findPath} with the same options, checked the same way (the same TilenavError for the
+   * same mistake), answered a slice at a time by {@link PathSearch.step}. It runs A* (`auto` and
+   * `astar`), so its answer is the one `findPath` gives with `algorithm: 'astar'`: the same
+   * cells, cost and `expanded` (and the same cost as every exact algorithm). `nearest`, `radius`,
+   * `obstacles` (read when the search starts, and again if it restarts), `weight`,
+   * `maxIterations` (expansions in all, over every step), `reachabilityCheck` and `out` work as in
+   * findPath. What runs in one call only throws a TilenavError naming it: `algorithm` `jps`,
+   * `jps+` or `hpa`; `anyAngle`; several `goals`; a `goalLayer` other than `layer`, or a layer
+   * with links (`layer`). Answers that need no search (an invalid start or goal, start = goal, a
+   * goal the component labels rule out) are ready at once in {@link PathSearch.result}.
+   *
+   * Several searches may run at once, each on its own search slot (its own scratch: about 20
+   * bytes per padded cell, plus 20 per queued node, plus 4 per padded cell with `obstacles`),
+   * borrowed from this Pathfinder when it begins and given back when it finishes or is
+   * cancelled; the Pathfinder keeps two idle slots for the next searches. A change to the grid
+   * between two steps makes the next step start the search again (see {@link PathSearch.step}).
+   */
+  begin(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathSearch {
+    const q = checkQuery(this.grid, newQuery(this.grid), sx, sy, gx, gy, options);
+    if (q.algorithm === 'jps' || q.algorithm === 'jps+' || q.algorithm === 'hpa') {
+      throw new TilenavError(`a search spread over frames runs A*; algorithm '${q.algorithm}' runs in one call only: use 'auto' or 'astar' with begin, or findPath`, { element: 'algorithm' });
+    }
+    if (options.anyAngle === true) throw new TilenavError('a search spread over frames returns grid paths; for an any-angle path call findPath with anyAngle', { element: 'anyAngle' });
+    if (q.goals !== null) throw new TilenavError('a search spread over frames goes to one goal; for several goals call findPath', { element: 'goals' });
+    if (q.goalLayer !== q.layer) throw new TilenavError('a search spread over frames stays on one layer; across layers call findPath', { element: 'goalLayer' });
+    this.spreadable(q);
+    return new PathSearch(this, q, sx, sy, gx, gy, options);
+  }
+
+  /** Throws the TilenavError {@link begin} gives for a layer whose links a search would follow. @internal */
+  spreadable(q: Query): void {
+    if (this.linksFrom(q) !== null) throw new TilenavError(`a search spread over frames does not follow links, and layer ${q.layer} has enabled links (grid.addLink); call findPath`, { element: 'layer' });
+  }
+
+  /** A search slot for a {@link PathSearch}: an idle one, or a new one. @internal */
+  borrowSlot(): SearchSlot {
+    const slot = this.idle.pop();
+    if (slot !== undefined) return slot;
+    const scratch = new SearchScratch(this.scratch.size);
+    return { scratch, astar: new GridAStar(scratch, this.grid.width), overlays: [] };
+  }
+
+  /** Takes back a slot a {@link PathSearch} no longer needs (kept while fewer than two are idle). @internal */
+  returnSlot(slot: SearchSlot): void {
+    if (this.idle.length < IDLE_SLOTS_KEPT) this.idle.push(slot);
+  }
+
+  /**
+   * The goal findPath searches for: (gx, gy), or with `q.nearest` the grid's cell nearest to it
+   * (an off-grid goal stands for it), written into `into` as [x, y]. @internal
+   */
+  goalOf(q: Query, gx: number, gy: number, into: [number, number]): [number, number] {
+    into[0] = q.nearest ? Math.min(this.grid.width - 1, Math.max(0, gx)) : gx;
+    into[1] = q.nearest ? Math.min(this.grid.height - 1, Math.max(0, gy)) : gy;
+    return into;
+  }
+
+  /** Which A* loop answers `q` on its view (see {@link aStarLoop}). @internal */
+  aStarLoop(q: Query): 'octile' | 'generic' {
+    return aStarLoop(q, q.view);
+  }
+
+  /**
+   * Points `q.view` at what the query searches (the layer's view, `given`, or for a unit of
+   * `radius` its clearance view), `q.goalView` at the goal layer's, and sets `q.overlay`;
+   * returns the view. @internal
+   */
+  frame(q: Query, radius: number, given?: SearchView): SearchView {
+    const grid = this.grid;
+    let view = given ?? grid.searchView(q.layer);
+    if (radius > 0) view = clearanceOf(grid, q.layer, radius).view(radius);
+    q.view = view;
+    q.overlay = view !== grid.searchView(q.layer);
+    q.goalView = q.goalLayer === q.layer ? view : this.layerView(q.goalLayer, radius);
+    return view;
+  }
+
   /** findPath's query for modules of the library: as findPath, with an internal search view. @internal */
   findPathOn(sx: number, sy: number, gx: number, gy: number, options: InternalPathOptions): PathResult {
     return this.findPath(sx, sy, gx, gy, options);
@@ -302,9 +403,8 @@ export class Pathfinder {
     return q;
   }
 
-  /** The invalid-start / invalid-goal answer for this query, or null when both cells may be used. */
-  private refusal(sx: number, sy: number, gx: number, gy: number, q: Query, radius: number): PathResult | null {
-    this.traced = -1;
+  /** The invalid-start / invalid-goal answer for this query, or null when both cells may be used. @internal */
+  refusal(sx: number, sy: number, gx: number, gy: number, q: Query, radius: number): PathResult | null {
     const s = this.refusalOf(sx, sy, q.view, q.layer, radius);
     if (s !== null) return refusedResult('invalid-start', s);
     const g = q.nearest ? null : this.refusalOf(gx, gy, q.goalView, q.goalLayer, radius);
@@ -355,7 +455,7 @@ export class Pathfinder {
     if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
     const node = this.astar.reachedGoal;
     const cell = unpad(grid.width, node);
-    const r = pathResult('found', this.cellPath(node, q.out), this.scratch.g[node], out.expanded, cell);
+    const r = pathResult('found', this.cellPath(this.scratch, node, q.out), this.scratch.g[node], out.expanded, cell);
     if (!anyAngle || r.cells.length < 2) return r;
     const a = this.anyAngle(sx, sy, grid.xOf(cell), grid.yOf(cell), q, r.expanded);
     a.status = r.status;
@@ -364,21 +464,33 @@ export class Pathfinder {
 
   /** One search on the query's view; with `nearest`, the partial path when the goal is out of reach. */
   private searchOnce(sx: number, sy: number, gx: number, gy: number, q: Query, nearest: boolean): PathResult {
-    const grid = this.grid;
-    const start = padXY(this.stride, sx, sy);
+    const settled = this.opening(sx, sy, gx, gy, q, nearest, false);
+    if (settled !== null) return settled;
     const goal = padXY(this.stride, gx, gy);
-    const goalCell = gy * grid.width + gx;
-    if (start === goal && q.layer === q.goalLayer) return pathResult('found', Int32Array.of(goalCell), 0, 0, goalCell);
-    const view = q.view;
-    const blockedGoal = q.goalView.pass[goal] <= 0;
-    if (blockedGoal && !nearest) return refusedResult('invalid-goal', 'blocked');
     const saved = q.nearest;
     q.nearest = nearest;
     try {
-      return this.run(start, goal, goalCell, q, view, blockedGoal);
+      return this.run(padXY(this.stride, sx, sy), goal, gy * this.grid.width + gx, q, q.view, q.goalView.pass[goal] <= 0);
     } finally {
       q.nearest = saved;
     }
+  }
+
+  /**
+   * The answer a search on the query's view needs not be run for: start = goal (`found`, one
+   * cell), a blocked goal when not going as near as it can (`invalid-goal`), and with `reach` a
+   * walkable goal the component labels put out of reach (`no-path`, as {@link run} answers for
+   * A*); else null. @internal
+   */
+  opening(sx: number, sy: number, gx: number, gy: number, q: Query, nearest: boolean, reach: boolean): PathResult | null {
+    const start = padXY(this.stride, sx, sy);
+    const goal = padXY(this.stride, gx, gy);
+    const goalCell = gy * this.grid.width + gx;
+    if (start === goal && q.layer === q.goalLayer) return pathResult('found', Int32Array.of(goalCell), 0, 0, goalCell);
+    const blockedGoal = q.goalView.pass[goal] <= 0;
+    if (blockedGoal && !nearest) return refusedResult('invalid-goal', 'blocked');
+    if (reach && !nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    return null;
   }
 
   private run(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean): PathResult {
@@ -411,14 +523,24 @@ export class Pathfinder {
     this.traced = this.scratch.generation;
     this.tracedScratch = this.scratch;
     this.tracedBase = 0;
+    return this.answer(out, this.astar, jps, cardinal, q, goal, goalCell);
+  }
+
+  /**
+   * The answer of a grid search that ended as `out` says, read from `astar`'s scratch (or, for
+   * jump point search, `jps`'s paths, on this Pathfinder's scratch): found, partial with
+   * `q.nearest`, limit-reached or no-path. Writes the path into `q.out` when it fits. @internal
+   */
+  answer(out: SearchOutcome, astar: GridAStar, jps: JumpPointSearch | null, cardinal: boolean, q: Query, goal: number, goalCell: number): PathResult {
+    const scratch = astar.scratch;
     if (out.reached) {
-      const cells = jps !== null ? jps.reconstruct(goal, cardinal, q.out) : this.cellPath(goal, q.out);
-      return pathResult('found', cells, this.scratch.g[goal], out.expanded, goalCell);
+      const cells = jps !== null ? jps.reconstruct(goal, cardinal, q.out) : this.cellPath(scratch, goal, q.out);
+      return pathResult('found', cells, scratch.g[goal], out.expanded, goalCell);
     }
     if (q.nearest && !out.limited) {
       // The start itself when nothing reachable is nearer: already as near as it gets.
-      const best = this.astar.best;
-      return pathResult('partial', this.cellPath(best, q.out), this.scratch.g[best], out.expanded, unpad(grid.width, best));
+      const best = astar.best;
+      return pathResult('partial', this.cellPath(scratch, best, q.out), scratch.g[best], out.expanded, unpad(this.grid.width, best));
     }
     return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
   }
@@ -733,10 +855,10 @@ export class Pathfinder {
     return count;
   }
 
-  /** The A* path ending at padded cell `last` as cell indices, start first. */
-  private cellPath(last: number, out?: Int32Array): Int32Array {
+  /** The A* path on `scratch` ending at padded cell `last` as cell indices, start first. */
+  private cellPath(scratch: SearchScratch, last: number, out?: Int32Array): Int32Array {
     const width = this.grid.width;
-    return this.scratch.path(last, (p) => unpad(width, p), out);
+    return scratch.path(last, (p) => unpad(width, p), out);
   }
 }
 

@@ -12,7 +12,7 @@ import type { DynamicObstacle, DynamicObstacleOptions } from '../query/obstacles
  * - `partial`: with `nearest`, the goal is out of reach and `cells` ends at the reachable cell
  *   nearest to it (`reached`); one cell, the start, when the unit is already as near as it gets.
  * - `no-path`: the goal cannot be reached; `cells` is empty, `cost` Infinity.
- * - `limit-reached`: `maxIterations` ran out before the search ended.
+ * - `limit-reached`: the work bound `maxIterations` ran out before the search ended.
  * - `invalid-start` / `invalid-goal`: that cell is outside the grid, blocked, or too narrow for the
  *   unit's `radius` ({@link PathResult.reason} says which).
  */
@@ -68,7 +68,9 @@ export interface PathResult {
 
 /**
  * The options of every path question: {@link Pathfinder.findPath}, the free {@link findPath}, the
- * path service's `findPath` and `request`. All optional.
+ * path service's `findPath` and `request`, and `Pathfinder.begin` (a search spread over frames,
+ * which runs A* and refuses `jps`, `jps+`, `hpa`, `anyAngle`, several `goals` and other layers).
+ * All optional.
  */
 export interface FindPathOptions {
   /** Layer index or name: the start's layer, and the goal's unless `goalLayer` says otherwise. @default 0 */
@@ -86,8 +88,20 @@ export interface FindPathOptions {
    */
   movement?: MovementName;
   /**
-   * Stop after this many expansions with status `limit-reached`. The default, Infinity, lets the
-   * search run to the end; on a finite grid it always ends, at most once per walkable cell.
+   * A bound on the search's work: once spent, the search stops with status `limit-reached`. One
+   * unit is one expanded node, plus, for jump point search, one per cell its scans step over (from
+   * where a scan starts to where it stops, at a jump point or a wall; the steps of a diagonal or
+   * vertical run); JPS+, which reads one table entry per jump however long, adds one per diagonal
+   * hop. So N bounds the cells any algorithm looks at to a small constant times N (A*: each
+   * expanded node and its up to 8 neighbours; JPS: three 32-cell words per 32 cells scanned),
+   * however far the jumps reach: a search checks the bound after every expansion and every jump,
+   * and stops within one scan of it. The same N therefore stops jump point search after fewer
+   * expansions than A* on open ground, where one expansion scans far. `expanded` still counts
+   * expanded nodes only. A search
+   * the bound does not stop answers exactly as without it. The hierarchy (`hpa`) does not read it
+   * (its searches are bounded by its cluster and group sizes); with `anyAngle`, it counts the
+   * any-angle search's expansions, not its line-of-sight checks. The default, Infinity, lets the
+   * search run to the end; on a finite grid it always ends.
    * @default Infinity
    */
   maxIterations?: number;
