@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in this list, in one process, one after another.
  * Each module runs when imported and prints its own table.
  */
-const suites = ['./astar.ts', './doors.ts', './formats.ts', './render.ts', './queries.ts', './unreachable.ts', './tiled.ts', './agents.ts', './crowd.ts', './service.ts', './service-agents.ts', './speed.ts', './large.ts', './weighted.ts', './compat.ts'];
+const suites = ['./astar.ts', './doors.ts', './formats.ts', './render.ts', './queries.ts', './unreachable.ts', './tiled.ts', './agents.ts', './horde.ts', './crowd.ts', './service.ts', './service-agents.ts', './speed.ts', './large.ts', './weighted.ts', './compat.ts'];
 const only = process.argv.slice(2);
 // Whole names: `agents` runs agents.ts alone, not service-agents.ts too.
 const unknown = only.filter((o) => !suites.includes(`./${o}.ts`));

@@ -71,7 +71,7 @@ test('a mistyped command or flag gets one line with the nearest name and exit 2;
     [['path', ARENA, '--from', '1,1', '--to', '2,2', '--algo', 'jps'], "tilenav path: unknown flag '--algo'; did you mean '--algorithm'?"],
     // Without the map, the map is what is missing (not --from).
     [['path'], "tilenav path: arguments: expected one MAP, got none; usage: tilenav path MAP --from x,y --to x,y [options]"],
-    [['path', ARENA, '--from', '1,1', '--to', '2,2', '--movement', 'octil'], "tilenav path: --movement: unknown value 'octil'; expected one of cardinal, octile, octile-one-obstacle, octile-always, iso, hex, hex-odd-r, hex-even-r, hex-odd-q, hex-even-q, staggered-odd-r, staggered-even-r, staggered-odd-q, staggered-even-q (did you mean 'octile'?)"],
+    [['path', ARENA, '--from', '1,1', '--to', '2,2', '--movement', 'octil'], "tilenav path: --movement: unknown value 'octil'; expected one of cardinal, octile, octile-one-obstacle, octile-always, chebyshev, chebyshev-one-obstacle, chebyshev-always, iso, hex, hex-odd-r, hex-even-r, hex-odd-q, hex-even-q, staggered-odd-r, staggered-even-r, staggered-odd-q, staggered-even-q (did you mean 'octile'?)"],
   ];
   for (const [argv, line] of cases) {
     const r = await run(...argv);

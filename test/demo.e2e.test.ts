@@ -515,7 +515,8 @@ test('demo: units: add, drag-select, right-click a target, arrive in formation; 
   assert.ok(stats.replans > replansBefore, `the wall made units replan (${replansBefore} -> ${stats.replans})`);
   assert.match((await page.textContent('#units')) ?? '', /replans/);
 
-  // A unit standing in a one-cell doorway steps aside for a walker, who passes.
+  // A unit standing in a one-cell doorway steps aside for a walker, who passes; then it returns
+  // to its post (idle units keep their post: returnToPost).
   // The room's other door (6, 9) is walled first, so the way through the unit is the only one.
   await page.evaluate(() => (window as any).__tilenav.paint(6, 9, 'wall'));
   const [door] = await page.evaluate(() => (window as any).__tilenav.addUnits(1, 11, 16));
@@ -530,7 +531,7 @@ test('demo: units: add, drag-select, right-click a target, arrive in formation; 
   const w = passed.units.find((u) => u.id === walker)!;
   const d = passed.units.find((u) => u.id === door)!;
   assert.ok(!w.moving && Math.hypot(w.x - 17, w.y - 16) <= 1, `the walker passed the door (at ${w.x.toFixed(2)}, ${w.y.toFixed(2)})`);
-  assert.ok(Math.hypot(d.x - 11, d.y - 16) > 0.5, `the unit in the door stepped aside (to ${d.x.toFixed(2)}, ${d.y.toFixed(2)})`);
+  assert.ok(Math.hypot(d.x - 11, d.y - 16) < 0.5, `the unit in the door is back at its post (at ${d.x.toFixed(2)}, ${d.y.toFixed(2)})`);
 
   // 100 units walking, redrawn every frame for a second: frame and simulation time.
   await page.evaluate(() => (window as any).__tilenav.pauseUnits(false));

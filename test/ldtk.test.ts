@@ -4,19 +4,18 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { PNG } from 'pngjs';
-import { findPath, TilenavError, type NavGrid } from '../src/index.js';
-import { parseLdtk, parseLdtkAsync, type LdtkEntityRef, type LdtkProject, type LdtkOptions } from '../src/loaders/index.js';
+import { DEFAULT_TERRAINS, findPath, TilenavError, type NavGrid } from '../src/index.js';
+import { DEFAULT_LDTK_MAPPING, parseLdtk, parseLdtkAsync, type LdtkEntityRef, type LdtkProject, type LdtkOptions } from '../src/loaders/index.js';
 import { loadLdtk } from '../src/loaders/node.js';
 import { fixture } from './fixtures.js';
 import { refDistances } from './reference.js';
 import { mulberry32 } from '../src/query/index.js';
 import { runCli } from './helpers-cli.js';
 
-const SAMPLES = ['Typical_TopDown_example.ldtk', 'WorldMap_Free_layout.ldtk', 'SeparateLevelFiles.ldtk', 'Test_file_for_API_showing_all_features.ldtk'];
 const path = (name: string) => fixture(`ldtk/${name}`);
 const readFile = (p: string) => readFileSync(p);
 const load = (name: string, options: LdtkOptions = {}) => parseLdtk(readFileSync(path(name)), { file: path(name), readFile, ...options });
@@ -32,28 +31,68 @@ function layersOf(projectPath: string, level: Json): Json[] {
   return JSON.parse(readFileSync(dir + level.externalRelPath, 'utf8')).layerInstances;
 }
 
-/** Per cell of a level's 16-pixel grid: 1 where an IntGrid value named "walls" lies, 2 where one named "water" does (walls win). */
-function expectedCells(projectPath: string, level: Json, defs: Json[]): Uint8Array {
-  const w = Math.ceil(level.pxWid / 16);
-  const h = Math.ceil(level.pxHei / 16);
-  const out = new Uint8Array(w * h);
-  for (const li of layersOf(projectPath, level)) {
+/** What the default conventions make of one IntGrid value: block, open, a terrain's cost, or nothing. */
+type Meaning = { walkable: 0 | 1 | -1; cost: number } | null;
+
+/**
+ * The documented conventions (DEFAULT_LDTK_MAPPING, DEFAULT_TERRAINS), read afresh: a value or its
+ * group named like a wall blocks, one named like a floor opens, one named after a terrain takes its
+ * cost (or blocks, for lava), and any other value of a layer named like a collision layer blocks.
+ */
+function meaningOf(layer: string, value: Json, groups: Json[]): Meaning {
+  const names = [value.identifier, groups.find((g) => g.uid === value.groupUid)?.identifier].filter((n) => typeof n === 'string' && n !== '').map((n: string) => n.toLowerCase());
+  const has = (list: readonly string[]) => names.some((n) => list.some((m) => m.toLowerCase() === n));
+  if (has(DEFAULT_LDTK_MAPPING.blockingValues)) return { walkable: 0, cost: NaN };
+  if (has(DEFAULT_LDTK_MAPPING.openValues)) return { walkable: 1, cost: NaN };
+  const terrain = DEFAULT_TERRAINS.find((t) => names.includes(t.name.toLowerCase()));
+  if (terrain !== undefined) return { walkable: terrain.walkable ? -1 : 0, cost: terrain.cost };
+  if (DEFAULT_LDTK_MAPPING.collisionLayers.some((m) => m.toLowerCase() === layer.toLowerCase())) return { walkable: 0, cost: NaN };
+  return null;
+}
+
+/** The project's nav cell size: the finest grid among IntGrid layers with a value that means something (else among all). */
+function expectedCellSize(json: Json): number {
+  const intGrids = json.defs.layers.filter((d: Json) => d.type === 'IntGrid');
+  const meaningful = intGrids.filter((d: Json) => d.intGridValues.some((v: Json) => meaningOf(d.identifier, v, d.intGridValuesGroups ?? []) !== null));
+  const from = meaningful.length > 0 ? meaningful : intGrids;
+  return from.length > 0 ? Math.min(...from.map((d: Json) => d.gridSize)) : json.defaultGridSize;
+}
+
+/**
+ * Per cell of a level's `cs`-pixel grid: walkable (1 or 0) and cost, from its IntGrid layers taken
+ * from the bottom one up, each nav cell looking up every layer cell whose pixels overlap its own.
+ */
+function expectedCells(projectPath: string, level: Json, defs: Json[], cs: number): { walkable: Uint8Array; cost: Float64Array } {
+  const w = Math.ceil(level.pxWid / cs);
+  const h = Math.ceil(level.pxHei / cs);
+  const walkable = new Uint8Array(w * h).fill(1);
+  const cost = new Float64Array(w * h).fill(1);
+  for (const li of [...layersOf(projectPath, level)].reverse()) {
     if (li.__type !== 'IntGrid') continue;
     const def = defs.find((d) => d.uid === li.layerDefUid);
-    const name = (v: number) => def.intGridValues.find((x: Json) => x.value === v)?.identifier;
-    // The samples' IntGrid layers that name values all lie on the 16-pixel grid with no offset.
-    if (li.__gridSize !== 16) continue;
-    assert.equal(li.__pxTotalOffsetX, 0);
-    assert.equal(li.__pxTotalOffsetY, 0);
-    li.intGridCsv.forEach((v: number, i: number) => {
-      const x = i % li.__cWid;
-      const y = Math.floor(i / li.__cWid);
-      if (x >= w || y >= h || v === 0) return;
-      if (name(v) === 'walls') out[y * w + x] = 1;
-      else if (name(v) === 'water' && out[y * w + x] === 0) out[y * w + x] = 2;
-    });
+    const meaning = new Map<number, Meaning>(def.intGridValues.map((v: Json) => [v.value, meaningOf(def.identifier, v, def.intGridValuesGroups ?? [])]));
+    const g = li.__gridSize;
+    const ox = li.__pxTotalOffsetX;
+    const oy = li.__pxTotalOffsetY;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        // Layer cells cx with ox + cx * g < (x + 1) * cs and ox + (cx + 1) * g > x * cs.
+        const cx0 = Math.max(0, Math.floor((x * cs - ox) / g));
+        const cx1 = Math.min(li.__cWid - 1, Math.ceil(((x + 1) * cs - ox) / g) - 1);
+        const cy0 = Math.max(0, Math.floor((y * cs - oy) / g));
+        const cy1 = Math.min(li.__cHei - 1, Math.ceil(((y + 1) * cs - oy) / g) - 1);
+        for (let cy = cy0; cy <= cy1; cy++) {
+          for (let cx = cx0; cx <= cx1; cx++) {
+            const m = meaning.get(li.intGridCsv[cy * li.__cWid + cx]);
+            if (m === undefined || m === null) continue;
+            if (m.cost === m.cost) cost[y * w + x] = m.cost;
+            if (m.walkable >= 0) walkable[y * w + x] = m.walkable;
+          }
+        }
+      }
+    }
   }
-  return out;
+  return { walkable, cost };
 }
 
 function allLevels(json: Json): Json[] {
@@ -66,29 +105,43 @@ function blocked(grid: NavGrid): number {
 
 // ---- samples ---------------------------------------------------------------------------------------
 
-test('every sample loads: each level blocks exactly the cells its IntGrid "walls" values cover, and "water" costs as Water', () => {
-  for (const name of SAMPLES) {
+/** Every project in the fixtures folder, and every level file beside them. */
+const DIR = fixture('ldtk');
+const PROJECTS = readdirSync(DIR).filter((f) => f.endsWith('.ldtk')).sort();
+const LEVEL_FILES = readdirSync(DIR, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ldtkl')).map((f) => f.split(sep).join('/')).sort();
+
+test('every sample loads: each level blocks exactly the cells its IntGrid values block, and terrain values cost their terrain', () => {
+  // LDtk ships 14 sample projects, one of them with its levels saved apart in 3 files.
+  assert.equal(PROJECTS.length, 14);
+  assert.equal(LEVEL_FILES.length, 3);
+  const levelFilesRead = new Set<string>();
+  let blockedTotal = 0;
+  for (const name of PROJECTS) {
     const json = JSON.parse(readFileSync(path(name), 'utf8'));
-    const p = load(name);
+    const p = parseLdtk(readFileSync(path(name)), { file: path(name), readFile: (f) => (levelFilesRead.add(f.slice(DIR.length + 1).split(sep).join('/')), readFileSync(f)) });
     const levels = allLevels(json);
+    const cs = expectedCellSize(json);
     assert.equal(p.levels.length, levels.length, name);
-    assert.equal(p.cellSize, 16, name);
+    assert.equal(p.cellSize, cs, name);
+    // Warnings speak only of values that mean nothing to navigation.
+    for (const w of p.warnings) assert.match(w, /means? nothing to navigation/, `${name}: ${w}`);
     levels.forEach((raw: Json, k: number) => {
+      const where = `${name} level ${raw.identifier}`;
       const level = p.levels[k];
-      assert.equal(level.name, raw.identifier);
-      const want = expectedCells(path(name), raw, json.defs.layers);
+      assert.equal(level.name, raw.identifier, where);
+      const want = expectedCells(path(name), raw, json.defs.layers, cs);
       const L = level.grid.layers[0];
-      assert.equal(level.grid.size, want.length, `${name} ${raw.identifier}`);
-      let walls = 0;
-      for (let i = 0; i < want.length; i++) {
-        assert.equal(L.walkable[i], want[i] === 1 ? 0 : 1, `${name} ${raw.identifier} cell ${i}`);
-        assert.equal(L.cost[i], want[i] === 2 ? 2 : 1, `${name} ${raw.identifier} cell ${i} cost`);
-        walls += want[i] === 1 ? 1 : 0;
-      }
-      assert.ok(walls > 0, `${name} ${raw.identifier} has walls to check`);
-      assert.equal(blocked(level.grid), walls);
+      assert.equal(level.grid.size, want.walkable.length, where);
+      const walls = want.walkable.reduce((n, v) => n + (v === 0 ? 1 : 0), 0);
+      assert.ok(walls > 0, `${where} has walls to check`);
+      assert.equal(blocked(level.grid), walls, where);
+      const wrong = want.walkable.findIndex((v, i) => L.walkable[i] !== v || Math.abs(L.cost[i] - want.cost[i]) > 1e-6);
+      assert.equal(wrong, -1, `${where}: cell ${wrong} is walkable ${L.walkable[wrong]} cost ${L.cost[wrong]}, expected ${want.walkable[wrong]} cost ${want.cost[wrong]}`);
+      blockedTotal += walls;
     });
   }
+  assert.deepEqual([...levelFilesRead].sort(), LEVEL_FILES, 'every level file was read by its project');
+  assert.ok(blockedTotal > 10000);
 });
 
 test('levels saved apart (.ldtkl) load through readFile, through parseLdtkAsync and through loadLdtk alike', async () => {
@@ -148,7 +201,7 @@ test('a Free world stitches one grid per depth; cells no level covers are blocke
     assert.deepEqual([w.grid.width, w.grid.height], [(x1 - x0) / 16, (y1 - y0) / 16]);
     // Levels of one depth do not overlap in this sample: the walkable cells add up, the rest is void.
     let walkable = 0;
-    for (const raw of raws) walkable += expectedCells(path('WorldMap_Free_layout.ldtk'), raw, json.defs.layers).filter((c: number) => c !== 1).length;
+    for (const raw of raws) walkable += expectedCells(path('WorldMap_Free_layout.ldtk'), raw, json.defs.layers, 16).walkable.filter((c) => c === 1).length;
     assert.equal(w.grid.stats()[0].walkable, walkable, `depth ${w.depth}`);
   }
   assert.ok(!p.warnings.some((s) => /overlaps/.test(s)), 'levels of different depths are not overlaps');

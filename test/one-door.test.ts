@@ -458,3 +458,28 @@ test('the free findPath keeps one scratch per grid: no per-map allocation after 
   const grew = process.memoryUsage().arrayBuffers - buffers;
   assert.ok(grew < scratch, `array buffers grew ${grew} bytes over 100 calls; one scratch is ${scratch}`);
 });
+
+test('a hexagonal Tiled map moves as its hexagons without being told: searches, agents, smoothing and any-angle refused', async () => {
+  const { parseTiled } = await import('../src/loaders/index.js');
+  const { readFixture } = await import('./fixtures.js');
+  const { NavigationSystem } = await import('../src/agents/index.js');
+  const map = parseTiled(readFixture('tiled/tiled-examples/hexagonal-mini.tmx'), { file: 'hexagonal-mini.tmx' });
+  const grid = map.grid;
+  assert.equal(grid.movement, 'hex-odd-r', 'the map\'s own hex layout');
+  assert.equal(grid.movement, map.movement);
+  const walk = grid.layers[0].walkable;
+  const cells = [...walk.keys()].filter((i) => walk[i] === 1);
+  const [a, b] = [cells[0], cells[cells.length - 1]];
+  const own = findPath(grid, grid.xOf(a), grid.yOf(a), grid.xOf(b), grid.yOf(b));
+  const told = findPath(grid, grid.xOf(a), grid.yOf(a), grid.xOf(b), grid.yOf(b), { movement: 'hex-odd-r' });
+  assert.deepEqual([own.status, own.cost, Array.from(own.cells)], [told.status, told.cost, Array.from(told.cells)]);
+  assert.ok(checkPath(grid, own.cells).valid, 'checkPath reads the grid\'s movement too');
+  assert.throws(() => smoothPath(grid, own.cells), /no straight segments/);
+  assert.throws(() => findPath(grid, grid.xOf(a), grid.yOf(a), grid.xOf(b), grid.yOf(b), { anyAngle: true }), (e: unknown) => e instanceof TilenavError && e.element === 'anyAngle');
+  const units = new NavigationSystem(grid);
+  assert.equal(units.movement, 'hex-odd-r', 'the agents move as the grid does');
+  const id = units.addAgent({ x: grid.xOf(a), y: grid.yOf(a) });
+  units.moveTo(id, grid.xOf(b), grid.yOf(b));
+  for (let k = 0; k < 60 * 60 && units.isMoving(id); k++) units.update(1 / 60);
+  assert.equal(units.isMoving(id), false, 'the unit arrived');
+});

@@ -64,6 +64,9 @@ export function refNeighbours(grid: NavGrid, layer: number, m: RefMovement, x: n
     }
     return out;
   }
+  // Square cells: 8 neighbours; a Chebyshev (king's move) diagonal is one step like a straight one,
+  // an octile diagonal is sqrt 2 long. The corner rule: how many blocked side cells a diagonal passes.
+  const chebyshev = m.startsWith('chebyshev');
   for (let dy = -1; dy <= 1; dy++) {
     for (let dx = -1; dx <= 1; dx++) {
       if (dx === 0 && dy === 0) continue;
@@ -72,10 +75,10 @@ export function refNeighbours(grid: NavGrid, layer: number, m: RefMovement, x: n
       if (!walk(x + dx, y + dy) || !exitOk(dx, dy)) continue;
       if (diagonal) {
         const blocked = (walk(x + dx, y) ? 0 : 1) + (walk(x, y + dy) ? 0 : 1);
-        const allowed = m === 'octile' ? 0 : m === 'octile-one-obstacle' ? 1 : 2;
+        const allowed = m.endsWith('-one-obstacle') ? 1 : m.endsWith('-always') ? 2 : 0;
         if (blocked > allowed) continue;
       }
-      out.push([x + dx, y + dy, diagonal ? Math.SQRT2 : 1]);
+      out.push([x + dx, y + dy, diagonal && !chebyshev ? Math.SQRT2 : 1]);
     }
   }
   return out;
@@ -99,6 +102,105 @@ export function refDistances(grid: NavGrid, layer: number, m: RefMovement, sourc
       const j = ny * grid.width + nx;
       const d = dist[best] + len * L.cost[j];
       if (d < dist[j]) dist[j] = d;
+    }
+  }
+  return dist;
+}
+
+/** Rules of a movement range for {@link refRange}. */
+export interface RefRangeRules {
+  /** Cells that cannot be entered (the start excepted). */
+  occupied?: readonly number[];
+  /** Cells that can be entered but not left (the start excepted). */
+  stopAt?: readonly number[];
+}
+
+/**
+ * Movement range by the rules' definitions: the cheapest cost from `start` to every cell over
+ * paths that enter no occupied cell and leave no stop cell but the start, Infinity where no such
+ * path exists or it costs more than `budget` (with the float32 margin below). Dijkstra over the whole grid, cut afterwards, so a
+ * wrong cut in the library cannot agree with it.
+ */
+export function refRange(grid: NavGrid, layer: number, m: RefMovement, start: number, budget: number, rules: RefRangeRules = {}): Float64Array {
+  const n = grid.size;
+  const dist = new Float64Array(n).fill(Infinity);
+  const done = new Uint8Array(n);
+  const L = grid.layers[layer];
+  const occupied = new Set(rules.occupied ?? []);
+  const stop = new Set(rules.stopAt ?? []);
+  occupied.delete(start);
+  if (L.walkable[start] !== 1) return dist;
+  dist[start] = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < n; i++) if (!done[i] && dist[i] < Infinity && (best < 0 || dist[i] < dist[best])) best = i;
+    if (best < 0) break;
+    done[best] = 1;
+    if (best !== start && stop.has(best)) continue;
+    const x = best % grid.width;
+    const y = (best - x) / grid.width;
+    for (const [nx, ny, len] of refNeighbours(grid, layer, m, x, y)) {
+      const j = ny * grid.width + nx;
+      if (occupied.has(j)) continue;
+      const d = dist[best] + len * L.cost[j];
+      if (d < dist[j]) dist[j] = d;
+    }
+  }
+  // The budget's documented margin: costs are float32 (1.2 is 1.2000000477), so a sum of them may
+  // lie up to 2^-24 relatively over the sum of the numbers given; a relative 1e-7 still counts.
+  for (let i = 0; i < n; i++) if (dist[i] > budget * (1 + 1e-7)) dist[i] = Infinity;
+  return dist;
+}
+
+// ---- edge walls, from their definition (NavGrid.setEdgeWall) ----------------------------------
+
+/** Whether the edge between the side-adjacent cells (x1, y1) and (x2, y2) is walled, read from the raw flag bits. */
+export function walled(g: NavGrid, layer: number, x1: number, y1: number, x2: number, y2: number): boolean {
+  const f = g.layers[layer].flags;
+  // Bit 5 (0x20): a wall on the cell's north edge; bit 6 (0x40): on its west edge.
+  if (y1 === y2) return (f[y1 * g.width + Math.max(x1, x2)] & 0x40) !== 0 && Math.max(x1, x2) > 0;
+  return (f[Math.max(y1, y2) * g.width + x1] & 0x20) !== 0 && Math.max(y1, y2) > 0;
+}
+
+/**
+ * The moves from (x, y) with edge walls: no step across a walled edge, no diagonal from A to D
+ * (side cells B and C) when any of the edges A|B, A|C, B|D, C|D meeting at its corner is walled,
+ * whatever the model's corner rule.
+ */
+export function wallNeighbours(g: NavGrid, layer: number, m: MovementName, x: number, y: number): [number, number, number][] {
+  return refNeighbours(g, layer, m, x, y).filter(([nx, ny]) => {
+    if (nx === x || ny === y) return !walled(g, layer, x, y, nx, ny);
+    return !(walled(g, layer, x, y, nx, y) || walled(g, layer, x, y, x, ny) || walled(g, layer, nx, y, nx, ny) || walled(g, layer, x, ny, nx, ny));
+  });
+}
+
+/**
+ * Cost of the cheapest path from every cell to `goal` (Infinity where none): a Dijkstra from the
+ * goal over the reversed moves of {@link refNeighbours}, a move into cell j costing its length
+ * times j's cost (`moves`: {@link wallNeighbours} for grids with edge walls). Differs from
+ * {@link refDistances} from the goal where costs vary or cells are one-way.
+ */
+export function refDistancesTo(grid: NavGrid, layer: number, m: RefMovement, goal: number, moves: typeof refNeighbours = refNeighbours): Float64Array {
+  const n = grid.size;
+  const L = grid.layers[layer];
+  // Every move p -> j, listed at j.
+  const into: [number, number][][] = Array.from({ length: n }, () => []);
+  for (let p = 0; p < n; p++) {
+    if (L.walkable[p] !== 1) continue;
+    const x = p % grid.width;
+    for (const [nx, ny, len] of moves(grid, layer, m, x, (p - x) / grid.width)) into[ny * grid.width + nx].push([p, len]);
+  }
+  const dist = new Float64Array(n).fill(Infinity);
+  const done = new Uint8Array(n);
+  if (L.walkable[goal] === 1) dist[goal] = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < n; i++) if (!done[i] && dist[i] < Infinity && (best < 0 || dist[i] < dist[best])) best = i;
+    if (best < 0) break;
+    done[best] = 1;
+    for (const [p, len] of into[best]) {
+      const d = dist[best] + len * L.cost[best];
+      if (d < dist[p]) dist[p] = d;
     }
   }
   return dist;

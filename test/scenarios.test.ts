@@ -217,7 +217,7 @@ for (const s of SCENARIOS) {
         assert.ok(close(r.cost, want), `${label}: cost ${r.cost}, expected ${want}`);
         assert.equal(r.cells[0], start, label);
         assert.equal(r.cells[r.cells.length - 1], goal, label);
-        const c = checkPath(grid, r.cells, { movement });
+        const c = checkPath(cells, r.cells, { movement });
         assert.ok(c.valid, `${label}: ${c.problem}`);
         assert.ok(close(c.cost, r.cost), `${label}: the path costs ${c.cost}, reported ${r.cost}`);
       }

@@ -64,7 +64,7 @@ test('NavGrid options of the wrong kind are refused naming the option', () => {
 
 test('NavGrid storage must be an ArrayBuffer or SharedArrayBuffer large enough; a typed array is refused by name, never copied', () => {
   const bytes = NavGrid.storageBytes(4, 4, 1);
-  refuses(() => new NavGrid(4, 4, { layers: 1, storage: { byteLength: 1000 } as never }), /^storage: expected an ArrayBuffer or SharedArrayBuffer, got a object/);
+  refuses(() => new NavGrid(4, 4, { layers: 1, storage: { byteLength: 1000 } as never }), /^storage: expected an ArrayBuffer or SharedArrayBuffer, got an object/);
   refuses(() => new NavGrid(4, 4, { layers: 1, storage: new Uint8Array(1000) as never }), /^storage: expected an ArrayBuffer or SharedArrayBuffer, got a Uint8Array; pass its buffer \(and its byteOffset as storageOffset\)/);
   refuses(() => new NavGrid(4, 4, { layers: 1, storage: new DataView(new ArrayBuffer(1000)) as never }), /got a DataView/);
   refuses(() => new NavGrid(4, 4, { layers: 1, storage: 'x' as never }), /^storage: expected an ArrayBuffer or SharedArrayBuffer, got "x"/);

@@ -3,10 +3,11 @@
  * never waits for them. Only types come from the service, so `tilenav/agents` stays free of Node
  * and the DOM; give it the service of your environment (`tilenav/service`).
  */
+import type { CellPoint } from '../grid/projection.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { canSmooth, cellsToPoints, smoothPath } from '../path/smooth.js';
-import type { PathService, ServiceResult } from '../service/service.js';
-import { cellOf, type AgentPlanner, type PlanRequest } from './planner.js';
+import type { PathService, ServiceRequestOptions, ServiceResult } from '../service/service.js';
+import { cellOf, firstLinkStep, type AgentPlanner, type PlanRequest } from './planner.js';
 
 /** What the planner knows about one agent's path request. */
 interface Asked {
@@ -69,6 +70,8 @@ export class ServicePlanner implements AgentPlanner {
   lastPending = false;
   /** Always false: an unreachable goal gives no plan rather than a partial one. */
   readonly lastPartial = false;
+  /** The far end of the link the last plan's waypoints lead to, or null (see AgentPlanner.lastLink). */
+  lastLink: CellPoint | null = null;
   private readonly asked = new Map<number, Asked>();
   private readonly byId = new Map<number, number>();
   private spent = 0;
@@ -111,6 +114,7 @@ export class ServicePlanner implements AgentPlanner {
 
   private planNow(req: PlanRequest): Float64Array | null {
     this.lastPending = false;
+    this.lastLink = null;
     const grid = this.grid;
     const sx = cellOf(req.fromX);
     const sy = cellOf(req.fromY);
@@ -135,14 +139,23 @@ export class ServicePlanner implements AgentPlanner {
     return this.waypoints(req, cells, from < 0);
   }
 
-  /** Waypoints through `cells` ending at the exact target; `prependStart` walks to the path's first cell first. */
-  private waypoints(req: PlanRequest, cells: Int32Array, prependStart: boolean): Float64Array {
+  /**
+   * Waypoints through `cells` ending at the exact target, or at the near end of the first link the
+   * path takes (then {@link lastLink} says where it leads); `prependStart` walks to the path's first
+   * cell first.
+   */
+  private waypoints(req: PlanRequest, all: Int32Array, prependStart: boolean): Float64Array {
+    const jump = firstLinkStep(this.grid, req.layer, all);
+    const cells = jump < 0 ? all : all.subarray(0, jump);
+    if (jump >= 0) this.lastLink = { x: this.grid.xOf(all[jump]), y: this.grid.yOf(all[jump]) };
     const pts = this.smooth && canSmooth(req.movement) ? this.pulled(cells, req) : cellsToPoints(this.grid, cells);
-    const skip = prependStart ? 0 : 2;
+    const skip = prependStart || pts.length <= 2 ? 0 : 2;
     const out = new Float64Array(Math.max(2, pts.length - skip));
     out.set(pts.subarray(skip, skip + out.length));
-    out[out.length - 2] = req.toX;
-    out[out.length - 1] = req.toY;
+    if (jump < 0) {
+      out[out.length - 2] = req.toX;
+      out[out.length - 1] = req.toY;
+    }
     return out;
   }
 
@@ -171,7 +184,8 @@ export class ServicePlanner implements AgentPlanner {
     }
     let id: number;
     try {
-      id = this.service.request(sx, sy, gx, gy, { layer: req.layer, movement: req.movement, requester: req.agent });
+      // An agent walks on its layer: it takes the links that stay on it.
+      id = this.service.request(sx, sy, gx, gy, { layer: req.layer, movement: req.movement, requester: req.agent, stayOnLayer: true } as ServiceRequestOptions);
     } catch {
       // The service was closed: nothing can be planned any more.
       return this.forget(req.agent);

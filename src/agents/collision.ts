@@ -4,14 +4,14 @@ import type { NavigationOptions } from './options.js';
 import { walkableAt } from './planner.js';
 import type { SpatialHash } from './spatial.js';
 import type { NavigationStats } from './system.js';
-import { AGENT_ACTIVE, AGENT_INTENT, AGENT_NUDGED, AGENT_PLAYER, DEFAULT_INTENT, type AgentStore } from './store.js';
+import type { StepAside } from './stepaside.js';
+import { AGENT_INTENT, AGENT_NUDGED, AGENT_PLAYER, type AgentStore } from './store.js';
 
 /**
  * Keeps agents' discs apart: `collisionIterations` passes over the spatial hash push every
  * overlapping pair apart, only into walkable cells. A standing unit that a walker pushes steps
- * aside (a short order `nudgeDist` away, flagged AGENT_NUDGED) and walks back to where its last
- * order left it once it has stood `returnAfterNudge` seconds; a standing player pushed just
- * stops where the push left it.
+ * aside (see {@link StepAside}: flagged AGENT_NUDGED, it walks back to its post later); a standing
+ * player pushed just stops where the push left it.
  */
 export class Collision {
   private readonly agents: AgentStore;
@@ -20,16 +20,18 @@ export class Collision {
   private readonly layer: number;
   private readonly options: Readonly<NavigationOptions>;
   private readonly stats: NavigationStats;
+  private readonly stepAside: StepAside;
   /** Simulated time of the step being resolved (seconds). */
   private now = 0;
 
-  constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, stats: NavigationStats) {
+  constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, stats: NavigationStats, stepAside: StepAside) {
     this.agents = agents;
     this.hash = hash;
     this.grid = grid;
     this.layer = layer;
     this.options = options;
     this.stats = stats;
+    this.stepAside = stepAside;
   }
 
   /**
@@ -46,22 +48,6 @@ export class Collision {
     if (measure) {
       this.hash.build(this.agents);
       this.visitPairs(false);
-    }
-  }
-
-  /**
-   * Agents that stepped aside and have stood until their `returnAt` time walk back to where
-   * their last order left them (unless already within their arrival threshold of it).
-   */
-  sendNudgedHome(now: number): void {
-    const a = this.agents;
-    for (let i = 0; i < a.count; i++) {
-      if (a.returnAt[i] === 0 || now < a.returnAt[i] || (a.flags[i] & (AGENT_ACTIVE | AGENT_INTENT)) !== AGENT_ACTIVE) continue;
-      a.returnAt[i] = 0;
-      if (hypot(a.x[i] - a.homeX[i], a.y[i] - a.homeY[i]) > a.arrivalThreshold[i]) {
-        a.order(i, a.homeX[i], a.homeY[i], DEFAULT_INTENT, a.group[i], now, true);
-        a.flags[i] |= AGENT_NUDGED;
-      }
     }
   }
 
@@ -175,7 +161,7 @@ export class Collision {
     this.afterPush(j, movingB, i, movingA, okB);
   }
 
-  /** A standing player pushed stops in place; a standing unit a walker pushed steps aside. */
+  /** A standing player pushed stops in place; a standing unit a walker pushed steps aside (see StepAside); one shoved otherwise walks back later. */
   private afterPush(s: number, sMoving: boolean, other: number, otherMoving: boolean, moved: boolean): void {
     if (sMoving || !moved) return;
     const a = this.agents;
@@ -185,37 +171,7 @@ export class Collision {
     }
     // Only a walker on a real order nudges: one stepping aside or walking back (AGENT_NUDGED) just
     // pushes, or groups settling into formation would nudge each other back and forth for ever.
-    if (otherMoving && (a.flags[other] & AGENT_NUDGED) === 0) this.nudgeAside(s, other);
-    else if (this.options.returnAfterNudge > 0 && Number.isFinite(a.homeX[s]) && a.returnAt[s] === 0) a.returnAt[s] = this.now + this.options.returnAfterNudge;
-  }
-
-  /**
-   * Orders standing unit s `nudgeDist` out of walker `from`'s way: straight away from it, else to
-   * its left or right, else back past it; the first target in a walkable cell wins (none: s stays).
-   */
-  private nudgeAside(s: number, from: number): void {
-    const a = this.agents;
-    let dx = a.x[s] - a.x[from];
-    let dy = a.y[s] - a.y[from];
-    const d = hypot(dx, dy);
-    if (d < 1e-9) {
-      dx = 1;
-      dy = 0;
-    } else {
-      dx /= d;
-      dy /= d;
-    }
-    const dist = this.options.nudgeDist;
-    for (let k = 0; k < 4; k++) {
-      const ux = k === 0 ? dx : k === 1 ? -dy : k === 2 ? dy : -dx;
-      const uy = k === 0 ? dy : k === 1 ? dx : k === 2 ? -dx : -dy;
-      const tx = a.x[s] + ux * dist;
-      const ty = a.y[s] + uy * dist;
-      if (!walkableAt(this.grid, this.layer, tx, ty)) continue;
-      // It stays in its group: stepping aside for a comrade must not make the group replan.
-      a.order(s, tx, ty, DEFAULT_INTENT, a.group[s], this.now, true);
-      a.flags[s] |= AGENT_NUDGED;
-      return;
-    }
+    if (otherMoving && (a.flags[other] & AGENT_NUDGED) === 0) this.stepAside.sendAside(s, other, this.now, true);
+    else this.stepAside.waitToReturn(s, this.now);
   }
 }

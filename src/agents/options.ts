@@ -1,7 +1,8 @@
 /**
  * The agents' tuning constants, in one place. Distances are in cells (1 = one tile edge) and
  * times in seconds of simulated time. The defaults are sized for tile games: an agent a little
- * under a tile wide walking a few tiles a second, stepping a few tiles aside when pushed.
+ * under a tile wide walking a few tiles a second, stepping a cell or so aside for a walker and
+ * back to its post afterwards.
  */
 export interface NavigationOptions {
   /** Length of one simulation step (seconds). `update(dt)` runs whole steps from an accumulator. @default 1/60 */
@@ -20,8 +21,19 @@ export interface NavigationOptions {
   arrivalThreshold: number;
   /** Push-apart passes per step. @default 3 */
   collisionIterations: number;
-  /** How far a standing unit steps aside when a walker pushes it (cells). @default 3 */
+  /**
+   * The farthest a standing unit walks to get out of a walker's way (cells of walk). It goes to
+   * the nearest free cell off the ways of the walkers near it (sideways preferred over ahead,
+   * ahead over back toward the walker); with no such cell in reach (a long corridor) a walker that
+   * touches it sends it this far straight away from itself. @default 3
+   */
   nudgeDist: number;
+  /**
+   * A standing unit that a walker on its way would reach within this time (seconds, at the
+   * walker's speed) steps aside before the walker touches it, when it has a free cell to step to
+   * within `nudgeDist`; 0: only once touched. @default 0.75
+   */
+  stepAsideTime: number;
   /** An agent that moved more than this in a step is a mover (cells). @default 0.02 */
   movedEps: number;
   /** A mover this close to a walker's next segment makes it replan (cells). @default 4.5 */
@@ -60,11 +72,19 @@ export interface NavigationOptions {
   /** Replans a stuck walker tries before giving up (see stuckTime). @default 3 */
   stuckRetries: number;
   /**
-   * A unit nudged aside (a standing unit a walker pushed steps out of its way) walks back to
-   * where its last order left it after standing this long (seconds), so a group keeps its
-   * formation once the walker has passed; 0: it stays at the new spot. @default 1
+   * A unit that stepped aside (or was shoved) walks back to its post after standing this long
+   * (seconds) and once no walker's way ahead passes its post nor another unit stands on it, so a
+   * guard keeps its doorway and a group its formation once the walkers have passed; 0: it stays
+   * at the new spot. Which units have a post: see `returnToPost`. @default 1
    */
   returnAfterNudge: number;
+  /**
+   * Every standing unit keeps a post: where it was added, or where its last order ended (the
+   * order's target when it got there; where it stood when it stopped short: crowded, given up,
+   * unreachable, `stopInPlace`). false: only a unit whose last order gave a target returns (to that
+   * target); one never ordered or stopped in place stays where it was pushed. @default true
+   */
+  returnToPost: boolean;
   /** The progress toward its target a walker must make every stuckTime (cells). @default 0.5 */
   stuckDist: number;
   /** A flow-field unit within this path distance of the goal leaves the field for its own formation slot (cells). @default 6 */
@@ -81,6 +101,13 @@ export interface NavigationOptions {
   shortcutFactor: number;
   /** Expansions of one shortcut-confirming search (see shortcutFactor); a walker whose search runs out keeps its path. A whole number >= 1. @default 4096 */
   shortcutSearchLimit: number;
+  /**
+   * Cells a chase's flow fields may compute per step (`NavigationSystem.chase`): the field to the
+   * target's newest cell and the one growing toward every unit share it. More keeps far units
+   * on a fresher goal and costs more per step (about 0.1 ms per 1,000 cells). A whole number >= 1.
+   * @default 8192
+   */
+  flowFieldBudget: number;
   /**
    * Local avoidance of walkers. 'orca': each step every walker chooses its velocity, nearest the
    * one toward its waypoint, that keeps its disc clear of the agents near it for `timeHorizon`
@@ -117,6 +144,7 @@ export const DEFAULT_NAVIGATION_OPTIONS: Readonly<NavigationOptions> = Object.fr
   arrivalThreshold: 0.125,
   collisionIterations: 3,
   nudgeDist: 3,
+  stepAsideTime: 0.75,
   movedEps: 0.02,
   replanTriggerDist: 4.5,
   replanCooldown: 0.5,
@@ -130,9 +158,11 @@ export const DEFAULT_NAVIGATION_OPTIONS: Readonly<NavigationOptions> = Object.fr
   crowdedArrivalDist: 0.5,
   stuckRetries: 3,
   returnAfterNudge: 1,
+  returnToPost: true,
   stuckDist: 0.5,
   shortcutFactor: 0,
   shortcutSearchLimit: 4096,
+  flowFieldBudget: 8192,
   avoidance: 'none',
   neighbourDistance: 5,
   timeHorizon: 1,

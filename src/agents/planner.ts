@@ -1,12 +1,13 @@
 import { hypot } from './hypot.js';
 import { TilenavError } from '../errors.js';
+import type { CellPoint } from '../grid/projection.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import { lineOfSight } from '../path/los.js';
 import type { PathResult } from '../search/result.js';
 import { ObstacleOverlay, type DynamicObstacle } from '../query/obstacles.js';
 import { Pathfinder } from '../search/pathfinder.js';
-import { canSmooth, cellStep, cellsToPoints, smoothPath } from '../path/smooth.js';
+import { canSmooth, cellStep, cellsToPoints, isLinkStep, smoothPath } from '../path/smooth.js';
 
 /**
  * A standing agent that should be walked around when planning: centre in cell coordinates and
@@ -55,6 +56,13 @@ export interface AgentPlanner {
   plan(request: PlanRequest): Float64Array | null;
   /** True when the last plan stops short of an unreachable goal (the system flags the agent unreachable). */
   readonly lastPartial?: boolean;
+  /**
+   * After a plan whose path takes a link of the layer (`grid.addLink`: a teleporter, a door
+   * between far rooms): the link's far end in cell coordinates, the waypoints then ending at its
+   * near end. The system moves the unit there on arrival at the last waypoint and plans on from
+   * there. Null (or absent) when the plan takes no link.
+   */
+  readonly lastLink?: Readonly<CellPoint> | null;
   /** Builds what planning on `layer` reads before the first plan (optional; see NavigationSystem.prepare). */
   prepare?(layer: number, movement: MovementName): void;
   /**
@@ -111,6 +119,8 @@ export class GridPlanner implements AgentPlanner {
    * it instead (the system flags the agent unreachable while it walks there).
    */
   lastPartial = false;
+  /** The far end of the link the last plan's waypoints lead to, or null (see {@link AgentPlanner.lastLink}). */
+  lastLink: CellPoint | null = null;
   /**
    * Walk as close as possible to an unreachable goal; false: no plan (the agent stands, flagged
    * unreachable).
@@ -152,6 +162,7 @@ export class GridPlanner implements AgentPlanner {
   plan(req: PlanRequest): Float64Array | null {
     const grid = this.grid;
     this.lastPartial = false;
+    this.lastLink = null;
     const sx = cellOf(req.fromX);
     const sy = cellOf(req.fromY);
     const gx = cellOf(req.toX);
@@ -183,9 +194,13 @@ export class GridPlanner implements AgentPlanner {
     // Partial with the start alone: already as near as it gets, nothing to walk.
     if ((r.status !== 'found' && r.status !== 'partial') || r.cells.length === 0 || (r.status === 'partial' && r.cells.length === 1)) return null;
     this.lastPartial = r.status === 'partial';
+    // Up to the first link the path takes: the unit takes it there, then plans on (see lastLink).
+    const jump = firstLinkStep(grid, req.layer, r.cells);
+    const cells = jump < 0 ? r.cells : r.cells.subarray(0, jump);
+    if (jump >= 0) this.lastLink = { x: grid.xOf(r.cells[jump]), y: grid.yOf(r.cells[jump]) };
     // Smooth over what the search saw: through the obstacle overlay when the path went around them.
     const view = r.avoided && obstacles.length > 0 ? this.aroundView : undefined;
-    const pts = this.smooth && !hex ? smoothPath(grid, r.cells, { layer: req.layer, movement: req.movement, view }) : cellsToPoints(grid, r.cells);
+    const pts = this.smooth && !hex ? smoothPath(grid, cells, { layer: req.layer, movement: req.movement, view }) : cellsToPoints(grid, cells);
     // Drop the start cell: the agent stands in it already. The exact target replaces the goal centre.
     const n = pts.length / 2 - 1;
     const out = new Float64Array(Math.max(1, n) * 2);
@@ -194,7 +209,7 @@ export class GridPlanner implements AgentPlanner {
       out[0] = pts[0];
       out[1] = pts[1];
     }
-    if (r.status === 'found') {
+    if (r.status === 'found' && jump < 0) {
       out[out.length - 2] = req.toX;
       out[out.length - 1] = req.toY;
     }
@@ -210,7 +225,7 @@ export class GridPlanner implements AgentPlanner {
    */
   private lineClear(req: PlanRequest, gx: number, gy: number): boolean {
     const grid = this.grid;
-    if (!grid.isWalkable(gx, gy, req.layer)) return false;
+    if (!grid.isWalkable(gx, gy, req.layer) || hasLayerLinks(grid, req.layer)) return false;
     const view = grid.searchView(req.layer);
     if (!view.uniform) return false;
     return lineOfSight(view, req.fromX, req.fromY, req.toX, req.toY, movementModel(req.movement).corner);
@@ -244,7 +259,8 @@ export class GridPlanner implements AgentPlanner {
       // goal proves at once a goal walled in by standing units (the search from the start would
       // spend its whole budget), and on uniform costs the path it finds, reversed, is the plan.
       let walledIn = false;
-      if (view.exits === null) {
+      // Links may be one way: then a way back is no way there.
+      if (view.exits === null && !hasLayerLinks(grid, layer)) {
         const probe = this.pathfinder.findPathOn(gx, gy, sx, sy, { layer, movement, view, maxIterations: PROBE_BUDGET });
         if (probe.status === 'found' && view.uniform) return { ...probe, cells: probe.cells.slice().reverse(), reached: gy * grid.width + gx, avoided: true };
         walledIn = probe.status === 'no-path' || probe.status === 'invalid-start';
@@ -253,14 +269,27 @@ export class GridPlanner implements AgentPlanner {
         const dx = Math.abs(gx - sx);
         const dy = Math.abs(gy - sy);
         const maxIterations = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
-        const around = this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, movement, view, maxIterations });
+        const around = this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, movement, view, maxIterations, stayOnLayer: true });
         if (around.status === 'found') return { ...around, avoided: true };
       }
       if (line) return null;
     }
-    return this.pathfinder.findPath(sx, sy, gx, gy, { layer, movement, nearest: true });
+    // An agent walks on its layer: it takes the links that stay on it.
+    return this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, movement, nearest: true, stayOnLayer: true });
   }
 
+}
+
+/** Whether `layer` has an enabled link that starts and ends on it. @internal */
+export function hasLayerLinks(grid: NavGrid, layer: number): boolean {
+  return grid.linksVersion !== 0 && grid.linkIndex().sameLayer[layer] === 1;
+}
+
+/** The index k of the first step cells[k - 1] -> cells[k] that takes a link of `layer`, or -1. @internal */
+export function firstLinkStep(grid: NavGrid, layer: number, cells: Int32Array): number {
+  if (!hasLayerLinks(grid, layer)) return -1;
+  for (let k = 1; k < cells.length; k++) if (isLinkStep(grid, layer, cells[k - 1], cells[k])) return k;
+  return -1;
 }
 
 /** Distance from point (px, py) to the segment (ax, ay)-(bx, by) (any units; a point segment is fine). */

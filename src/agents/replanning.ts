@@ -5,8 +5,10 @@ import { segmentCost } from '../path/los.js';
 import { movementModel } from '../search/movement.js';
 import { ShortcutCheck } from '../world/shortcuts.js';
 import { Pathfinder } from '../search/pathfinder.js';
-import type { MovementName } from '../search/movement.js';
-import { FlowField } from './flowfield.js';
+import type { MovementModel, MovementName } from '../search/movement.js';
+import { flowFieldCache, type FlowField, type FlowFieldCache, type UnitField } from './flowfield.js';
+import { Chase, type ChaseTarget } from './chase.js';
+import { TilenavError, describe } from '../errors.js';
 import type { NavigationOptions } from './options.js';
 import { GridPlanner, cellIndexAt, segmentDistance, type AgentObstacle, type AgentPlanner } from './planner.js';
 import type { SpatialHash } from './spatial.js';
@@ -17,12 +19,16 @@ import type { NavigationStats } from './system.js';
  * Decides when agents plan and plans them: a first plan for a new order, a replan when a mover
  * comes near a walker's next segment, when a grid change crosses its remaining path, or when it
  * has made no progress for `stuckTime` (after `stuckRetries` of those it gives up, flagged
- * AGENT_BLOCKED). Owns the group orders' flow fields and rebuilds them after grid changes.
+ * AGENT_BLOCKED). Holds the group orders' flow fields (the grid's cache keeps them and repairs them
+ * after grid changes) and moves the chases' goals.
  */
 export class Replanner {
-  /** Each group order's flow field, by group id; null (or a hole) when the group plans per unit. */
-  readonly fields: (FlowField | null)[] = [];
-  private readonly fieldStale: boolean[] = [];
+  /** Each group order's flow field or chase, by group id; null (or a hole) when the group plans per unit. */
+  readonly fields: (UnitField | null)[] = [];
+  /** Units per group following its field, counted each step to let go of fields no unit follows. */
+  private followers = new Int32Array(0);
+  private readonly cache: FlowFieldCache;
+  private readonly model: MovementModel;
   private readonly agents: AgentStore;
   private readonly hash: SpatialHash;
   private readonly grid: NavGrid;
@@ -53,6 +59,9 @@ export class Replanner {
     // One Pathfinder for the flow fields and the default planner's plans: its scratch and jump
     // point planes are built once for the map, not once per user.
     this.finder = planner instanceof GridPlanner && planner.grid === grid ? planner.pathfinder : new Pathfinder(grid);
+    this.cache = flowFieldCache(grid);
+    this.cache.useFinder(this.finder);
+    this.model = grid.movementModel(movement);
   }
 
   /** Builds the search structures planning reads (see NavigationSystem.prepare). */
@@ -62,21 +71,66 @@ export class Replanner {
     this.planner.prepare?.(this.layer, this.movement);
   }
 
-  /** A flow field to `goal` (a cell index) reaching every unit at (xs[k], ys[k]) that can reach it at all; counted in the stats. */
+  /**
+   * The flow field to `goal` (a cell index), from the grid's cache (shared with every order to that
+   * cell), computed as far as every unit at (xs[k], ys[k]) that can reach it; the time is counted
+   * in the stats, and so is the field when the cache had to make it.
+   */
   buildField(goal: number, xs: Float64Array, ys: Float64Array): FlowField {
     const t0 = performance.now();
+    const builds = this.cache.builds;
+    const field = this.cache.get(goal, this.layer, this.model);
     const cells = new Int32Array(xs.length);
     for (let k = 0; k < xs.length; k++) cells[k] = cellIndexAt(this.grid, xs[k], ys[k]);
-    const field = FlowField.build(this.grid, this.finder, goal, cells, this.layer, this.movement);
+    field.cover(cells);
     this.stats.planMs += performance.now() - t0;
-    this.stats.flowFields++;
+    this.stats.flowFields += this.cache.builds - builds;
     return field;
   }
 
-  /** Sets group order `group`'s flow field (null: its units plan one by one). */
-  setField(group: number, field: FlowField | null): void {
+  /** Sets group order `group`'s flow field or chase (null: its units plan one by one); the group holds it. */
+  setField(group: number, field: UnitField | null): void {
     this.fields[group] = field;
-    this.fieldStale[group] = false;
+    if (field !== null && !field.chasing) (field as FlowField).holders++;
+  }
+
+  /**
+   * A chase of `target` by the units `ids`, its first field to the target's cell computed as far
+   * as every unit (counted in the stats); null when the target is gone or stands on no walkable
+   * cell. Its target position is read into `chase.x`, `chase.y`.
+   */
+  newChase(target: ChaseTarget, ids: ArrayLike<number>): Chase | null {
+    const at = { x: 0, y: 0 };
+    if (!this.readTarget(target, at)) return null;
+    const goal = this.goalCell(at.x, at.y, -1);
+    if (goal < 0) return null;
+    const a = this.agents;
+    const xs = new Float64Array(ids.length);
+    const ys = new Float64Array(ids.length);
+    for (let k = 0; k < ids.length; k++) {
+      xs[k] = a.x[ids[k]];
+      ys[k] = a.y[ids[k]];
+    }
+    const chase = new Chase(this.cache, this.layer, this.model, target, ids, this.buildField(goal, xs, ys));
+    chase.x = at.x;
+    chase.y = at.y;
+    return chase;
+  }
+
+  /** The flow field agent i follows now, or null (see NavigationSystem.flowFieldOf). */
+  fieldOf(i: number): FlowField | null {
+    const a = this.agents;
+    if ((a.flags[i] & AGENT_FLOW) === 0) return null;
+    const field = this.fields[a.group[i]];
+    if (field === null || field === undefined) return null;
+    if (!field.chasing) return field as FlowField;
+    const c = cellIndexAt(this.grid, a.x[i], a.y[i]);
+    return c < 0 ? null : (field as Chase).fieldFor(c);
+  }
+
+  /** Makes `chase` group order `group`'s. */
+  startChase(group: number, chase: Chase): void {
+    this.fields[group] = chase;
   }
 
   /** Plans every agent whose order waits for a first plan or a replan (not flow-field followers). */
@@ -168,6 +222,8 @@ export class Replanner {
     const a = this.agents;
     for (let i = 0; i < a.count; i++) {
       if ((a.flags[i] & AGENT_INTENT) === 0) continue;
+      // A chasing crowd jams round its target: that is the chase going well, not being stuck.
+      if ((a.flags[i] & AGENT_FLOW) !== 0 && this.fields[a.group[i]]?.chasing === true) continue;
       if (this.planner.pending?.(i) === true) {
         // Waiting for a plan from another thread is not being stuck.
         a.anchorTime[i] = now;
@@ -219,14 +275,9 @@ export class Replanner {
     if ((a.flags[i] & AGENT_FLOW) !== 0) {
       const field = this.fields[a.group[i]]!;
       const c = cellIndexAt(this.grid, x, y);
-      if (c >= 0 && field.dist[c] !== Infinity) {
-        out[0] = field.dist[c];
-        return;
-      }
-      // Pushed just out of a corridor field: the cell it steps back into, plus the step.
-      const back = c < 0 ? -1 : field.next(c);
-      if (back >= 0) {
-        out[0] = field.dist[back] + Math.SQRT2;
+      const left = c < 0 ? Infinity : field.cost(c);
+      if (left !== Infinity) {
+        out[0] = left;
         return;
       }
     }
@@ -246,7 +297,7 @@ export class Replanner {
    * through their waypoints) crosses one of the changed rectangles (`c.rects`, corners included:
    * a diagonal step beside a new wall would cut its corner); they replan once, at the next step.
    * Three huts built in three corners replan the agents near them, not every agent in between.
-   * Flow fields on the layer are rebuilt once, at the next step.
+   * Flow fields repair themselves at their next read (see FlowField).
    */
   gridChanged(c: GridChange): void {
     if (c.layer !== this.layer) return;
@@ -268,13 +319,12 @@ export class Replanner {
         py = path[k + 1];
       }
     }
-    for (let g = 0; g < this.fields.length; g++) if (this.fields[g] !== null) this.fieldStale[g] = true;
     if (this.options.shortcutFactor > 0 && c.opened !== false) for (const r of rects) addChangedRect(this.opened, r);
   }
 
   /**
-   * With `shortcutFactor` set, marks dirty the walkers on their own path (flow fields are rebuilt
-   * after every change anyway) whose remaining way, from where they stand along their waypoints,
+   * With `shortcutFactor` set, marks dirty the walkers on their own path (flow fields repair
+   * themselves after every change) whose remaining way, from where they stand along their waypoints,
    * costs more than `shortcutFactor` times the best route now that the changes since the last
    * step opened their rectangles (see ShortcutCheck: a bound per walker, a bounded search only
    * for candidates). Runs once per step, before planning, so a burst of changes costs one check.
@@ -314,30 +364,131 @@ export class Replanner {
     this.stats.planMs += performance.now() - t0;
   }
 
-  /** Rebuilds the flow fields a grid change made stale, or drops them when no unit follows them any more. */
-  refreshFields(): void {
+  /**
+   * Once per step, before the units walk: moves each chase's goal to its target's cell and grows
+   * its fields by `flowFieldBudget` cells, ends the chases whose target is gone (their units
+   * arrive: they stand, and their callbacks fire), and lets go of the fields no unit follows any
+   * more. Grid changes are repaired here too, by the fields' first reads.
+   */
+  refreshFields(now: number): void {
+    const fields = this.fields;
+    if (fields.length === 0) return;
     const a = this.agents;
-    for (let g = 0; g < this.fields.length; g++) {
-      const old = this.fields[g];
-      if (old === null || !this.fieldStale[g]) continue;
-      this.fieldStale[g] = false;
-      const cells: number[] = [];
-      for (let i = 0; i < a.count; i++) if (a.group[i] === g && (a.flags[i] & AGENT_FLOW) !== 0) cells.push(cellIndexAt(this.grid, a.x[i], a.y[i]));
-      if (cells.length === 0) {
-        this.fields[g] = null;
+    if (this.followers.length < fields.length) this.followers = new Int32Array(fields.length * 2);
+    const followers = this.followers;
+    followers.fill(0, 0, fields.length);
+    for (let i = 0; i < a.count; i++) if ((a.flags[i] & AGENT_FLOW) !== 0 && a.group[i] >= 0) followers[a.group[i]]++;
+    for (let g = 0; g < fields.length; g++) {
+      const field = fields[g];
+      if (field === null || field === undefined) continue;
+      if (followers[g] === 0) {
+        this.dropField(g);
         continue;
       }
-      const t0 = performance.now();
-      this.fields[g] = FlowField.build(this.grid, this.finder, old.goal, cells, this.layer, this.movement);
-      this.stats.planMs += performance.now() - t0;
-      this.stats.flowFields++;
+      if (field.chasing) this.moveChase(g, field as Chase, now);
     }
+  }
+
+  /** Lets go of every group's field and chase (the system is disposed). */
+  dropFields(): void {
+    for (let g = 0; g < this.fields.length; g++) this.dropField(g);
+  }
+
+  /** Lets go of group g's field or chase. */
+  private dropField(g: number): void {
+    const field = this.fields[g];
+    if (field === null || field === undefined) return;
+    if (field.chasing) (field as Chase).end();
+    else (field as FlowField).holders--;
+    this.fields[g] = null;
+  }
+
+  /** Reads where chase g's target is now, aims its units there, and grows its fields. */
+  private moveChase(g: number, chase: Chase, now: number): void {
+    const a = this.agents;
+    const t0 = performance.now();
+    if (!this.readTarget(chase.target, chase)) {
+      // The target is gone: the chase is over for every unit still in it.
+      for (const id of chase.members) if (a.group[id] === g && (a.flags[id] & AGENT_ACTIVE) !== 0 && (a.flags[id] & AGENT_INTENT) !== 0) a.arrive(id, now);
+      this.dropField(g);
+      return;
+    }
+    const tx = chase.x;
+    const ty = chase.y;
+    const goal = this.goalCell(tx, ty, chase.goal);
+    const members = chase.members;
+    for (let k = 0; k < members.length; k++) {
+      const id = members[k];
+      if (a.group[id] !== g || (a.flags[id] & AGENT_FLOW) === 0) {
+        chase.cells[k] = -1;
+        continue;
+      }
+      a.targetX[id] = tx;
+      a.targetY[id] = ty;
+      chase.cells[k] = cellIndexAt(this.grid, a.x[id], a.y[id]);
+    }
+    const builds = this.cache.builds;
+    chase.step(goal, this.options.flowFieldBudget);
+    this.stats.flowFields += this.cache.builds - builds;
+    this.stats.planMs += performance.now() - t0;
+  }
+
+  /**
+   * The cell a chase aims at for a target at (x, y): the target's own cell when walkable, else the
+   * walkable cell of the eight around it whose centre is nearest the target (a player brushing a
+   * wall), else `fallback`.
+   */
+  private goalCell(x: number, y: number, fallback: number): number {
+    const grid = this.grid;
+    const walk = grid.layers[this.layer].walkable;
+    const c = cellIndexAt(grid, x, y);
+    if (c >= 0 && walk[c] === 1) return c;
+    const cx = Math.floor(x + 0.5);
+    const cy = Math.floor(y + 0.5);
+    let best = fallback;
+    let bestD = Infinity;
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const nx = cx + dx;
+        const ny = cy + dy;
+        if (!grid.inBounds(nx, ny) || walk[ny * grid.width + nx] === 0) continue;
+        const d = (nx - x) * (nx - x) + (ny - y) * (ny - y);
+        if (d < bestD) {
+          bestD = d;
+          best = ny * grid.width + nx;
+        }
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Reads where a chase's target is now (cell coordinates) into `out`: false when it is gone. A
+   * TilenavError naming `target` for a bad answer of a target function.
+   */
+  private readTarget(t: ChaseTarget, out: { x: number; y: number }): boolean {
+    if (typeof t === 'number') {
+      const a = this.agents;
+      if (!a.has(t)) return false;
+      out.x = a.x[t];
+      out.y = a.y[t];
+      return true;
+    }
+    const at = t();
+    if (at === null || at === undefined) return false;
+    if (typeof at !== 'object' || typeof at.x !== 'number' || typeof at.y !== 'number' || !Number.isFinite(at.x) || !Number.isFinite(at.y)) {
+      throw new TilenavError(`the chase's target function returned ${describe(at)}; expected { x, y } (finite cell coordinates) or null to end the chase`, { element: 'target' });
+    }
+    out.x = at.x;
+    out.y = at.y;
+    return true;
   }
 
   /**
    * Plans agent i from where it stands to its target, around the standing agents near the way
    * (within `obstacleInfluenceDist` of the straight segment, blocking `obstacleRadiusFraction` of
-   * their radius; none for a unit stepping aside or walking back, AGENT_NUDGED). No plan: the
+   * their radius; none for a unit stepping aside, AGENT_NUDGED, though one walking back to its
+   * post has them). No plan: the
    * agent stands, flagged AGENT_UNREACHABLE; a partial one (the
    * planner's `lastPartial`) walks as close as it can, flagged likewise.
    */
@@ -352,10 +503,11 @@ export class Replanner {
     const obstacles = this.obstacles;
     const pool = this.obstaclePool;
     obstacles.length = 0;
-    // A step aside or back (a few cells) plans past walls only: the standing units on its way are
-    // pushed, as a nudged walker always pushes, rather than searched around.
-    const nudged = (a.flags[i] & AGENT_NUDGED) !== 0;
-    for (let j = 0; j < a.count && !nudged; j++) {
+    // A step aside (a cell or so, to a spot chosen clear of standing units) plans past walls only.
+    // The way back to a post is planned around standing units like any order: shoving a comrade
+    // off its post sends it back through this one's, and the two would trade places for ever.
+    const aside = (a.flags[i] & AGENT_NUDGED) !== 0 && (tx !== a.homeX[i] || ty !== a.homeY[i]);
+    for (let j = 0; j < a.count && !aside; j++) {
       if (j === i || (a.flags[j] & (AGENT_ACTIVE | AGENT_INTENT)) !== AGENT_ACTIVE) continue;
       if (segmentDistance(a.x[j], a.y[j], fx, fy, tx, ty) > o.obstacleInfluenceDist) continue;
       // Objects are reused from plan to plan: the planner may read them only during its call.
@@ -381,6 +533,9 @@ export class Replanner {
     }
     a.paths[i] = wp;
     a.waypointIndex[i] = 0;
+    const link = this.planner.lastLink ?? null;
+    a.linkX[i] = link === null ? NaN : link.x;
+    a.linkY[i] = link === null ? NaN : link.y;
     const partial = this.planner.lastPartial === true ? AGENT_UNREACHABLE : 0;
     a.flags[i] = ((a.flags[i] | AGENT_HAS_PATH) & ~(AGENT_DIRTY | AGENT_UNREACHABLE)) | partial;
     // Progress is measured along the new path from here on; the stuck clock keeps running, so

@@ -1,20 +1,25 @@
 import type { NavGrid } from '../grid/navgrid.js';
+import { isLinkStep } from '../path/smooth.js';
 import type { Avoidance } from './avoidance.js';
-import type { FlowField } from './flowfield.js';
+import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
-import { AGENT_DIRTY, AGENT_FLOW, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
+import { AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
 
 const TWO_PI = Math.PI * 2;
 
 // What an agent walks toward this step (see Steering.aim).
 /** Nothing this step: no path yet, or it just left its group's flow field. */
 const AIM_NONE = 0;
+/** It stands this step: a chaser in reach of its target, or with no way to it from here. */
+const AIM_STAND = 4;
 /** A waypoint of its path before the last. */
 const AIM_WAYPOINT = 1;
 /** The order's target: its path's last waypoint, or the target itself without pathfinding. */
 const AIM_TARGET = 2;
-/** The next cell of its group's flow field (its centre). */
+/** The next cell of its group's flow field (its centre), or a chaser's target in the target's cell. */
 const AIM_CELL = 3;
+/** Its path's last waypoint, a link's near end (AgentStore.linkX): reached, the agent takes the link. */
+const AIM_LINK = 5;
 
 /** Nearer its target than this an agent is on it (cells): rounding in the last step's move. */
 const ON_TARGET = 1e-9;
@@ -29,15 +34,16 @@ const BRAKE_TIME = 0.25;
 /**
  * Walks agents with an order one step: along their waypoints, down their group's flow field, or
  * straight at the target; slides along walls, turns toward the way it went, and ends the order
- * at the target.
+ * at the target. With avoidance, each walker's preferred velocity (toward what it aims at, braking
+ * before its target) goes to the avoidance first, which chooses the velocities it walks with.
  */
 export class Steering {
   private readonly agents: AgentStore;
   private readonly grid: NavGrid;
   private readonly layer: number;
   private readonly options: Readonly<NavigationOptions>;
-  /** Each group order's flow field (by group id), shared with the replanner that builds them. */
-  private readonly fields: readonly (FlowField | null)[];
+  /** Each group order's flow field or chase (by group id), shared with the replanner that holds them. */
+  private readonly fields: readonly (UnitField | null)[];
   /** Simulated time of the step being walked (seconds). */
   private now = 0;
   /**
@@ -50,7 +56,7 @@ export class Steering {
   /** Chooses the walkers' velocities; null: none, walkers go straight at what they aim at. */
   private readonly avoidance: Avoidance | null;
 
-  constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, fields: readonly (FlowField | null)[], avoidance: Avoidance | null = null) {
+  constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, fields: readonly (UnitField | null)[], avoidance: Avoidance | null = null) {
     this.agents = agents;
     this.grid = grid;
     this.layer = layer;
@@ -78,25 +84,36 @@ export class Steering {
   }
 
   /**
-   * What agent i walks toward now, into `goal`: the next cell of its group's flow field, the
-   * target itself without pathfinding, or its path's current waypoint (with avoidance, a target
-   * moved off the walls by the agent's radius). AIM_NONE when it has no
-   * path yet, or when a flow-field walker has come near its slot (it leaves the field, to plan
-   * its last stretch at the next step).
+   * What agent i walks toward now, into `goal`: the next cell of its group's flow field (a
+   * chaser in the target's cell: the target itself), the target itself without pathfinding, or
+   * its path's current waypoint (with avoidance, a target moved off the walls by the agent's
+   * radius). AIM_NONE when it has no path yet, or when a flow-field walker has come near its slot
+   * (it leaves the field, to plan its last stretch at the next step); AIM_STAND when a chaser
+   * stands this step.
    */
   private aim(i: number): number {
     const a = this.agents;
+    const grid = this.grid;
     const f = a.flags[i];
     if ((f & AGENT_FLOW) !== 0) {
       const field = this.fields[a.group[i]]!;
       const c = this.cellAt(i);
       const next = c < 0 ? -1 : field.next(c);
+      if (field.chasing) {
+        // A chaser keeps the field: in the target's cell it walks at the target itself, and
+        // stands within its arrival threshold of it (or where no way leads to it).
+        if (next < 0 && (c !== field.goal || this.withinArrival(i))) return AIM_STAND;
+        this.goal[0] = next < 0 ? a.targetX[i] : grid.xOf(next);
+        this.goal[1] = next < 0 ? a.targetY[i] : grid.yOf(next);
+        return AIM_CELL;
+      }
       if (next < 0 || this.nearSlot(i, field, c)) {
+        // Close enough: leave the field and plan the last stretch to this unit's own slot.
         a.flags[i] &= ~AGENT_FLOW;
         return AIM_NONE;
       }
-      this.goal[0] = this.grid.xOf(next);
-      this.goal[1] = this.grid.yOf(next);
+      this.goal[0] = grid.xOf(next);
+      this.goal[1] = grid.yOf(next);
       return AIM_CELL;
     }
     let kind = AIM_TARGET;
@@ -109,7 +126,9 @@ export class Steering {
       const k = a.waypointIndex[i];
       this.goal[0] = path[k * 2];
       this.goal[1] = path[k * 2 + 1];
+      // The path's end is a link's near end (see AgentStore.linkX): reached, the unit takes it.
       if (k * 2 + 2 < path.length) kind = AIM_WAYPOINT;
+      else if (a.linkX[i] === a.linkX[i]) kind = AIM_LINK;
     }
     // Avoidance keeps discs off the walls: a target against one moves to where the disc fits.
     if (kind === AIM_TARGET && this.avoidance !== null) this.avoidance.fitInWalls(this.goal, i);
@@ -142,13 +161,17 @@ export class Steering {
     const dt = this.point[2];
     for (let guard = 0; guard < 8; guard++) {
       const kind = this.aim(i);
-      if (kind === AIM_NONE) return;
+      if (kind === AIM_NONE || kind === AIM_STAND) return;
       const dx = this.goal[0] - a.x[i];
       const dy = this.goal[1] - a.y[i];
       const d = Math.sqrt(dx * dx + dy * dy);
       if (kind === AIM_WAYPOINT && this.reachedWaypoint(i)) {
         a.waypointIndex[i]++;
         continue;
+      }
+      if (kind === AIM_LINK && this.reachedWaypoint(i)) {
+        this.takeLink(i);
+        return;
       }
       if (kind === AIM_TARGET && d <= ON_TARGET) {
         a.arrive(i, this.now);
@@ -184,12 +207,18 @@ export class Steering {
     this.point[1] = y0 + avoidance.vy[i] * dt;
     this.tryMove(i);
     const kind = this.aim(i);
-    if (kind !== AIM_NONE) {
+    if (kind !== AIM_NONE && kind !== AIM_STAND) {
       const dx = this.goal[0] - a.x[i];
       const dy = this.goal[1] - a.y[i];
       const d = Math.sqrt(dx * dx + dy * dy);
       if (kind === AIM_WAYPOINT) {
         if (this.reachedWaypoint(i)) a.waypointIndex[i]++;
+      } else if (kind === AIM_LINK) {
+        if (this.reachedWaypoint(i)) {
+          // The move there and the link's far end are this step's; its heading stays.
+          this.takeLink(i);
+          return;
+        }
       } else if (kind === AIM_TARGET) {
         // Pushed, or turned from its way by others at all: the exact spot may be out of reach.
         const crowded = a.contact[i] === 1 || avoidance.turned[i] === 1;
@@ -224,9 +253,11 @@ export class Steering {
     for (let guard = 0; guard < 8 && remaining > 0; guard++) {
       const kind = this.aim(i);
       if (kind === AIM_NONE) return;
+      if (kind === AIM_STAND) break;
       const wx = this.goal[0];
       const wy = this.goal[1];
-      const last = kind === AIM_TARGET;
+      const link = kind === AIM_LINK;
+      const last = link || kind === AIM_TARGET;
       const dx = wx - a.x[i];
       const dy = wy - a.y[i];
       const d = Math.sqrt(dx * dx + dy * dy);
@@ -235,7 +266,8 @@ export class Steering {
       // A flow-field unit aims at the next cell's centre, recomputed each time it enters a cell,
       // so it has no waypoint to count as reached early (that would stall it short of the cell).
       const flow = kind === AIM_CELL;
-      const reach = flow ? 0 : last ? Math.max(o.walkThreshold, a.arrivalThreshold[i]) : a.contact[i] === 1 ? Math.max(o.walkThreshold, 2 * a.radius[i]) : o.walkThreshold;
+      // A link's near end is taken like a waypoint on the way (a crowd may hold its centre).
+      const reach = flow ? 0 : last && !link ? Math.max(o.walkThreshold, a.arrivalThreshold[i]) : a.contact[i] === 1 ? Math.max(o.walkThreshold, 2 * a.radius[i]) : o.walkThreshold;
       if (d <= remaining || d <= reach) {
         if (d <= remaining) {
           this.point[0] = wx;
@@ -243,6 +275,11 @@ export class Steering {
           if (!this.tryMove(i)) break;
         }
         remaining -= Math.min(d, remaining);
+        if (link) {
+          // The move there and the link's far end are this step's; its heading stays.
+          this.takeLink(i);
+          return;
+        }
         if (last) {
           a.arrive(i, this.now);
           break;
@@ -258,6 +295,31 @@ export class Steering {
     this.point[0] = a.x[i] - x0;
     this.point[1] = a.y[i] - y0;
     this.turn(i);
+  }
+
+  /**
+   * Agent i stands at its path's end, a link's near end (AgentStore.linkX): it appears at the
+   * link's far end at once (the link's cost is the path's, not a wait) and plans on from there at
+   * the next step. A link switched off or removed since the plan, or a far end blocked, leaves it
+   * where it stands, to plan again.
+   */
+  private takeLink(i: number): void {
+    const a = this.agents;
+    const grid = this.grid;
+    const fx = a.linkX[i];
+    const fy = a.linkY[i];
+    const path = a.paths[i]!;
+    const nx = path[path.length - 2];
+    const ny = path[path.length - 1];
+    const near = nx >= 0 && ny >= 0 && nx < grid.width && ny < grid.height ? ny * grid.width + nx : -1;
+    a.linkX[i] = NaN;
+    a.linkY[i] = NaN;
+    a.paths[i] = null;
+    a.flags[i] &= ~AGENT_HAS_PATH;
+    if (near < 0 || !isLinkStep(grid, this.layer, near, fy * grid.width + fx) || grid.layers[this.layer].walkable[fy * grid.width + fx] !== 1) return;
+    // Seen as standing still by what compares positions across the step (movers, interpolation).
+    a.x[i] = a.prevX[i] = fx;
+    a.y[i] = a.prevY[i] = fy;
   }
 
   /*
@@ -281,7 +343,7 @@ export class Steering {
    * Whether flow-field walker i in cell c is within `flowSlotHandoff` of its own slot: its way
    * down the field to the field's goal is no longer than that plus the goal's distance from its slot.
    */
-  private nearSlot(i: number, field: FlowField, c: number): boolean {
+  private nearSlot(i: number, field: UnitField, c: number): boolean {
     const a = this.agents;
     const grid = this.grid;
     // hypot(), written out (see above).
@@ -292,7 +354,16 @@ export class Steering {
     const ny = ay / max;
     const r = Math.sqrt(nx * nx + ny * ny) * max;
     const slotD = ax === Infinity || ay === Infinity ? Infinity : max === 0 ? 0 : r;
-    return field.dist[c] <= this.options.flowSlotHandoff + slotD;
+    return field.cost(c) <= this.options.flowSlotHandoff + slotD;
+  }
+
+  /** Whether agent i stands within its arrival threshold of its target. */
+  private withinArrival(i: number): boolean {
+    const a = this.agents;
+    const dx = a.targetX[i] - a.x[i];
+    const dy = a.targetY[i] - a.y[i];
+    const r = a.arrivalThreshold[i];
+    return dx * dx + dy * dy <= r * r;
   }
 
   /** Whether the cell holding `point` is on the grid and walkable (as walkableAt). */

@@ -98,11 +98,21 @@ export class AgentStore {
   anchorTime = new Float64Array(0);
   /** Stuck retries used on the current order. */
   retries = new Uint8Array(0);
-  /** Where the last order (not a nudge) leads: a nudged unit walks back there; NaN for none. */
+  /**
+   * The agent's post: where a unit that stepped aside or was shoved walks back to (see
+   * `returnToPost`); NaN for none. An order (not a step aside) sets it to its target.
+   */
   homeX = new Float64Array(0);
   homeY = new Float64Array(0);
-  /** When a nudged unit that has stepped aside walks home (seconds); 0 for never. */
+  /** When a unit that made way (stepped aside or was shoved) walks back to its post (seconds); 0 for never. */
   returnAt = new Float64Array(0);
+  /**
+   * Where the path takes a link (`grid.addLink`): the far end, in cell coordinates, where the unit
+   * appears on reaching its path's last waypoint (the link's near end) before planning on; NaN
+   * when its path takes none. Set with each plan; read only while the agent has a path.
+   */
+  linkX = new Float64Array(0);
+  linkY = new Float64Array(0);
   /** Waypoints [x0, y0, ...] of each agent, null without a path. */
   readonly paths: (Float64Array | null)[] = [];
   /** Each agent's arrival callback for its current order. */
@@ -151,11 +161,13 @@ export class AgentStore {
     this.group[id] = -1;
     this.replanCount[id] = 0;
     this.lastReplan[id] = -Infinity;
-    // Never ordered: nudged aside, it stays at the new spot.
-    this.homeX[id] = NaN;
-    this.homeY[id] = NaN;
+    // Its post is where it was put; without returnToPost a unit never ordered stays where pushed.
+    this.homeX[id] = o.returnToPost ? spec.x : NaN;
+    this.homeY[id] = o.returnToPost ? spec.y : NaN;
     this.returnAt[id] = 0;
     this.retries[id] = 0;
+    this.linkX[id] = NaN;
+    this.linkY[id] = NaN;
     this.paths[id] = null;
     this.callbacks[id] = undefined;
     return id;
@@ -226,29 +238,48 @@ export class AgentStore {
     this.anchorTime[id] = now;
   }
 
-  /** Ends agent i's order as done (arrived or given up) at time `now` and queues its callbacks. */
+  /**
+   * Ends agent i's order as done (arrived or given up) at time `now` and queues its callbacks.
+   * A step aside ends waiting to walk back; an order that ended short of its target (crowded,
+   * given up, partial) makes where the unit stands its post, with `returnToPost`.
+   */
   arrive(i: number, now: number): void {
     const back = this.options.returnAfterNudge;
-    if ((this.flags[i] & AGENT_NUDGED) !== 0 && back > 0 && Number.isFinite(this.homeX[i])) this.returnAt[i] = now + back;
+    if ((this.flags[i] & AGENT_NUDGED) !== 0) {
+      if (back > 0 && Number.isFinite(this.homeX[i])) this.returnAt[i] = now + back;
+    } else if (this.options.returnToPost && hypot(this.x[i] - this.targetX[i], this.y[i] - this.targetY[i]) > this.arrivalThreshold[i]) {
+      this.homeX[i] = this.x[i];
+      this.homeY[i] = this.y[i];
+    }
     this.flags[i] &= AGENT_ACTIVE | AGENT_PLAYER;
     this.paths[i] = null;
     this.arrived.push(i);
   }
 
-  /** Forgets agent id's target, path, home and group: it stands where it is. */
+  /**
+   * Forgets agent id's target, path and group: it stands where it is, which becomes its post
+   * with `returnToPost` (without it, it has none).
+   */
   stop(id: number): void {
     this.flags[id] &= AGENT_ACTIVE | AGENT_PLAYER;
     this.targetX[id] = this.x[id];
     this.targetY[id] = this.y[id];
-    this.homeX[id] = NaN;
-    this.homeY[id] = NaN;
+    this.homeX[id] = this.options.returnToPost ? this.x[id] : NaN;
+    this.homeY[id] = this.options.returnToPost ? this.y[id] : NaN;
     this.returnAt[id] = 0;
     this.paths[id] = null;
     this.group[id] = -1;
   }
 
-  /** Drops agent id's order and path and flags it AGENT_UNREACHABLE (it stands). */
+  /**
+   * Drops agent id's order and path and flags it AGENT_UNREACHABLE (it stands; where it stands
+   * becomes its post with `returnToPost`, unless the order was a step aside).
+   */
   markUnreachable(id: number): void {
+    if (this.options.returnToPost && (this.flags[id] & AGENT_NUDGED) === 0) {
+      this.homeX[id] = this.x[id];
+      this.homeY[id] = this.y[id];
+    }
     this.flags[id] = (this.flags[id] & (AGENT_ACTIVE | AGENT_PLAYER)) | AGENT_UNREACHABLE;
     this.paths[id] = null;
   }
@@ -278,6 +309,8 @@ export class AgentStore {
     this.homeX = grown(this.homeX, capacity);
     this.homeY = grown(this.homeY, capacity);
     this.returnAt = grown(this.returnAt, capacity);
+    this.linkX = grown(this.linkX, capacity);
+    this.linkY = grown(this.linkY, capacity);
   }
 }
 

@@ -5,14 +5,16 @@ import { movementModel, type MovementName } from '../search/movement.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Avoidance } from './avoidance.js';
 import { Collision } from './collision.js';
-import type { FlowField } from './flowfield.js';
+import type { ChaseOrder, ChaseTarget } from './chase.js';
+import type { FlowField, UnitField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
-import { GridPlanner, cellIndexAt, walkableAt, type AgentPlanner } from './planner.js';
+import { GridPlanner, cellIndexAt, hasLayerLinks, walkableAt, type AgentPlanner } from './planner.js';
 import { ServicePlanner } from './async-planner.js';
 import type { PathService } from '../service/service.js';
 import { Replanner } from './replanning.js';
 import { SpatialHash, agentAt, agentsInRect } from './spatial.js';
+import { StepAside } from './stepaside.js';
 import { Steering } from './steering.js';
 import { AGENT_FLOW, AGENT_INTENT, AgentStore, type AgentSpec, type MoveIntent } from './store.js';
 
@@ -70,8 +72,10 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
  * Each step: plan the agents that need it; move every walker toward its waypoint (or its group's
  * flow field), with `avoidance: 'orca'` at the velocity that keeps it clear of the others and of
  * the walls (src/agents/avoidance.ts), and turn it toward the way it goes; push overlapping agents apart
- * (`collisionIterations` passes over a spatial hash, only into walkable cells, nudging standing
- * units out of a walker's way); replan walkers that a mover came near; fire arrival callbacks.
+ * (`collisionIterations` passes over a spatial hash, only into walkable cells); send the standing
+ * units a walker is about to reach (or touches) a cell or so out of its way, and units that made
+ * way back to their posts once the way is clear; replan walkers that a mover came near; fire
+ * arrival callbacks.
  *
  * Deterministic: agents are visited in id order, nothing depends on time or randomness, so the
  * same calls give the same positions bit for bit.
@@ -96,6 +100,7 @@ export class NavigationSystem {
   private readonly hash = new SpatialHash();
   private readonly steering: Steering;
   private readonly collision: Collision;
+  private readonly stepAside: StepAside;
   private readonly replanner: Replanner;
   private readonly onArrivedAll: ((id: number) => void) | undefined;
   private readonly unsubscribe: () => void;
@@ -120,8 +125,10 @@ export class NavigationSystem {
         merged.avoidance = v;
         continue;
       }
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(v)}`, { element: key });
-      (merged as unknown as Record<string, number>)[key] = v;
+      if (typeof DEFAULT_NAVIGATION_OPTIONS[key] === 'boolean') {
+        if (typeof v !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(v)}`, { element: key });
+      } else if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new TilenavError(`expected a finite number >= 0, got ${describe(v)}`, { element: key });
+      (merged as unknown as Record<string, number | boolean>)[key] = v;
     }
     if (!(merged.fixedStep > 0)) throw new TilenavError('expected a step > 0 seconds', { element: 'fixedStep' });
     if (merged.shortcutFactor !== 0 && !(merged.shortcutFactor >= 1)) throw new TilenavError(`expected 0 (off) or a factor >= 1 (1.2: replan walkers more than 20 % dearer than needed), got ${describe(merged.shortcutFactor)}`, { element: 'shortcutFactor' });
@@ -129,6 +136,7 @@ export class NavigationSystem {
     if (!(merged.timeHorizonObstacles > 0)) throw new TilenavError('expected a time horizon > 0 seconds', { element: 'timeHorizonObstacles' });
     if (!Number.isInteger(merged.maxNeighbours)) throw new TilenavError(`expected a whole number >= 0, got ${describe(merged.maxNeighbours)}`, { element: 'maxNeighbours' });
     if (!Number.isInteger(merged.shortcutSearchLimit) || merged.shortcutSearchLimit < 1) throw new TilenavError(`expected a whole number >= 1, got ${describe(merged.shortcutSearchLimit)}`, { element: 'shortcutSearchLimit' });
+    if (!Number.isInteger(merged.flowFieldBudget) || merged.flowFieldBudget < 1) throw new TilenavError(`expected a whole number >= 1 (cells per step), got ${describe(merged.flowFieldBudget)}`, { element: 'flowFieldBudget' });
     const o = Object.freeze(merged);
     this.options = o;
     this.layer = grid.layerIndex(options.layer ?? 0);
@@ -141,7 +149,8 @@ export class NavigationSystem {
     this.replanner = new Replanner(this.agents, this.hash, grid, this.layer, this.movement, o, this.stats, this.planner);
     const avoidance = o.avoidance === 'orca' ? new Avoidance(this.agents, grid, this.layer, o) : null;
     this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields, avoidance);
-    this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats);
+    this.stepAside = new StepAside(this.agents, this.hash, grid, this.layer, this.movement, o, this.replanner.fields);
+    this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats, this.stepAside);
     this.unsubscribe = grid.onChange((c) => this.replanner.gridChanged(c));
     this.agents.canRetarget = (id, x, y) => this.lastLegClear(id, x, y);
   }
@@ -217,9 +226,10 @@ export class NavigationSystem {
     return this.agents.replanCount;
   }
 
-  /** Stops listening to the grid. */
+  /** Stops listening to the grid, and lets go of the flow fields its orders hold (the grid's cache may drop them). */
   dispose(): void {
     this.unsubscribe();
+    this.replanner.dropFields();
   }
 
   /** Simulated seconds so far (steps x fixedStep). */
@@ -261,6 +271,8 @@ export class NavigationSystem {
     // Line of sight is a square grid's; elsewhere (hexagons) and off the grid the order replans.
     if ((model.heuristic !== 'octile' && model.heuristic !== 'manhattan') || !walkableAt(this.grid, this.layer, x, y)) return false;
     const a = this.agents;
+    // A path ending at a link's near end does not end at the target.
+    if (a.linkX[id] === a.linkX[id]) return false;
     const path = a.paths[id]!;
     const k = path.length / 2 - 2;
     const onLast = k < a.waypointIndex[id];
@@ -328,7 +340,8 @@ export class NavigationSystem {
     const asked = intent.mode ?? 'auto';
     if (asked !== 'auto' && asked !== 'formation' && asked !== 'flow') throw new TilenavError(`expected 'auto', 'formation' or 'flow', got ${describe(asked)}`, { element: 'mode' });
     const n = ids.length;
-    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup ? 'flow' : 'formation';
+    // Flow fields do not follow links: on a layer with links each unit plans its own way.
+    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup && !hasLayerLinks(this.grid, this.layer) ? 'flow' : 'formation';
     const xs = new Float64Array(n);
     const ys = new Float64Array(n);
     let maxR = 0;
@@ -350,17 +363,70 @@ export class NavigationSystem {
     for (let k = 0; k < n; k++) {
       const id = ids[k];
       agents.order(id, formation.slots[k * 2], formation.slots[k * 2 + 1], intent, g, this.time);
-      if (field !== null) {
-        const c = cellIndexAt(this.grid, agents.x[id], agents.y[id]);
-        if (c < 0 || field.dist[c] === Infinity) {
-          agents.markUnreachable(id);
-          unreachable++;
-        } else {
-          agents.flags[id] |= AGENT_FLOW;
-        }
-      }
+      if (field !== null && !this.follow(id, field)) unreachable++;
     }
     return { mode, formation, unreachable };
+  }
+
+  /**
+   * Orders units to chase a moving target: an agent's id (the player), or a function the system
+   * calls once per step that returns where the target is (cell coordinates), or null when the
+   * chase is over. Every unit follows flow fields to the target's cell (shared with every order
+   * to that cell through the grid's cache), each step toward it along a cheapest path: the units
+   * near the target to where it is now, the farthest ones to where it was a little while ago
+   * (`flowFieldBudget` cells of fields are computed per step; see docs/agents.md). In the
+   * target's cell a unit walks at the target itself and stands within `arrivalThreshold` of it;
+   * it keeps chasing when the target moves on. The chase ends for a unit given another order,
+   * and for all of them when the target is gone (they stand; `onArrived` fires then). Units that
+   * cannot reach the target's cell now stand, flagged AGENT_UNREACHABLE. Throws a TilenavError
+   * naming `ids` or `target` (an unknown agent, one of the chasers, not a function).
+   */
+  chase(ids: ArrayLike<number>, target: ChaseTarget, intent: Omit<MoveIntent, 'usePathfinding'> = {}): ChaseOrder {
+    const agents = this.agents;
+    if (ids === null || typeof ids !== 'object' || typeof ids.length !== 'number') throw new TilenavError(`expected an array of agent ids, got ${describe(ids)}`, { element: 'ids' });
+    for (let k = 0; k < ids.length; k++) agents.check(ids[k]);
+    if (typeof target === 'number') {
+      if (!agents.has(target)) throw new TilenavError(`no agent with id ${describe(target)} to chase`, { element: 'target' });
+      for (let k = 0; k < ids.length; k++) if (ids[k] === target) throw new TilenavError(`agent ${target} cannot chase itself`, { element: 'target' });
+    } else if (typeof target !== 'function') {
+      throw new TilenavError(`expected an agent id or a function returning { x, y }, got ${describe(target)}`, { element: 'target' });
+    }
+    const g = this.nextGroup++;
+    const chase = this.replanner.newChase(target, ids);
+    if (chase === null) {
+      for (let k = 0; k < ids.length; k++) agents.markUnreachable(ids[k]);
+      return { group: g, unreachable: ids.length };
+    }
+    this.replanner.startChase(g, chase);
+    let unreachable = 0;
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      agents.order(id, chase.x, chase.y, intent, g, this.time);
+      if (!this.follow(id, chase)) unreachable++;
+    }
+    return { group: g, unreachable };
+  }
+
+  /** Puts ordered agent id on `field` (AGENT_FLOW); false, and it stands flagged AGENT_UNREACHABLE, when its cell cannot reach the field's goal. */
+  private follow(id: number, field: UnitField): boolean {
+    const agents = this.agents;
+    const c = cellIndexAt(this.grid, agents.x[id], agents.y[id]);
+    if (c < 0 || field.cost(c) === Infinity) {
+      agents.markUnreachable(id);
+      return false;
+    }
+    agents.flags[id] |= AGENT_FLOW;
+    return true;
+  }
+
+  /**
+   * The flow field agent `id` follows now (read its `next`, `cost` and `goal` for debug arrows):
+   * its group's field, or for a chase the newest of the chase's fields that has the agent's cell;
+   * null when it follows none (its own path, no order).
+   */
+  flowFieldOf(id: number): FlowField | null {
+    this.agents.check(id);
+    return this.replanner.fieldOf(id);
   }
 
   /** Forgets the agent's target and path: it stands where it is. */
@@ -440,7 +506,7 @@ export class NavigationSystem {
       prevX[i] = x[i];
       prevY[i] = y[i];
     }
-    this.replanner.refreshFields();
+    this.replanner.refreshFields(now);
     this.replanner.checkShortcuts();
     this.replanner.planWhereNeeded();
     const dt = this.options.fixedStep;
@@ -448,7 +514,8 @@ export class NavigationSystem {
     agents.contact.fill(0);
     this.collision.resolve(now, this.measureOverlap);
     this.replanner.checkStuck(now);
-    this.collision.sendNudgedHome(now);
+    this.stepAside.yieldToWalkers(now);
+    this.stepAside.sendHome(now);
     this.replanner.triggerReplans(now);
     this.time += dt;
     this.stats.steps++;

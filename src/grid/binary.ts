@@ -2,6 +2,7 @@ import { MIN_COST, TilenavError, assertLimit, assertOptionsObject, describe } fr
 import { NavGrid, DEFAULT_MAX_CELLS, MAX_LAYERS } from './navgrid.js';
 import { createProjection, type ProjectionSpec } from './projection.js';
 import { TerrainTable, type Terrain } from './terrain.js';
+import type { LinkSpec } from './links.js';
 
 /**
  * The binary grid format (`.tnav`), version 1. All integers little-endian.
@@ -14,7 +15,7 @@ import { TerrainTable, type Terrain } from './terrain.js';
  * 12      4     u32 data offset D (a multiple of 8, >= 24 + H)
  * 16      4     u32 width
  * 20      4     u32 height
- * 24      H     JSON { layers: string[], projection: ProjectionSpec, terrain: Terrain[] }
+ * 24      H     JSON { layers: string[], projection: ProjectionSpec, terrain: Terrain[], links?: LinkSpec[] }
  *  D      ...   the layer data, byte for byte the grid's `storage` (see NavGrid.storageBytes):
  *               float32 cost[L][n], then u8 walkable[L][n], u8 flags[L][n], u8 terrain[L][n]
  * ```
@@ -73,6 +74,8 @@ interface Header {
   layers: string[];
   projection: ProjectionSpec;
   terrain: Terrain[];
+  /** The grid's links in id order (absent when it has none); read back with new ids, in that order. */
+  links?: LinkSpec[];
 }
 
 /**
@@ -98,7 +101,10 @@ export function formatBinaryGrid(grid: NavGrid, options: FormatBinaryGridOptions
     projection: grid.projection.spec as ProjectionSpec,
     terrain: grid.terrain.entries().map((t) => ({ name: t.name, cost: t.cost, walkable: t.walkable })),
   };
+  const links = grid.links();
+  if (links.length > 0) header.links = links.map(({ from, to, cost, bidirectional, enabled }) => ({ from, to, cost, bidirectional, enabled }));
   const json = new TextEncoder().encode(JSON.stringify(header));
+  if (json.length > MAX_HEADER_BYTES) throw new TilenavError(`the header would take ${json.length} bytes, past the format's ${MAX_HEADER_BYTES} (too many links: ${links.length})`, { element: 'links' });
   const dataOffset = align8(FIXED_BYTES + json.length);
   const dataBytes = NavGrid.storageBytes(grid.width, grid.height, grid.layers.length);
   const total = dataOffset + dataBytes;
@@ -197,6 +203,14 @@ export function parseBinaryGrid(buffer: ArrayBuffer | SharedArrayBuffer | Uint8A
     throw e;
   }
   if (options.trusted !== true) checkCells(grid, file);
+  header.links?.forEach((k, i) => {
+    try {
+      grid.addLink(k);
+    } catch (e) {
+      if (e instanceof TilenavError) throw new TilenavError(e.message, { file, element: `header.links[${i}]` });
+      throw e;
+    }
+  });
   grid.refresh();
   return { grid, warnings: [] };
 }
@@ -211,7 +225,8 @@ function readHeader(raw: Uint8Array, file: string): Header {
   }
   const h = parsed as Partial<Header> | null;
   if (h === null || typeof h !== 'object' || Array.isArray(h)) throw new TilenavError('the header must be a JSON object', { file, element: 'header' });
-  const { layers, projection, terrain } = h;
+  const { layers, projection, terrain, links } = h;
+  if (links !== undefined && !Array.isArray(links)) throw new TilenavError('expected a list of links', { file, element: 'header.links' });
   if (!Array.isArray(layers) || layers.length < 1 || layers.length > MAX_LAYERS || !layers.every((n) => typeof n === 'string')) {
     throw new TilenavError(`expected 1 to ${MAX_LAYERS} layer names`, { file, element: 'header.layers' });
   }
@@ -222,7 +237,7 @@ function readHeader(raw: Uint8Array, file: string): Header {
       throw new TilenavError('expected { name: string, cost: number, walkable: boolean }', { file, element: `header.terrain[${i}]` });
     }
   });
-  return { layers, projection, terrain };
+  return { layers, projection, terrain, links };
 }
 
 /**

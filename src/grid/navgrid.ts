@@ -4,6 +4,7 @@ import { TerrainTable, type Terrain, type TerrainFollower } from './terrain.js';
 import { assertProjectionFits, orthogonal, type Projection } from './projection.js';
 import { padXY, paddedSize, strideOf } from './padded.js';
 import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
+import { LinkTable, type LinkEndSpec, type LinkIndex, type LinkSpec, type NavLink } from './links.js';
 
 /** The default layer names, used when a grid is created with a layer count instead of names. */
 export const DEFAULT_LAYER_NAMES = Object.freeze(['Ground', 'Sky', 'Underground', 'Volume', 'Custom1', 'Custom2', 'Custom3', 'Custom4']);
@@ -18,8 +19,9 @@ export const MAX_LAYERS = 8;
  */
 export const DEFAULT_MAX_CELLS = 1 << 26;
 
-export { FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_ONE_WAY_MASK } from './flags.js';
-import { FLAG_ONE_WAY_MASK } from './flags.js';
+export { FLAG_SAFE_ZONE, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_ONE_WAY_MASK, FLAG_WALL_NORTH, FLAG_WALL_WEST, FLAG_WALL_MASK } from './flags.js';
+import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_ONE_WAY_MASK, FLAG_WALL_MASK, FLAG_WALL_NORTH, FLAG_WALL_WEST } from './flags.js';
+import { EXIT_CORNER_NE, EXIT_CORNER_NW, EXIT_CORNER_SE, EXIT_CORNER_SW } from './padded.js';
 import { assertCellIndices } from '../errors.js';
 import type { WorldPoint } from './projection.js';
 
@@ -82,9 +84,9 @@ export interface GridChange extends CellRect {
   rects: readonly CellRect[];
   /**
    * Whether the change may have opened a way: a cell became walkable, got cheaper, or lost a
-   * one-way flag. False when it only blocked cells, raised costs or added one-way flags (a path
-   * can then only get longer, never find a shortcut). `refresh` cannot tell what direct writes
-   * did, so its events say true.
+   * one-way flag, or an edge wall came down. False when it only blocked cells, raised costs or
+   * added one-way flags or walls (a path can then only get longer, never find a shortcut).
+   * `refresh` cannot tell what direct writes did, so its events say true.
    */
   opened: boolean;
 }
@@ -95,7 +97,7 @@ export interface CellValues {
   walkable?: boolean;
   /** Traversal cost, 2^-126 (about 1.18e-38) to about 3.4e38 (what a float32 holds). */
   cost?: number;
-  /** The 8 flag bits (FLAG_*). */
+  /** The 8 flag bits (FLAG_*), edge walls (FLAG_WALL_*) included: all 8 are written. */
   flags?: number;
   /** Terrain name or id: sets the terrain id, its cost and its walkability together. */
   terrain?: string | number;
@@ -143,8 +145,19 @@ export interface SearchView {
   readonly stride: number;
   /** Cost of entering each padded cell, 0 where blocked. */
   readonly pass: Float32Array;
-  /** Padded one-way bits (FLAG_NO_EXIT_*), or null when the layer has none. */
+  /**
+   * Padded exit bits, or null when the layer has neither one-way flags nor edge walls: the
+   * FLAG_NO_EXIT_* bits of one-way flags and of walled edges (both cells sharing a wall get one),
+   * and the corner bits of diagonals that pass a wall (see `exitMask` in padded.ts). A step k is
+   * refused where `exits[p] & exitMask(dx, dy)` is not 0.
+   */
   exits: Uint8Array | null;
+  /**
+   * The same bits from edge walls alone (no one-way flags), or null when the layer has no walls:
+   * what component labels and sight lines along a cell boundary read. Walls are the same from
+   * both sides, so these bits are symmetric where one-way flags are not.
+   */
+  walls: Uint8Array | null;
   /** The smallest walkable cost of the layer. */
   minCost: number;
   /** The largest walkable cost of the layer. */
@@ -181,13 +194,19 @@ export interface GridMemory {
  * Data a grid derives from its cells and keeps for its searches (component labels, landmark
  * tables, clearance, the default search scratch): built on first use by the module that reads it,
  * kept by the grid ({@link NavGrid.derived}), listed by {@link NavGrid.memory} and freed by
- * {@link NavGrid.releaseDerived}. @internal
+ * {@link NavGrid.releaseDerived}. Implemented by the library's own modules; a game only reads
+ * {@link NavGrid.memory}.
  */
 export interface Derived {
   /** Appends what it holds now, one entry per layer where that applies. */
   memory(out: MemoryEntry[]): void;
   /** Frees what it holds and stops following the grid. */
   release(): void;
+  /**
+   * True for what is not derived from the cells and cannot be rebuilt from them (an adapter's tie
+   * to the tilemap it syncs from): listed by `memory()`, left in place by `releaseDerived()`.
+   */
+  readonly kept?: boolean;
 }
 
 /**
@@ -250,10 +269,15 @@ export class NavGrid {
   readonly movement: MovementName;
 
   private readonly derivedData = new Map<string, Derived>();
+  private readonly linkTable: LinkTable;
   /** Movement names already checked against the projection: their models. */
   private readonly fitted = new Map<string, MovementModel>();
 
   private readonly views: (SearchView | null)[];
+  /** Per layer, while its view's exits are valid: cells with one-way bits, and walled edges inside the grid. */
+  private readonly exitCounts: { oneWay: number; walls: number }[];
+  /** FLAG_WALL_MASK on square cells; 0 on hexagonal and staggered ones, whose wall bits mean nothing. */
+  private readonly wallMask: number;
   private readonly listeners = new Set<(change: GridChange) => void>();
   private batchDepth = 0;
   private readonly deferred = new Set<() => void>();
@@ -333,6 +357,9 @@ export class NavGrid {
     }
     this.layers = layers;
     this.views = layers.map(() => null);
+    this.linkTable = new LinkTable(width, height, L);
+    this.exitCounts = layers.map(() => ({ oneWay: 0, walls: 0 }));
+    this.wallMask = squareCells(this.movement) ? FLAG_WALL_MASK : 0;
     if (options.storage === undefined) {
       const walkable = options.walkable ?? true;
       const groundId = 0;
@@ -388,17 +415,19 @@ export class NavGrid {
 
   /**
    * What this grid holds, in bytes: its layers (7 bytes per cell per layer), the padded search view
-   * of each layer searched (4 bytes per padded cell, 1 more with one-way flags), and what searches
+   * of each layer searched (4 bytes per padded cell, 1 more with one-way flags or edge walls, 1 more
+   * again with edge walls), and what searches
    * derived and the grid keeps: component labels (4 per padded cell per layer and connectivity),
-   * landmark tables (4 per cell per landmark, on weighted layers), clearance (4 per cell, 4 per
+   * landmark tables (4 per cell per landmark, on weighted layers), clearance (8 per cell, 4 per
    * padded cell per unit radius searched), the search scratch of the free `findPath` (about 20 per
-   * padded cell). A kept `Pathfinder`'s own scratch is not the grid's and is not listed.
+   * padded cell) with what it built on demand (JPS planes and tables, hierarchies, overlays). A kept `Pathfinder`'s own scratch is not the grid's and is not listed.
    */
   memory(): GridMemory {
     const entries: MemoryEntry[] = [{ name: 'layers', layer: null, bytes: NavGrid.storageBytes(this.width, this.height, this.layers.length) }];
     this.views.forEach((v, l) => {
-      if (v !== null) entries.push({ name: 'search view', layer: l, bytes: v.pass.byteLength + (v.exits?.byteLength ?? 0) });
+      if (v !== null) entries.push({ name: 'search view', layer: l, bytes: v.pass.byteLength + (v.exits?.byteLength ?? 0) + (v.walls?.byteLength ?? 0) });
     });
+    if (this.linkTable.bytes > 0) entries.push({ name: 'links', layer: null, bytes: this.linkTable.bytes });
     for (const d of this.derivedData.values()) d.memory(entries);
     let total = 0;
     for (const e of entries) total += e.bytes;
@@ -411,9 +440,11 @@ export class NavGrid {
    * needs again. The layers and their search views stay: kept Pathfinders read the views.
    */
   releaseDerived(): void {
-    const all = [...this.derivedData.values()];
-    this.derivedData.clear();
-    for (const d of all) d.release();
+    for (const [key, d] of [...this.derivedData]) {
+      if (d.kept === true) continue;
+      this.derivedData.delete(key);
+      d.release();
+    }
   }
 
   // ---- coordinates -------------------------------------------------------------------------
@@ -503,7 +534,11 @@ export class NavGrid {
     this.fillRect(x, y, 1, 1, { cost }, layer);
   }
 
-  /** Sets the flag bits of (x, y) on `layer` (FLAG_*); throws outside the grid. */
+  /**
+   * Sets the flag bits of (x, y) on `layer` (FLAG_*), all 8: the wall bits too, so to change one
+   * flag keep the others (`getFlags(x, y) | FLAG_SAFE_ZONE`), or write walls with
+   * {@link setEdgeWall}. Throws outside the grid.
+   */
   setFlags(x: number, y: number, flags: number, layer: number | string = 0): void {
     this.fillRect(x, y, 1, 1, { flags }, layer);
   }
@@ -540,9 +575,14 @@ export class NavGrid {
     }
     const data = this.layers[l];
     let opened = false;
+    // With flags: the change in cells with one-way bits and in walled edges, and whether a wall moved.
+    let oneWayDelta = 0;
+    let wallDelta = 0;
+    let wallsMoved = false;
+    const wallMask = this.wallMask;
     for (let yy = y; yy < y + height; yy++) {
       let i = yy * this.width + x;
-      for (let xx = 0; xx < width; xx++, i++) {
+      for (let xx = x; xx < x + width; xx++, i++) {
         const wasWalkable = data.walkable[i];
         const wasCost = data.cost[i];
         const wasFlags = data.flags[i];
@@ -553,14 +593,223 @@ export class NavGrid {
         }
         if (cost !== undefined) data.cost[i] = cost;
         if (walkable !== undefined) data.walkable[i] = walkable ? 1 : 0;
-        if (flags !== undefined) data.flags[i] = flags;
+        if (flags !== undefined) {
+          data.flags[i] = flags;
+          oneWayDelta += ((flags & FLAG_ONE_WAY_MASK) !== 0 ? 1 : 0) - ((wasFlags & FLAG_ONE_WAY_MASK) !== 0 ? 1 : 0);
+          if (((wasFlags ^ flags) & wallMask) !== 0) {
+            wallsMoved = true;
+            wallDelta += wallEdges(flags & wallMask, xx, yy) - wallEdges(wasFlags & wallMask, xx, yy);
+            // A wall taken down opens a way even beside a blocked cell: a corner-cutting diagonal.
+            if ((wasFlags & ~flags & wallMask) !== 0) opened = true;
+          }
+        }
         // A way opens where a cell is walkable now and was blocked, dearer, or one-way.
         if (data.walkable[i] === 1 && (wasWalkable === 0 || data.cost[i] < wasCost || (wasFlags & ~data.flags[i] & FLAG_ONE_WAY_MASK) !== 0)) opened = true;
       }
     }
     const wrote = walkable ?? (terrainId >= 0 ? terrainWalk : undefined);
     if (wrote !== undefined) for (const fn of this.walkWriters) fn(l, { x, y, width, height }, wrote);
-    this.changed(l, { x, y, width, height }, (flags ?? 0) & FLAG_ONE_WAY_MASK, opened);
+    // A cell's wall bits are the edges it shares with the cells north and west of it: those cells
+    // changed too (their moves across the edge, and the diagonals past its ends, which all touch
+    // one of the two cells sharing it).
+    const rect = wallsMoved ? { x: Math.max(0, x - 1), y: Math.max(0, y - 1), width: width + (x > 0 ? 1 : 0), height: height + (y > 0 ? 1 : 0) } : { x, y, width, height };
+    this.changed(l, rect, opened, flags !== undefined, oneWayDelta, wallDelta);
+  }
+
+  // ---- edge walls --------------------------------------------------------------------------
+
+  /**
+   * Puts up (`on` true) or takes down a wall on one edge of cell (x, y): a fence, a thin wall or a
+   * closed gate between two cells that both stay walkable. Both cells sharing the edge see it, so
+   * `setEdgeWall(x, y, 'east', true)` and `setEdgeWall(x + 1, y, 'west', true)` are the same write.
+   * Sides are in tile coordinates: north is toward y - 1, east toward x + 1, whatever the
+   * projection draws (on an isometric map north is the diamond's upper right edge).
+   *
+   * Every movement model refuses a step across a walled edge. A diagonal step passes through the
+   * corner point its two side cells share; it is refused when a wall touches that point (any of
+   * the four edges meeting there), under every octile model: `octile-one-obstacle` and
+   * `octile-always` cut corners past blocked cells, never past walls. Walls are stored in the
+   * cells' flag bits ({@link FLAG_WALL_NORTH}, {@link FLAG_WALL_WEST}), apart from the one-way
+   * bits, so a wall outlives any change to a cell's one-way flags (though `setFlags` and `fillRect`
+   * with `flags` write all 8 bits, walls included); they travel with the grid's buffer and the
+   * binary format. The grid's outer edge is closed already: a wall there is not stored and the
+   * write does nothing (no change event). One change event covering the two cells; `opened` when
+   * a wall came down.
+   *
+   * Square cells only: on a grid whose cells are hexagonal or staggered (its `movement` is `hex...`
+   * or `staggered...`) it throws a TilenavError naming `side`. Also throws for a cell outside the
+   * grid, an unknown side or an `on` that is not a boolean.
+   */
+  setEdgeWall(x: number, y: number, side: EdgeSide, on: boolean, layer: number | string = 0): void {
+    const l = this.layerIndex(layer);
+    const edge = this.edgeOf(x, y, side);
+    if (typeof on !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(on)}`, { element: 'on' });
+    if (edge >= 0) this.writeWall(l, edge, on);
+  }
+
+  /**
+   * Whether a wall stands on that edge of cell (x, y) (see {@link setEdgeWall}); false on the
+   * grid's outer edge, which holds no walls. Throws as setEdgeWall does for a cell outside the
+   * grid, an unknown side or hexagonal cells.
+   */
+  hasEdgeWall(x: number, y: number, side: EdgeSide, layer: number | string = 0): boolean {
+    const l = this.layerIndex(layer);
+    const edge = this.edgeOf(x, y, side);
+    return edge >= 0 && (this.layers[l].flags[edge >> 1] & ((edge & 1) === 1 ? FLAG_WALL_WEST : FLAG_WALL_NORTH)) !== 0;
+  }
+
+  /**
+   * Puts up (or takes down) walls on every edge of the outline of the rectangle (x, y, width,
+   * height): a fence around a pen, a building's walls. Edges on the grid's outer edge are left as
+   * they are. One change event (a batch); throws as {@link setEdgeWall} does, and for a rectangle
+   * that does not lie inside the grid.
+   */
+  setEdgeWallsAround(x: number, y: number, width: number, height: number, on: boolean, layer: number | string = 0): void {
+    const l = this.layerIndex(layer);
+    this.checkRect(x, y, width, height);
+    this.assertSquareCells();
+    if (typeof on !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(on)}`, { element: 'on' });
+    const W = this.width;
+    this.batch(() => {
+      for (let xx = x; xx < x + width; xx++) {
+        if (y > 0) this.writeWall(l, 2 * (y * W + xx), on);
+        if (y + height < this.height) this.writeWall(l, 2 * ((y + height) * W + xx), on);
+      }
+      for (let yy = y; yy < y + height; yy++) {
+        if (x > 0) this.writeWall(l, 2 * (yy * W + x) + 1, on);
+        if (x + width < W) this.writeWall(l, 2 * (yy * W + x + width) + 1, on);
+      }
+    });
+  }
+
+  /**
+   * The edge `side` of cell (x, y) as 2 x (index of the cell holding its bit) + (0 north, 1 west),
+   * or -1 on the grid's outer edge. Throws for hexagonal cells, a cell outside, an unknown side.
+   */
+  private edgeOf(x: number, y: number, side: EdgeSide): number {
+    this.assertSquareCells();
+    if (!this.inBounds(x, y)) throw this.outside(x, y, 'cell');
+    switch (side) {
+      case 'north':
+        return y > 0 ? 2 * (y * this.width + x) : -1;
+      case 'west':
+        return x > 0 ? 2 * (y * this.width + x) + 1 : -1;
+      case 'south':
+        return y + 1 < this.height ? 2 * ((y + 1) * this.width + x) : -1;
+      case 'east':
+        return x + 1 < this.width ? 2 * (y * this.width + x + 1) + 1 : -1;
+      default:
+        throw new TilenavError(`expected 'north', 'east', 'south' or 'west', got ${describe(side)}`, { element: 'side' });
+    }
+  }
+
+  /** Edge walls need north, east, south and west edges: a TilenavError naming `side` on hexagonal and staggered cells. */
+  private assertSquareCells(): void {
+    if (this.wallMask === 0) {
+      throw new TilenavError(`edge walls need square cells (north, east, south, west edges); this grid's cells are hexagonal or staggered (movement '${this.movement}')`, { element: 'side' });
+    }
+  }
+
+  /** Writes one wall bit (an edge from {@link edgeOf}, not on the outer edge) and reports the two cells sharing it. */
+  private writeWall(l: number, edge: number, on: boolean): void {
+    const i = edge >> 1;
+    const west = (edge & 1) === 1;
+    const bit = west ? FLAG_WALL_WEST : FLAG_WALL_NORTH;
+    const flags = this.layers[l].flags;
+    const was = (flags[i] & bit) !== 0;
+    flags[i] = on ? flags[i] | bit : flags[i] & ~bit;
+    const x = i % this.width;
+    const y = (i - x) / this.width;
+    const rect = west ? { x: x - 1, y, width: 2, height: 1 } : { x, y: y - 1, width: 1, height: 2 };
+    this.changed(l, rect, was && !on, true, 0, (on ? 1 : 0) - (was ? 1 : 0));
+  }
+
+  // ---- links -------------------------------------------------------------------------------
+
+  /**
+   * Adds a link: stairs, a ladder, a door between rooms far apart, a teleporter or a jump between
+   * two cells of the same layer or of two layers, which every exact search follows (docs/paths.md,
+   * "Links"). Taking it costs `cost` (finite, >= 0), whatever the cells' own costs; it may be taken
+   * while it is enabled and both its cells are walkable; `bidirectional: false` makes it one way.
+   * A change event follows for each end's cell (`opened` true when it is enabled), so the
+   * component labels, the agents and the path service follow. Returns its id. Throws a
+   * TilenavError naming `from`, `to`, `cost`, `bidirectional` or `enabled` for bad input.
+   * @example grid.addLink({ from: { x: 3, y: 4 }, to: { x: 3, y: 4, layer: 'Sky' }, cost: 5 }) // stairs up
+   */
+  addLink(link: LinkSpec): number {
+    assertOptionsObject(link, 'link');
+    if (link === null || link === undefined) throw new TilenavError('expected a link such as { from: { x, y }, to: { x, y }, cost }', { element: 'link' });
+    const from = this.linkEnd(link.from, 'from');
+    const to = this.linkEnd(link.to, 'to');
+    if (from.x === to.x && from.y === to.y && from.layer === to.layer) throw new TilenavError(`leads back to its own cell (${from.x}, ${from.y}) on layer ${from.layer}`, { element: 'to' });
+    const cost = link.cost;
+    if (typeof cost !== 'number' || !(cost >= 0) || cost === Infinity) throw new TilenavError(`expected a finite link cost >= 0, got ${describe(cost)}`, { element: 'cost' });
+    const bidirectional = linkFlag(link.bidirectional, 'bidirectional', true);
+    const enabled = linkFlag(link.enabled, 'enabled', true);
+    const k = this.linkTable.add({ from, to, cost, bidirectional, enabled });
+    this.linkChanged(k, enabled);
+    return k.id;
+  }
+
+  /**
+   * Switches link `id` on or off (a door opened or locked, a teleporter powered). A change event
+   * follows for each end's cell when it changed (`opened` true when switched on). Throws a
+   * TilenavError naming `id` for an unknown link.
+   */
+  setLinkEnabled(id: number, enabled: boolean): void {
+    const was = this.linkTable.get(id);
+    if (typeof enabled !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(enabled)}`, { element: 'enabled' });
+    if (was.enabled === enabled) return;
+    this.linkChanged(this.linkTable.set(id, enabled), enabled);
+  }
+
+  /** Removes link `id` (its id is never handed out again), with a change event for each end's cell. Throws a TilenavError naming `id` for an unknown link. */
+  removeLink(id: number): void {
+    this.linkChanged(this.linkTable.remove(id), false);
+  }
+
+  /** Every link of the grid, enabled or not, in id order (copies: change them through the grid). */
+  links(): NavLink[] {
+    return this.linkTable.list();
+  }
+
+  /** The enabled links as the searches read them, compiled on first use after a change. @internal */
+  linkIndex(): LinkIndex {
+    return this.linkTable.index();
+  }
+
+  /** Increases by one with every change of the links. @internal */
+  get linksVersion(): number {
+    return this.linkTable.version;
+  }
+
+  /** Replaces every link with `links`, ids kept, with one change event per layer: a worker's copy follows the main grid. @internal */
+  replaceLinks(links: readonly NavLink[]): void {
+    const touched = [...this.linkTable.list(), ...links];
+    this.linkTable.replace(links);
+    this.batch(() => {
+      for (const k of touched) this.linkChanged(k, true);
+    });
+  }
+
+  private linkEnd(end: LinkEndSpec, name: string): { x: number; y: number; layer: number } {
+    if (end === null || typeof end !== 'object') throw new TilenavError(`expected a cell such as { x: 3, y: 4, layer: 0 }, got ${describe(end)}`, { element: name });
+    const { x, y } = end;
+    if (!this.inBounds(x, y)) throw this.outside(x, y, name);
+    let layer: number;
+    try {
+      layer = this.layerIndex(end.layer ?? 0);
+    } catch (e) {
+      if (!(e instanceof TilenavError)) throw e;
+      throw new TilenavError(e.message.slice((e.element?.length ?? -2) + 2), { element: `${name}.layer ${describe(end.layer)}` });
+    }
+    return Object.freeze({ x, y, layer });
+  }
+
+  /** The change events of a link's two cells. */
+  private linkChanged(k: NavLink, opened: boolean): void {
+    this.changed(k.from.layer, { x: k.from.x, y: k.from.y, width: 1, height: 1 }, opened, false);
+    this.changed(k.to.layer, { x: k.to.x, y: k.to.y, width: 1, height: 1 }, opened, false);
   }
 
   /**
@@ -614,7 +863,7 @@ export class NavGrid {
         view.exitsValid = false;
         view.statsValid = false;
       }
-      this.changed(l, r, 0, true);
+      this.changed(l, r, true, false);
     }
   }
 
@@ -684,6 +933,7 @@ export class NavGrid {
         stride,
         pass: new Float32Array(paddedSize(this.width, this.height)),
         exits: null,
+        walls: null,
         minCost: 1,
         maxCost: 1,
         uniform: true,
@@ -698,11 +948,16 @@ export class NavGrid {
     return view;
   }
 
-  private changed(layer: number, rect: CellRect, oneWayBits: number, opened: boolean): void {
+  /**
+   * Brings the layer's view up to date for `rect` and reports the change. `flagsWritten`: flag bits
+   * were written in it, changing the count of cells with one-way bits by `oneWayDelta` and of
+   * walled edges by `wallDelta`.
+   */
+  private changed(layer: number, rect: CellRect, opened: boolean, flagsWritten: boolean, oneWayDelta = 0, wallDelta = 0): void {
     const view = this.views[layer];
     if (view) {
       this.copyToView(layer, view, rect.x, rect.y, rect.width, rect.height);
-      if (oneWayBits !== 0 || view.exits !== null) view.exitsValid = false;
+      if (flagsWritten && view.exitsValid) this.updateExits(layer, view, rect, oneWayDelta, wallDelta);
     }
     if (this.batchDepth > 0) {
       addChangedRect((this.pending[layer] ??= []), rect);
@@ -766,25 +1021,71 @@ export class NavGrid {
     view.statsValid = true;
   }
 
+  /** Builds the view's exit and wall bits from the layer's flags, counting one-way cells and walled edges. */
   private computeExits(layer: number, view: SearchView): void {
     const flags = this.layers[layer].flags;
-    let any = false;
-    for (let i = 0; i < this.size; i++) {
-      if ((flags[i] & FLAG_ONE_WAY_MASK) !== 0) {
-        any = true;
-        break;
+    const wallMask = this.wallMask;
+    let oneWay = 0;
+    let walls = 0;
+    for (let y = 0, i = 0; y < this.height; y++) {
+      for (let x = 0; x < this.width; x++, i++) {
+        const f = flags[i];
+        if ((f & FLAG_ONE_WAY_MASK) !== 0) oneWay++;
+        if ((f & wallMask) !== 0) walls += wallEdges(f & wallMask, x, y);
       }
     }
-    if (!any) {
-      view.exits = null;
-    } else {
-      const exits = view.exits ?? new Uint8Array(view.pass.length);
-      for (let y = 0; y < this.height; y++) {
-        for (let x = 0; x < this.width; x++) exits[padXY(view.stride, x, y)] = flags[y * this.width + x] & FLAG_ONE_WAY_MASK;
-      }
-      view.exits = exits;
-    }
+    const counts = this.exitCounts[layer];
+    counts.oneWay = oneWay;
+    counts.walls = walls;
     view.exitsValid = true;
+    if (oneWay === 0 && walls === 0) {
+      view.exits = null;
+      view.walls = null;
+      return;
+    }
+    const n = view.pass.length;
+    const exits = view.exits ?? new Uint8Array(n);
+    view.exits = exits;
+    view.walls = walls > 0 ? (view.walls?.fill(0) ?? new Uint8Array(n)) : null;
+    // Each wall marks the cells beside it and around its two ends: O(walls), not a gather per cell.
+    if (view.walls !== null) scatterWalls(flags, this.width, this.height, view.stride, view.walls);
+    const w = view.walls;
+    for (let y = 0, i = 0; y < this.height; y++) {
+      let p = padXY(view.stride, 0, y);
+      for (let x = 0; x < this.width; x++, i++, p++) exits[p] = oneWayExits(flags[i]) | (w === null ? 0 : w[p]);
+    }
+  }
+
+  /**
+   * Rewrites the view's exit and wall bits around `rect` after its flags changed (one cell around
+   * it: a wall bit shows in the cells on both sides of its edge and at both its ends), allocating
+   * the arrays when the first one-way flag or wall appears and dropping them when the last goes.
+   */
+  private updateExits(layer: number, view: SearchView, rect: CellRect, oneWayDelta: number, wallDelta: number): void {
+    const counts = this.exitCounts[layer];
+    counts.oneWay += oneWayDelta;
+    counts.walls += wallDelta;
+    if (counts.oneWay === 0 && counts.walls === 0) {
+      view.exits = null;
+      view.walls = null;
+      return;
+    }
+    const n = view.pass.length;
+    const exits = (view.exits ??= new Uint8Array(n));
+    const walls = counts.walls > 0 ? (view.walls ??= new Uint8Array(n)) : (view.walls = null);
+    const flags = this.layers[layer].flags;
+    const W = this.width;
+    const H = this.height;
+    const x0 = Math.max(0, rect.x - 1);
+    const x1 = Math.min(W, rect.x + rect.width + 1);
+    for (let y = Math.max(0, rect.y - 1), y1 = Math.min(H, rect.y + rect.height + 1); y < y1; y++) {
+      let p = padXY(view.stride, x0, y);
+      for (let x = x0, i = y * W + x0; x < x1; x++, i++, p++) {
+        const w = walls === null ? 0 : wallBits(flags, W, H, x, y);
+        if (walls !== null) walls[p] = w;
+        exits[p] = oneWayExits(flags[i]) | w;
+      }
+    }
   }
 
   private checkRect(x: number, y: number, width: number, height: number): void {
@@ -830,6 +1131,101 @@ export class NavGrid {
   cellsToWorld(cells: ArrayLike<number>): WorldPoint[] {
     assertCellIndices(cells, this.size, 'cells');
     return Array.from(cells, (i) => this.projection.cellToWorld(this.xOf(i), this.yOf(i)));
+  }
+}
+
+function linkFlag(v: unknown, name: string, fallback: boolean): boolean {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(v)}`, { element: name });
+  return v;
+}
+
+/** The sides of a square cell, in tile coordinates: north is toward y - 1, east toward x + 1. */
+export type EdgeSide = 'north' | 'east' | 'south' | 'west';
+
+/** Whether a movement model's cells are squares (hexagonal and staggered cells are not). */
+function squareCells(movement: MovementName): boolean {
+  return !movement.startsWith('hex') && !movement.startsWith('staggered');
+}
+
+/** The walled edges inside the grid that the wall bits `f` of cell (x, y) stand for (none on the outer edge). */
+function wallEdges(f: number, x: number, y: number): number {
+  return ((f & FLAG_WALL_NORTH) !== 0 && y > 0 ? 1 : 0) + ((f & FLAG_WALL_WEST) !== 0 && x > 0 ? 1 : 0);
+}
+
+/**
+ * A cell's one-way flags as view exit bits: the FLAG_NO_EXIT_* bits, and the corner bits of the
+ * diagonals that move in a refused direction (a diagonal is refused by its corner bit alone, see
+ * `exitMask`).
+ */
+function oneWayExits(f: number): number {
+  const n = (f & FLAG_NO_EXIT_NORTH) !== 0;
+  const e = (f & FLAG_NO_EXIT_EAST) !== 0;
+  const s = (f & FLAG_NO_EXIT_SOUTH) !== 0;
+  const w = (f & FLAG_NO_EXIT_WEST) !== 0;
+  return (f & FLAG_ONE_WAY_MASK) | (n || e ? EXIT_CORNER_NE : 0) | (s || e ? EXIT_CORNER_SE : 0) | (s || w ? EXIT_CORNER_SW : 0) | (n || w ? EXIT_CORNER_NW : 0);
+}
+
+/**
+ * The view's wall byte of cell (x, y) (see `exitMask` in padded.ts): the FLAG_NO_EXIT_* bit of each
+ * of its four edges that is walled, and the corner bit of each corner point a wall touches. Reads
+ * the wall bits of the cells within one of it; the outer edge holds no walls.
+ */
+function wallBits(flags: Uint8Array, W: number, H: number, x: number, y: number): number {
+  const north = wallN(flags, W, H, x, y);
+  const south = wallN(flags, W, H, x, y + 1);
+  const west = wallW(flags, W, H, x, y);
+  const east = wallW(flags, W, H, x + 1, y);
+  let b = (north ? FLAG_NO_EXIT_NORTH : 0) | (east ? FLAG_NO_EXIT_EAST : 0) | (south ? FLAG_NO_EXIT_SOUTH : 0) | (west ? FLAG_NO_EXIT_WEST : 0);
+  // Each corner point: the cell's two edges ending there and the two edges beyond it.
+  if (north || east || wallN(flags, W, H, x + 1, y) || wallW(flags, W, H, x + 1, y - 1)) b |= EXIT_CORNER_NE;
+  if (south || east || wallN(flags, W, H, x + 1, y + 1) || wallW(flags, W, H, x + 1, y + 1)) b |= EXIT_CORNER_SE;
+  if (south || west || wallN(flags, W, H, x - 1, y + 1) || wallW(flags, W, H, x, y + 1)) b |= EXIT_CORNER_SW;
+  if (north || west || wallN(flags, W, H, x - 1, y) || wallW(flags, W, H, x, y - 1)) b |= EXIT_CORNER_NW;
+  return b;
+}
+
+/** Whether the north edge of (x, y), the horizontal edge above it, is walled (never on the outer edge). */
+function wallN(flags: Uint8Array, W: number, H: number, x: number, y: number): boolean {
+  return x >= 0 && x < W && y > 0 && y < H && (flags[y * W + x] & FLAG_WALL_NORTH) !== 0;
+}
+
+/** Whether the west edge of (x, y), the vertical edge left of it, is walled (never on the outer edge). */
+function wallW(flags: Uint8Array, W: number, H: number, x: number, y: number): boolean {
+  return x > 0 && x < W && y >= 0 && y < H && (flags[y * W + x] & FLAG_WALL_WEST) !== 0;
+}
+
+/**
+ * {@link wallBits} of every cell at once into `walls` (zeroed, padded with row length `stride`):
+ * each walled edge marks the two cells sharing it and the four cells around each of its ends.
+ */
+function scatterWalls(flags: Uint8Array, W: number, H: number, stride: number, walls: Uint8Array): void {
+  const mark = (x: number, y: number, bit: number) => {
+    if (x >= 0 && y >= 0 && x < W && y < H) walls[padXY(stride, x, y)] |= bit;
+  };
+  // The four cells around the corner point between cells (x - 1, y - 1) and (x, y).
+  const corner = (x: number, y: number) => {
+    mark(x - 1, y - 1, EXIT_CORNER_SE);
+    mark(x, y - 1, EXIT_CORNER_SW);
+    mark(x - 1, y, EXIT_CORNER_NE);
+    mark(x, y, EXIT_CORNER_NW);
+  };
+  for (let y = 0, i = 0; y < H; y++) {
+    for (let x = 0; x < W; x++, i++) {
+      const f = flags[i];
+      if ((f & FLAG_WALL_NORTH) !== 0 && y > 0) {
+        mark(x, y, FLAG_NO_EXIT_NORTH);
+        mark(x, y - 1, FLAG_NO_EXIT_SOUTH);
+        corner(x, y);
+        corner(x + 1, y);
+      }
+      if ((f & FLAG_WALL_WEST) !== 0 && x > 0) {
+        mark(x, y, FLAG_NO_EXIT_WEST);
+        mark(x - 1, y, FLAG_NO_EXIT_EAST);
+        corner(x, y);
+        corner(x, y + 1);
+      }
+    }
   }
 }
 

@@ -73,7 +73,31 @@ export function octile(dx: number, dy: number): number {
   return ax > ay ? ax + OCTILE_K * ay : ay + OCTILE_K * ax;
 }
 
-/** The one-way flag bits (`FLAG_NO_EXIT_*`) that forbid a step (dx, dy) out of a cell. */
+/*
+ * A search view's exit byte per padded cell (`SearchView.exits`, and `walls` for the walls alone):
+ * bits 1-4 are the FLAG_NO_EXIT_* bits (a one-way flag, or a wall on that edge: both cells sharing
+ * a walled edge get the bit), and bits 0, 5, 6, 7 close the cell's NE, SE, SW and NW diagonals,
+ * set when a wall touches that corner point (any of the four edges meeting there). The bits sit
+ * where the cell's own flags keep the safe zone and wall bits: a view's byte is not a flag byte.
+ */
+/** View exit bit: the NE diagonal out of the cell passes a wall at its corner. */
+export const EXIT_CORNER_NE = 0x01;
+/** View exit bit: the SE diagonal out of the cell passes a wall at its corner. */
+export const EXIT_CORNER_SE = 0x20;
+/** View exit bit: the SW diagonal out of the cell passes a wall at its corner. */
+export const EXIT_CORNER_SW = 0x40;
+/** View exit bit: the NW diagonal out of the cell passes a wall at its corner. */
+export const EXIT_CORNER_NW = 0x80;
+
+/**
+ * The bits of a search view's exit byte (`SearchView.exits`) that forbid a step (dx, dy) out of a
+ * cell: the FLAG_NO_EXIT_* bit of a straight step's direction; for a diagonal the corner bit of
+ * its corner alone (a wall touching the corner point it passes through, or a one-way flag or wall
+ * refusing either direction it moves in: views set the corner bits for those too).
+ */
 export function exitMask(dx: number, dy: number): number {
+  // A diagonal by its corner bit alone: views set it wherever a one-way flag or a wall refuses
+  // either of its directions, so a unit's view can refuse a straight step and keep the diagonals.
+  if (dx !== 0 && dy !== 0) return dy < 0 ? (dx > 0 ? EXIT_CORNER_NE : EXIT_CORNER_NW) : dx > 0 ? EXIT_CORNER_SE : EXIT_CORNER_SW;
   return (dy < 0 ? FLAG_NO_EXIT_NORTH : 0) | (dx > 0 ? FLAG_NO_EXIT_EAST : 0) | (dy > 0 ? FLAG_NO_EXIT_SOUTH : 0) | (dx < 0 ? FLAG_NO_EXIT_WEST : 0);
 }

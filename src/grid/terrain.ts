@@ -28,7 +28,7 @@ export const DEFAULT_TERRAINS: readonly Terrain[] = Object.freeze([
 
 /**
  * What follows a table's terrains: each grid made with the table (held weakly, so a table shared
- * by many levels keeps none of them alive).
+ * by many levels keeps none of them alive). @internal
  */
 export interface TerrainFollower {
   /** Terrain `id` changed cost from `was` to the table's current entry. */
@@ -129,7 +129,7 @@ export class TerrainTable {
     return this.list;
   }
 
-  /** Called by each grid made with this table, to follow its redefinitions (see the class comment). */
+  /** Called by each grid made with this table, to follow its redefinitions (see the class comment). @internal */
   follow(follower: TerrainFollower): void {
     this.followers.add(new WeakRef(follower));
     // Tables shared by many short-lived grids drop the collected ones now and then.

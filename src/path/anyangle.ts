@@ -35,7 +35,7 @@ const SQRT2 = SQRT2_;
  * their parent's parent when it is in sight, so paths bend only at obstacle corners and are
  * shorter than smoothed grid paths. On layers of one uniform cost it runs as Lazy Theta* (Nash,
  * Koenig and Tovey 2010): one sight test per expansion instead of one per neighbour. Sight and cost are {@link segmentCost}'s (exact supercover,
- * one-way flags honoured). The heuristic is the Euclidean distance times the layer's smallest
+ * one-way flags and edge walls honoured). The heuristic is the Euclidean distance times the layer's smallest
  * cost, admissible for that cost. Not guaranteed optimal among all any-angle paths (Theta* is
  * within a few tenths of a percent in practice). Holds its search scratch (about 20 bytes per
  * cell) and reuses it across queries. `Pathfinder.findPath` with `anyAngle` runs it. @internal
@@ -46,6 +46,11 @@ export class AnyAngleFinder {
   private readonly scratch: SearchScratch;
   /** The exact grid search an any-angle path is checked against: the Pathfinder that owns this finder. */
   private readonly pathfinder: Pathfinder;
+
+  /** Bytes held: the search scratch. */
+  get bytes(): number {
+    return this.scratch.bytes;
+  }
 
   constructor(grid: NavGrid, pathfinder: Pathfinder) {
     this.grid = grid;

@@ -1,7 +1,7 @@
 import type { SearchView } from '../grid/navgrid.js';
 import { FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST } from '../grid/navgrid.js';
 import type { CornerRule } from '../search/movement.js';
-import { padXY } from '../grid/padded.js';
+import { EXIT_CORNER_NE, EXIT_CORNER_NW, EXIT_CORNER_SE, EXIT_CORNER_SW, padXY } from '../grid/padded.js';
 
 /** Ties closer than this (in units of the segment's parameter t) count as passing exactly through a corner. */
 const CORNER_EPS = 1e-9;
@@ -14,7 +14,10 @@ const CORNER_EPS = 1e-9;
  * - where it passes exactly through a corner, the two side cells obey the corner rule (0: both
  *   walkable, as octile movement without corner cutting; 1: at most one blocked; 2: ignored);
  * - a segment lying on a cell boundary touches, and so needs, the cells on both sides;
- * - leaving a cell against its one-way flags (`view.exits`) blocks the segment.
+ * - leaving a cell against its one-way flags (`view.exits`) blocks the segment;
+ * - edge walls (`view.exits`, `view.walls`): crossing a walled edge blocks the segment, and so
+ *   does touching a wall: passing exactly through a corner point a wall ends at (whatever the
+ *   corner rule), or running along a walled edge or through a wall's end on a cell boundary.
  *
  * Returns the segment's cost, the sum over the cells crossed of (length inside the cell) x (its
  * traversal cost), or -1 when the segment is blocked. Allocation-free.
@@ -23,6 +26,7 @@ export function segmentCost(view: SearchView, x0: number, y0: number, x1: number
   const W = view.stride;
   const pass = view.pass;
   const exits = view.exits;
+  const walls = view.walls;
   // Shift so cell (x, y) spans [x, x + 1): boundaries are integers.
   const u0 = x0 + 0.5;
   const v0 = y0 + 0.5;
@@ -44,6 +48,7 @@ export function segmentCost(view: SearchView, x0: number, y0: number, x1: number
   if (c <= 0) return -1;
   if (alongX && pass[p - 1] <= 0) return -1;
   if (alongY && pass[p - W] <= 0) return -1;
+  if (walls !== null && (alongX || alongY) && alongWall(walls, p, W, alongX, alongY)) return -1;
   if (len === 0) return 0;
   let t = 0;
   let cost = 0;
@@ -56,7 +61,8 @@ export function segmentCost(view: SearchView, x0: number, y0: number, x1: number
     let np: number;
     if (Math.abs(tx - ty) <= CORNER_EPS) {
       tn = Math.min(tx, ty);
-      if (ex0 !== 0 && (ex0 & ((sx > 0 ? FLAG_NO_EXIT_EAST : FLAG_NO_EXIT_WEST) | (sy > 0 ? FLAG_NO_EXIT_SOUTH : FLAG_NO_EXIT_NORTH))) !== 0) return -1;
+      const cornerBit = sy > 0 ? (sx > 0 ? EXIT_CORNER_SE : EXIT_CORNER_SW) : sx > 0 ? EXIT_CORNER_NE : EXIT_CORNER_NW;
+      if (ex0 !== 0 && (ex0 & ((sx > 0 ? FLAG_NO_EXIT_EAST : FLAG_NO_EXIT_WEST) | (sy > 0 ? FLAG_NO_EXIT_SOUTH : FLAG_NO_EXIT_NORTH) | cornerBit)) !== 0) return -1;
       const blocked = (pass[p + sx] > 0 ? 0 : 1) + (pass[p + sy * W] > 0 ? 0 : 1);
       if (blocked > corner) return -1;
       np = p + sx + sy * W;
@@ -65,11 +71,14 @@ export function segmentCost(view: SearchView, x0: number, y0: number, x1: number
     } else if (tx < ty) {
       tn = tx;
       if (ex0 !== 0 && (ex0 & (sx > 0 ? FLAG_NO_EXIT_EAST : FLAG_NO_EXIT_WEST)) !== 0) return -1;
+      if (alongY && walls !== null && (walls[p] & (sx > 0 ? EXIT_CORNER_NE : EXIT_CORNER_NW)) !== 0) return -1;
       np = p + sx;
       cx += sx;
     } else {
       tn = ty;
       if (ex0 !== 0 && (ex0 & (sy > 0 ? FLAG_NO_EXIT_SOUTH : FLAG_NO_EXIT_NORTH)) !== 0) return -1;
+      // Along a vertical boundary the segment crosses the row boundary at a corner point.
+      if (alongX && walls !== null && (walls[p] & (sy > 0 ? EXIT_CORNER_SW : EXIT_CORNER_NW)) !== 0) return -1;
       np = p + sy * W;
       cy += sy;
     }
@@ -81,9 +90,18 @@ export function segmentCost(view: SearchView, x0: number, y0: number, x1: number
     if (c <= 0) return -1;
     if (alongX && pass[p - 1] <= 0) return -1;
     if (alongY && pass[p - W] <= 0) return -1;
+    if (walls !== null && (alongX || alongY) && alongWall(walls, p, W, alongX, alongY)) return -1;
   }
   cost += (1 - t) * len * c;
   return cost;
+}
+
+/**
+ * Whether a segment lying on the boundary west of padded cell `p` (`alongX`) or north of it
+ * (`alongY`) runs along a walled edge there: the wall between `p` and its west (north) neighbour.
+ */
+function alongWall(walls: Uint8Array, p: number, W: number, alongX: number, alongY: number): boolean {
+  return (alongX === 1 && (walls[p] & FLAG_NO_EXIT_WEST) !== 0) || (alongY === 1 && (walls[p] & FLAG_NO_EXIT_NORTH) !== 0);
 }
 
 /** True when the segment is clear: {@link segmentCost} >= 0. */

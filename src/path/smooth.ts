@@ -3,6 +3,7 @@ import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import type { Projection, WorldPoint } from '../grid/projection.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import { segmentCost } from './los.js';
+import { pad } from '../grid/padded.js';
 
 /** Options of {@link smoothPath} and {@link polylineCost}. */
 export interface SmoothOptions {
@@ -20,9 +21,11 @@ const COST_EPS = 1e-9;
 let prefix = new Float64Array(256);
 
 /**
- * Whether a movement model has straight lines in cell coordinates (square and isometric grids):
- * hexagonal and staggered grids shift every other row or column by half a cell, so a line that
- * is straight in cell coordinates is not straight on the map, and their paths stay cell centres.
+ * Whether string pulling fits a movement model: square and isometric grids with Euclidean steps.
+ * Hexagonal and staggered grids shift every other row or column by half a cell, so a line that
+ * is straight in cell coordinates is not straight on the map; Chebyshev models count steps (a
+ * diagonal costs as much as a straight step), so a straight segment, measured by its length,
+ * would change what the path costs. Their paths stay cell centres.
  */
 export function canSmooth(movement: MovementName = 'octile'): boolean {
   const h = movementModel(movement).heuristic;
@@ -33,7 +36,7 @@ export function canSmooth(movement: MovementName = 'octile'): boolean {
  * String pulling with exact line of sight: compresses a cell path (indices from a search, start
  * first) into the fewest waypoints the greedy pass finds, each consecutive pair joined by a
  * segment with exact line of sight ({@link segmentCost}: every touched cell walkable, corners as
- * the movement model allows, one-way flags honoured).
+ * the movement model allows, one-way flags and edge walls honoured).
  *
  * A shortcut is taken only when its cost (length in each cell x that cell's cost) is no more than
  * the same measure along the grid path it replaces, so smoothing never trades a detour through
@@ -42,12 +45,16 @@ export function canSmooth(movement: MovementName = 'octile'): boolean {
  *
  * Returns [x0, y0, x1, y1, ...] in cell coordinates (a waypoint at a cell is its centre), start
  * and goal cells included; `out` is reused when large enough. An empty path gives an empty array.
- * Hexagonal and staggered models have no straight lines in cell space ({@link canSmooth}) and throw.
+ * No shortcut spans a step that takes a link of the layer (`grid.addLink`): both its ends stay
+ * waypoints, one after the other, and the unit takes the link between them.
+ * Hexagonal and staggered models have no straight lines in cell space and Chebyshev models count
+ * steps, not lengths ({@link canSmooth}): they throw.
  */
 export function smoothPath(grid: NavGrid, cells: ArrayLike<number>, options: SmoothOptions = {}, out?: Float64Array): Float64Array {
   assertOptionsObject(options, 'options');
   assertCellIndices(cells, grid.size, 'cells');
   const model = grid.movementModel(options.movement);
+  if (model.heuristic === 'chebyshev') throw new TilenavError('a Chebyshev path costs its steps, diagonals as much as straight ones; string pulling measures segments by their length and would change its cost: keep its cell centres (cellsToPoints)', { element: `movement "${model.name}"` });
   if (!canSmooth(model.name)) throw new TilenavError('smoothing needs a square or isometric grid; hexagonal and staggered paths have no straight segments in cell space', { element: `movement "${model.name}"` });
   const view = options.view ?? grid.searchView(grid.layerIndex(options.layer ?? 0));
   const corner = model.corner;
@@ -57,12 +64,16 @@ export function smoothPath(grid: NavGrid, cells: ArrayLike<number>, options: Smo
   if (prefix.length < n) prefix = new Float64Array(Math.max(n, prefix.length * 2));
   // The grid path's cost in the same measure as a shortcut's: each step as a segment.
   prefix[0] = 0;
+  const layer = grid.layerIndex(options.layer ?? 0);
   for (let k = 1; k < n; k++) {
     const a = cells[k - 1];
     const b = cells[k];
-    const c = segmentCost(view, a % w, (a - (a % w)) / w, b % w, (b - (b % w)) / w, 2);
+    // A link's step is never spanned (see below): it adds nothing the shortcuts compare.
+    const c = isLinkStep(grid, layer, a, b) ? 0 : segmentCost(view, a % w, (a - (a % w)) / w, b % w, (b - (b % w)) / w, 2);
     prefix[k] = prefix[k - 1] + (c < 0 ? Infinity : c);
   }
+  // The first step at or after `a + 1` that takes a link: shortcuts from `a` stop before it.
+  let link = 0;
   const res = out && out.length >= 2 * n ? out : new Float64Array(2 * n);
   let m = 0;
   let a = 0;
@@ -72,7 +83,8 @@ export function smoothPath(grid: NavGrid, cells: ArrayLike<number>, options: Smo
     const ax = cells[a] % w;
     const ay = (cells[a] - ax) / w;
     let best = a + 1;
-    for (let j = a + 2; j < n; j++) {
+    if (link <= a) for (link = a + 1; link < n && !isLinkStep(grid, layer, cells[link - 1], cells[link]); link++);
+    for (let j = a + 2; j < n && j < link; j++) {
       const bx = cells[j] % w;
       const by = (cells[j] - bx) / w;
       const c = segmentCost(view, ax, ay, bx, by, corner);
@@ -86,6 +98,23 @@ export function smoothPath(grid: NavGrid, cells: ArrayLike<number>, options: Smo
     a = best;
   }
   return res.subarray(0, m);
+}
+
+/**
+ * Whether the step from cell `a` to cell `b` (indices) on `layer` takes an enabled link of the
+ * grid (one that leads from `a` to `b` on that layer). @internal
+ */
+export function isLinkStep(grid: NavGrid, layer: number, a: number, b: number): boolean {
+  if (grid.linksVersion === 0) return false;
+  const index = grid.linkIndex();
+  const bits = index.bits[layer];
+  if (bits === null) return false;
+  const pa = pad(grid.width, a);
+  if (((bits[pa >>> 5] >>> (pa & 31)) & 1) === 0) return false;
+  const pb = pad(grid.width, b);
+  const end = index.start[layer + 1];
+  for (let e = index.first(layer, pa); e >= 0 && e < end && index.fromCell[e] === pa; e++) if (index.toLayer[e] === layer && index.toCell[e] === pb) return true;
+  return false;
 }
 
 /**

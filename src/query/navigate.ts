@@ -39,7 +39,9 @@ export interface WorldPath extends PathResult {
  * The whole planner for a unit in the world: snap start (and a blocked goal) to the
  * nearest walkable cell within `snapRadius`, run `findPath` with `nearest`, smooth, convert to world
  * waypoints through the projection (floorY on each), trim the first waypoint and put the exact
- * requested end on the last when it lies in the goal cell. Points are world positions.
+ * requested end on the last when it lies in the goal cell. Points are world positions. It follows
+ * the links of its layer (`grid.addLink`) and no others: where the path takes one, its two ends are
+ * consecutive waypoints, and the unit takes the link between them.
  */
 export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, options: PlanOptions = {}): WorldPath {
   assertOptionsObject(options, 'options');
@@ -51,6 +53,7 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
   const finder = options.pathfinder ?? pathfinderOf(grid);
   if (!(finder instanceof Pathfinder) || finder.grid !== grid) throw new TilenavError('expected a Pathfinder of the same grid', { element: 'pathfinder' });
   const movement = grid.movementModel(options.movement).name;
+  if (options.goalLayer !== undefined && grid.layerIndex(options.goalLayer) !== layer) throw new TilenavError('planPath plans on one layer; ask findPath for a path to another layer', { element: 'goalLayer' });
   // planPath always goes as near as it can, on the grid: these two are checked as findPath checks them, then set.
   for (const name of ['nearest', 'anyAngle'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(options[name])}`, { element: name });
@@ -58,13 +61,27 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
   const [sa, sb] = planeOf(proj, start);
   const [ea, eb] = planeOf(proj, end);
   if (![sa, sb, ea, eb].every(Number.isFinite)) throw new TilenavError('expected world points with finite coordinates', { element: 'start/end' });
-  const empty = (status: 'invalid-start' | 'invalid-goal'): WorldPath => ({ status, waypoints: [], cells: new Int32Array(0), points: new Float64Array(0), cost: Infinity, costMeasure: 'steps', expanded: 0, reached: -1, reason: 'blocked', avoided: true });
+  const empty = (status: 'invalid-start' | 'invalid-goal', x: number, y: number): WorldPath => ({
+    status,
+    waypoints: [],
+    cells: new Int32Array(0),
+    points: new Float64Array(0),
+    cost: Infinity,
+    costMeasure: 'steps',
+    expanded: 0,
+    reached: -1,
+    // Nothing usable within the snap radius: say what the point itself is.
+    reason: !grid.inBounds(x, y) ? 'outside' : base !== undefined && grid.isWalkable(x, y, layer) ? 'unit-does-not-fit' : 'blocked',
+    avoided: true,
+    layers: null,
+  });
   const sc = worldToCellPoint(proj, sa, sb);
   // Snap to cells the unit fits in.
   const unit = options.radius ?? 0;
   const base = typeof unit === 'number' && unit > 0 ? clearanceOf(grid, layer, unit).view(unit) : undefined;
+  const startCell = proj.worldToCell(sa, sb);
   const s = nearestWalkable(grid, sc.x, sc.y, { layer, radius, view: base });
-  if (s < 0) return empty('invalid-start');
+  if (s < 0) return empty('invalid-start', startCell.x, startCell.y);
   const ec = worldToCellPoint(proj, ea, eb);
   const eCell = proj.worldToCell(ea, eb);
   const fits = grid.inBounds(eCell.x, eCell.y) && (base ?? grid.searchView(layer)).pass[padXY(strideOf(grid.width), eCell.x, eCell.y)] > 0;
@@ -72,7 +89,8 @@ export function planPath(grid: NavGrid, start: WorldPoint, end: WorldPoint, opti
   const gx = g >= 0 ? grid.xOf(g) : eCell.x;
   const gy = g >= 0 ? grid.yOf(g) : eCell.y;
   const { snapRadius: _s, smooth: _m, trimFactor: _t, pathfinder: _p, ...search } = options;
-  const r = finder.findPath(grid.xOf(s), grid.yOf(s), gx, gy, { ...search, layer, movement, nearest: true, anyAngle: false });
+  // World waypoints lie on one layer: the links followed are the layer's own.
+  const r = finder.findPathOn(grid.xOf(s), grid.yOf(s), gx, gy, { ...search, layer, movement, nearest: true, anyAngle: false, stayOnLayer: true });
   if (r.cells.length === 0) return { ...r, waypoints: [], points: new Float64Array(0) };
   // Smooth against what the search avoided: the obstacles when the path goes around them.
   const obstacles = options.obstacles ?? [];

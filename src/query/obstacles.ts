@@ -60,6 +60,12 @@ export class ObstacleOverlay {
   private readonly ownCell = { x: 0, y: 0 };
 
   /** An overlay for `layer` (index or name) of `grid`; the copy is made at the first `stamp`. */
+  /** Bytes held: the copy of the view's costs and the list of stamped cells. */
+  get bytes(): number {
+    return (this.pass?.byteLength ?? 0) + this.stamped.byteLength;
+  }
+
+  /** An overlay of `layer`; its copy of the view is made by the first {@link stamp}. */
   constructor(grid: NavGrid, layer: number | string = 0) {
     this.grid = grid;
     this.layer = grid.layerIndex(layer);
@@ -90,9 +96,10 @@ export class ObstacleOverlay {
       for (let k = 0; k < this.count; k++) pass[st[k]] = src[st[k]];
       this.count = 0;
     }
-    const view: SearchView = (this.view ??= { stride: base.stride, pass, exits: null, minCost: 1, maxCost: 1, uniform: true, statsValid: true, exitsValid: true });
+    const view: SearchView = (this.view ??= { stride: base.stride, pass, exits: null, walls: null, minCost: 1, maxCost: 1, uniform: true, statsValid: true, exitsValid: true });
     (view as { pass: Float32Array }).pass = pass;
     view.exits = base.exits;
+    view.walls = base.walls;
     view.minCost = base.minCost;
     view.maxCost = base.maxCost;
     view.uniform = base.uniform;

@@ -22,7 +22,7 @@ export interface ReachabilityOptions {
  *
  * Components ignore one-way flags (they are the weakly connected ones): without one-way cells on
  * the layer the answers are exact; with them, "not connected" is still exact but "connected"
- * only means a path may exist.
+ * only means a path may exist. Edge walls split components, as blocked cells do.
  *
  * It reads the component labels the grid keeps (the ones every search's unreachable-goal check
  * uses; listed by `grid.memory()`): each change relabels locally at the next question, a change
@@ -66,10 +66,14 @@ export class ReachabilityIndex {
     pathfinderOf(this.grid).componentLabels(this.layer, this.model, true);
   }
 
-  /** The component id of (x, y), -1 when blocked or outside. Equal ids: connected. */
+  /**
+   * The component id of (x, y), -1 when blocked or outside. Equal ids: connected. Links
+   * (`grid.addLink`) join components, whatever their direction (as one-way flags, "connected" then
+   * means a path may exist).
+   */
   componentOf(x: number, y: number): number {
     if (!this.grid.inBounds(x, y)) return -1;
-    return this.labels().root(padXY(this.W, x, y));
+    return pathfinderOf(this.grid).joinedComponent(this.layer, this.model, padXY(this.W, x, y));
   }
 
   /**

@@ -9,6 +9,11 @@ import { offsetToAxial, type HexLayout } from '../grid/projection.js';
  * - `octile-one-obstacle`: diagonals allowed when at most one side cell is blocked
  *   (PathFinding.js's IfAtMostOneObstacle).
  * - `octile-always`: diagonals allowed even between two blocked side cells (PathFinding.js's Always).
+ * - `chebyshev`: 8 neighbours like `octile` (no corner cutting), but every step has length 1,
+ *   diagonals too: a path costs the cells it enters, so its cost on a uniform layer is its number
+ *   of steps (the "king's move" of many roguelikes and tactics games).
+ * - `chebyshev-one-obstacle`, `chebyshev-always`: the same steps with `octile-one-obstacle`'s and
+ *   `octile-always`'s corner rules.
  * - `iso`: the isometric diamond grid, 4 neighbours (x +- 1, y +- 1 in tile coordinates),
  *   step length 1. Any square model may also be used on an isometric projection.
  * - `hex`: axial (q, r) coordinates, 6 neighbours, step length 1.
@@ -24,6 +29,9 @@ export type MovementName =
   | 'octile'
   | 'octile-one-obstacle'
   | 'octile-always'
+  | 'chebyshev'
+  | 'chebyshev-one-obstacle'
+  | 'chebyshev-always'
   | 'iso'
   | 'hex'
   | 'hex-odd-r'
@@ -41,6 +49,9 @@ export const MOVEMENT_NAMES: readonly MovementName[] = Object.freeze([
   'octile',
   'octile-one-obstacle',
   'octile-always',
+  'chebyshev',
+  'chebyshev-one-obstacle',
+  'chebyshev-always',
   'iso',
   'hex',
   'hex-odd-r',
@@ -64,7 +75,7 @@ export interface Step {
   readonly dy: number;
   /** Length of the step; its cost is length x the traversal cost of the cell entered. */
   readonly length: number;
-  /** True for an octile diagonal, whose side cells (dx, 0) and (0, dy) the corner rule checks. */
+  /** True for a diagonal of the square models, whose side cells (dx, 0) and (0, dy) the corner rule checks. */
   readonly diagonal: boolean;
 }
 
@@ -73,10 +84,11 @@ export interface MovementModel {
   /** The model's name. */
   readonly name: MovementName;
   /**
-   * The distance the heuristic measures, before scaling by the layer's smallest cost. `stagger-r` /
-   * `stagger-q` count diamond steps on staggered rows / columns (see {@link stepDistance}).
+   * The distance the heuristic measures, before scaling by the layer's smallest cost. `chebyshev`
+   * is max(|dx|, |dy|); `stagger-r` / `stagger-q` count diamond steps on staggered rows / columns
+   * (see {@link stepDistance}).
    */
-  readonly heuristic: 'manhattan' | 'octile' | 'hex' | 'stagger-r' | 'stagger-q';
+  readonly heuristic: 'manhattan' | 'octile' | 'chebyshev' | 'hex' | 'stagger-r' | 'stagger-q';
   /** Blocked side cells a diagonal step tolerates. */
   readonly corner: CornerRule;
   /** Hex layout the heuristic converts from, `axial` for square models. */
@@ -93,6 +105,8 @@ const hexStep = (dx: number, dy: number): Step => ({ dx, dy, length: 1, diagonal
 
 const CARDINAL = [step(0, -1), step(1, 0), step(0, 1), step(-1, 0)];
 const OCTILE = [...CARDINAL, step(1, -1), step(1, 1), step(-1, 1), step(-1, -1)];
+// The same moves, each of length 1.
+const CHEBYSHEV = OCTILE.map((s) => ({ ...s, length: 1 }));
 const HEX_AXIAL = [hexStep(1, 0), hexStep(1, -1), hexStep(0, -1), hexStep(-1, 0), hexStep(-1, 1), hexStep(0, 1)];
 const hex = (list: number[][]) => list.map(([dx, dy]) => hexStep(dx, dy));
 // Offset neighbours as Red Blob Games tabulates them: [even parity, odd parity].
@@ -117,6 +131,9 @@ const MODELS: Record<MovementName, MovementModel> = {
   octile: model('octile', 'octile', 0, OCTILE),
   'octile-one-obstacle': model('octile-one-obstacle', 'octile', 1, OCTILE),
   'octile-always': model('octile-always', 'octile', 2, OCTILE),
+  chebyshev: model('chebyshev', 'chebyshev', 0, CHEBYSHEV),
+  'chebyshev-one-obstacle': model('chebyshev-one-obstacle', 'chebyshev', 1, CHEBYSHEV),
+  'chebyshev-always': model('chebyshev-always', 'chebyshev', 2, CHEBYSHEV),
   iso: model('iso', 'manhattan', 0, CARDINAL),
   hex: model('hex', 'hex', 0, HEX_AXIAL),
   'hex-odd-r': model('hex-odd-r', 'hex', 0, ODD_R[0], ODD_R[1], 'y', 'odd-r'),
@@ -143,11 +160,11 @@ const scratchB = { x: 0, y: 0 };
 
 /**
  * The fewest-steps distance between two cells under a model, ignoring walls: octile distance for
- * octile models, Manhattan for 4-neighbour ones, hex distance for hex layouts. Staggered diamonds
- * convert to axial (q, r) like the hex layout of the same name; their 4 moves are then +-(1, -1) and
- * +-(0, 1) on rows, so the distance is |dq| + |dq + dr|, and +-(1, 0), +-(1, -1) on columns, giving
- * |dr| + |dq + dr|. Multiplied by a layer's smallest traversal cost it is an admissible and
- * consistent A* heuristic.
+ * octile models, max(|dx|, |dy|) for Chebyshev ones, Manhattan for 4-neighbour ones, hex distance
+ * for hex layouts. Staggered diamonds convert to axial (q, r) like the hex layout of the same
+ * name; their 4 moves are then +-(1, -1) and +-(0, 1) on rows, so the distance is
+ * |dq| + |dq + dr|, and +-(1, 0), +-(1, -1) on columns, giving |dr| + |dq + dr|. Multiplied by a
+ * layer's smallest traversal cost it is an admissible and consistent A* heuristic.
  */
 export function stepDistance(m: MovementModel, x1: number, y1: number, x2: number, y2: number): number {
   if (m.heuristic === 'octile') {
@@ -156,6 +173,7 @@ export function stepDistance(m: MovementModel, x1: number, y1: number, x2: numbe
     return dx > dy ? dx + (D - 1) * dy : dy + (D - 1) * dx;
   }
   if (m.heuristic === 'manhattan') return Math.abs(x1 - x2) + Math.abs(y1 - y2);
+  if (m.heuristic === 'chebyshev') return Math.max(Math.abs(x1 - x2), Math.abs(y1 - y2));
   const a = offsetToAxial(m.hexLayout, x1, y1, scratchA);
   const b = offsetToAxial(m.hexLayout, x2, y2, scratchB);
   return axialDistance(m.heuristic, a.x - b.x, a.y - b.y);

@@ -3,9 +3,13 @@
  * JPS+, the cluster hierarchy), runs it on the one search scratch it owns and wraps the outcome.
  * How the pieces fit and who keeps which scratch: docs/search.md.
  */
-import { TilenavError, assertArrayLike, assertOptionsObject, describe } from '../errors.js';
+import { TilenavError, assertArrayLike, assertCellIndices, assertOptionsObject, describe } from '../errors.js';
 import { NavGrid, type Derived, type MemoryEntry, type SearchView } from '../grid/navgrid.js';
-import { GridAStar, NEAREST, PLAIN } from './algorithms/astar/astar.js';
+import { GridAStar, NEAREST, PLAIN, type GenericMode } from './algorithms/astar/astar.js';
+import { GOAL_ESTIMATE_LIMIT, GoalSet } from './algorithms/astar/goals.js';
+import { RangeAnswer, SettledCells, rangeSearch } from './algorithms/astar/range.js';
+import { LinkBounds, linkedSearch, type LinkedSearch } from './algorithms/astar/linked.js';
+import type { LinkIndex } from '../grid/links.js';
 import { AnyAngleFinder } from '../path/anyangle.js';
 import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from '../query/obstacles.js';
 import { clearanceOf } from '../query/clearance.js';
@@ -14,10 +18,11 @@ import { dijkstra } from './algorithms/astar/dijkstra.js';
 import { Hierarchy, type HierarchyOptions } from './algorithms/hierarchy/index.js';
 import { JumpPointSearch } from './algorithms/jps/jps.js';
 import { landmarksOf } from './bounds/landmarks/landmark-bounds.js';
-import { SearchScratch, outcome } from './kernel/scratch.js';
+import { SearchScratch, outcome, type SearchOutcome } from './kernel/scratch.js';
+import { PathSearch, slotBytes, type SearchSlot } from './path-search.js';
 import type { MovementModel, MovementName } from './movement.js';
-import { padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
-import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, InternalPathOptions, PathRefusal, PathResult, PathStatus, SearchAlgorithm } from './result.js';
+import { pad, padXY, paddedSize, strideOf, unpad } from '../grid/padded.js';
+import type { DistanceMapOptions, FindPathOptions, HierarchyInfo, InternalPathOptions, MovementRange, PathRefusal, PathResult, PathStatus, RangeOptions, SearchAlgorithm } from './result.js';
 
 const EMPTY = new Int32Array(0);
 
@@ -29,12 +34,25 @@ const EMPTY = new Int32Array(0);
  */
 const JPS_COST_SPAN = 2 ** 43;
 
+/**
+ * A movement range counts a cell up to this much over its budget, relatively: costs are float32,
+ * so ten steps on a cost of 0.1 (stored as 0.100000001) cost 1.0000000149. A float32 cost is
+ * within 2^-24 of the number given, and so is every sum of them.
+ */
+const RANGE_BUDGET_EPS = 1e-7;
+
 /** What runs a query: picked by {@link choose} from the query and the layer, once per query. */
-type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa';
+type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa' | 'linked';
 
 /** A query after its options were checked: one object per Pathfinder, rewritten by every query. @internal */
 export interface Query {
   layer: number;
+  /** The goal's layer: `layer` unless links lead elsewhere. */
+  goalLayer: number;
+  /** Take only the links that start and end on `layer`. */
+  stayOnLayer: boolean;
+  /** The unit's radius (world units), 0 for a point. */
+  radius: number;
   model: MovementModel;
   algorithm: SearchAlgorithm;
   maxIterations: number;
@@ -43,8 +61,14 @@ export interface Query {
   reachabilityCheck: boolean;
   /** The layer's view, or a copy with cells blocked (clearance, obstacles): then no JPS or hierarchy. */
   view: SearchView;
+  /** The goal layer's view (`view` when it is the same layer; its clearance view for a unit radius). */
+  goalView: SearchView;
   overlay: boolean;
   out: Int32Array | undefined;
+  /** The query's goals besides (gx, gy), in {@link goalSet}; null for one goal. */
+  goals: GoalSet | null;
+  /** The goal set this query record reuses (made by the first query with goals). */
+  goalSet: GoalSet | null;
 }
 
 const ALGORITHMS: readonly SearchAlgorithm[] = ['astar', 'jps', 'jps+', 'hpa', 'auto'];
@@ -59,7 +83,7 @@ function jpsRefusal(q: Query, view: SearchView): string | null {
   if (name !== 'octile' && name !== 'cardinal') return `movement '${name}' (it needs 'octile' or 'cardinal')`;
   if (q.algorithm === 'jps+' && !view.uniform) return 'a layer whose costs differ from cell to cell';
   if (!view.uniform && !(view.maxCost * view.pass.length < view.minCost * JPS_COST_SPAN)) return `costs ${view.minCost} to ${view.maxCost}, too far apart for its exact comparisons on a layer of this size`;
-  if (view.exits !== null) return 'a layer with one-way flags';
+  if (view.exits !== null) return view.walls !== null ? 'a layer with edge walls' : 'a layer with one-way flags';
   if (q.weight !== 1) return `weight ${q.weight} (it needs 1)`;
   if (q.nearest || q.overlay) return 'nearest mode, a unit radius or obstacles';
   return null;
@@ -72,14 +96,19 @@ function jpsRefusal(q: Query, view: SearchView): string | null {
  * @param jpsWhy {@link jpsRefusal} of the query, computed once by the caller.
  * @param bounded whether the layer has landmark tables.
  */
-function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: boolean): Runner {
-  const astar: Runner = !q.nearest && q.model.name === 'octile' && view.exits === null ? 'octile' : 'generic';
+function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: boolean, linked: boolean): Runner {
+  if (linked) {
+    if (q.algorithm === 'auto' || q.algorithm === 'astar') return 'linked';
+    const name = q.algorithm === 'hpa' ? 'the hierarchy' : 'jump point search';
+    throw new TilenavError(`${name} does not follow links, and layer ${q.layer} has enabled links (grid.addLink); use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+  }
+  const astar = aStarLoop(q, view);
   switch (q.algorithm) {
     case 'astar':
       return astar;
     case 'hpa':
       if (q.nearest || q.overlay) throw new TilenavError("the hierarchy does not support nearest, a unit radius or obstacles; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
-      if (view.exits !== null) throw new TilenavError("the hierarchy cannot search a layer with one-way flags; use algorithm 'auto' or 'astar'", { element: 'algorithm' });
+      if (view.exits !== null) throw new TilenavError(`the hierarchy cannot search a layer with ${view.walls !== null ? 'edge walls' : 'one-way flags'}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
       return 'hpa';
     case 'jps':
     case 'jps+':
@@ -89,6 +118,17 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
       return jpsWhy === null && (view.uniform || q.model.name === 'octile' || bounded) ? 'jps' : astar;
   }
 }
+
+/**
+ * The A* loop that answers `q` on `view`: the octile one for octile movement without one-way
+ * flags or nearest mode, the generic one otherwise.
+ */
+function aStarLoop(q: Query, view: SearchView): 'octile' | 'generic' {
+  return !q.nearest && q.model.name === 'octile' && view.exits === null ? 'octile' : 'generic';
+}
+
+/** Idle search slots a Pathfinder keeps for its {@link PathSearch}es; more are made while more run. */
+const IDLE_SLOTS_KEPT = 2;
 
 /**
  * Searches one grid. Holds the search scratch (g, parent, generation stamps, heap) for the grid's
@@ -112,11 +152,24 @@ export class Pathfinder {
   private readonly last = outcome();
   /** The generation of the last search whose stamps {@link expandedInto} reports; -1 when none. */
   private traced = -1;
+  /** The scratch of that search and the first node of the query layer's cells in it (searches across links). */
+  private tracedScratch: SearchScratch;
+  private tracedBase = 0;
+  /** Searches across links: their heuristic, their per-query record and, across layers, a scratch of slots x padded cells. */
+  private linkBounds: LinkBounds | undefined;
+  private linkSearch: LinkedSearch | undefined;
+  private layersScratch: SearchScratch | undefined;
   private jps: JumpPointSearch | undefined;
   private anyAngleFinder: AnyAngleFinder | undefined;
   private readonly overlays: (ObstacleOverlay | undefined)[] = [];
   private readonly hierarchies = new Map<string, Hierarchy>();
   private readonly query: Query;
+  /** The generic search's mode for several goals (made by the first such query). */
+  private goalsMode: GenericMode | undefined;
+  /** The cells a movement range settled, in order (grows, reused). */
+  private settled: SettledCells | undefined;
+  /** Search slots returned by finished {@link PathSearch}es, for the next ones to borrow. */
+  private readonly idle: SearchSlot[] = [];
 
   /** A Pathfinder for `grid`: allocates its search scratch now (about 20 bytes per padded cell). */
   constructor(grid: NavGrid) {
@@ -126,19 +179,47 @@ export class Pathfinder {
     this.scratch = new SearchScratch(paddedSize(grid.width, grid.height));
     this.astar = new GridAStar(this.scratch, grid.width);
     this.query = newQuery(grid);
+    this.tracedScratch = this.scratch;
   }
 
-  /** Bytes of this Pathfinder's own scratch (not the grid's derived data). */
+  /**
+   * What this Pathfinder holds, in `grid.memory()`'s form: its search scratch, and what it built
+   * on demand (JPS planes and tables, hierarchies, obstacle overlays, the any-angle scratch).
+   */
+  memory(): MemoryEntry[] {
+    const out: MemoryEntry[] = [{ name: 'search scratch', layer: null, bytes: this.scratch.bytes }];
+    this.jps?.memory(out);
+    for (const [key, h] of this.hierarchies) out.push({ name: `hierarchy (${key.split(':')[1]})`, layer: Number(key.split(':')[0]), bytes: h.bytes });
+    this.overlays.forEach((o, layer) => {
+      if (o !== undefined) out.push({ name: 'obstacle overlay', layer, bytes: o.bytes });
+    });
+    if (this.anyAngleFinder !== undefined) out.push({ name: 'any-angle scratch', layer: null, bytes: this.anyAngleFinder.bytes });
+    if (this.layersScratch !== undefined) out.push({ name: 'search scratch across layers', layer: null, bytes: this.layersScratch.bytes });
+    if (this.idle.length > 0) out.push({ name: 'idle path search slots', layer: null, bytes: this.idleBytes() });
+    return out;
+  }
+
+  /**
+   * Bytes of this Pathfinder's own scratch and of the idle slots it keeps for {@link begin}'s
+   * searches (not the grid's derived data, nor the slots running searches hold: see
+   * {@link PathSearch.bytes}).
+   */
   get bytes(): number {
-    return this.scratch.bytes;
+    return this.scratch.bytes + this.idleBytes();
+  }
+
+  private idleBytes(): number {
+    let b = 0;
+    for (const slot of this.idle) b += slotBytes(slot);
+    return b;
   }
 
   /**
    * The cheapest path from cell (sx, sy) to cell (gx, gy), or as near as it gets with `nearest`,
-   * for a unit of `radius`, around `obstacles`, any-angle with `anyAngle` (see
-   * {@link FindPathOptions}). Cells outside the grid or blocked give `invalid-start` /
-   * `invalid-goal` with a `reason`; a goal in another component than the start gives `no-path`
-   * with `expanded` 0, without a search. A caller's mistake (coordinates that are not integers,
+   * or to the cheapest of (gx, gy) and `goals`, for a unit of `radius`, around `obstacles`,
+   * any-angle with `anyAngle` (see {@link FindPathOptions}). Cells outside the grid or blocked
+   * give `invalid-start` / `invalid-goal` with a `reason`; a goal in another component than the
+   * start gives `no-path` with `expanded` 0, without a search. A caller's mistake (coordinates that are not integers,
    * an unknown layer, movement or algorithm, an option of the wrong type) throws a TilenavError
    * naming the argument.
    */
@@ -149,17 +230,25 @@ export class Pathfinder {
     const radius = o.radius ?? 0;
     const obstacles = o.obstacles;
     const anyAngle = o.anyAngle === true;
-    let view = o.view ?? grid.searchView(q.layer);
-    if (radius > 0) view = clearanceOf(grid, q.layer, radius).view(radius);
-    q.view = view;
-    q.overlay = view !== grid.searchView(q.layer);
+    this.traced = -1;
+    const view = this.frame(q, radius, o.view);
+    if (anyAngle && (q.goalLayer !== q.layer || this.linksFrom(q) !== null)) {
+      const why = q.goalLayer !== q.layer ? 'stay on one layer, and goalLayer differs from layer' : `do not follow links, and layer ${q.layer} has enabled links (grid.addLink)`;
+      throw new TilenavError(`any-angle paths ${why}; leave anyAngle out`, { element: 'anyAngle' });
+    }
+    if (q.goals !== null) return this.toGoals(sx, sy, q, radius, anyAngle);
     // Off-grid goals stand for the nearest cell of the grid when going as near as it can.
     if (q.nearest) {
       gx = Math.min(grid.width - 1, Math.max(0, gx));
       gy = Math.min(grid.height - 1, Math.max(0, gy));
     }
+    // An algorithm asked for by name that cannot answer this query is refused whatever the cells.
+    if (q.algorithm !== 'auto' && q.algorithm !== 'astar') choose(q, view, jpsRefusal(q, view), false, this.linksFrom(q) !== null);
     const refused = this.refusal(sx, sy, gx, gy, q, radius);
-    if (refused !== null) return refused;
+    if (refused !== null) {
+      if (anyAngle) refused.costMeasure = 'segments';
+      return refused;
+    }
     if (anyAngle && !q.nearest && (obstacles === undefined || obstacles.length === 0)) return this.anyAngle(sx, sy, gx, gy, q, 0);
     let r: PathResult | null = null;
     let expanded = 0;
@@ -168,9 +257,11 @@ export class Pathfinder {
       const overlay = (this.overlays[q.layer] ??= new ObstacleOverlay(grid, q.layer));
       q.view = overlay.stamp(obstacles, sx, sy, gx, gy, o.obstacleOptions, view);
       q.overlay = true;
+      if (q.goalLayer === q.layer) q.goalView = q.view;
       const around = this.searchOnce(sx, sy, gx, gy, q, false);
       q.view = view;
       q.overlay = view !== grid.searchView(q.layer);
+      if (q.goalLayer === q.layer) q.goalView = view;
       if (around.status === 'found') {
         around.avoided = true;
         r = around;
@@ -188,6 +279,85 @@ export class Pathfinder {
       return a;
     }
     return r;
+  }
+
+  /**
+   * Begins a search to spread over frames, for games without workers: the same question as
+   * {@link findPath} with the same options, checked the same way (the same TilenavError for the
+   * same mistake), answered a slice at a time by {@link PathSearch.step}. It runs A* (`auto` and
+   * `astar`), so its answer is the one `findPath` gives with `algorithm: 'astar'`: the same
+   * cells, cost and `expanded` (and the same cost as every exact algorithm). `nearest`, `radius`,
+   * `obstacles` (read when the search starts, and again if it restarts), `weight`,
+   * `maxIterations` (expansions in all, over every step), `reachabilityCheck` and `out` work as in
+   * findPath. What runs in one call only throws a TilenavError naming it: `algorithm` `jps`,
+   * `jps+` or `hpa`; `anyAngle`; several `goals`; a `goalLayer` other than `layer`, or a layer
+   * with links (`layer`). Answers that need no search (an invalid start or goal, start = goal, a
+   * goal the component labels rule out) are ready at once in {@link PathSearch.result}.
+   *
+   * Several searches may run at once, each on its own search slot (its own scratch: about 20
+   * bytes per padded cell, plus 20 per queued node, plus 4 per padded cell with `obstacles`),
+   * borrowed from this Pathfinder when it begins and given back when it finishes or is
+   * cancelled; the Pathfinder keeps two idle slots for the next searches. A change to the grid
+   * between two steps makes the next step start the search again (see {@link PathSearch.step}).
+   */
+  begin(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathSearch {
+    const q = checkQuery(this.grid, newQuery(this.grid), sx, sy, gx, gy, options);
+    if (q.algorithm === 'jps' || q.algorithm === 'jps+' || q.algorithm === 'hpa') {
+      throw new TilenavError(`a search spread over frames runs A*; algorithm '${q.algorithm}' runs in one call only: use 'auto' or 'astar' with begin, or findPath`, { element: 'algorithm' });
+    }
+    if (options.anyAngle === true) throw new TilenavError('a search spread over frames returns grid paths; for an any-angle path call findPath with anyAngle', { element: 'anyAngle' });
+    if (q.goals !== null) throw new TilenavError('a search spread over frames goes to one goal; for several goals call findPath', { element: 'goals' });
+    if (q.goalLayer !== q.layer) throw new TilenavError('a search spread over frames stays on one layer; across layers call findPath', { element: 'goalLayer' });
+    this.spreadable(q);
+    return new PathSearch(this, q, sx, sy, gx, gy, options);
+  }
+
+  /** Throws the TilenavError {@link begin} gives for a layer whose links a search would follow. @internal */
+  spreadable(q: Query): void {
+    if (this.linksFrom(q) !== null) throw new TilenavError(`a search spread over frames does not follow links, and layer ${q.layer} has enabled links (grid.addLink); call findPath`, { element: 'layer' });
+  }
+
+  /** A search slot for a {@link PathSearch}: an idle one, or a new one. @internal */
+  borrowSlot(): SearchSlot {
+    const slot = this.idle.pop();
+    if (slot !== undefined) return slot;
+    const scratch = new SearchScratch(this.scratch.size);
+    return { scratch, astar: new GridAStar(scratch, this.grid.width), overlays: [] };
+  }
+
+  /** Takes back a slot a {@link PathSearch} no longer needs (kept while fewer than two are idle). @internal */
+  returnSlot(slot: SearchSlot): void {
+    if (this.idle.length < IDLE_SLOTS_KEPT) this.idle.push(slot);
+  }
+
+  /**
+   * The goal findPath searches for: (gx, gy), or with `q.nearest` the grid's cell nearest to it
+   * (an off-grid goal stands for it), written into `into` as [x, y]. @internal
+   */
+  goalOf(q: Query, gx: number, gy: number, into: [number, number]): [number, number] {
+    into[0] = q.nearest ? Math.min(this.grid.width - 1, Math.max(0, gx)) : gx;
+    into[1] = q.nearest ? Math.min(this.grid.height - 1, Math.max(0, gy)) : gy;
+    return into;
+  }
+
+  /** Which A* loop answers `q` on its view (see {@link aStarLoop}). @internal */
+  aStarLoop(q: Query): 'octile' | 'generic' {
+    return aStarLoop(q, q.view);
+  }
+
+  /**
+   * Points `q.view` at what the query searches (the layer's view, `given`, or for a unit of
+   * `radius` its clearance view), `q.goalView` at the goal layer's, and sets `q.overlay`;
+   * returns the view. @internal
+   */
+  frame(q: Query, radius: number, given?: SearchView): SearchView {
+    const grid = this.grid;
+    let view = given ?? grid.searchView(q.layer);
+    if (radius > 0) view = clearanceOf(grid, q.layer, radius).view(radius);
+    q.view = view;
+    q.overlay = view !== grid.searchView(q.layer);
+    q.goalView = q.goalLayer === q.layer ? view : this.layerView(q.goalLayer, radius);
+    return view;
   }
 
   /** findPath's query for modules of the library: as findPath, with an internal search view. @internal */
@@ -214,6 +384,15 @@ export class Pathfinder {
     return components.labels(layer, model, this.grid.searchView(layer).pass, this.scratch);
   }
 
+  /**
+   * The component of padded cell `p` on `layer` under `model`'s connectivity as links join them
+   * (equal numbers: a path may join the cells; -1: blocked), brought up to date with this
+   * Pathfinder's scratch. @internal
+   */
+  joinedComponent(layer: number, model: MovementModel, p: number): number {
+    return componentsOf(this.grid).joinedComponent(layer, model, p, this.scratch);
+  }
+
   /** Checks a query's arguments (the same TilenavError from every door) into the reused query. */
   private check(sx: number, sy: number, gx: number, gy: number, o: InternalPathOptions): Query {
     const q = checkQuery(this.grid, this.query, sx, sy, gx, gy, o);
@@ -224,53 +403,114 @@ export class Pathfinder {
     return q;
   }
 
-  /** The invalid-start / invalid-goal answer for this query, or null when both cells may be used. */
-  private refusal(sx: number, sy: number, gx: number, gy: number, q: Query, radius: number): PathResult | null {
-    const grid = this.grid;
-    const pass = q.view.pass;
-    const why = (x: number, y: number): PathRefusal | null => {
-      if (!grid.inBounds(x, y)) return 'outside';
-      if (pass[padXY(this.stride, x, y)] > 0) return null;
-      return radius > 0 && grid.isWalkable(x, y, q.layer) ? 'unit-does-not-fit' : 'blocked';
-    };
-    this.traced = -1;
-    const s = why(sx, sy);
+  /** The invalid-start / invalid-goal answer for this query, or null when both cells may be used. @internal */
+  refusal(sx: number, sy: number, gx: number, gy: number, q: Query, radius: number): PathResult | null {
+    const s = this.refusalOf(sx, sy, q.view, q.layer, radius);
     if (s !== null) return refusedResult('invalid-start', s);
-    const g = q.nearest ? null : why(gx, gy);
+    const g = q.nearest ? null : this.refusalOf(gx, gy, q.goalView, q.goalLayer, radius);
     if (g !== null) return refusedResult('invalid-goal', g);
     return null;
   }
 
+  /** Why cell (x, y) cannot start or end a path on `view`, or null when it can. */
+  private refusalOf(x: number, y: number, view: SearchView, layer: number, radius: number): PathRefusal | null {
+    const grid = this.grid;
+    if (!grid.inBounds(x, y)) return 'outside';
+    if (view.pass[padXY(this.stride, x, y)] > 0) return null;
+    return radius > 0 && grid.isWalkable(x, y, layer) ? 'unit-does-not-fit' : 'blocked';
+  }
+
+  /**
+   * The path to the cheapest of several goals (the query's `goals` and (gx, gy) when on the grid):
+   * the usable ones kept, those the component labels rule out dropped, then one A* estimating with
+   * the nearest goal. Any-angle: Theta* to the goal reached.
+   */
+  private toGoals(sx: number, sy: number, q: Query, radius: number, anyAngle: boolean): PathResult {
+    const grid = this.grid;
+    // The start as findPath checks it; the goals are sorted out below, one by one.
+    const refused = this.refusal(sx, sy, sx, sy, q, radius);
+    if (refused !== null) return refused;
+    if (q.goalLayer !== q.layer || this.linksFrom(q) !== null) {
+      throw new TilenavError(`several goals are searched on one layer without links, and ${q.goalLayer !== q.layer ? 'goalLayer differs from layer' : `layer ${q.layer} has enabled links (grid.addLink)`}; ask for one goal at a time there`, { element: 'goals' });
+    }
+    const goals = q.goals!;
+    const pass = q.view.pass;
+    if (goals.prepare(grid.width, q.model, (p) => pass[p] > 0) === 0) {
+      let fits = true;
+      for (let k = 0; k < goals.length && fits; k++) fits = !(radius > 0 && grid.layers[q.layer].walkable[goals.cells[k]] === 1);
+      return refusedResult('invalid-goal', fits ? 'blocked' : 'unit-does-not-fit');
+    }
+    const start = padXY(this.stride, sx, sy);
+    const startCell = sy * grid.width + sx;
+    if (goals.has(start)) return pathResult('found', Int32Array.of(startCell), 0, 0, startCell);
+    if (q.reachabilityCheck && goals.prepare(grid.width, q.model, (p) => pass[p] > 0 && !this.outOfReach(q, start, p)) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    const out = this.last;
+    const mode = (this.goalsMode ??= { maxCost: Infinity, seeded: false, nearest: false, goals });
+    // Past GOAL_ESTIMATE_LIMIT goals the estimate is the distance to their bounding box: 0 all the
+    // way from a start inside it, where computing it only costs time (64 goals spread over a map:
+    // 1.6 times Dijkstra's), so such a search runs as Dijkstra.
+    const estimate = goals.count <= GOAL_ESTIMATE_LIMIT || goals.estimate(sx, sy) > 0;
+    this.astar.generic(q.view, q.model, start, -1, estimate ? q.view.minCost * q.weight : 0, q.maxIterations, out, mode);
+    this.traced = this.scratch.generation;
+    if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+    const node = this.astar.reachedGoal;
+    const cell = unpad(grid.width, node);
+    const r = pathResult('found', this.cellPath(this.scratch, node, q.out), this.scratch.g[node], out.expanded, cell);
+    if (!anyAngle || r.cells.length < 2) return r;
+    const a = this.anyAngle(sx, sy, grid.xOf(cell), grid.yOf(cell), q, r.expanded);
+    a.status = r.status;
+    return a;
+  }
+
   /** One search on the query's view; with `nearest`, the partial path when the goal is out of reach. */
   private searchOnce(sx: number, sy: number, gx: number, gy: number, q: Query, nearest: boolean): PathResult {
-    const grid = this.grid;
-    const start = padXY(this.stride, sx, sy);
+    const settled = this.opening(sx, sy, gx, gy, q, nearest, false);
+    if (settled !== null) return settled;
     const goal = padXY(this.stride, gx, gy);
-    const goalCell = gy * grid.width + gx;
-    if (start === goal) return pathResult('found', Int32Array.of(goalCell), 0, 0, goalCell);
-    const view = q.view;
-    const blockedGoal = view.pass[goal] <= 0;
-    if (blockedGoal && !nearest) return refusedResult('invalid-goal', 'blocked');
     const saved = q.nearest;
     q.nearest = nearest;
     try {
-      return this.run(start, goal, goalCell, q, view, blockedGoal);
+      return this.run(padXY(this.stride, sx, sy), goal, gy * this.grid.width + gx, q, q.view, q.goalView.pass[goal] <= 0);
     } finally {
       q.nearest = saved;
     }
   }
 
+  /**
+   * The answer a search on the query's view needs not be run for: start = goal (`found`, one
+   * cell), a blocked goal when not going as near as it can (`invalid-goal`), and with `reach` a
+   * walkable goal the component labels put out of reach (`no-path`, as {@link run} answers for
+   * A*); else null. @internal
+   */
+  opening(sx: number, sy: number, gx: number, gy: number, q: Query, nearest: boolean, reach: boolean): PathResult | null {
+    const start = padXY(this.stride, sx, sy);
+    const goal = padXY(this.stride, gx, gy);
+    const goalCell = gy * this.grid.width + gx;
+    if (start === goal && q.layer === q.goalLayer) return pathResult('found', Int32Array.of(goalCell), 0, 0, goalCell);
+    const blockedGoal = q.goalView.pass[goal] <= 0;
+    if (blockedGoal && !nearest) return refusedResult('invalid-goal', 'blocked');
+    if (reach && !nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    return null;
+  }
+
   private run(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean): PathResult {
     const grid = this.grid;
+    const links = this.linksFrom(q);
     // 'auto' on a layer whose costs differ reads the landmark bounds (bounds/landmarks/landmark-bounds.ts) when the layer
-    // has them, and otherwise counts its work towards building them.
-    const plainAuto = q.algorithm === 'auto' && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
+    // has them, and otherwise counts its work towards building them. Not across links: the bounds know only the steps.
+    const plainAuto = q.algorithm === 'auto' && links === null && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
     const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
     const tables = marks === null ? null : marks.tables(q.layer);
     const jpsWhy = q.algorithm === 'astar' ? 'A* asked for' : jpsRefusal(q, view);
-    const runner = choose(q, view, jpsWhy, tables !== null);
+    const runner = choose(q, view, jpsWhy, tables !== null, links !== null);
+    // No link leads from the start's layer to the goal's: nothing to search, and the start is as near as it gets.
+    if (q.goalLayer !== q.layer && (links === null || ((this.reachMask(q, links) >>> q.goalLayer) & 1) === 0)) {
+      const startCell = unpad(grid.width, start);
+      return q.nearest ? pathResult('partial', Int32Array.of(startCell), 0, 0, startCell) : pathResult('no-path', EMPTY, Infinity, 0, -1);
+    }
     if (runner === 'hpa') return this.hierarchical(q, start, goal, goalCell);
     if (!q.nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    if (runner === 'linked') return this.acrossLinks(start, goal, goalCell, q, links!);
     const out = this.last;
     const hs = view.minCost * q.weight;
     const cardinal = q.model.name === 'cardinal';
@@ -281,14 +521,26 @@ export class Pathfinder {
     // Work in Dijkstra steps, only where jump point search reads the tables: an expanded jump point costs about four.
     if (marks !== null && (tables === null || !tables.complete) && jpsWhy === null) marks.charge(q.layer, jps !== null ? 4 * out.expanded : out.expanded);
     this.traced = this.scratch.generation;
+    this.tracedScratch = this.scratch;
+    this.tracedBase = 0;
+    return this.answer(out, this.astar, jps, cardinal, q, goal, goalCell);
+  }
+
+  /**
+   * The answer of a grid search that ended as `out` says, read from `astar`'s scratch (or, for
+   * jump point search, `jps`'s paths, on this Pathfinder's scratch): found, partial with
+   * `q.nearest`, limit-reached or no-path. Writes the path into `q.out` when it fits. @internal
+   */
+  answer(out: SearchOutcome, astar: GridAStar, jps: JumpPointSearch | null, cardinal: boolean, q: Query, goal: number, goalCell: number): PathResult {
+    const scratch = astar.scratch;
     if (out.reached) {
-      const cells = jps !== null ? jps.reconstruct(goal, cardinal, q.out) : this.cellPath(goal, q.out);
-      return pathResult('found', cells, this.scratch.g[goal], out.expanded, goalCell);
+      const cells = jps !== null ? jps.reconstruct(goal, cardinal, q.out) : this.cellPath(scratch, goal, q.out);
+      return pathResult('found', cells, scratch.g[goal], out.expanded, goalCell);
     }
     if (q.nearest && !out.limited) {
       // The start itself when nothing reachable is nearer: already as near as it gets.
-      const best = this.astar.best;
-      return pathResult('partial', this.cellPath(best, q.out), this.scratch.g[best], out.expanded, unpad(grid.width, best));
+      const best = astar.best;
+      return pathResult('partial', this.cellPath(scratch, best, q.out), scratch.g[best], out.expanded, unpad(this.grid.width, best));
     }
     return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
   }
@@ -373,12 +625,99 @@ export class Pathfinder {
   }
 
   /**
-   * Whether the component labels (built on first use, kept by the grid) put the padded cells
-   * `start` and `goal` apart: then no search can reach the goal.
+   * Whether the component labels (built on first use, kept by the grid; joined where links join
+   * them) put the padded cells `start` and `goal` apart: then no search can reach the goal.
    */
   private outOfReach(q: Query, start: number, goal: number): boolean {
     if (!q.reachabilityCheck) return false;
-    return componentsOf(this.grid).separated(q.layer, q.model, this.grid.searchView(q.layer).pass, start, goal, this.scratch);
+    return componentsOf(this.grid).separated(q.layer, q.model, this.grid.searchView(q.layer).pass, start, goal, this.scratch, q.goalLayer);
+  }
+
+  /** The links a search of `q` may take (the grid's compiled index), or null when none starts on its layer. */
+  private linksFrom(q: Query): LinkIndex | null {
+    const grid = this.grid;
+    if (grid.linksVersion === 0) return null;
+    const index = grid.linkIndex();
+    if (q.stayOnLayer) return index.sameLayer[q.layer] === 1 ? index : null;
+    return index.start[q.layer + 1] > index.start[q.layer] ? index : null;
+  }
+
+  /** The layers a search of `q` may enter through `links`, a bit per layer. */
+  private reachMask(q: Query, links: LinkIndex): number {
+    return q.stayOnLayer ? 1 << q.layer : links.reach[q.layer];
+  }
+
+  /** The view a search reads on `layer` for a unit of `radius` (0: a point): the layer's own, or its clearance view. */
+  private layerView(layer: number, radius: number): SearchView {
+    return radius > 0 ? clearanceOf(this.grid, layer, radius).view(radius) : this.grid.searchView(layer);
+  }
+
+  /**
+   * A* across links (algorithms/astar/linked.ts) from padded cell `start` on the query's layer to
+   * `goal` on its goal layer, over the layers the links reach: on this Pathfinder's scratch when
+   * they all stay on the layer, else on a scratch of one padded grid per layer reached (made on
+   * first use, kept, and counted in {@link bytes}).
+   */
+  private acrossLinks(start: number, goal: number, goalCell: number, q: Query, links: LinkIndex): PathResult {
+    const grid = this.grid;
+    const P = this.scratch.size;
+    const mask = this.reachMask(q, links);
+    const s = (this.linkSearch ??= {
+      size: P,
+      stride: this.stride,
+      views: [],
+      layerOf: new Uint8Array(grid.layers.length),
+      slotOf: new Int8Array(grid.layers.length),
+      index: links,
+      bounds: (this.linkBounds ??= new LinkBounds()),
+      model: q.model,
+      steps: this.astar.table(q.model),
+      goalSlot: 0,
+      nearest: false,
+      best: -1,
+    });
+    s.index = links;
+    s.model = q.model;
+    s.steps = this.astar.table(q.model);
+    s.views.length = 0;
+    s.slotOf.fill(-1);
+    let minCost = Infinity;
+    for (let l = 0; l < grid.layers.length; l++) {
+      if (((mask >>> l) & 1) === 0) continue;
+      const v = l === q.layer ? q.view : l === q.goalLayer ? q.goalView : this.layerView(l, q.radius);
+      s.slotOf[l] = s.views.length;
+      s.layerOf[s.views.length] = l;
+      s.views.push(v);
+      if (v.minCost < minCost) minCost = v.minCost;
+    }
+    const slots = s.views.length;
+    let scratch = this.scratch;
+    if (slots > 1) {
+      if (this.layersScratch === undefined || this.layersScratch.size < slots * P) this.layersScratch = new SearchScratch(slots * P);
+      scratch = this.layersScratch;
+    }
+    s.goalSlot = s.slotOf[q.goalLayer];
+    s.nearest = q.nearest;
+    const startNode = s.slotOf[q.layer] * P + start;
+    const goalNode = s.goalSlot * P + goal;
+    s.bounds.prepare(q.model, links, mask, q.stayOnLayer ? q.layer : -1, minCost, q.weight, grid.xOf(goalCell), grid.yOf(goalCell), this.stride);
+    const out = linkedSearch(scratch, s, startNode, goalNode, q.maxIterations, this.last);
+    this.traced = scratch.generation;
+    this.tracedScratch = scratch;
+    this.tracedBase = s.slotOf[q.layer] * P;
+    const last = out.reached ? goalNode : q.nearest && !out.limited ? s.best : -1;
+    if (last < 0) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+    const width = grid.width;
+    const cells = scratch.path(last, (n) => unpad(width, n % P), q.out);
+    let layers: Uint8Array | null = null;
+    for (let n = last, k = cells.length - 1; n !== -1; n = scratch.parent[n], k--) {
+      const l = s.layerOf[(n / P) | 0];
+      if (l !== q.layer) layers ??= new Uint8Array(cells.length).fill(q.layer);
+      if (layers !== null) layers[k] = l;
+    }
+    const r = pathResult(out.reached ? 'found' : 'partial', cells, scratch.g[last], out.expanded, cells[cells.length - 1]);
+    r.layers = layers;
+    return r;
   }
 
   private jumpPointSearch(): JumpPointSearch {
@@ -416,7 +755,70 @@ export class Pathfinder {
     }
     dijkstra(this.astar, grid.searchView(layer), model, grid.width, grid.height, sources, maxCost, dist, this.last);
     this.traced = this.scratch.generation;
+    this.tracedScratch = this.scratch;
+    this.tracedBase = 0;
     return dist;
+  }
+
+  /**
+   * The cells a unit on cell (sx, sy) can reach with `budget` movement points (tactics movement
+   * range), cheapest first, with their costs and the path to each ({@link MovementRange}): one
+   * Dijkstra cut at the budget, under any movement model (`cardinal`, `octile`, `chebyshev`,
+   * `hex`...), where `occupied` cells cannot be entered or passed and `stopAt` cells (zone of
+   * control) can be entered but not left. Exact: every cell whose cheapest path under these rules
+   * costs at most the budget, at that cost.
+   *
+   * Its own call rather than an option of {@link distanceMap}: the answer is the set in range,
+   * sized by it (two arrays and one parent per cell in range) rather than a cost for every cell
+   * of the map, and it keeps the paths. It runs on this Pathfinder's scratch: nothing the size of
+   * the map is allocated per call. The unit's cell outside the grid or blocked gives an empty
+   * range with `reason` `outside` / `blocked`. A `stopAt` predicate must not search with this
+   * Pathfinder. Afterwards {@link expandedInto} reports nothing (all zeros).
+   *
+   * Throws a TilenavError naming `budget` (missing, negative or not a number), `occupied` or
+   * `stopAt` (not cell indices), the coordinates, layer or movement.
+   */
+  movementRange(sx: number, sy: number, options: RangeOptions): MovementRange {
+    if (options === null || typeof options !== 'object') throw new TilenavError(`expected an options object with a budget, got ${describe(options)}`, { element: 'options' });
+    checkInt(sx, 'start x');
+    checkInt(sy, 'start y');
+    const grid = this.grid;
+    const budget = options.budget;
+    if (typeof budget !== 'number' || !(budget >= 0)) throw new TilenavError(`expected movement points, a number >= 0, got ${describe(budget)}`, { element: 'budget' });
+    const layer = grid.layerIndex(options.layer ?? 0);
+    const model = grid.movementModel(options.movement);
+    const occupied = options.occupied ?? null;
+    if (occupied !== null) assertCellIndices(occupied, grid.size, 'occupied');
+    const stopAt = options.stopAt;
+    let stops: Int32Array | null = null;
+    if (stopAt !== undefined && typeof stopAt !== 'function') {
+      if (stopAt === null || typeof stopAt !== 'object') throw new TilenavError(`expected cell indices or a predicate (cell) => boolean, got ${describe(stopAt)}`, { element: 'stopAt' });
+      assertCellIndices(stopAt, grid.size, 'stopAt');
+      stops = Int32Array.from(stopAt, (i) => pad(grid.width, i)).sort();
+    }
+    this.traced = -1;
+    if (!grid.inBounds(sx, sy)) return new RangeAnswer(EMPTY, new Float64Array(0), EMPTY, 0, 'outside', grid.size);
+    const view = grid.searchView(layer);
+    const start = padXY(this.stride, sx, sy);
+    if (view.pass[start] <= 0) return new RangeAnswer(EMPTY, new Float64Array(0), EMPTY, 0, 'blocked', grid.size);
+    const settled = (this.settled ??= new SettledCells());
+    const rules = { occupied, stops, stopIf: typeof stopAt === 'function' ? stopAt : null };
+    const expanded = rangeSearch(this.astar, view, model, grid.width, start, budget * (1 + RANGE_BUDGET_EPS), rules, settled, this.last);
+    const n = settled.count;
+    const cells = new Int32Array(n);
+    const costs = new Float64Array(n);
+    const parents = new Int32Array(n);
+    const { g, parent } = this.scratch;
+    // Settled in order, so a cell's parent comes before it: once read, each cell's cost slot holds
+    // its position, which its children read as their parent's.
+    for (let k = 0; k < n; k++) {
+      const p = settled.nodes[k];
+      cells[k] = unpad(grid.width, p);
+      costs[k] = g[p];
+      parents[k] = k === 0 ? -1 : g[parent[p]];
+      g[p] = k;
+    }
+    return new RangeAnswer(cells, costs, parents, expanded, null, grid.size);
   }
 
   /**
@@ -438,10 +840,10 @@ export class Pathfinder {
     }
     const open = this.traced;
     const closed = open + 1;
-    const stamp = this.scratch.stamp;
+    const stamp = this.tracedScratch.stamp;
     let count = 0;
     for (let y = 0, i = 0; y < grid.height; y++) {
-      let p = padXY(this.stride, 0, y);
+      let p = this.tracedBase + padXY(this.stride, 0, y);
       for (let x = 0; x < grid.width; x++, p++, i++) {
         const s = stamp[p];
         if (s === closed) {
@@ -453,10 +855,10 @@ export class Pathfinder {
     return count;
   }
 
-  /** The A* path ending at padded cell `last` as cell indices, start first. */
-  private cellPath(last: number, out?: Int32Array): Int32Array {
+  /** The A* path on `scratch` ending at padded cell `last` as cell indices, start first. */
+  private cellPath(scratch: SearchScratch, last: number, out?: Int32Array): Int32Array {
     const width = this.grid.width;
-    return this.scratch.path(last, (p) => unpad(width, p), out);
+    return scratch.path(last, (p) => unpad(width, p), out);
   }
 }
 
@@ -471,6 +873,16 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
   checkInt(gx, 'goal x');
   checkInt(gy, 'goal y');
   q.layer = grid.layerIndex(o.layer ?? 0);
+  q.goalLayer = q.layer;
+  if (o.goalLayer !== undefined) {
+    try {
+      q.goalLayer = grid.layerIndex(o.goalLayer);
+    } catch (e) {
+      if (!(e instanceof TilenavError)) throw e;
+      throw new TilenavError(e.message.slice((e.element?.length ?? -2) + 2), { element: `goalLayer ${describe(o.goalLayer)}` });
+    }
+  }
+  q.stayOnLayer = (o as InternalPathOptions).stayOnLayer === true;
   q.model = grid.movementModel(o.movement);
   const algorithm = o.algorithm ?? 'auto';
   if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
@@ -483,26 +895,65 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
   q.weight = weight;
   q.nearest = checkFlag(o.nearest, 'nearest');
   q.reachabilityCheck = o.reachabilityCheck === undefined ? true : checkFlag(o.reachabilityCheck, 'reachabilityCheck');
-  checkFlag(o.anyAngle, 'anyAngle');
+  const anyAngle = checkFlag(o.anyAngle, 'anyAngle');
   if (o.out !== undefined && !(o.out instanceof Int32Array)) throw new TilenavError(`expected an Int32Array, got ${describe(o.out)}`, { element: 'out' });
   q.out = o.out;
   const radius = o.radius ?? 0;
   if (typeof radius !== 'number' || !Number.isFinite(radius) || radius < 0) throw new TilenavError(`expected a unit radius >= 0 in world units, got ${describe(radius)}`, { element: 'radius' });
+  q.radius = radius;
   if (o.obstacles !== undefined && !Array.isArray(o.obstacles)) throw new TilenavError(`expected an array of obstacles, got ${describe(o.obstacles)}`, { element: 'obstacles' });
   if (o.obstacleOptions !== undefined) assertOptionsObject(o.obstacleOptions, 'obstacleOptions');
-  if (o.anyAngle === true && (q.model.name.startsWith('hex') || q.model.name.startsWith('staggered'))) {
+  if (anyAngle && (q.model.name.startsWith('hex') || q.model.name.startsWith('staggered'))) {
     throw new TilenavError(`any-angle paths need square cells; movement '${q.model.name}' steps between cell centres only`, { element: 'anyAngle' });
+  }
+  if (anyAngle && q.model.heuristic === 'chebyshev') {
+    throw new TilenavError(`any-angle paths are measured along straight segments; movement '${q.model.name}' counts steps (a diagonal costs as much as a straight step)`, { element: 'anyAngle' });
+  }
+  q.goals = null;
+  if (o.goals !== undefined) {
+    const set = (q.goalSet ??= new GoalSet());
+    readGoals(grid, o.goals, gx, gy, set);
+    if (q.nearest) throw new TilenavError('nearest goes as near as it can to one goal; ask for several goals without it', { element: 'goals' });
+    if (o.obstacles !== undefined && o.obstacles.length > 0) throw new TilenavError('obstacles are weighed along the way to one goal; ask for several goals without them', { element: 'goals' });
+    if (algorithm === 'jps' || algorithm === 'jps+' || algorithm === 'hpa') throw new TilenavError(`'${algorithm}' searches for one goal; with goals use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+    q.goals = set;
   }
   return q;
 }
 
+/**
+ * Reads findPath's `goals` into `set`: (gx, gy) when on the grid, then every entry, a cell index
+ * or an [x, y] pair on the grid. Throws a TilenavError naming `goals` for an empty list or an
+ * entry that is neither.
+ */
+function readGoals(grid: NavGrid, goals: unknown, gx: number, gy: number, set: GoalSet): void {
+  if (goals === null || typeof goals !== 'object' || typeof (goals as { length?: unknown }).length !== 'number') {
+    throw new TilenavError(`expected an array of cell indices or [x, y] pairs, got ${describe(goals)}`, { element: 'goals' });
+  }
+  const list = goals as ArrayLike<unknown>;
+  if (list.length === 0) throw new TilenavError('expected at least one goal (cell indices or [x, y] pairs); for (gx, gy) alone leave the option out', { element: 'goals' });
+  set.clear();
+  if (grid.inBounds(gx, gy)) set.add(gy * grid.width + gx);
+  for (let k = 0; k < list.length; k++) {
+    const e = list[k];
+    if (typeof e === 'number') {
+      if (!Number.isInteger(e) || e < 0 || e >= grid.size) throw new TilenavError(`entry ${k} is ${describe(e)}, not a cell index 0..${grid.size - 1}`, { element: 'goals' });
+      set.add(e);
+    } else if (Array.isArray(e) && e.length === 2 && Number.isInteger(e[0]) && Number.isInteger(e[1])) {
+      if (!grid.inBounds(e[0], e[1])) throw new TilenavError(`entry ${k} is (${e[0]}, ${e[1]}), outside the ${grid.width} x ${grid.height} grid`, { element: 'goals' });
+      set.add(e[1] * grid.width + e[0]);
+    } else throw new TilenavError(`entry ${k} is ${describe(e)}, not a cell index or an [x, y] pair of integers`, { element: 'goals' });
+  }
+}
+
 /** A fresh query record for {@link checkQuery}. @internal */
 export function newQuery(grid: NavGrid): Query {
-  return { layer: 0, model: grid.movementModel(), algorithm: 'auto', maxIterations: Infinity, weight: 1, nearest: false, reachabilityCheck: true, view: null as unknown as SearchView, overlay: false, out: undefined };
+  const view = null as unknown as SearchView;
+  return { layer: 0, goalLayer: 0, stayOnLayer: false, radius: 0, model: grid.movementModel(), algorithm: 'auto', maxIterations: Infinity, weight: 1, nearest: false, reachabilityCheck: true, view, goalView: view, overlay: false, out: undefined, goals: null, goalSet: null };
 }
 
 function pathResult(status: PathStatus, cells: Int32Array, cost: number, expanded: number, reached: number): PathResult {
-  return { status, cells, cost, costMeasure: 'steps', expanded, reached, reason: null, avoided: true, points: null };
+  return { status, cells, cost, costMeasure: 'steps', expanded, reached, reason: null, avoided: true, points: null, layers: null };
 }
 
 function refusedResult(status: 'invalid-start' | 'invalid-goal', reason: PathRefusal): PathResult {
@@ -527,7 +978,7 @@ class GridPathfinder implements Derived {
     this.finder = new Pathfinder(grid);
   }
   memory(out: MemoryEntry[]): void {
-    out.push({ name: 'search scratch', layer: null, bytes: this.finder.bytes });
+    for (const e of this.finder.memory()) out.push(e);
   }
   release(): void {}
 }
@@ -553,4 +1004,13 @@ export function findPath(grid: NavGrid, sx: number, sy: number, gx: number, gy: 
  */
 export function distanceMap(grid: NavGrid, sources: ArrayLike<number>, options?: DistanceMapOptions, out?: Float64Array): Float64Array {
   return pathfinderOf(grid).distanceMap(sources, options, out);
+}
+
+/**
+ * The cells a unit on (sx, sy) can reach with `options.budget` movement points:
+ * {@link Pathfinder.movementRange} on the Pathfinder the grid keeps for the free functions (see
+ * {@link findPath}).
+ */
+export function movementRange(grid: NavGrid, sx: number, sy: number, options: RangeOptions): MovementRange {
+  return pathfinderOf(grid).movementRange(sx, sy, options);
 }

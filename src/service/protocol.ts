@@ -5,6 +5,7 @@
 import { NavGrid } from '../grid/navgrid.js';
 import { createProjection, type ProjectionSpec } from '../grid/projection.js';
 import { TerrainTable, type Terrain } from '../grid/terrain.js';
+import type { NavLink } from '../grid/links.js';
 
 /** Everything but the cells: enough to rebuild a NavGrid on a buffer in another thread. */
 export interface GridMeta {
@@ -13,13 +14,19 @@ export interface GridMeta {
   layers: string[];
   projection: ProjectionSpec;
   terrain: Terrain[];
+  /** The grid's links (`grid.addLink`), ids kept. */
+  links: NavLink[];
   version: number;
 }
 
 /** Per request in a `run` message, in this order. */
-export const RUN_FIELDS = 14;
-/** Per answer in a `done` message: id, status code, cost, expanded, version, first cell, cell count, reached cell, refusal code. */
-export const DONE_FIELDS = 9;
+export const RUN_FIELDS = 16;
+/**
+ * Per answer in a `done` message: id, status code, cost, expanded, version, first cell, cell
+ * count, reached cell, refusal code, and 1 when the cells' layers follow the cells in `cells`
+ * (as many again; a path across layers), else 0.
+ */
+export const DONE_FIELDS = 10;
 
 /** Refusal codes on the wire (index + 1; 0 for none). */
 export const WIRE_REASON = ['outside', 'blocked', 'unit-does-not-fit'] as const;
@@ -39,7 +46,9 @@ export type ToWorker =
    * holds the rectangle's cost (Float32, as bytes), walkable, flags and terrain rows, in that order.
    */
   | { t: 'change'; layer: number; x: number; y: number; width: number; height: number; version: number; data: Uint8Array | null }
-  /** `data`: RUN_FIELDS numbers per request (id, sx, sy, gx, gy, layer, movement, maxIterations, weight, deadline, algorithm, nearest, radius, reachabilityCheck). */
+  /** Every link of the grid, after any of them changed (sent before that change's `change` messages). */
+  | { t: 'links'; links: NavLink[] }
+  /** `data`: RUN_FIELDS numbers per request (id, sx, sy, gx, gy, layer, movement, maxIterations, weight, deadline, algorithm, nearest, radius, reachabilityCheck, goalLayer, stayOnLayer). */
   | { t: 'run'; batch: number; data: Float64Array };
 
 export type FromWorker =
@@ -55,13 +64,14 @@ export function gridMeta(grid: NavGrid): GridMeta {
     layers: grid.layers.map((l) => l.name),
     projection: { ...grid.projection.spec } as ProjectionSpec,
     terrain: grid.terrain.entries().map((t) => ({ name: t.name, cost: t.cost, walkable: t.walkable })),
+    links: grid.links(),
     version: grid.version,
   };
 }
 
 /** A NavGrid adopting `storage` (no copy) as {@link gridMeta} described it. */
 export function gridFromMeta(meta: GridMeta, storage: ArrayBufferLike, storageOffset = 0): NavGrid {
-  return new NavGrid(meta.width, meta.height, {
+  const grid = new NavGrid(meta.width, meta.height, {
     layers: meta.layers,
     projection: createProjection(meta.projection),
     terrain: new TerrainTable(meta.terrain),
@@ -69,6 +79,8 @@ export function gridFromMeta(meta: GridMeta, storage: ArrayBufferLike, storageOf
     storageOffset,
     maxCells: meta.width * meta.height,
   });
+  if (meta.links.length > 0) grid.replaceLinks(meta.links);
+  return grid;
 }
 
 /** True when this environment can share memory with workers (Node; a cross-origin isolated page). */

@@ -92,7 +92,7 @@ export const DEFAULT_SERVICE_OPTIONS = Object.freeze({
 
 /**
  * A path question to the service: {@link FindPathOptions} (the same options every `findPath`
- * takes; `out`, `obstacles`, `obstacleOptions` and `anyAngle` stay on the main thread and are
+ * takes; `out`, `obstacles`, `obstacleOptions`, `anyAngle` and `goals` stay on the main thread and are
  * refused by name), plus how the service queues it.
  */
 export interface ServiceRequestOptions extends FindPathOptions {
@@ -208,6 +208,8 @@ export class PathService {
   private readonly factory: WorkerFactory;
   /** The SharedArrayBuffer copy the workers read when the grid's own storage is not shared. */
   private readonly mirror: NavGrid | null;
+  /** The grid's links version the workers last heard of. */
+  private linksSent: number;
   private readonly slots: Slot[] = [];
   private readonly heap: Req[] = [];
   private readonly live = new Map<number, Req>();
@@ -257,6 +259,7 @@ export class PathService {
     const sab = typeof SharedArrayBuffer === 'function' && grid.storage instanceof SharedArrayBuffer;
     this.shared = o.share === 'auto' && (sab || canShareMemory());
     this.mirror = this.shared && !sab ? shareGrid(grid) : null;
+    this.linksSent = grid.linksVersion;
     this.unsubscribe = grid.onChange((c) => this.forwardChange(c));
     for (let i = 0; i < o.workers; i++) this.slots.push(this.spawn());
   }
@@ -345,7 +348,7 @@ export class PathService {
   /**
    * Answers every unanswered request `cancelled`, stops the workers and stops following the grid.
    * Calling it again returns the same promise. Afterwards `request()` throws and `findPath()`
-   * resolves with status `error`.
+   * rejects, with a TilenavError saying the service is closed.
    */
   close(): Promise<void> {
     if (this.closing) return this.closing;
@@ -415,11 +418,11 @@ export class PathService {
    * `Pathfinder.findPath` throws for the same arguments (its checks run here on the same grid).
    */
   private encode(id: number, sx: number, sy: number, gx: number, gy: number, o: ServiceRequestOptions): Float64Array {
-    for (const name of ['out', 'obstacles', 'obstacleOptions', 'anyAngle'] as const) {
+    for (const name of ['out', 'obstacles', 'obstacleOptions', 'anyAngle', 'goals'] as const) {
       if (o[name] !== undefined) throw new TilenavError('not available through the path service: ask the main thread\'s Pathfinder', { element: name });
     }
     const q = checkQuery(this.grid, (this.checked ??= newQuery(this.grid)), sx, sy, gx, gy, o);
-    return Float64Array.of(id, sx, sy, gx, gy, q.layer, MOVEMENT_NAMES.indexOf(q.model.name), q.maxIterations, q.weight, 0, WIRE_ALGORITHM.indexOf(q.algorithm), q.nearest ? 1 : 0, o.radius ?? 0, q.reachabilityCheck ? 1 : 0);
+    return Float64Array.of(id, sx, sy, gx, gy, q.layer, MOVEMENT_NAMES.indexOf(q.model.name), q.maxIterations, q.weight, 0, WIRE_ALGORITHM.indexOf(q.algorithm), q.nearest ? 1 : 0, o.radius ?? 0, q.reachabilityCheck ? 1 : 0, q.goalLayer, q.stayOnLayer ? 1 : 0);
   }
 
   /** The waiting request of `requester` that came first, or null. */
@@ -525,7 +528,8 @@ export class PathService {
         continue;
       }
       const cells = meta[m + 6] > 0 ? msg.cells.subarray(meta[m + 5], meta[m + 5] + meta[m + 6]) : EMPTY;
-      this.answer(req, status, cells, meta[m + 2], meta[m + 3], version, stale, null, meta[m + 8] > 0 ? WIRE_REASON[meta[m + 8] - 1] : null, meta[m + 7]);
+      const layers = meta[m + 9] === 1 ? Uint8Array.from(msg.cells.subarray(meta[m + 5] + meta[m + 6], meta[m + 5] + 2 * meta[m + 6])) : null;
+      this.answer(req, status, cells, meta[m + 2], meta[m + 3], version, stale, null, meta[m + 8] > 0 ? WIRE_REASON[meta[m + 8] - 1] : null, meta[m + 7], layers);
     }
     this.dispatch();
   }
@@ -534,7 +538,7 @@ export class PathService {
     this.answer(req, status, EMPTY, Infinity, 0, -1, false, error, reason, -1);
   }
 
-  private answer(req: Req, status: ServiceStatus, cells: Int32Array, cost: number, expanded: number, version: number, stale: boolean, error: string | null, reason: PathRefusal | null, reached: number): void {
+  private answer(req: Req, status: ServiceStatus, cells: Int32Array, cost: number, expanded: number, version: number, stale: boolean, error: string | null, reason: PathRefusal | null, reached: number, layers: Uint8Array | null = null): void {
     if (req.state === QUEUED && this.live.has(req.id)) this.queued--;
     if (req.state === RUNNING) this.running--;
     req.state = ANSWERED;
@@ -566,6 +570,7 @@ export class PathService {
     r.reason = reason;
     r.avoided = true;
     r.points = null;
+    r.layers = layers;
     r.version = version;
     r.stale = stale;
     r.error = error;
@@ -663,6 +668,12 @@ export class PathService {
   }
 
   private forwardChange(c: GridChange): void {
+    if (this.grid.linksVersion !== this.linksSent) {
+      // Links live beside the cells, not in the shared buffer: every worker gets the new list.
+      this.linksSent = this.grid.linksVersion;
+      const links: ToWorker = { t: 'links', links: this.grid.links() };
+      for (const s of this.slots) if (!s.dead) s.port.post(links, []);
+    }
     let data: Uint8Array | null = null;
     if (this.mirror !== null) {
       unpackRect(this.mirror, c.layer, c.x, c.y, c.width, c.height, packRect(this.grid, c.layer, c.x, c.y, c.width, c.height));

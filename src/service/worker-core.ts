@@ -3,6 +3,7 @@
  * (node-worker.ts) and the browser entry (web-worker.ts) only connect it to their message port.
  */
 import type { NavGrid } from '../grid/navgrid.js';
+import type { InternalPathOptions } from '../search/result.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import { MOVEMENT_NAMES } from '../search/movement.js';
 import { DONE_FIELDS, RUN_FIELDS, WIRE_ALGORITHM, WIRE_REASON, WIRE_STATUS, gridFromMeta, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
@@ -44,6 +45,8 @@ export function serveWorker(endpoint: WorkerEndpoint): void {
       // The padded copy the search reads must follow the cells, shared or copied.
       grid.refresh(msg.layer, msg);
       version = msg.version;
+    } else if (msg.t === 'links') {
+      grid?.replaceLinks(msg.links);
     } else if (msg.t === 'run') {
       if (finder === null) throw new Error('tilenav worker: run before init');
       const data = msg.data;
@@ -72,20 +75,25 @@ export function serveWorker(endpoint: WorkerEndpoint): void {
             nearest: data[o + 11] === 1,
             radius: data[o + 12],
             reachabilityCheck: data[o + 13] === 1,
-          });
+            goalLayer: data[o + 14],
+            stayOnLayer: data[o + 15] === 1,
+          } as InternalPathOptions);
           meta[m + 7] = r.reached;
           meta[m + 8] = r.reason === null ? 0 : WIRE_REASON.indexOf(r.reason) + 1;
           meta[m + 1] = STATUS_CODE.get(r.status)!;
           meta[m + 2] = r.cost;
           meta[m + 3] = r.expanded;
           meta[m + 6] = r.cells.length;
-          if (used + r.cells.length > scratch.length) {
-            const bigger = new Int32Array(Math.max(scratch.length * 2, used + r.cells.length));
+          meta[m + 9] = r.layers === null ? 0 : 1;
+          const n = r.layers === null ? r.cells.length : 2 * r.cells.length;
+          if (used + n > scratch.length) {
+            const bigger = new Int32Array(Math.max(scratch.length * 2, used + n));
             bigger.set(scratch.subarray(0, used));
             scratch = bigger;
           }
           scratch.set(r.cells, used);
-          used += r.cells.length;
+          if (r.layers !== null) scratch.set(r.layers, used + r.cells.length);
+          used += n;
         } catch (e) {
           meta[m + 1] = ERROR;
           errors ??= [];

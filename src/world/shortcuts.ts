@@ -89,7 +89,7 @@ export class ShortcutCheck {
   flags(sx: number, sy: number, tx: number, ty: number, cost: number): boolean {
     if (!(cost > 0) || this.rects.length === 0) return false;
     const m = this.model;
-    const square = m.heuristic === 'octile' || m.heuristic === 'manhattan';
+    const square = m.heuristic === 'octile' || m.heuristic === 'manhattan' || m.heuristic === 'chebyshev';
     let bound = Infinity;
     for (const r of this.rects) {
       const d = square ? stepDistance(m, sx, sy, clamp(sx, r.x, r.width), clamp(sy, r.y, r.height)) + stepDistance(m, clamp(tx, r.x, r.width), clamp(ty, r.y, r.height), tx, ty) : stepDistance(m, sx, sy, tx, ty);

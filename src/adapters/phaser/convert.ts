@@ -4,7 +4,7 @@
  */
 import { NavGrid, TerrainTable, TilenavError, orthogonal, isometric, staggered } from '../../index.js';
 import type { MovementName, Projection } from '../../index.js';
-import type { CellRect } from '../../grid/navgrid.js';
+import type { CellRect, Derived } from '../../grid/navgrid.js';
 import { FINITE_PROJECTION_RULE, projectionExtent, unfitAxis } from '../../grid/projection.js';
 import type { LayerDataLike, TileLike, TilemapLayerLike, TilemapLike } from './types.js';
 
@@ -41,7 +41,22 @@ interface State {
   names: readonly string[];
 }
 
-const states = new WeakMap<NavGrid, State>();
+/**
+ * What ties a grid to the tilemap it was made from: the options to sync with and, while watched,
+ * the wrapped methods. Kept by the grid (listed by `grid.memory()`, not freed by `releaseDerived`).
+ */
+class TilemapLink implements Derived {
+  readonly kept = true;
+  state: State | null = null;
+  patches: Patch[] | null = null;
+  memory(): void {}
+  release(): void {}
+}
+
+/** The grid's tie to its tilemap (made on first use). */
+function linkOf(grid: NavGrid): TilemapLink {
+  return grid.derived('phaser tilemap', () => new TilemapLink());
+}
 
 /** Reads one property from Phaser's array form (`[{ name, value }]`) or an object; undefined when absent. */
 export function propertyOf(props: unknown, name: string): unknown {
@@ -170,7 +185,7 @@ export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOption
     const w = propertyOf(data.properties, 'isTilesetWalkable');
     return { data, nav, floor: typeof w === 'boolean' ? w : undefined };
   });
-  states.set(grid, { options, layers, names: options.collisionProperties ?? DEFAULT_COLLISION_PROPERTIES });
+  linkOf(grid).state = { options, layers, names: options.collisionProperties ?? DEFAULT_COLLISION_PROPERTIES };
   sync(tilemap, grid);
   return grid;
 }
@@ -225,7 +240,7 @@ function positive(v: unknown, what: string): number {
  * @throws TilenavError when `grid` was not made by {@link tilemapToNavGrid}, `rect` is not finite, or a tile's cost is bad.
  */
 export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void {
-  const state = states.get(grid);
+  const state = grid.derivedIfBuilt<TilemapLink>('phaser tilemap')?.state ?? undefined;
   if (state === undefined) throw new TilenavError('this grid was not made by tilemapToNavGrid', { element: 'grid' });
   const r = rect ?? { x: 0, y: 0, width: grid.width, height: grid.height };
   if (![r.x, r.y, r.width, r.height].every((v) => typeof v === 'number' && Number.isFinite(v))) {
@@ -298,7 +313,6 @@ interface Patch {
   previous: unknown;
 }
 
-const watches = new WeakMap<NavGrid, Patch[]>();
 
 /**
  * Keeps `grid` in step with `tilemap` automatically. Phaser has no per-tile change events, so this
@@ -313,9 +327,10 @@ const watches = new WeakMap<NavGrid, Patch[]>();
  * @returns the function that stops watching (same as `unwatch(grid)`).
  */
 export function watch(tilemap: TilemapLike, grid: NavGrid): () => void {
-  const state = states.get(grid);
+  const state = grid.derivedIfBuilt<TilemapLink>('phaser tilemap')?.state ?? undefined;
   if (state === undefined) throw new TilenavError('this grid was not made by tilemapToNavGrid', { element: 'grid' });
-  if (watches.has(grid)) return () => unwatch(grid);
+  const link = linkOf(grid);
+  if (link.patches !== null) return () => unwatch(grid);
   const patches: Patch[] = [];
   const targets: Record<string, unknown>[] = [tilemap as unknown as Record<string, unknown>];
   for (const l of state.layers) if (l.data.tilemapLayer) targets.push(l.data.tilemapLayer as unknown as Record<string, unknown>);
@@ -347,15 +362,16 @@ export function watch(tilemap: TilemapLike, grid: NavGrid): () => void {
     }
     for (const name of MAP_METHODS) wrap(name, full);
   }
-  watches.set(grid, patches);
+  link.patches = patches;
   return () => unwatch(grid);
 }
 
 /** Stops {@link watch}: puts the tilemap's and layers' own methods back. Unwatched grids: no-op. */
 export function unwatch(grid: NavGrid): void {
-  const patches = watches.get(grid);
-  if (patches === undefined) return;
-  watches.delete(grid);
+  const link = grid.derivedIfBuilt<TilemapLink>('phaser tilemap');
+  const patches = link?.patches ?? null;
+  if (link === undefined || patches === null) return;
+  link.patches = null;
   for (const p of patches.reverse()) {
     if (p.own) p.target[p.name] = p.previous;
     else delete p.target[p.name];

@@ -9,6 +9,7 @@ import type { TerrainTable } from '../../grid/terrain.js';
 import { resolveTiledPath } from '../tiled/index.js';
 import { fail, quote, warn, type Ctx } from '../tiled/model.js';
 import { readEntities, readFields, shiftEntity, type LdtkEntity, type LdtkField, type Placement } from './entities.js';
+import { addEntityLinks } from './links.js';
 import { bool, got, int, list, MAX_INT, named, num, object, pair, str, type RawLayerDef, type RawLevel, type RawProject } from './read.js';
 import type { ValueNav } from './rules.js';
 
@@ -429,6 +430,7 @@ export function buildLevel(ctx: Ctx, level: RawLevel, project: RawProject, optio
     } else warn(ctx, `${h.short}: unknown layer type ${quote(h.type, 40)}, ignored`);
   }
   grid.refresh();
+  addEntityLinks(ctx, grid, entities, `level ${quote(level.name, 60)}`);
   if (grid.stats().every((s) => s.blocked === 0) && heads.length > 0) {
     warn(ctx, intGrids.length === 0 ? 'the level has no IntGrid layer, so every cell is walkable' : 'nothing in the level blocks, so every cell is walkable: give the blocking IntGrid values an identifier such as "walls" or pick them with rules');
   }
@@ -509,6 +511,7 @@ export function stitch(ctx: Ctx, world: { name: string; iid: string; layout: str
       for (const e of level.entities) entities.push(shiftEntity(e, ox, oy, level.worldX, level.worldY));
     });
     grid.refresh();
+    addEntityLinks(ctx, grid, entities, element);
     out.push({ name: world.name, iid: world.iid, layout: world.layout, depth, grid, movement: 'octile', levels, entities });
   }
   return out;

@@ -1,6 +1,6 @@
 /** Navigation from a parsed Tiled map: the navigation properties (isTilesetWalkable, useTilesetBorder and the tiles' own), then the common collision conventions. */
 import { TilenavError } from '../../errors.js';
-import { DEFAULT_LAYER_NAMES, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_SAFE_ZONE, MAX_LAYERS, NavGrid } from '../../grid/navgrid.js';
+import { DEFAULT_LAYER_NAMES, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_SAFE_ZONE, FLAG_WALL_NORTH, FLAG_WALL_WEST, MAX_LAYERS, NavGrid } from '../../grid/navgrid.js';
 import { FINITE_PROJECTION_RULE, isometric, orthogonal, projectionExtent, staggered, unfitAxis, type Projection } from '../../grid/projection.js';
 import type { TerrainTable } from '../../grid/terrain.js';
 import { movementModel, type MovementName } from '../../search/movement.js';
@@ -10,6 +10,7 @@ import { fail, GID_MASK, quote, type Ctx, type RawLayer, type RawMap, type RawOb
 import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, type CheckedRules, type TiledRule } from './rules.js';
 import { applyLayerTerrain, clearBridges, layerRuleOf, ruleTerrain, tileRulesOf, tilesetInfos, unmatchedLayerRules, type TiledTilesetInfo } from './apply-rules.js';
 import { objectShapes } from './shapes.js';
+import { addObjectLinks } from './links.js';
 
 export { GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './model.js';
 
@@ -257,6 +258,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   const collideNames = lower(mapping.collisionProperties);
   const terrainTable = grid.terrain;
   const tileRules = tileRulesOf(rules, tilesets, warn);
+  const wallFlips = orientation === 'orthogonal' || orientation === 'isometric' ? wallFlipTable(orientation) : null;
   // References to one tileset file share its tile list (and its rules): each tile's navigation is
   // derived once, however many references number it, and only the gid lookup is per reference.
   const navs: TileNav[] = [];
@@ -268,7 +270,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     for (const id of own.keys()) if (!listed.has(id)) tiles.push({ id, properties: new Map(), shapes: [], imageWidth: 0, imageHeight: 0 });
     const out = { ids: [] as number[], rows: [] as number[], props: tiles.filter((t) => t.properties.size > 0) };
     for (const t of tiles) {
-      const nav: TileNav = { props: t.properties, terrain: -1, slow: 1, flags: 0, collides: false, ruleBlocks: false, bridge: false, cost: NaN, ruleSet: false, shapes: [], imgW: t.imageWidth || ts.tileWidth || tw, imgH: t.imageHeight || ts.tileHeight || th, offX: ts.offsetX, offY: ts.offsetY };
+      const nav: TileNav = { props: t.properties, terrain: -1, slow: 1, flags: 0, walls: 0, collides: false, ruleBlocks: false, bridge: false, cost: NaN, ruleSet: false, shapes: [], imgW: t.imageWidth || ts.tileWidth || tw, imgH: t.imageHeight || ts.tileHeight || th, offX: ts.offsetX, offY: ts.offsetY };
       const where = `tileset ${quote(ts.name, 60)} tile ${t.id}`;
       const tt = t.properties.get('terrainType');
       if (tt !== undefined && tt.type === 'string') {
@@ -309,6 +311,13 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       if (b('oneWayEast')) nav.flags |= FLAG_NO_EXIT_EAST;
       if (b('oneWaySouth')) nav.flags |= FLAG_NO_EXIT_SOUTH;
       if (b('oneWayWest')) nav.flags |= FLAG_NO_EXIT_WEST;
+      WALL_PROPERTIES.forEach((name, k) => {
+        if (b(name)) nav.walls |= 1 << k;
+      });
+      if (nav.walls !== 0 && wallFlips === null) {
+        warn(`${where}: ${WALL_PROPERTIES.filter((_, k) => (nav.walls & (1 << k)) !== 0).join(', ')} ignored: edge walls need square cells, and this map is ${orientation} (its cells move as '${movement}')`);
+        nav.walls = 0;
+      }
       const cf = t.properties.get('customFlags');
       if (cf !== undefined) {
         if (cf.type === 'int' && (cf.value as number) >= 0 && (cf.value as number) <= 255) nav.flags |= cf.value as number;
@@ -326,7 +335,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
         if (rule.walkable === true) nav.bridge = true;
       }
       if (mapping.tileShapes) for (const o of t.shapes) for (const sh of objectShapes(o, lineWidthOf(o, mapping))) nav.shapes.push(sh);
-      if (nav.terrain >= 0 || nav.slow !== 1 || nav.flags !== 0 || nav.collides || nav.shapes.length > 0 || nav.ruleBlocks || nav.bridge || nav.cost === nav.cost) {
+      if (nav.terrain >= 0 || nav.slow !== 1 || nav.flags !== 0 || nav.walls !== 0 || nav.collides || nav.shapes.length > 0 || nav.ruleBlocks || nav.bridge || nav.cost === nav.cost) {
         out.ids.push(t.id);
         out.rows.push(navs.length);
         navs.push(nav);
@@ -399,7 +408,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     for (const s of floors) markNonEmpty(s.l.data!, walkable);
     for (const s of layers) {
       const d = s.l.data!;
-      const bad = table.navs.length > 0 ? applyTiles(d, table, terrain, cost, flags, blocked) : -1;
+      const bad = table.navs.length > 0 ? applyTiles(d, table, terrain, cost, flags, blocked, W, wallFlips) : -1;
       if (bad >= 0) fail(ctx, s.l.raw.element, `cell (${bad % W}, ${(bad / W) | 0}): its terrain cost times the slowMultipliers on it is ${cost[bad]}, outside what a 32-bit float cost can hold`);
       if (!s.walkable) markNonEmpty(d, blocked);
       if (s.border) markBorders(d, W, H, neighbours, blocked);
@@ -415,7 +424,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
         // A bridge clears what the layers below block; blocking on its own layer still wins.
         if (table.anyBridge || lr?.walkable === true) clearBridges(d, table, lr?.walkable === true, blocked);
         // Without navigation layers every tile layer brings its tiles' terrain and cost.
-        const bad = !anySeed && table.navs.length > 0 ? applyTiles(d, table, terrain, cost, flags, blocked) : -1;
+        const bad = !anySeed && table.navs.length > 0 ? applyTiles(d, table, terrain, cost, flags, blocked, W, wallFlips) : -1;
         if (bad >= 0) fail(ctx, l.raw.element, `cell (${bad % W}, ${(bad / W) | 0}): its terrain cost times the slowMultipliers on it is ${cost[bad]}, outside what a 32-bit float cost can hold`);
         if (lr !== null && (lr.terrain >= 0 || lr.cost === lr.cost)) applyLayerTerrain(d, lr, table, terrainTable, terrain, cost, blocked);
         applyTileConventions(l, table, collideNames, surface);
@@ -436,6 +445,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
     );
   }
   grid.refresh();
+  addObjectLinks(grid, used, (l) => navIndex(l, mapping.layer), surface, mapping.hiddenLayers, warn);
   const tilesetList = tilesetInfos(tilesets, used.flatMap((l) => (l.data !== null ? [l.data] : [])), options.resolve, MAX_INFO_GID);
   return { grid, projection, orientation, movement, tileWidth: tw, tileHeight: th, offset: { x: ox, y: oy }, warnings, properties: { map: map.properties, layers: infos, tiles: tileProps }, tilesets: tilesetList };
 }
@@ -496,7 +506,7 @@ function checkTileCount(ctx: Ctx, map: RawMap, tilesets: RawTileset[]): void {
 /** The flat tile table from the derived tiles (`navs`) and the gid to row index. */
 function tileTable(index: Int32Array, navs: TileNav[], terrains: TerrainTable): TileTable {
   const n = navs.length;
-  const t: TileTable = { index, navs, terrain: new Int16Array(n), terrainCost: new Float32Array(n), terrainWalkable: new Uint8Array(n), slow: new Float64Array(n), flags: new Uint8Array(n), collides: new Uint8Array(n), ruleBlocks: new Uint8Array(n), bridge: new Uint8Array(n), anyBridge: false, cost: new Float64Array(n), ruleSet: new Uint8Array(n), anyShapes: false };
+  const t: TileTable = { index, navs, terrain: new Int16Array(n), terrainCost: new Float32Array(n), terrainWalkable: new Uint8Array(n), slow: new Float64Array(n), flags: new Uint8Array(n), walls: new Uint8Array(n), collides: new Uint8Array(n), ruleBlocks: new Uint8Array(n), bridge: new Uint8Array(n), anyBridge: false, cost: new Float64Array(n), ruleSet: new Uint8Array(n), anyShapes: false };
   navs.forEach((v, k) => {
     t.terrain[k] = v.terrain;
     if (v.terrain >= 0) {
@@ -505,6 +515,7 @@ function tileTable(index: Int32Array, navs: TileNav[], terrains: TerrainTable): 
     }
     t.slow[k] = v.slow;
     t.flags[k] = v.flags;
+    t.walls[k] = v.walls;
     t.collides[k] = v.collides ? 1 : 0;
     t.ruleBlocks[k] = v.ruleBlocks ? 1 : 0;
     t.bridge[k] = v.bridge ? 1 : 0;
@@ -522,8 +533,12 @@ function clearBlocked(walkable: Uint8Array, blocked: Uint8Array): void {
   for (let i = 0; i < walkable.length; i++) if (blocked[i] === 1) walkable[i] = 0;
 }
 
-/** Terrain, cost and flags from the tiles' properties; returns the first cell whose cost overflowed or vanished, else -1. */
-function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Float32Array, flags: Uint8Array, blocked: Uint8Array): number {
+/**
+ * Terrain, cost, flags and edge walls from the tiles' properties (`W` the map's width; walls turned
+ * with each tile's flip bits through `wallFlips`, null where the map has no square cells); returns
+ * the first cell whose cost overflowed or vanished, else -1.
+ */
+function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Float32Array, flags: Uint8Array, blocked: Uint8Array, W: number, wallFlips: Uint8Array | null): number {
   let bad = -1;
   for (let i = 0; i < d.length; i++) {
     const k = rowOf(t.index, d[i]);
@@ -542,8 +557,48 @@ function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Flo
       if (bad < 0 && (cost[i] === Infinity || cost[i] === 0)) bad = i;
     }
     flags[i] |= t.flags[k];
+    const walled = t.walls[k];
+    if (walled !== 0 && wallFlips !== null) {
+      // The flip bits H, V, D are the gid's top three: the table's row.
+      const sides = wallFlips[((d[i] >>> 29) & 7) * 16 + walled];
+      const x = i % W;
+      // An edge's bit lives in the cell south or east of it; the map's outer edge holds none.
+      if ((sides & 1) !== 0 && i >= W) flags[i] |= FLAG_WALL_NORTH;
+      if ((sides & 2) !== 0 && x + 1 < W) flags[i + 1] |= FLAG_WALL_WEST;
+      if ((sides & 4) !== 0 && i + W < d.length) flags[i + W] |= FLAG_WALL_NORTH;
+      if ((sides & 8) !== 0 && x > 0) flags[i] |= FLAG_WALL_WEST;
+    }
   }
   return bad;
+}
+
+/** The tile bool properties that wall a tile's sides, in the order of {@link TileNav.walls}' bits. */
+const WALL_PROPERTIES = ['wallNorth', 'wallEast', 'wallSouth', 'wallWest'] as const;
+
+/**
+ * Where a placed tile's walls stand, by its flip bits (row (H << 2 | V << 1 | D), 16 columns of the
+ * tile's own wall sides: 1 north, 2 east, 4 south, 8 west). Tiled flips the diagonal first, then
+ * horizontally, then vertically. The sides are tile coordinates: on an orthogonal map north is the
+ * image's top; on an isometric map it is the diamond's upper right edge, east the lower right.
+ */
+function wallFlipTable(orientation: 'orthogonal' | 'isometric'): Uint8Array {
+  // Each flip as a permutation of the four sides N E S W (index 0-3): side k goes to p[k].
+  const iso = orientation === 'isometric';
+  const diagonal = iso ? [2, 1, 0, 3] : [3, 2, 1, 0];
+  const horizontal = iso ? [3, 2, 1, 0] : [0, 3, 2, 1];
+  const vertical = iso ? [1, 0, 3, 2] : [2, 1, 0, 3];
+  const apply = (perm: number[], sides: number) => perm.reduce((out, to, from) => out | ((sides >> from) & 1) << to, 0);
+  const table = new Uint8Array(8 * 16);
+  for (let flips = 0; flips < 8; flips++) {
+    for (let sides = 0; sides < 16; sides++) {
+      let s = sides;
+      if ((flips & 1) !== 0) s = apply(diagonal, s);
+      if ((flips & 4) !== 0) s = apply(horizontal, s);
+      if ((flips & 2) !== 0) s = apply(vertical, s);
+      table[flips * 16 + sides] = s;
+    }
+  }
+  return table;
 }
 
 /**

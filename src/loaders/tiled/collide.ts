@@ -14,6 +14,8 @@ export interface TileNav {
   terrain: number;
   slow: number;
   flags: number;
+  /** Edge walls of the tile's own sides (`wallNorth`...): 1 north, 2 east, 4 south, 8 west. */
+  walls: number;
   collides: boolean;
   /** A rule says the tile blocks: it does whatever the layer's own `collides` says. */
   ruleBlocks: boolean;
@@ -88,6 +90,8 @@ export interface TileTable {
   terrainWalkable: Uint8Array;
   slow: Float64Array;
   flags: Uint8Array;
+  /** {@link TileNav.walls} per tile. */
+  walls: Uint8Array;
   collides: Uint8Array;
   /** 1 where a rule blocks the tile. */
   ruleBlocks: Uint8Array;

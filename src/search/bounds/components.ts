@@ -5,18 +5,26 @@
  * Components ignore one-way flags: two cells share a component when a chain of moves links them in
  * either direction. Different components therefore means "certainly unreachable" on every layer;
  * the same component means "reachable" only on layers without one-way cells (elsewhere the search
- * decides). Moves are symmetric without one-way flags (a diagonal's corner rule looks at the same
- * two side cells from either end), so one flood per component finds it.
+ * decides). Edge walls split components: a move across a walled edge, or a diagonal past a wall at
+ * its corner, links nothing (the view's `walls` bits, the same from both ends). Moves are symmetric
+ * without one-way flags (a diagonal's corner rule looks at the same two side cells and the same
+ * corner from either end), so one flood per component finds it.
  *
  * Labels live on the padded grid (one Int32 per padded cell) with a small union-find over label
  * ids: joining two components links their ids, so opening a door costs a few steps. Splitting one
  * (closing a door) relabels by floods from the changed cells' neighbours, bounded by the size of the
  * smaller side (see {@link ComponentLabels.update}).
+ *
+ * Links (`grid.addLink`: stairs, teleporters) join components, of one layer or of two: a query
+ * unions the components of each enabled link's two ends, on every layer links lead to from the
+ * start's, in a small union-find over (layer, component) pairs, rebuilt when the links or the
+ * labels of those layers changed. Links ignore their direction here as steps ignore one-way
+ * flags: apart is still certain, together only possible.
  */
 import type { CellRect, Derived, GridChange, MemoryEntry, NavGrid } from '../../grid/navgrid.js';
 import type { SearchScratch, Stamps } from '../kernel/scratch.js';
 import { MOVEMENT_NAMES, movementModel, type MovementModel, type MovementName } from '../movement.js';
-import { padXY, paddedSize, paddedX, paddedY, strideOf } from '../../grid/padded.js';
+import { exitMask, padXY, paddedSize, paddedX, paddedY, strideOf } from '../../grid/padded.js';
 
 /**
  * Neighbour steps of a movement model in padded index deltas, per parity, with the side cells
@@ -29,6 +37,8 @@ export interface StepDeltas {
   sideA: Int32Array[];
   sideB: Int32Array[];
   diagonal: Uint8Array[];
+  /** Per parity, the view's wall bits that refuse step k (see `exitMask`). */
+  wallMask: Uint8Array[];
   /** Per parity, the steps k whose delta is negative: neighbours a row-major scan has already seen. */
   back: Int32Array[];
   parityAxis: 'x' | 'y' | null;
@@ -36,13 +46,14 @@ export interface StepDeltas {
 
 /** @internal */
 export function stepDeltas(model: MovementModel, stride: number): StepDeltas {
-  const d: StepDeltas = { count: model.steps[0].length, corner: model.corner, delta: [], sideA: [], sideB: [], diagonal: [], back: [], parityAxis: model.parityAxis };
+  const d: StepDeltas = { count: model.steps[0].length, corner: model.corner, delta: [], sideA: [], sideB: [], diagonal: [], wallMask: [], back: [], parityAxis: model.parityAxis };
   for (const steps of model.steps) {
     const delta = Int32Array.from(steps, (s) => s.dy * stride + s.dx);
     d.delta.push(delta);
     d.sideA.push(Int32Array.from(steps, (s) => s.dx));
     d.sideB.push(Int32Array.from(steps, (s) => s.dy * stride));
     d.diagonal.push(Uint8Array.from(steps, (s) => (s.diagonal ? 1 : 0)));
+    d.wallMask.push(Uint8Array.from(steps, (s) => exitMask(s.dx, s.dy)));
     d.back.push(Int32Array.from(steps.map((_, k) => k).filter((k) => delta[k] < 0)));
   }
   return d;
@@ -71,6 +82,8 @@ export class ComponentLabels {
   private readonly W: number;
   /** Cells the last {@link update}'s floods visited (for tests and benchmarks). */
   lastUpdateVisited = 0;
+  /** Increases with every relabelling, whole or local: what the link joins compare. */
+  version = 0;
 
   constructor(width: number, height: number, model: MovementModel) {
     this.width = width;
@@ -98,22 +111,25 @@ export class ComponentLabels {
    * Brings the labels up to date after the cells of `rects` changed (and nothing else since the
    * labels were last current): local floods for small changes, a full relabel for large ones.
    * `owner` is scratch of at least one Int32 per padded cell; `vis` stamps of the same size.
+   * `walls`: the layer's view's wall bits (`SearchView.walls`), null when it has no edge walls.
    */
-  apply(pass: Float32Array, rects: readonly CellRect[], vis: Stamps, owner: Int32Array): void {
+  apply(pass: Float32Array, rects: readonly CellRect[], vis: Stamps, owner: Int32Array, walls: Uint8Array | null = null): void {
     let area = 0;
     for (const r of rects) area += r.width * r.height;
-    if (this.nextLabel > this.width * this.height + 1024 || (area > REBUILD_AREA && area * 8 > this.width * this.height)) this.rebuild(pass, owner);
-    else this.update(pass, rects, vis, owner);
+    if (this.nextLabel > this.width * this.height + 1024 || (area > REBUILD_AREA && area * 8 > this.width * this.height)) this.rebuild(pass, owner, walls);
+    else this.update(pass, rects, vis, owner, walls);
   }
 
   /**
    * Labels every cell from scratch in one row-major pass: each walkable cell joins the labels of
    * the neighbours already scanned (a union-find in `ids`). O(cells).
    * @param ids scratch of at least one Int32 per padded cell.
+   * @param walls the layer's view's wall bits (`SearchView.walls`), null when it has no edge walls.
    */
-  rebuild(pass: Float32Array, ids: Int32Array): void {
+  rebuild(pass: Float32Array, ids: Int32Array, walls: Uint8Array | null = null): void {
+    this.version++;
     this.blockBorder();
-    const count = this.steps.count === 4 && this.steps.parityAxis === null ? this.scanCardinal(pass, ids) : this.scan(pass, ids);
+    const count = this.steps.count === 4 && this.steps.parityAxis === null && walls === null ? this.scanCardinal(pass, ids) : this.scan(pass, ids, walls);
     // The cells keep their scan ids; the union-find keeps the scan's, each pointed straight at its
     // root in one ascending pass (a parent precedes its children).
     for (let i = 0; i < count; i++) ids[i] = ids[ids[i]];
@@ -186,7 +202,7 @@ export class ComponentLabels {
   }
 
   /** The row scan for any model: each cell joins the labels of its already scanned neighbours. */
-  private scan(pass: Float32Array, ids: Int32Array): number {
+  private scan(pass: Float32Array, ids: Int32Array, walls: Uint8Array | null): number {
     const label = this.label;
     const d = this.steps;
     const W = this.W;
@@ -196,6 +212,7 @@ export class ComponentLabels {
     const [delta0, delta1] = [0, 1].map((par) => Int32Array.from(d.back[par], (k) => d.delta[par][k]));
     const [sideA0, sideA1] = [0, 1].map((par) => Int32Array.from(d.back[par], (k) => (d.diagonal[par][k] === 1 ? d.sideA[par][k] : 0)));
     const [sideB0, sideB1] = [0, 1].map((par) => Int32Array.from(d.back[par], (k) => (d.diagonal[par][k] === 1 ? d.sideB[par][k] : 0)));
+    const [mask0, mask1] = [0, 1].map((par) => Uint8Array.from(d.back[par], (k) => d.wallMask[par][k]));
     let count = 0;
     for (let y = 0; y < this.height; y++) {
       let p = padXY(W, 0, y);
@@ -209,11 +226,14 @@ export class ComponentLabels {
         const delta = odd ? delta1 : delta0;
         const sideA = odd ? sideA1 : sideA0;
         const sideB = odd ? sideB1 : sideB0;
+        const mask = odd ? mask1 : mask0;
+        const wall = walls === null ? 0 : walls[p];
         let l = -1;
         let seen = -1;
         for (let j = 0; j < delta.length; j++) {
           const n = p + delta[j];
           if (pass[n] <= 0) continue;
+          if (wall !== 0 && (wall & mask[j]) !== 0) continue;
           // Straight steps have side offsets 0: the cell itself, open.
           if (sideA[j] !== 0 && (pass[p + sideA[j]] > 0 ? 0 : 1) + (pass[p + sideB[j]] > 0 ? 0 : 1) > corner) continue;
           let r = label[n];
@@ -246,7 +266,8 @@ export class ComponentLabels {
    * reached: away from the rectangles the moves are as before. A change that splits nothing costs
    * a few steps; a split costs about twice the smaller side.
    */
-  update(pass: Float32Array, rects: readonly CellRect[], vis: Stamps, owner: Int32Array): void {
+  update(pass: Float32Array, rects: readonly CellRect[], vis: Stamps, owner: Int32Array, walls: Uint8Array | null = null): void {
+    this.version++;
     const W = this.W;
     const label = this.label;
     const gen = vis.next();
@@ -305,9 +326,11 @@ export class ComponentLabels {
         const par = axis === 0 ? 0 : (axis === 1 ? paddedX(W, c) : paddedY(W, c)) & 1;
         const delta = d.delta[par];
         const diagonal = d.diagonal[par];
+        const wall = walls === null ? 0 : walls[c];
         for (let k = 0; k < d.count; k++) {
           const n = c + delta[k];
           if (pass[n] <= 0) continue;
+          if (wall !== 0 && (wall & d.wallMask[par][k]) !== 0) continue;
           if (diagonal[k] === 1 && (pass[c + d.sideA[par][k]] > 0 ? 0 : 1) + (pass[c + d.sideB[par][k]] > 0 ? 0 : 1) > corner) continue;
           if (seen[n] !== gen) {
             seen[n] = gen;
@@ -375,6 +398,28 @@ export class ComponentLabels {
   }
 }
 
+/** The root of `key` in a link joins' union-find (path halving); a key never joined is its own. */
+function findKey(parent: Map<number, number>, key: number): number {
+  for (;;) {
+    const p = parent.get(key);
+    if (p === undefined) return key;
+    const pp = parent.get(p);
+    if (pp === undefined) return p;
+    parent.set(key, pp);
+    key = pp;
+  }
+}
+
+/** The lowest layer of a non-empty layer mask. */
+function layerStart(mask: number): number {
+  return 31 - Math.clz32(mask & -mask);
+}
+
+/** One past the highest layer of a non-empty layer mask. */
+function layerEnd(mask: number): number {
+  return 32 - Math.clz32(mask);
+}
+
 /** The root of flood group `g` (path halving). */
 function findGroup(gp: number[], g: number): number {
   while (gp[g] !== g) {
@@ -386,21 +431,38 @@ function findGroup(gp: number[], g: number): number {
 
 /**
  * The model whose moves connect the same cells as `model`, which the labels then follow. Octile
- * diagonals that need at least one open side cell (`octile`, `octile-one-obstacle`) join nothing
- * the straight steps through that side cell do not, and `iso` steps like `cardinal`: all four share
- * the `cardinal` labels. `octile-always` and each hex and staggered layout have their own.
+ * and Chebyshev diagonals that need at least one open side cell (`octile`, `octile-one-obstacle`,
+ * `chebyshev`, `chebyshev-one-obstacle`) join nothing the straight steps through that side cell do
+ * not, and `iso` steps like `cardinal`: all six share the `cardinal` labels. `octile-always` and
+ * `chebyshev-always` (the same moves, other lengths) share theirs; each hex and staggered layout
+ * has its own.
  */
 export function connectivity(model: MovementModel): MovementModel {
-  return (model.heuristic === 'manhattan' || model.heuristic === 'octile') && model.corner < 2 ? CARDINAL : model;
+  const square = model.heuristic === 'manhattan' || model.heuristic === 'octile' || model.heuristic === 'chebyshev';
+  if (!square) return model;
+  return model.corner < 2 ? CARDINAL : OCTILE_ALWAYS;
 }
 
 const CARDINAL = movementModel('cardinal');
+const OCTILE_ALWAYS = movementModel('octile-always');
 /** Label sets per layer: one slot per movement name (slots of names that share labels stay empty). */
 const GROUPS = MOVEMENT_NAMES.length;
 const SLOT: ReadonlyMap<MovementName, number> = new Map(MOVEMENT_NAMES.map((name) => [name, MOVEMENT_NAMES.indexOf(connectivity(movementModel(name)).name)]));
 
 /** Changes queued for labels not yet brought up to date; past these the next query relabels all. */
 const MAX_PENDING = 64;
+
+/**
+ * The components links join, for one connectivity, across the layers of `mask`: a union-find over
+ * keys `component * 8 + layer` (keys no link touches are absent: their own roots).
+ */
+interface Joins {
+  mask: number;
+  linksVersion: number;
+  /** Each layer's labels' version when the joins were made. */
+  versions: Int32Array;
+  parent: Map<number, number>;
+}
 
 interface Entry {
   labels: ComponentLabels;
@@ -421,6 +483,8 @@ interface Entry {
 export class GridComponents implements Derived {
   readonly grid: NavGrid;
   private readonly entries: (Entry | undefined)[] = [];
+  /** Link joins per connectivity slot. */
+  private readonly joins: (Joins | undefined)[] = [];
   private readonly unsubscribe: () => void;
 
   constructor(grid: NavGrid) {
@@ -445,6 +509,7 @@ export class GridComponents implements Derived {
   release(): void {
     this.unsubscribe();
     this.entries.length = 0;
+    this.joins.length = 0;
   }
 
   /** Bytes held by every label set of this grid. */
@@ -462,17 +527,19 @@ export class GridComponents implements Derived {
    */
   labels(layer: number, model: MovementModel, pass: Float32Array, scratch: SearchScratch): ComponentLabels {
     const key = layer * GROUPS + SLOT.get(model.name)!;
+    // Edge walls come from the layer's own view (a caller's `pass` is that view's).
+    const walls = this.wallsOf(layer);
     let e = this.entries[key];
     if (e === undefined) {
       const labels = new ComponentLabels(this.grid.width, this.grid.height, connectivity(model));
-      labels.rebuild(pass, scratch.parent);
+      labels.rebuild(pass, scratch.parent, walls);
       e = { labels, pending: [], pendingArea: 0, stale: false };
       this.entries[key] = e;
     } else if (e.stale) {
-      e.labels.rebuild(pass, scratch.parent);
+      e.labels.rebuild(pass, scratch.parent, walls);
       e.stale = false;
     } else if (e.pending.length > 0) {
-      e.labels.apply(pass, e.pending, scratch, scratch.parent);
+      e.labels.apply(pass, e.pending, scratch, scratch.parent, walls);
       e.pending.length = 0;
       e.pendingArea = 0;
     }
@@ -484,11 +551,75 @@ export class GridComponents implements Derived {
    * `model`: they lie in different components. False when they may be connected, or when either
    * cell is blocked on the layer (a caller's overlay may differ; the search then decides).
    */
-  separated(layer: number, model: MovementModel, pass: Float32Array, start: number, goal: number, scratch: SearchScratch): boolean {
+  separated(layer: number, model: MovementModel, pass: Float32Array, start: number, goal: number, scratch: SearchScratch, goalLayer = layer): boolean {
     const labels = this.labels(layer, model, pass, scratch);
     const a = labels.root(start);
-    const b = labels.root(goal);
-    return a >= 0 && b >= 0 && a !== b;
+    const index = this.grid.linksVersion === 0 ? null : this.grid.linkIndex();
+    const mask = index === null ? 1 << layer : index.reach[layer];
+    if (((mask >>> goalLayer) & 1) === 0) return a >= 0;
+    const b = goalLayer === layer ? labels.root(goal) : this.labels(goalLayer, model, this.grid.searchView(goalLayer).pass, scratch).root(goal);
+    if (a < 0 || b < 0) return false;
+    // No link starts on a layer the start's leads to: the labels alone answer.
+    if (index === null || index.start[layerEnd(mask)] === index.start[layerStart(mask)]) return a !== b;
+    const joins = this.joinsOf(model, mask, scratch);
+    return findKey(joins.parent, a * 8 + layer) !== findKey(joins.parent, b * 8 + goalLayer);
+  }
+
+  /**
+   * The component of padded cell `p` on `layer` as links join them (see the file's comment): a
+   * number equal for two cells that may be joined, on this layer or another one its links lead to;
+   * -1 when the cell is blocked.
+   */
+  joinedComponent(layer: number, model: MovementModel, p: number, scratch: SearchScratch): number {
+    const r = this.labels(layer, model, this.grid.searchView(layer).pass, scratch).root(p);
+    if (r < 0 || this.grid.linksVersion === 0) return r;
+    const index = this.grid.linkIndex();
+    const mask = index.reach[layer];
+    if (index.start[layerEnd(mask)] === index.start[layerStart(mask)]) return r;
+    return findKey(this.joinsOf(model, mask, scratch).parent, r * 8 + layer);
+  }
+
+  /** The link joins over the layers of `mask`, remade when the links or those layers' labels changed. */
+  private joinsOf(model: MovementModel, mask: number, scratch: SearchScratch): Joins {
+    const grid = this.grid;
+    const slot = SLOT.get(model.name)!;
+    const L = grid.layers.length;
+    let j = this.joins[slot];
+    let current = j !== undefined && j.mask === mask && j.linksVersion === grid.linksVersion;
+    const labels: (ComponentLabels | null)[] = [];
+    for (let l = 0; l < L; l++) {
+      if (((mask >>> l) & 1) === 0) {
+        labels.push(null);
+        continue;
+      }
+      const lab = this.labels(l, model, grid.searchView(l).pass, scratch);
+      labels.push(lab);
+      if (current && j!.versions[l] !== lab.version) current = false;
+    }
+    if (current) return j!;
+    const index = grid.linkIndex();
+    const parent = new Map<number, number>();
+    for (let l = 0; l < L; l++) {
+      const from = labels[l];
+      if (from === null) continue;
+      for (let e = index.start[l]; e < index.start[l + 1]; e++) {
+        const to = labels[index.toLayer[e]];
+        if (to === null) continue;
+        const ra = from.root(index.fromCell[e]);
+        const rb = to.root(index.toCell[e]);
+        if (ra < 0 || rb < 0) continue;
+        const x = findKey(parent, ra * 8 + l);
+        const y = findKey(parent, rb * 8 + index.toLayer[e]);
+        if (x !== y) parent.set(Math.max(x, y), Math.min(x, y));
+      }
+    }
+    j = { mask, linksVersion: grid.linksVersion, versions: Int32Array.from(labels, (lab) => lab?.version ?? -1), parent };
+    this.joins[slot] = j;
+    return j;
+  }
+
+  private wallsOf(layer: number): Uint8Array | null {
+    return this.grid.searchView(layer).walls;
   }
 
   private changed(c: GridChange): void {

@@ -6,6 +6,7 @@
 import type { SearchView } from '../../../grid/navgrid.js';
 import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
 import { axialDistance, type MovementModel, type MovementName } from '../../movement.js';
+import type { GoalSet } from './goals.js';
 import { DX as DX_, DY as DY_, OCTILE_K, SQRT2 as SQRT2_, exitMask, octileDeltas, paddedX, paddedY, strideOf } from '../../../grid/padded.js';
 
 /** Path costs closer than this count as equal when breaking a nearest-cell tie. */
@@ -17,8 +18,8 @@ const DY = DY_;
 const K = OCTILE_K;
 const SQRT2 = SQRT2_;
 
-/** Per-model step tables in padded index deltas, one set per row/column parity. */
-interface StepTable {
+/** Per-model step tables in padded index deltas, one set per row/column parity. @internal */
+export interface StepTable {
   count: number;
   delta: Int32Array[];
   length: Float64Array[];
@@ -30,9 +31,14 @@ interface StepTable {
 
 /**
  * The two A* loops of one grid size. Node ids are padded cell indices (see padded.ts); the views
- * searched must have this grid's stride. Holds no per-query state but {@link best}: the costs,
- * parents and stamps are the scratch's, whose generation each search advances (so the caller reads
- * the result from it: `g[goal]`, the parent chain, the stamps for debug views).
+ * searched must have this grid's stride. Holds no per-query state but {@link best},
+ * {@link reachedGoal} and what a paused search resumes from: the costs, parents and stamps are the
+ * scratch's, whose generation each search advances (so the caller reads the result from it:
+ * `g[goal]`, the parent chain, the stamps for debug views).
+ *
+ * Both loops can run a search in slices ({@link octileSteps}, {@link genericSteps}): a slice
+ * stops after a given number of expansions in all, and the next one resumes with the node it had
+ * taken off the open list, so slices expand the nodes one call would, in the same order.
  */
 export class GridAStar {
   readonly scratch: SearchScratch;
@@ -42,6 +48,15 @@ export class GridAStar {
   private readonly tables = new Map<MovementName, StepTable>();
   /** The closed cell nearest the goal in the last {@link generic} search run with `track` (padded index). */
   best = -1;
+  /** The goal the last {@link generic} search settled (padded index; one of `mode.goals` with several), -1 when none. */
+  reachedGoal = -1;
+  /** The squared distance from {@link best} to the goal, for a search resumed with `nearest`. */
+  private bestD = Infinity;
+  /**
+   * The node a search stopped by its expansion limit had taken off the open list (and settled)
+   * but not expanded, -1 when none: the next slice of that search starts by expanding it.
+   */
+  private pending = -1;
 
   /** @param width the grid's width in cells (the scratch must hold its padded size). */
   constructor(scratch: SearchScratch, width: number) {
@@ -59,26 +74,45 @@ export class GridAStar {
    * `hs` is the heuristic scale (the view's smallest cost times the weight). Fills `out`.
    */
   octile(view: SearchView, start: number, goal: number, hs: number, maxIterations: number, out: SearchOutcome): SearchOutcome {
+    return this.octileSteps(view, start, goal, hs, true, 0, maxIterations, out);
+  }
+
+  /**
+   * {@link octile} in slices: with `fresh` it starts a new search from `start`, otherwise it
+   * resumes the scratch's search where the last slice stopped (`start` ignored; `expanded` the
+   * expansions so far). It stops, `out.limited`, once `expanded` reaches `stopAt`: the caller tells
+   * a paused search from one at its limit.
+   */
+  octileSteps(view: SearchView, start: number, goal: number, hs: number, fresh: boolean, expanded: number, stopAt: number, out: SearchOutcome): SearchOutcome {
     const W = this.stride;
     const pass = view.pass;
     const scratch = this.scratch;
     const { g, parent, stamp, heap } = scratch;
-    const open = scratch.start(start);
+    if (fresh) {
+      scratch.start(start);
+      this.pending = -1;
+    }
+    const open = scratch.generation;
     const closed = open + 1;
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
     const delta = this.delta;
-    let expanded = 0;
     // The best successor opened by the last expansion (-1: none) goes through one pushPop, which
     // hands it straight back when it comes before every queued node: in corridors most steps do.
     let next = -1;
     let nextF = 0;
     let nextG = 0;
-    let cur = heap.pop();
+    // Resumed, the node the last slice stopped at goes through the three lines below again,
+    // changing nothing (it is settled, not the goal, and the new slice's limit is higher).
+    let cur = this.pending >= 0 ? this.pending : heap.pop();
+    this.pending = -1;
     for (;;) {
       stamp[cur] = closed;
       if (cur === goal) break;
-      if (expanded >= maxIterations) return report(out, false, expanded, true);
+      if (expanded >= stopAt) {
+        this.pending = cur;
+        return report(out, false, expanded, true);
+      }
       expanded++;
       const gc = g[cur];
       const cy = (cur / W) | 0;
@@ -132,13 +166,23 @@ export class GridAStar {
 
   /**
    * Any model, one-way flags, optional goal (-1: none, a Dijkstra), cost cap (`mode`): nodes dearer than
-   * `maxCost` are left unsettled and end the search. With `seeded` the caller has already begun
-   * the scratch's search and queued the sources (`start` is then ignored). With `nearest` it keeps
+   * `maxCost` are left unsettled and end the search. With `mode.goals` it ends at the first of
+   * them it settles ({@link reachedGoal}), estimating with their nearest (see goals.ts); with
+   * `mode.settle` it reports each node it settles, which may end there (a movement range's
+   * stops). With `seeded` the caller has already begun the scratch's search and queued the
+   * sources (`start` is then ignored). With `nearest` it keeps
    * {@link best}, the closed cell nearest the goal (Euclidean; ties to the cheaper path, the start
    * first, then to the lower index; costs within 1e-9 count as equal). Fills `out`.
    */
   generic(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, maxIterations: number, out: SearchOutcome, mode: GenericMode = PLAIN): SearchOutcome {
+    return this.genericSteps(view, model, start, goal, hs, true, 0, maxIterations, out, mode);
+  }
+
+  /** {@link generic} in slices, as {@link octileSteps} is {@link octile}'s (a fresh `seeded` search starts from the queued sources). */
+  genericSteps(view: SearchView, model: MovementModel, start: number, goal: number, hs: number, fresh: boolean, expanded: number, stopAt: number, out: SearchOutcome, mode: GenericMode = PLAIN): SearchOutcome {
     const { maxCost, seeded, nearest: track } = mode;
+    const goals = mode.goals ?? null;
+    const settle = mode.settle ?? null;
     const W = this.stride;
     const pass = view.pass;
     const exits = view.exits;
@@ -157,40 +201,64 @@ export class GridAStar {
       if (hs === 0) return 0;
       const y = ((n / W) | 0) - 1;
       const x = n - (y + 1) * W - 1;
+      if (goals !== null) return goals.estimate(x, y) * hs;
       if (kind === 'octile') {
         const dx = Math.abs(x - gx);
         const dy = Math.abs(y - gy);
         return (dx > dy ? dx + K * dy : dy + K * dx) * hs;
       }
       if (kind === 'manhattan') return (Math.abs(x - gx) + Math.abs(y - gy)) * hs;
+      if (kind === 'chebyshev') return Math.max(Math.abs(x - gx), Math.abs(y - gy)) * hs;
       const p = hexLayout !== 'axial' ? offsetAxial(hexLayout, x, y, a) : ((a.x = x), (a.y = y), a);
       return axialDistance(kind, p.x - b.x, p.y - b.y) * hs;
     };
-    const open = seeded ? scratch.generation : scratch.start(start, h(start));
+    if (fresh) {
+      if (!seeded) scratch.start(start, h(start));
+      this.pending = -1;
+      this.best = start;
+      this.bestD = Infinity;
+      this.reachedGoal = -1;
+    }
+    const open = scratch.generation;
     const closed = open + 1;
-    let expanded = 0;
-    let best = start;
-    let bestD = Infinity;
-    while (heap.size > 0) {
-      const cur = heap.pop();
+    let best = this.best;
+    let bestD = this.bestD;
+    let limited = false;
+    for (;;) {
+      // Resumed, the node the last slice stopped at is expanded at once: it was settled (and
+      // told to `settle`) then.
+      let cur = this.pending;
+      const resumed = cur >= 0;
+      if (resumed) this.pending = -1;
+      else if (heap.size > 0) cur = heap.pop();
+      else break;
       const gc = g[cur];
-      if (gc > maxCost) break;
-      stamp[cur] = closed;
-      if (track) {
-        const y = ((cur / W) | 0) - 1;
-        const dx = cur - (y + 1) * W - 1 - gx;
-        const dy = y - gy;
-        const d = dx * dx + dy * dy;
-        // Ties: the cheaper path (so the start, at cost 0, stays put), then the lower index.
-        const gb = g[best];
-        if (d < bestD || (d === bestD && (gc < gb - TIE_EPS || (gc <= gb + TIE_EPS && cur < best)))) {
-          bestD = d;
-          best = cur;
+      if (!resumed) {
+        if (gc > maxCost) break;
+        stamp[cur] = closed;
+        if (track) {
+          const y = ((cur / W) | 0) - 1;
+          const dx = cur - (y + 1) * W - 1 - gx;
+          const dy = y - gy;
+          const d = dx * dx + dy * dy;
+          // Ties: the cheaper path (so the start, at cost 0, stays put), then the lower index.
+          const gb = g[best];
+          if (d < bestD || (d === bestD && (gc < gb - TIE_EPS || (gc <= gb + TIE_EPS && cur < best)))) {
+            bestD = d;
+            best = cur;
+          }
         }
-        this.best = best;
+        if (cur === goal || (goals !== null && goals.has(cur))) {
+          this.reachedGoal = cur;
+          break;
+        }
+        if (settle !== null && !settle(cur)) continue;
+        if (expanded >= stopAt) {
+          this.pending = cur;
+          limited = true;
+          break;
+        }
       }
-      if (cur === goal) break;
-      if (expanded >= maxIterations) return report(out, false, expanded, true);
       expanded++;
       const parity = axis === null ? 0 : axis === 'y' ? (((cur / W) | 0) - 1) & 1 : ((cur % W) - 1) & 1;
       const delta = t.delta[parity];
@@ -222,10 +290,13 @@ export class GridAStar {
         }
       }
     }
-    return report(out, goal >= 0 && stamp[goal] === closed, expanded, false);
+    this.best = best;
+    this.bestD = bestD;
+    return report(out, !limited && this.reachedGoal >= 0, expanded, limited);
   }
 
-  private table(model: MovementModel): StepTable {
+  /** The step table of `model` for this grid's stride (made on first use). @internal */
+  table(model: MovementModel): StepTable {
     let t = this.tables.get(model.name);
     if (t !== undefined) return t;
     const W = this.stride;
@@ -273,6 +344,10 @@ export interface GenericMode {
   readonly seeded: boolean;
   /** Keep {@link GridAStar.best}, the closed cell nearest the goal. */
   readonly nearest: boolean;
+  /** Goals besides `goal` (prepared): the search ends at the first it settles. */
+  readonly goals?: GoalSet | null;
+  /** Told each node the search settles (goals aside); false leaves that node unexpanded. */
+  readonly settle?: ((node: number) => boolean) | null;
 }
 
 /** A plain A* to the goal. */

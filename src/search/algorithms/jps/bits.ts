@@ -66,8 +66,10 @@ export class WalkBits {
 /**
  * Scans line `line` of a bit plane from `pos` (exclusive) towards higher positions and returns
  * the first jump point: a walkable cell whose neighbour on line - 1 or line + 1 is walkable while
- * the one before it is not (a forced neighbour, no-corner-cutting rule), or `goal`. Returns -1
- * when a blocked cell comes first. `goal` is -1 when the goal is not on this line. `stops`, unless
+ * the one before it is not (a forced neighbour, no-corner-cutting rule), or `goal`. When a blocked
+ * cell comes first, returns `~b` (negative) for that cell's position b, so the caller can count
+ * the cells the scan stepped over (`|stop - pos|`, stop being the result or `~result`) whether it
+ * found a jump point or not. `goal` is -1 when the goal is not on this line. `stops`, unless
  * null, is a plane of the same layout whose set cells are jump points too (cost boundaries).
  */
 export function scanForward(bits: Int32Array, words: number, line: number, pos: number, goal: number, stops: Int32Array | null): number {
@@ -90,14 +92,15 @@ export function scanForward(bits: Int32Array, words: number, line: number, pos: 
     if (stops !== null) stop |= stops[b1 + k] & mask;
     if (stop !== 0) {
       const bit = Math.clz32(stop);
-      return (b << bit) < 0 ? (k << 5) + bit : -1;
+      // The position, or ~ it when the stop cell is blocked (b's bit clear: the xor flips it).
+      return ((k << 5) + bit) ^ ~((b << bit) >> 31);
     }
     k++;
     mask = -1;
   }
 }
 
-/** {@link scanForward} towards lower positions. */
+/** {@link scanForward} towards lower positions (a blocked cell first: `~` its position too). */
 export function scanBackward(bits: Int32Array, words: number, line: number, pos: number, goal: number, stops: Int32Array | null): number {
   const b1 = line * words + 1;
   const b0 = b1 - words;
@@ -116,7 +119,7 @@ export function scanBackward(bits: Int32Array, words: number, line: number, pos:
     if (stops !== null) stop |= stops[b1 + k] & mask;
     if (stop !== 0) {
       const bit = Math.clz32(stop & -stop);
-      return (b << bit) < 0 ? (k << 5) + bit : -1;
+      return ((k << 5) + bit) ^ ~((b << bit) >> 31);
     }
     k--;
     mask = -1;

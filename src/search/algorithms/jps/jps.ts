@@ -55,6 +55,17 @@ export class JumpPointSearch {
    * a new one, reads no large array. Cleared word by word through `touched` at the next search.
    */
   private readonly marks: Uint32Array;
+
+  /** Appends what it holds per layer (bit planes, JPS+ tables) and its own state, to `grid.memory()`'s form. */
+  memory(out: { name: string; layer: number | null; bytes: number }[]): void {
+    this.planes.forEach((p, layer) => {
+      if (p !== null) out.push({ name: 'JPS bit planes', layer, bytes: p.rows.byteLength + p.cols.byteLength });
+    });
+    this.tables.forEach((t, layer) => {
+      if (t !== null) out.push({ name: 'JPS+ table', layer, bytes: t.bytes });
+    });
+    out.push({ name: 'JPS node states', layer: null, bytes: this.marks.byteLength + this.touched.byteLength + this.found.byteLength });
+  }
   /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
   private readonly touched: Int32Array;
   private touchedCount = 0;
@@ -154,7 +165,11 @@ export class JumpPointSearch {
    * `view`, whose pass array must match `layer`'s walkability and costs) on the scratch given at
    * construction. Fills and returns `out`: `reached` when the goal was settled (its cost is then
    * `scratch.g[goal]`, its path {@link reconstruct}'s), `expanded` the jump points expanded,
-   * `limited` when `maxIterations` stopped it first. `plus` reads JPS+'s jump table (octile only;
+   * `limited` when `maxIterations` stopped it first. `maxIterations` bounds the work: one per
+   * expanded node plus one per cell a jump steps over (every scan, a diagonal or vertical run's
+   * own steps; JPS+ one per diagonal hop, reading one table entry whatever its length), checked
+   * within every run, so the cells a search looks at stay within a constant times `maxIterations`
+   * (see uniform.ts). `plus` reads JPS+'s jump table (octile only;
    * ignored with `cardinal`; uniform layers only), built on first use. Uniform octile layers run
    * the loop of uniform.ts (JPS and JPS+); on a view whose costs differ the cost boundaries stop
    * every jump (weighted.ts), and `landmarks` (when given) tighten the distance heuristic.
@@ -246,18 +261,23 @@ export class JumpPointSearch {
       }
     };
     let expanded = 0;
-    while (heap.size > 0) {
+    // Expansions plus the cells the jumps step over (see `search`'s comment); `limited` once it
+    // passes maxIterations.
+    let work = 0;
+    let limited = false;
+    search: while (heap.size > 0) {
       // The heap keeps each node's cost beside its key: read it there, not from the large g array.
       const curG = heap.firstG();
       const cur = heap.pop();
       stamp[cur] = closed;
       marks[cur >>> 4] ^= 3 << ((cur & 15) << 1);
       if (cur === goal) break;
-      if (expanded >= maxIterations) {
-        this.touchedCount = touchedCount;
-        return report(out, false, expanded, true);
+      if (work >= maxIterations) {
+        limited = true;
+        break;
       }
       expanded++;
+      work++;
       const cy = (cur / W) | 0;
       const cx = cur - cy * W;
       from = cur;
@@ -319,9 +339,11 @@ export class JumpPointSearch {
         if (k === 1) {
           const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
+          work += (p ^ (p >> 31)) - cx;
         } else if (k === 3) {
           const p = scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
           if (p >= 0) relax(p, cy);
+          work += cx - (p ^ (p >> 31));
         } else if (k === 0 || k === 2) {
           const dy = k === 2 ? 1 : -1;
           if (cardinal) {
@@ -331,6 +353,10 @@ export class JumpPointSearch {
             const d = dy * W;
             for (let y = cy + dy; pass[p + d] > 0; y += dy) {
               p += d;
+              if (++work > maxIterations) {
+                limited = true;
+                break search;
+              }
               if ((y === gy && cx === gx) || (br !== null && br[y * rw + (cx >>> 5) + 1] << (cx & 31) < 0)) {
                 relax(cx, y);
                 break;
@@ -344,10 +370,12 @@ export class JumpPointSearch {
               if (east >= 0) relax(east, y);
               const west = scanBackward(rows, rw, y, cx, goalX, br);
               if (west >= 0) relax(west, y);
+              work += (east ^ (east >> 31)) - (west ^ (west >> 31));
             }
           } else {
             const p = dy > 0 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1, bc) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1, bc);
             if (p >= 0) relax(cx, p);
+            work += dy * ((p ^ (p >> 31)) - cy);
           }
         } else {
           // Diagonal run: each cell's straight jump points (and the goal) are successors.
@@ -361,6 +389,10 @@ export class JumpPointSearch {
             p += d;
             x += dx;
             y += dy;
+            if (++work > maxIterations) {
+              limited = true;
+              break search;
+            }
             if ((x === gx && y === gy) || (br !== null && br[y * rw + (x >>> 5) + 1] << (x & 31) < 0)) {
               relax(x, y);
               break;
@@ -369,17 +401,23 @@ export class JumpPointSearch {
             if (pass[p + dx] > 0) {
               const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, br) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, br);
               if (h >= 0) relax(h, y);
+              work += dx * ((h ^ (h >> 31)) - x);
             }
             if (pass[p + dy * W] > 0) {
               const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, bc) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, bc);
               if (v >= 0) relax(x, v);
+              work += dy * ((v ^ (v >> 31)) - y);
             }
           }
+        }
+        if (work > maxIterations) {
+          limited = true;
+          break search;
         }
       }
     }
     this.touchedCount = touchedCount;
-    return report(out, stamp[goal] === closed, expanded, false);
+    return limited ? report(out, false, expanded, true) : report(out, stamp[goal] === closed, expanded, false);
   }
 
   /**

@@ -21,6 +21,18 @@ const SW = 64;
 const NW = 128;
 
 /**
+ * Work, counted against `maxIterations` by both loops: one per expanded node, plus what its jumps
+ * look at. Jump point search: one per cell a scan steps over, from where it starts to where it
+ * stops (a jump point or a wall), the bit scans reading three words per 32 cells; a diagonal run's
+ * steps are paid by its two side scans (each at least one cell) on every step it goes on. JPS+,
+ * which reads one table entry per jump whatever its length: one per diagonal hop (a node's
+ * straight jumps are a constant four). A diagonal run or hop stops as soon as the work passes the
+ * limit, and the loops check after every straight jump, so a search stops within one scan (or one
+ * diagonal step's two) of the limit and the cells it looks at stay within a constant times
+ * `maxIterations` however far the jumps reach.
+ */
+
+/**
  * JPS+: searches from padded cell `start` to padded cell `goal` (start != goal, both walkable) on
  * `scratch`, every step costing its octile length times `cost`, reading the jump distances of
  * `jumps` (built on the layer's padded view, `W` cells wide) and never the walkability, so an
@@ -68,21 +80,24 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
   const gy = (goal / W) | 0;
   const gx = goal - gy * W;
   let expanded = 0;
+  // Work done (see the top of this file): expansions plus diagonal hops.
+  let work = 0;
   while (heap.size > 0) {
     const cur = heap.pop();
     // An entry left behind when its node's cost improved: the node is settled already.
     if (stamp[cur] === closed) continue;
     stamp[cur] = closed;
     if (cur === goal) break;
-    if (expanded >= maxIterations) return -1 - expanded;
+    if (work >= maxIterations) return -1 - expanded;
     expanded++;
+    work++;
     const cy = (cur / W) | 0;
     const cx = cur - cy * W;
     let n = 0;
     for (let dirs = pruned(tableMoves(jumps, cur), W, cx, cy, parent[cur]), k = 0; dirs !== 0; k++, dirs >>>= 1) {
       if ((dirs & 1) === 0) continue;
       if (k < 4) {
-        n = straightJump(jumps, cur, cx, cy, k, gx, gy, found, n);
+        n = straightJump(jumps[cur * 8 + k], cx, cy, k, gx, gy, found, n);
         continue;
       }
       // A diagonal run: hop from one cell with straight jump points to the next.
@@ -107,8 +122,9 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
         x += d * dx;
         y += d * dy;
         q = y * W + x;
-        n = straightJump(jumps, q, x, y, kh, gx, gy, found, n);
-        n = straightJump(jumps, q, x, y, kv, gx, gy, found, n);
+        n = straightJump(jumps[q * 8 + kh], x, y, kh, gx, gy, found, n);
+        n = straightJump(jumps[q * 8 + kv], x, y, kv, gx, gy, found, n);
+        if (++work > maxIterations) return -1 - expanded;
       }
     }
     // The successors, found as x, y pairs: each one's path is diagonal, then straight, so its
@@ -146,14 +162,19 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
   const cw = bits.colWords;
   const gy = (goal / W) | 0;
   const gx = goal - gy * W;
+  // The diagonal runs hand their successor count back in the buffer's last entry.
+  const last = found.length - 1;
   let expanded = 0;
+  // As in plusLoop: the scans count the cells from their node to where they stop.
+  let work = 0;
   while (heap.size > 0) {
     const cur = heap.pop();
     if (stamp[cur] === closed) continue;
     stamp[cur] = closed;
     if (cur === goal) break;
-    if (expanded >= maxIterations) return -1 - expanded;
+    if (work >= maxIterations) return -1 - expanded;
     expanded++;
+    work++;
     const cy = (cur / W) | 0;
     const cx = cur - cy * W;
     let n = 0;
@@ -162,10 +183,19 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
       if (k === 1 || k === 3) {
         const p = k === 1 ? scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, null) : scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1, null);
         if (p >= 0) n = add(found, n, p, cy);
+        // Where it stopped: p, or ~p at a wall (p ^ (p >> 31) is both).
+        const stop = p ^ (p >> 31);
+        work += k === 1 ? stop - cx : cx - stop;
       } else if (k === 0 || k === 2) {
         const p = k === 2 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1, null) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1, null);
         if (p >= 0) n = add(found, n, cx, p);
-      } else n = diagonalScans(bits, cx, cy, k, gx, gy, found, n);
+        const stop = p ^ (p >> 31);
+        work += k === 2 ? stop - cy : cy - stop;
+      } else {
+        n = diagonalScans(bits, cx, cy, k, gx, gy, found, n, last, maxIterations - work);
+        work += found[last];
+      }
+      if (work > maxIterations) return -1 - expanded;
     }
     // As in plusLoop.
     const base = g[cur];
@@ -192,10 +222,11 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
 
 /**
  * Entries the successor buffer of {@link searchPlus} and {@link searchScan} needs on a padded view of `stride` x
- * `rows`: two per successor; four straight ones, and per diagonal at most two per step plus the goal.
+ * `rows`: two per successor; four straight ones, and per diagonal at most two per step plus the goal;
+ * and one spare for the diagonal runs' work count.
  */
 export function successorCapacity(stride: number, rows: number): number {
-  return 2 * (4 + 4 * (2 * Math.max(stride, rows) + 1));
+  return 2 * (4 + 4 * (2 * Math.max(stride, rows) + 1)) + 1;
 }
 
 function add(found: Int32Array, n: number, x: number, y: number): number {
@@ -281,11 +312,11 @@ function pruned(moves: number, W: number, cx: number, cy: number, par: number): 
 }
 
 /**
- * Appends to `found` (at `n`, as x, y) the table's jump point from padded cell `p` at (x, y) in
- * straight direction `k`, or the goal when it comes first on the way; returns the new length.
+ * Appends to `found` (at `n`, as x, y) the jump point `d` (the table's entry for padded cell
+ * (x, y) in straight direction `k`) leads to, or the goal when it comes first on the way; returns
+ * the new length.
  */
-function straightJump(jumps: Int16Array | Int32Array, p: number, x: number, y: number, k: number, gx: number, gy: number, found: Int32Array, n: number): number {
-  const d = jumps[p * 8 + k];
+function straightJump(d: number, x: number, y: number, k: number, gx: number, gy: number, found: Int32Array, n: number): number {
   const dx = DX_[k];
   const dy = DY_[k];
   const ahead = dx !== 0 ? (gy === y ? (gx - x) * dx : 0) : gx === x ? (gy - y) * dy : 0;
@@ -295,9 +326,11 @@ function straightJump(jumps: Int16Array | Int32Array, p: number, x: number, y: n
 
 /**
  * Appends the successors of a diagonal run by scanning from padded cell (x, y) in direction `k`:
- * at each cell, the jump points of its two straight scans ahead, until the goal or a blocked step.
+ * at each cell, the jump points of its two straight scans ahead, until the goal or a blocked step,
+ * or until its scans have stepped over more than `limit` cells. Returns the new length, and
+ * leaves the cells its scans stepped over in `found[last]` (the buffer's spare last entry).
  */
-function diagonalScans(bits: WalkBits, x: number, y: number, k: number, gx: number, gy: number, found: Int32Array, n: number): number {
+function diagonalScans(bits: WalkBits, x: number, y: number, k: number, gx: number, gy: number, found: Int32Array, n: number, last: number, limit: number): number {
   const rows = bits.rows;
   const cols = bits.cols;
   const rw = bits.rowWords;
@@ -306,21 +339,30 @@ function diagonalScans(bits: WalkBits, x: number, y: number, k: number, gx: numb
   const dy = DY_[k];
   // The first step is open (the caller's moves say so); after that, the two cells beside the
   // next step are the ones the scans start into, so each is tested once.
+  let spent = 0;
   for (;;) {
     x += dx;
     y += dy;
-    if (x === gx && y === gy) return add(found, n, x, y);
+    if (x === gx && y === gy) {
+      found[last] = spent;
+      return add(found, n, x, y);
+    }
     const h = openAt(rows, rw, x + dx, y);
     const v = openAt(rows, rw, x, y + dy);
     // A blocked first cell ends a scan at once: skip the call (common in cluttered maps).
     if (h) {
       const p = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, null) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, null);
       if (p >= 0) n = add(found, n, p, y);
+      spent += dx * ((p ^ (p >> 31)) - x);
     }
     if (v) {
       const p = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, null) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, null);
       if (p >= 0) n = add(found, n, x, p);
+      spent += dy * ((p ^ (p >> 31)) - y);
     }
-    if (!h || !v || !openAt(rows, rw, x + dx, y + dy)) return n;
+    if (!h || !v || !openAt(rows, rw, x + dx, y + dy) || spent > limit) {
+      found[last] = spent;
+      return n;
+    }
   }
 }

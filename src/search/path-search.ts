@@ -1,0 +1,281 @@
+/**
+ * A path search spread over frames (`Pathfinder.begin`): A* run a slice of expansions at a time
+ * on a search slot of its own, for games that search on the main thread without workers.
+ */
+import { TilenavError, assertOptionsObject, describe } from '../errors.js';
+import type { SearchView } from '../grid/navgrid.js';
+import { padXY } from '../grid/padded.js';
+import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from '../query/obstacles.js';
+import type { GridAStar } from './algorithms/astar/astar.js';
+import { NEAREST, PLAIN } from './algorithms/astar/astar.js';
+import { outcome, type SearchScratch } from './kernel/scratch.js';
+import type { Pathfinder, Query } from './pathfinder.js';
+import type { FindPathOptions, PathResult } from './result.js';
+
+/**
+ * What one running search owns: a search scratch for the grid's padded size with the A* loops on
+ * it, and the obstacle overlays (per layer) its `obstacles` are stamped on. Borrowed from the
+ * Pathfinder that began the search and given back when it ends. @internal
+ */
+export interface SearchSlot {
+  readonly scratch: SearchScratch;
+  readonly astar: GridAStar;
+  readonly overlays: (ObstacleOverlay | undefined)[];
+}
+
+/** Bytes a search slot holds: its scratch and its obstacle overlays. @internal */
+export function slotBytes(slot: SearchSlot): number {
+  let b = slot.scratch.bytes;
+  for (const o of slot.overlays) if (o !== undefined) b += o.bytes;
+  return b;
+}
+
+/** How much one {@link PathSearch.step} may do. Neither given: run to the end. */
+export interface StepOptions {
+  /** Expand at most this many nodes in this step (a whole number >= 1, or Infinity). @default Infinity */
+  maxExpansions?: number;
+  /**
+   * Stop once this many milliseconds have passed (checked every 256 expansions, so a step may run
+   * a little over; a step always expands at least one node). @default Infinity
+   */
+  budgetMs?: number;
+}
+
+/** Where a {@link PathSearch} is: still searching, answered, or cancelled. */
+export type PathSearchState = 'running' | 'done' | 'cancelled';
+
+/** Expansions between two clock readings of a step with `budgetMs`. */
+const CLOCK_EVERY = 256;
+
+/** Phases of a search with obstacles: around them first, then through them (as findPath). */
+const AROUND = 1;
+const THROUGH = 2;
+
+/**
+ * One path question answered over several frames: made by `Pathfinder.begin`, advanced by
+ * {@link step} (a slice of A* expansions, or of time, per call), answered in {@link result}. The
+ * answer is the one `pathfinder.findPath` gives for the same question with `algorithm: 'astar'`,
+ * whatever the slices: the same cells, cost, `expanded` and status.
+ *
+ * A change to the grid between two steps (any tile write, on any layer: `grid.version` moved)
+ * makes the next step start the search again on the grid as it is then ({@link restarts} counts
+ * them); the answer is then the one findPath gives on the changed grid. A search that has
+ * answered keeps its answer.
+ *
+ * Memory: while running, the search slot it borrowed (about 20 bytes per padded cell, plus 20
+ * per queued node, plus 4 per padded cell when it has obstacles; {@link bytes}); nothing once it
+ * has answered or was cancelled. Drop a search without cancelling it and its slot goes with it
+ * (to the garbage collector, not back to the Pathfinder).
+ */
+export class PathSearch {
+  private readonly finder: Pathfinder;
+  private readonly q: Query;
+  private readonly sx: number;
+  private readonly sy: number;
+  /** The goal as asked, and as searched (clamped to the grid with `nearest`). */
+  private readonly askedX: number;
+  private readonly askedY: number;
+  private readonly goalXY: [number, number] = [0, 0];
+  /** The query's own `nearest` (the phases set `q.nearest` to theirs). */
+  private readonly nearest: boolean;
+  private readonly radius: number;
+  private readonly obstacles: readonly DynamicObstacle[];
+  private readonly obstacleOptions: DynamicObstacleOptions | undefined;
+  private slot: SearchSlot | null = null;
+  /** The grid's version the current run started on. */
+  private version = -1;
+  /** AROUND or THROUGH while running; the view the THROUGH phase searches. */
+  private phase = THROUGH;
+  private baseView: SearchView | null = null;
+  /** The running phase's search: padded start and goal, goal cell, loop, whether it has begun. */
+  private start = 0;
+  private goal = 0;
+  private goalCell = 0;
+  private loop: 'octile' | 'generic' = 'octile';
+  private fresh = true;
+  private done = 0;
+  /** Expansions of an AROUND phase that found no way round, added to the answer's. */
+  private aroundExpanded = 0;
+  private readonly out = outcome();
+  private answer: PathResult | null = null;
+  private cancelled = false;
+  private restartCount = 0;
+
+  /** @internal Made by `Pathfinder.begin`, which has checked the query into `q` (a record of its own). */
+  constructor(finder: Pathfinder, q: Query, sx: number, sy: number, gx: number, gy: number, options: FindPathOptions) {
+    this.finder = finder;
+    this.q = q;
+    this.sx = sx;
+    this.sy = sy;
+    this.askedX = gx;
+    this.askedY = gy;
+    this.nearest = q.nearest;
+    this.radius = options.radius ?? 0;
+    this.obstacles = options.obstacles === undefined ? [] : [...options.obstacles];
+    this.obstacleOptions = options.obstacleOptions;
+    this.restart();
+  }
+
+  /** `running` until {@link step} returns the answer (`done`), or {@link cancel} (`cancelled`). */
+  get state(): PathSearchState {
+    return this.cancelled ? 'cancelled' : this.answer !== null ? 'done' : 'running';
+  }
+
+  /** The answer once the search is done (the one {@link step} returned), else null. */
+  get result(): PathResult | null {
+    return this.cancelled ? null : this.answer;
+  }
+
+  /** Nodes expanded so far by the current run (what `result.expanded` counts once done). */
+  get expanded(): number {
+    return this.answer !== null ? this.answer.expanded : this.aroundExpanded + this.done;
+  }
+
+  /** How many times a grid change made this search start again. */
+  get restarts(): number {
+    return this.restartCount;
+  }
+
+  /** Bytes this search holds now: its search slot while running, 0 once done or cancelled. */
+  get bytes(): number {
+    return this.slot === null ? 0 : slotBytes(this.slot);
+  }
+
+  /**
+   * Runs the search on: up to `maxExpansions` expansions, or until `budgetMs` milliseconds have
+   * passed, whichever comes first (neither: to the end), at least one expansion. Returns the
+   * answer when the search is done (then every later call returns it again, doing nothing), or
+   * null while it is not. When the grid has changed since the last step, the search starts again
+   * first (and throws the TilenavError `begin` gives, naming `layer`, if links have been enabled
+   * on its layer since). Throws a TilenavError naming the option for a budget out of range (`maxExpansions` a
+   * whole number >= 1, `budgetMs` a number >= 0; both may be Infinity), and one naming `search`
+   * after {@link cancel}.
+   */
+  step(options: StepOptions = {}): PathResult | null {
+    assertOptionsObject(options, 'options');
+    const maxExpansions = options.maxExpansions ?? Infinity;
+    const budgetMs = options.budgetMs ?? Infinity;
+    if (typeof maxExpansions !== 'number' || !(maxExpansions === Infinity || (Number.isInteger(maxExpansions) && maxExpansions >= 1))) {
+      throw new TilenavError(`expected a whole number >= 1 or Infinity, got ${describe(maxExpansions)}`, { element: 'maxExpansions' });
+    }
+    if (typeof budgetMs !== 'number' || !(budgetMs >= 0)) throw new TilenavError(`expected a number of milliseconds >= 0, got ${describe(budgetMs)}`, { element: 'budgetMs' });
+    if (this.cancelled) throw new TilenavError('this search was cancelled: begin another one', { element: 'search' });
+    if (this.answer !== null) return this.answer;
+    // Deferred changes (an obstacle registry's flush) land now, and move the version.
+    this.finder.grid.searchView(this.q.layer);
+    if (this.finder.grid.version !== this.version) {
+      this.restartCount++;
+      this.restart();
+      if (this.answer !== null) return this.answer;
+    }
+    const timed = budgetMs !== Infinity;
+    const until = timed ? performance.now() + budgetMs : 0;
+    let left = maxExpansions;
+    for (;;) {
+      const slice = timed && left > CLOCK_EVERY ? CLOCK_EVERY : left;
+      left -= this.advance(slice);
+      if (this.answer !== null) return this.answer;
+      if (left <= 0 || (timed && performance.now() >= until)) return null;
+    }
+  }
+
+  /** Stops the search and gives its slot back; `result` is null after it. Does nothing once done. */
+  cancel(): void {
+    if (this.answer !== null || this.cancelled) return;
+    this.cancelled = true;
+    this.release();
+  }
+
+  /** Starts (again) from the grid as it is: findPath's checks, then the first phase. */
+  private restart(): void {
+    const finder = this.finder;
+    const q = this.q;
+    this.aroundExpanded = 0;
+    this.done = 0;
+    q.nearest = this.nearest;
+    // Links enabled on the layer since the search began: findPath would follow them.
+    finder.spreadable(q);
+    const view = finder.frame(q, this.radius);
+    this.baseView = view;
+    this.version = finder.grid.version;
+    const [gx, gy] = finder.goalOf(q, this.askedX, this.askedY, this.goalXY);
+    const refused = finder.refusal(this.sx, this.sy, gx, gy, q, this.radius);
+    if (refused !== null) return this.finish(refused);
+    if (this.obstacles.length > 0) {
+      this.slot ??= finder.borrowSlot();
+      const overlay = (this.slot.overlays[q.layer] ??= new ObstacleOverlay(finder.grid, q.layer));
+      q.view = overlay.stamp(this.obstacles, this.sx, this.sy, gx, gy, this.obstacleOptions, view);
+      q.goalView = q.view;
+      q.overlay = true;
+      this.open(AROUND);
+    } else this.open(THROUGH);
+  }
+
+  /** Begins a phase's search, or ends the phase at once when it needs none (as findPath's searches). */
+  private open(phase: number): void {
+    const finder = this.finder;
+    const q = this.q;
+    this.phase = phase;
+    // The search around obstacles goes to the goal only; the one through them as near as it can.
+    q.nearest = phase === THROUGH && this.nearest;
+    const [gx, gy] = this.goalXY;
+    const settled = finder.opening(this.sx, this.sy, gx, gy, q, q.nearest, true);
+    if (settled !== null) return this.ended(settled);
+    const W = q.view.stride;
+    this.start = padXY(W, this.sx, this.sy);
+    this.goal = padXY(W, gx, gy);
+    this.goalCell = gy * finder.grid.width + gx;
+    this.slot ??= finder.borrowSlot();
+    this.loop = finder.aStarLoop(q);
+    this.fresh = true;
+    this.done = 0;
+  }
+
+  /** Up to `n` expansions of the running phase; returns how many it made (the phase may end). */
+  private advance(n: number): number {
+    const q = this.q;
+    const slot = this.slot as SearchSlot;
+    const before = this.done;
+    const stopAt = Math.min(q.maxIterations, before + n);
+    const hs = q.view.minCost * q.weight;
+    const out =
+      this.loop === 'octile'
+        ? slot.astar.octileSteps(q.view, this.start, this.goal, hs, this.fresh, before, stopAt, this.out)
+        : slot.astar.genericSteps(q.view, q.model, this.start, this.goal, hs, this.fresh, before, stopAt, this.out, q.nearest ? NEAREST : PLAIN);
+    this.fresh = false;
+    this.done = out.expanded;
+    // Stopped by the slice, not by maxIterations: paused.
+    if (!(out.limited && out.expanded < q.maxIterations)) this.ended(this.finder.answer(out, slot.astar, null, false, q, this.goal, this.goalCell));
+    return out.expanded - before;
+  }
+
+  /** A phase's answer: the search's, or (around obstacles, without a way round) on to the next phase. */
+  private ended(r: PathResult): void {
+    if (this.phase === AROUND) {
+      if (r.status === 'found') {
+        r.avoided = true;
+        return this.finish(r);
+      }
+      this.aroundExpanded = r.expanded;
+      const q = this.q;
+      q.view = this.baseView as SearchView;
+      q.goalView = q.view;
+      q.overlay = q.view !== this.finder.grid.searchView(q.layer);
+      return this.open(THROUGH);
+    }
+    r.expanded += this.aroundExpanded;
+    r.avoided = this.obstacles.length === 0;
+    this.finish(r);
+  }
+
+  private finish(r: PathResult): void {
+    this.answer = r;
+    this.release();
+  }
+
+  private release(): void {
+    if (this.slot !== null) this.finder.returnSlot(this.slot);
+    this.slot = null;
+    this.baseView = null;
+  }
+}
