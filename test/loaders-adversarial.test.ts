@@ -600,7 +600,7 @@ test('with root, a reference that leaves the folder by ../, an absolute path or 
     await assert.rejects(parseTiledAsync(map(source), { file, root, readFile, allowAbsolutePaths }), /outside the root folder \(root\)/);
   }
   assert.deepEqual(asked, [], 'nothing outside the root was read');
-  for (const [source, file, root] of [['tiles/t.tsx', 'uploads/maps/m.tmx', 'uploads/maps'], ['../shared/t.tsx', 'uploads/maps/m.tmx', 'uploads'], ['t.tsx', 'm.tmx', '.'], ['/srv/uploads/t.tsx', '/srv/uploads/m.tmx', '/srv/uploads/'], ['t.tsx', 'https://maps.example/uploads/m.tmx', 'https://maps.example/uploads']]) {
+  for (const [source, file, root] of [['tiles/t.tsx', 'uploads/maps/m.tmx', 'uploads/maps'], ['../common/t.tsx', 'uploads/maps/m.tmx', 'uploads'], ['t.tsx', 'm.tmx', '.'], ['/srv/uploads/t.tsx', '/srv/uploads/m.tmx', '/srv/uploads/'], ['t.tsx', 'https://maps.example/uploads/m.tmx', 'https://maps.example/uploads']]) {
     const m = parseTiled(map(source), { file, root, readFile, allowAbsolutePaths: true });
     assert.equal(m.grid.isWalkable(0, 0), false, source);
   }
