@@ -387,3 +387,17 @@ test('chase misuse throws a TilenavError naming the argument', () => {
   assert.throws(() => f.grow(-1), (e: Error) => e.name === 'TilenavError' && /cells/.test(e.message));
   assert.equal(f.cover([-1, 0, 15]), true);
 });
+
+test('a goal blocked when the field starts, then opened again: the field starts over and reaches it', () => {
+  // Found by the repair property (seed 669442956): the goal closed, read, opened, read.
+  const grid = new NavGrid(8, 8);
+  const field = flowFieldTo(grid, 0, 7);
+  for (let i = 0; i < grid.size; i++) field.cost(i);
+  grid.setWalkable(0, 0, false);
+  grid.setWalkable(0, 7, false);
+  assert.equal(field.cost(grid.index(0, 6)), Infinity);
+  grid.batch(() => grid.fillRect(0, 6, 2, 2, { walkable: true }));
+  grid.setWalkable(0, 0, true);
+  assert.equal(field.cost(0), 7);
+  assert.equal(checkField(grid, field, 'octile'), null);
+});

@@ -370,9 +370,10 @@ export class FlowField {
     this.pendingArea = 0;
     this.labels = null;
     const minStep = this.lo;
-    // A cheaper or dearer step than the queue's buckets allow, a blocked goal, or a change over
-    // much of the grid: start again (lazily) rather than repair.
-    if (view.minCost < minStep || view.maxCost * this.moves.longest > this.hi || view.pass[pad(this.width, this.goal)] <= 0 || area * 8 > this.grid.size) {
+    // A cheaper or dearer step than the queue's buckets allow, a goal blocked now or when the
+    // field last started (nothing was seeded then), or a change over much of the grid: start
+    // again (lazily) rather than repair.
+    if (view.minCost < minStep || view.maxCost * this.moves.longest > this.hi || view.pass[pad(this.width, this.goal)] <= 0 || !this.seeded() || area * 8 > this.grid.size) {
       this.restarts++;
       this.start(view);
       return;
@@ -425,6 +426,12 @@ export class FlowField {
     s.state[l] = OPEN | (NONE << 2);
     this.queue.push(this.packed(this.goal), 0);
     this.exhausted = false;
+  }
+
+  /** Whether the goal holds its cost 0 (false when the field started while the goal was blocked). */
+  private seeded(): boolean {
+    const s = this.sectorAt(this.goal);
+    return s !== undefined && s.cost[this.localOf(this.goal)] === 0;
   }
 
   /** Whether cell i certainly cannot reach the goal: blocked, in another component, or the search is over without it. */
