@@ -7,7 +7,9 @@ import type { CellPoint } from '../grid/projection.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { canSmooth, cellsToPoints, smoothPath } from '../path/smooth.js';
 import type { PathService, ServiceRequestOptions, ServiceResult } from '../service/service.js';
-import { cellOf, firstLinkStep, type AgentPlanner, type PlanRequest } from './planner.js';
+import { movementModel, type MovementName } from '../search/movement.js';
+import { pathfinderOf } from '../search/pathfinder.js';
+import { cellOf, firstLinkStep, hasLayerLinks, joinIndex, type AgentPlanner, type PlanRequest } from './planner.js';
 
 /** What the planner knows about one agent's path request. */
 interface Asked {
@@ -87,6 +89,11 @@ export class ServicePlanner implements AgentPlanner {
     if (this.smooth) this.grid.searchView(this.grid.layerIndex(options.layer ?? 0));
   }
 
+  /** Builds the component labels of `layer` that tell at once when a goal is out of reach (see NavigationSystem.prepare). */
+  prepare(layer: number, movement: MovementName): void {
+    pathfinderOf(this.grid).prepare({ layer, movement, algorithm: 'astar' });
+  }
+
   /** Collects the answers that arrived since the last step. Called by the system once per step. */
   beginStep(): void {
     this.spent = 0;
@@ -122,21 +129,31 @@ export class ServicePlanner implements AgentPlanner {
     const gy = cellOf(req.toY);
     if (!grid.isWalkable(sx, sy, req.layer) || !grid.inBounds(gx, gy)) return this.forget(req.agent);
     const a = this.asked.get(req.agent);
-    if (a === undefined || a.gx !== gx || a.gy !== gy) return this.ask(req, sx, sy, gx, gy, 1);
+    if (a === undefined || a.gx !== gx || a.gy !== gy) {
+      // A goal out of reach is known on this thread at once (the grid's component labels): no
+      // request, and the agent does not walk toward it while an answer comes.
+      if (this.outOfReach(req, sx, sy, gx, gy)) return this.forget(req.agent);
+      return this.ask(req, sx, sy, gx, gy, 1);
+    }
     if (a.id >= 0) return this.wait();
     if (a.status !== 'found' || a.cells === null) {
       // A search cut short (deadline, queue full, a failed worker) is worth another try; no path is an answer.
       if ((a.status === 'deadline' || a.status === 'rejected' || a.status === 'dropped' || a.status === 'error') && a.asks < MAX_ASKS) return this.ask(req, sx, sy, gx, gy, a.asks + 1);
       return this.forget(req.agent);
     }
-    // The start of the path the agent stands on now; -1 when it was pushed off the path meanwhile.
+    if (a.stale && a.asks < MAX_ASKS) return this.ask(req, sx, sy, gx, gy, a.asks + 1);
+    // Where the agent joins its path: the cell it stands on now, or (it walked straight at its
+    // target while the answer came, or was pushed) the cell in sight that makes its way shortest.
     const here = sy * grid.width + sx;
     let from = -1;
     for (let k = 0; k < a.cells.length && from < 0; k++) if (a.cells[k] === here) from = k;
-    if ((a.stale || from < 0) && a.asks < MAX_ASKS) return this.ask(req, sx, sy, gx, gy, a.asks + 1);
+    const off = from < 0;
+    if (off) from = joinIndex(grid, grid.searchView(req.layer), a.cells, req.fromX, req.fromY, movementModel(req.movement).corner);
+    if (from < 0 && a.asks < MAX_ASKS) return this.ask(req, sx, sy, gx, gy, a.asks + 1);
+    if (from < 0) from = 0;
     const cells = from > 0 ? a.cells.subarray(from) : a.cells;
     this.asked.delete(req.agent);
-    return this.waypoints(req, cells, from < 0);
+    return this.waypoints(req, cells, off);
   }
 
   /**
@@ -193,6 +210,13 @@ export class ServicePlanner implements AgentPlanner {
     this.asked.set(req.agent, { id, sx, sy, gx, gy, status: '', cells: null, stale: false, asks });
     this.byId.set(id, req.agent);
     return this.wait();
+  }
+
+  /** Whether the grid's component labels put goal (gx, gy) out of the agent's reach (a walkable goal; layers without links). */
+  private outOfReach(req: PlanRequest, sx: number, sy: number, gx: number, gy: number): boolean {
+    if (hasLayerLinks(this.grid, req.layer) || !this.grid.isWalkable(gx, gy, req.layer)) return false;
+    // One expansion at most: the labels answer before any search does.
+    return pathfinderOf(this.grid).findPathOn(sx, sy, gx, gy, { layer: req.layer, movement: req.movement, stayOnLayer: true, maxIterations: 1 }).status === 'no-path';
   }
 
   private wait(): null {

@@ -17,7 +17,8 @@ const TAKEN = 2;
 /**
  * Formation slots for a group order: a box of rows facing the way the group travels, centred on
  * the clicked point, `spacing` cells between neighbours. A slot whose cell is blocked, off the grid or
- * not reachable from the centre (across a wall) moves to the nearest free reachable cell; a centre
+ * not reachable from the centre (across a wall) moves to the nearest free reachable cell within
+ * four cells, else to the free reachable cell nearest the centre (in steps); a centre
  * on a blocked cell moves to the nearest walkable one. Units are matched to slots front-to-front
  * and left-to-right, so the group keeps its shape and paths do not cross needlessly.
  *
@@ -49,12 +50,17 @@ export function planFormation(grid: NavGrid, layer: number, xs: ArrayLike<number
   // Reachable cells around the centre: a breadth-first flood, widened until it holds every slot.
   const mark = new Uint8Array(grid.size);
   let radius = Math.ceil((Math.max(rows, cols) * spacing) / 2) + 4;
+  let reached: Int32Array;
+  let count: number;
   for (;;) {
     mark.fill(0);
-    const count = flood(grid, walk, center, radius, mark);
+    reached = new Int32Array(Math.min(grid.size, (2 * radius + 1) ** 2));
+    count = flood(grid, walk, center, radius, mark, reached);
     if (count >= n || radius > grid.width + grid.height) break;
     radius *= 2;
   }
+  // Where the slots that find no free cell near them go: the reached cells in flood order.
+  let spare = 0;
 
   // Units in front-to-back, then left-to-right order, matched to slots in the same order.
   const order = Array.from({ length: n }, (_, k) => k);
@@ -79,7 +85,14 @@ export function planFormation(grid: NavGrid, layer: number, xs: ArrayLike<number
     const d = cellOf(py);
     const i = c >= 0 && d >= 0 && c < W && d < grid.height ? d * W + c : -1;
     if (i < 0 || (mark[i] & REACHED) === 0 || (mark[i] & TAKEN) !== 0) {
-      const j = nearestCell(grid, walk, c, d, radius * 2, mark);
+      // The nearest free reached cell within a few rings; else (a big group in a small room, where
+      // a search per slot out to the formation's size would cost it the square of that size) the
+      // free reached cell nearest the centre by the flood's steps.
+      let j = nearestCell(grid, walk, c, d, Math.min(NEAR_RINGS, radius * 2), mark);
+      while (j < 0 && spare < count) {
+        const k = reached[spare++];
+        if (mark[k] === REACHED) j = k;
+      }
       // Nothing free: share the centre (collision resolution spreads them).
       const t = j >= 0 ? j : center;
       px = grid.xOf(t);
@@ -95,12 +108,14 @@ export function planFormation(grid: NavGrid, layer: number, xs: ArrayLike<number
   return { slots, facing, center };
 }
 
-/** 4-neighbour flood over walkable cells within `radius` (Chebyshev) of `start`; marks REACHED. */
-function flood(grid: NavGrid, walk: Uint8Array, start: number, radius: number, mark: Uint8Array): number {
+/** Rings searched around a slot whose own cell is blocked, unreachable or taken (see planFormation). */
+const NEAR_RINGS = 4;
+
+/** 4-neighbour flood over walkable cells within `radius` (Chebyshev) of `start`; marks REACHED, and lists them into `queue` in flood order; returns how many. */
+function flood(grid: NavGrid, walk: Uint8Array, start: number, radius: number, mark: Uint8Array, queue: Int32Array): number {
   const W = grid.width;
   const sx = grid.xOf(start);
   const sy = grid.yOf(start);
-  const queue = new Int32Array(Math.min(grid.size, (2 * radius + 1) ** 2));
   let head = 0;
   let tail = 0;
   queue[tail++] = start;

@@ -2,9 +2,10 @@ import { hypot } from './hypot.js';
 import { TilenavError } from '../errors.js';
 import type { CellPoint } from '../grid/projection.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
-import { movementModel, type MovementName } from '../search/movement.js';
+import { movementModel, type CornerRule, type MovementName } from '../search/movement.js';
 import { lineOfSight } from '../path/los.js';
-import type { PathResult } from '../search/result.js';
+import type { InternalPathOptions, PathResult } from '../search/result.js';
+import type { PathSearch } from '../search/path-search.js';
 import { ObstacleOverlay, type DynamicObstacle } from '../query/obstacles.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import { canSmooth, cellStep, cellsToPoints, isLinkStep, smoothPath } from '../path/smooth.js';
@@ -40,6 +41,12 @@ export interface PlanRequest {
   layer: number;
   /** The agent's movement model. */
   movement: MovementName;
+  /**
+   * Search work this plan may do (what is left of the step's `planBudget`, in the measure of
+   * findPath's `maxIterations`); a planner that needs more sets `lastPending` and is asked again
+   * at a later step. @default Infinity
+   */
+  maxWork?: number;
 }
 
 /**
@@ -76,6 +83,12 @@ export interface AgentPlanner {
   pending?(agent: number): boolean;
   /** Runs once at the start of each step's planning, to collect the answers that arrived. */
   beginStep?(): void;
+  /**
+   * Search work the last `plan` call did (every search it ran, cut short or not, as findPath's
+   * `maxIterations` counts it), counted against the step's `planBudget`; a planner without it is
+   * not bounded by the budget.
+   */
+  readonly lastWork?: number;
 }
 
 /** Expansions the search around standing agents may always use (see GridPlanner). */
@@ -84,6 +97,17 @@ const AROUND_BUDGET_BASE = 1024;
 const AROUND_BUDGET_PER_CELL = 64;
 /** Expansions of the search from the goal that comes first (see GridPlanner's search). */
 const PROBE_BUDGET = 256;
+
+/** What a search the budget left no room for answers. */
+const LIMITED: PathResult = Object.freeze({ status: 'limit-reached', cells: new Int32Array(0), cost: Infinity, costMeasure: 'steps', expanded: 0, reached: -1, reason: null, avoided: true, points: null, layers: null }) as PathResult;
+
+/** Searches spread over steps at once (each holds a search slot: about 20 bytes per cell of the map). */
+const MAX_SLICED = 2;
+
+/** Cells of a path searched for the one an agent that walked on while the search ran joins it at (see joinIndex). */
+const JOIN_SCAN = 512;
+
+type InternalFindOptions = InternalPathOptions;
 
 /** Rounds a cell coordinate to the cell holding it (a cell spans its centre ± 0.5). */
 export function cellOf(v: number): number {
@@ -141,6 +165,26 @@ export class GridPlanner implements AgentPlanner {
   readonly pathfinder: Pathfinder;
   /** Obstacle overlays (one per layer), reused across plans. */
   private readonly overlays: ObstacleOverlay[] = [];
+  /** True after a plan that ran out of its `maxExpansions`: ask again at a later step (see AgentPlanner.lastPending). */
+  lastPending = false;
+  /** Search work the last plan did (see AgentPlanner.lastWork). */
+  lastWork = 0;
+  /** Expansions left to the plan being made. */
+  private left = Infinity;
+  /** The last search of the plan being made was (or would have been) a jump point search. */
+  private jumped = false;
+  /** The plan being made ran out of its budget. */
+  private cut = false;
+  /** The agent the plan being made is for. */
+  private agentNow = -1;
+  /** Agents whose last plan ran out of its budget (once more, and their search is spread over steps). */
+  private readonly cutOnce = new Set<number>();
+  /** Agents whose search is spread over steps, with the goal cell it searches for. */
+  private readonly sliced = new Map<number, { search: PathSearch; gx: number; gy: number }>();
+  /** Agents whose search is to be spread over steps once a search slot is free. */
+  private readonly queued = new Set<number>();
+  /** Agents whose next plan runs whole: their search could not be spread (a layer with links). */
+  private readonly unbounded = new Set<number>();
 
   /**
    * `pathfinder`: the Pathfinder on `grid` to search with (one another planner or the caller
@@ -163,18 +207,35 @@ export class GridPlanner implements AgentPlanner {
     const grid = this.grid;
     this.lastPartial = false;
     this.lastLink = null;
+    this.lastPending = false;
+    this.lastWork = 0;
+    this.left = req.maxWork ?? Infinity;
+    this.cut = false;
+    this.agentNow = req.agent;
     const sx = cellOf(req.fromX);
     const sy = cellOf(req.fromY);
     const gx = cellOf(req.toX);
     const gy = cellOf(req.toY);
-    if (!grid.isWalkable(sx, sy, req.layer) || !grid.inBounds(gx, gy)) return null;
-    if (!this.nearest && !grid.isWalkable(gx, gy, req.layer)) return null;
+    const running = this.sliced.get(req.agent);
+    if (running !== undefined) {
+      if (running.gx === gx && running.gy === gy && grid.isWalkable(sx, sy, req.layer)) return this.stepSliced(req, running.search);
+      this.forget(req.agent);
+    }
+    if (!grid.isWalkable(sx, sy, req.layer) || !grid.inBounds(gx, gy)) return this.forget(req.agent);
+    if (!this.nearest && !grid.isWalkable(gx, gy, req.layer)) return this.forget(req.agent);
+    if (this.queued.has(req.agent)) {
+      // Waits for a search slot (at most MAX_SLICED searches are spread at once), doing no work.
+      if (this.sliced.size >= MAX_SLICED) return this.wait();
+      this.queued.delete(req.agent);
+      return this.slice(req, sx, sy, gx, gy);
+    }
     const hex = !canSmooth(req.movement);
     // The straight line past the walls: the plan when no standing agent is near it, and the path
     // through them when the way around them fails (what the search and string pulling would give).
     const line = this.smooth && !hex && this.lineClear(req, gx, gy);
     if (line && this.clearOfAgents(req)) {
       this.straightPlans++;
+      this.forget(req.agent);
       return Float64Array.of(req.toX, req.toY);
     }
     const proj = grid.projection;
@@ -186,25 +247,46 @@ export class GridPlanner implements AgentPlanner {
       obstacles.push({ x: w.x, y: w.y, z: w.z, radius: o.radius * step });
     }
     const r = this.search(sx, sy, gx, gy, req.layer, req.movement, line);
+    if (this.cut) {
+      // Out of this step's budget. Cut short twice (the second time with a whole step's budget,
+      // as the system plans it first then): the search is longer than one step may run. An A*
+      // goes on as a search spread over the next steps; a jump point search (which cannot be
+      // spread, and whose A* would cost it some thirty times the time) runs whole at its next turn.
+      if (!this.cutOnce.has(req.agent)) this.cutOnce.add(req.agent);
+      else if (this.jumped) this.unbounded.add(req.agent);
+      else this.queued.add(req.agent);
+      return this.wait();
+    }
+    this.cutOnce.delete(req.agent);
     if (r === null) {
       this.straightPlans++;
       return Float64Array.of(req.toX, req.toY);
     }
+    return this.waypoints(req, r, r.avoided && obstacles.length > 0 ? this.aroundView : undefined, false);
+  }
+
+  /**
+   * Waypoints along search answer `r` (string-pulled over `view`, the overlay the search saw
+   * when it went around standing agents): without the start cell (the agent stands in it) unless
+   * `keepFirst`, ending at the exact target when the goal was reached, or at the near end of the
+   * first link the path takes (see lastLink); null when there is nothing to walk.
+   */
+  private waypoints(req: PlanRequest, r: PathResult, view: SearchView | undefined, keepFirst: boolean): Float64Array | null {
+    const grid = this.grid;
     if (r.status === 'partial' && !this.nearest) return null;
     // Partial with the start alone: already as near as it gets, nothing to walk.
-    if ((r.status !== 'found' && r.status !== 'partial') || r.cells.length === 0 || (r.status === 'partial' && r.cells.length === 1)) return null;
+    if ((r.status !== 'found' && r.status !== 'partial') || r.cells.length === 0 || (r.status === 'partial' && r.cells.length === 1 && !keepFirst)) return null;
     this.lastPartial = r.status === 'partial';
     // Up to the first link the path takes: the unit takes it there, then plans on (see lastLink).
     const jump = firstLinkStep(grid, req.layer, r.cells);
     const cells = jump < 0 ? r.cells : r.cells.subarray(0, jump);
     if (jump >= 0) this.lastLink = { x: grid.xOf(r.cells[jump]), y: grid.yOf(r.cells[jump]) };
-    // Smooth over what the search saw: through the obstacle overlay when the path went around them.
-    const view = r.avoided && obstacles.length > 0 ? this.aroundView : undefined;
-    const pts = this.smooth && !hex ? smoothPath(grid, cells, { layer: req.layer, movement: req.movement, view }) : cellsToPoints(grid, cells);
+    const pts = this.smooth && canSmooth(req.movement) ? smoothPath(grid, cells, { layer: req.layer, movement: req.movement, view }) : cellsToPoints(grid, cells);
     // Drop the start cell: the agent stands in it already. The exact target replaces the goal centre.
-    const n = pts.length / 2 - 1;
+    const skip = keepFirst ? 0 : 1;
+    const n = pts.length / 2 - skip;
     const out = new Float64Array(Math.max(1, n) * 2);
-    out.set(pts.subarray(2, 2 + 2 * n));
+    out.set(pts.subarray(2 * skip, 2 * skip + 2 * n));
     if (n === 0) {
       out[0] = pts[0];
       out[1] = pts[1];
@@ -214,6 +296,88 @@ export class GridPlanner implements AgentPlanner {
       out[out.length - 1] = req.toY;
     }
     return out;
+  }
+
+  /**
+   * Starts agent `req.agent`'s search as one spread over steps ({@link Pathfinder.begin}, A*
+   * to the goal or as near as it gets) and runs its first slice, stepped with what is left of each
+   * step's budget. On a layer with links (which such a search does not follow) the search runs
+   * whole at the next plan.
+   */
+  private slice(req: PlanRequest, sx: number, sy: number, gx: number, gy: number): Float64Array | null {
+    this.cutOnce.delete(req.agent);
+    if (hasLayerLinks(this.grid, req.layer)) {
+      this.unbounded.add(req.agent);
+      return this.wait();
+    }
+    const search = this.pathfinder.begin(sx, sy, gx, gy, { layer: req.layer, movement: req.movement, nearest: this.nearest });
+    this.sliced.set(req.agent, { search, gx, gy });
+    return this.stepSliced(req, search);
+  }
+
+  /** One slice of agent `req.agent`'s spread search; once it answers, the waypoints from where the agent stands now. */
+  private stepSliced(req: PlanRequest, search: PathSearch): Float64Array | null {
+    let r = search.result;
+    if (r === null) {
+      const budget = this.left;
+      if (!(budget >= 1)) return this.wait();
+      const before = search.expanded;
+      r = search.step({ maxExpansions: budget === Infinity ? Infinity : Math.floor(budget) });
+      this.lastWork = r === null ? Math.min(budget, Math.max(0, search.expanded - before)) : Math.max(0, r.expanded - before);
+      if (r === null) return this.wait();
+    }
+    this.sliced.delete(req.agent);
+    if (r.status !== 'found' && r.status !== 'partial') return null;
+    // The agent walked on while the search ran: it joins the path where that is shortest.
+    const cells = r.cells;
+    const view = this.grid.searchView(req.layer);
+    const k = joinIndex(this.grid, view, cells, req.fromX, req.fromY, movementModel(req.movement).corner);
+    const here = cellIndexAt(this.grid, req.fromX, req.fromY);
+    const from = k < 0 ? 0 : k;
+    const rest = from > 0 ? { ...r, cells: cells.subarray(from) } : r;
+    return this.waypoints(req, rest, undefined, rest.cells[0] !== here);
+  }
+
+  /** Drops agent `agent`'s spread search, if any; null. */
+  private forget(agent: number): null {
+    const s = this.sliced.get(agent);
+    if (s !== undefined) {
+      s.search.cancel();
+      this.sliced.delete(agent);
+    }
+    this.cutOnce.delete(agent);
+    this.unbounded.delete(agent);
+    this.queued.delete(agent);
+    return null;
+  }
+
+  private wait(): null {
+    this.lastPending = true;
+    return null;
+  }
+
+  /**
+   * One search of the plan, bounded by what is left of the plan's budget (and by `cap`, its own
+   * bound), its work counted; a search the budget (not `cap`) stopped sets `cut`.
+   */
+  private find(sx: number, sy: number, gx: number, gy: number, options: InternalFindOptions, cap = Infinity): PathResult {
+    // Jump point search may pass its limit by up to two scans: it gets that much less.
+    const slack = options.nearest !== true && options.view === undefined && this.pathfinder.mayJump(this.grid.layerIndex(options.layer ?? 0), options.movement ?? 'octile') ? 2 * Math.max(this.grid.width, this.grid.height) : 0;
+    const limit = Math.min(cap, this.left - slack);
+    if (!(limit >= 1)) {
+      this.jumped = slack > 0;
+      this.cut = true;
+      return LIMITED;
+    }
+    if (limit !== Infinity) options.maxIterations = limit;
+    this.jumped = slack > 0;
+    const r = this.pathfinder.findPathOn(sx, sy, gx, gy, options);
+    // Counted as maxIterations counts (jump point search: its jumps' cells too), at least one per search.
+    const work = Math.max(1, this.pathfinder.lastWork);
+    this.lastWork += work;
+    this.left -= work;
+    if (r.status === 'limit-reached' && limit < cap) this.cut = true;
+    return r;
   }
 
   /**
@@ -252,6 +416,7 @@ export class GridPlanner implements AgentPlanner {
   private search(sx: number, sy: number, gx: number, gy: number, layer: number, movement: MovementName, line: boolean): PathResult | null {
     const grid = this.grid;
     const obstacles = this.worldObstacles;
+    if (this.unbounded.delete(this.agentNow)) this.left = Infinity;
     if (obstacles.length > 0 && grid.isWalkable(gx, gy, layer)) {
       const overlay = (this.overlays[layer] ??= new ObstacleOverlay(grid, layer));
       const view = (this.aroundView = overlay.stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }));
@@ -261,21 +426,29 @@ export class GridPlanner implements AgentPlanner {
       let walledIn = false;
       // Links may be one way: then a way back is no way there.
       if (view.exits === null && !hasLayerLinks(grid, layer)) {
-        const probe = this.pathfinder.findPathOn(gx, gy, sx, sy, { layer, movement, view, maxIterations: PROBE_BUDGET });
+        const probe = this.find(gx, gy, sx, sy, { layer, movement, view }, PROBE_BUDGET);
+        if (this.cut) return null;
         if (probe.status === 'found' && view.uniform) return { ...probe, cells: probe.cells.slice().reverse(), reached: gy * grid.width + gx, avoided: true };
         walledIn = probe.status === 'no-path' || probe.status === 'invalid-start';
       }
       if (!walledIn) {
         const dx = Math.abs(gx - sx);
         const dy = Math.abs(gy - sy);
-        const maxIterations = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
-        const around = this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, movement, view, maxIterations, stayOnLayer: true });
+        const cap = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
+        const around = this.find(sx, sy, gx, gy, { layer, movement, view, stayOnLayer: true }, cap);
+        if (this.cut) return null;
         if (around.status === 'found') return { ...around, avoided: true };
       }
       if (line) return null;
     }
-    // An agent walks on its layer: it takes the links that stay on it.
-    return this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, movement, nearest: true, stayOnLayer: true });
+    // An agent walks on its layer: it takes the links that stay on it. A reachable goal first,
+    // without `nearest` (jump point search answers that where it applies, and the component
+    // labels say at once when the goal is out of reach); as near as it gets only then.
+    if (grid.isWalkable(gx, gy, layer)) {
+      const r = this.find(sx, sy, gx, gy, { layer, movement, stayOnLayer: true });
+      if (r.status !== 'no-path' || this.cut) return r;
+    }
+    return this.find(sx, sy, gx, gy, { layer, movement, nearest: true, stayOnLayer: true });
   }
 
 }
@@ -290,6 +463,35 @@ export function firstLinkStep(grid: NavGrid, layer: number, cells: Int32Array): 
   if (!hasLayerLinks(grid, layer)) return -1;
   for (let k = 1; k < cells.length; k++) if (isLinkStep(grid, layer, cells[k - 1], cells[k])) return k;
   return -1;
+}
+
+/**
+ * Where an agent at (x, y) that walked on while its path was searched from (cells[0]) joins it:
+ * the index k, among the first JOIN_SCAN cells, of the cell in line of sight that makes its way
+ * shortest (straight to cells[k], then along the path), or -1 when none is in sight. @internal
+ */
+export function joinIndex(grid: NavGrid, view: SearchView, cells: Int32Array, x: number, y: number, corner: CornerRule): number {
+  const w = grid.width;
+  const n = Math.min(cells.length, JOIN_SCAN);
+  let along = 0;
+  let best = -1;
+  let bestScore = Infinity;
+  for (let k = 0; k < n; k++) {
+    const c = cells[k];
+    const cx = c % w;
+    const cy = (c - cx) / w;
+    if (k > 0) {
+      const p = cells[k - 1];
+      along += hypot(cx - (p % w), cy - ((p - (p % w)) / w));
+    }
+    // The way from here along the path, less what the whole path costs from its start.
+    const score = hypot(cx - x, cy - y) - along;
+    if (score < bestScore - 1e-9 && lineOfSight(view, x, y, cx, cy, corner)) {
+      best = k;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 /** Distance from point (px, py) to the segment (ax, ay)-(bx, by) (any units; a point segment is fine). */

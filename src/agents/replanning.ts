@@ -25,6 +25,8 @@ import type { NavigationStats } from './system.js';
 export class Replanner {
   /** Each group order's flow field or chase, by group id; null (or a hole) when the group plans per unit. */
   readonly fields: (UnitField | null)[] = [];
+  /** Group orders whose field has not reached all their units yet (see growFields). */
+  private readonly growing: number[] = [];
   /** Units per group following its field, counted each step to let go of fields no unit follows. */
   private followers = new Int32Array(0);
   private readonly cache: FlowFieldCache;
@@ -44,6 +46,10 @@ export class Replanner {
   /** Rectangles grid changes opened since the last shortcut check (shortcutFactor > 0 only). */
   private opened: CellRect[] = [];
   private shortcuts: ShortcutCheck | null = null;
+  /** Which of every STUCK_EVERY walkers checkStuck looks at this step. */
+  private stuckPhase = 0;
+  /** The agent planning starts from at the next step (see planWhereNeeded). */
+  private turn = 0;
   /** What {@link remaining} measured (cells). */
   private readonly wayLeft = new Float64Array(1);
 
@@ -76,22 +82,57 @@ export class Replanner {
    * cell), computed as far as every unit at (xs[k], ys[k]) that can reach it; the time is counted
    * in the stats, and so is the field when the cache had to make it.
    */
-  buildField(goal: number, xs: Float64Array, ys: Float64Array): FlowField {
+  buildField(goal: number, xs: Float64Array, ys: Float64Array, budget = Infinity): FlowField {
     const t0 = performance.now();
     const builds = this.cache.builds;
     const field = this.cache.get(goal, this.layer, this.model);
     const cells = new Int32Array(xs.length);
     for (let k = 0; k < xs.length; k++) cells[k] = cellIndexAt(this.grid, xs[k], ys[k]);
-    field.cover(cells);
+    field.cover(cells, budget);
     this.stats.planMs += performance.now() - t0;
     this.stats.flowFields += this.cache.builds - builds;
     return field;
   }
 
-  /** Sets group order `group`'s flow field or chase (null: its units plan one by one); the group holds it. */
-  setField(group: number, field: UnitField | null): void {
+  /**
+   * Sets group order `group`'s flow field or chase (null: its units plan one by one); the group
+   * holds it. `growing`: some of its units' cells are not computed yet; the field grows by
+   * `flowFieldBudget` cells a step until they are (see refreshFields).
+   */
+  setField(group: number, field: UnitField | null, growing = false): void {
     this.fields[group] = field;
     if (field !== null && !field.chasing) (field as FlowField).holders++;
+    if (field !== null && growing) this.growing.push(group);
+  }
+
+  /**
+   * Grows the flow fields of the group orders whose units are not all reached yet by
+   * `flowFieldBudget` cells each; once a field is complete, its units whose cells it never reached
+   * (they cannot reach the goal) stand, flagged AGENT_UNREACHABLE.
+   */
+  private growFields(): void {
+    const t0 = performance.now();
+    const a = this.agents;
+    for (let k = this.growing.length - 1; k >= 0; k--) {
+      const g = this.growing[k];
+      const field = this.fields[g];
+      if (field === null || field === undefined || field.chasing) {
+        this.growing.splice(k, 1);
+        continue;
+      }
+      const f = field as FlowField;
+      let waiting = 0;
+      const grown = f.grow(this.options.flowFieldBudget);
+      for (let i = 0; i < a.count; i++) {
+        if (a.group[i] !== g || (a.flags[i] & AGENT_FLOW) === 0) continue;
+        const c = cellIndexAt(this.grid, a.x[i], a.y[i]);
+        if (c >= 0 && f.isSettled(c)) continue;
+        if (grown === 0 || c < 0) a.markUnreachable(i);
+        else waiting++;
+      }
+      if (waiting === 0) this.growing.splice(k, 1);
+    }
+    this.stats.planMs += performance.now() - t0;
   }
 
   /**
@@ -133,15 +174,37 @@ export class Replanner {
     this.fields[group] = chase;
   }
 
-  /** Plans every agent whose order waits for a first plan or a replan (not flow-field followers). */
+  /**
+   * Plans the agents whose order waits for a first plan or a replan (not flow-field followers),
+   * in turn from where the last step stopped, within `planBudget` search expansions: once they
+   * are spent the others wait for the next steps (walking straight at their targets meanwhile).
+   */
   planWhereNeeded(): void {
     const n = this.agents.count;
     const flags = this.agents.flags;
     this.planner.beginStep?.();
-    for (let i = 0; i < n; i++) {
+    const budget = this.options.planBudget;
+    let spent = 0;
+    const first = this.turn < n ? this.turn : 0;
+    for (let k = 0; k < n; k++) {
+      const i = first + k < n ? first + k : first + k - n;
       const f = flags[i];
-      if ((f & AGENT_INTENT) !== 0 && (f & AGENT_PATHFINDING) !== 0 && (f & AGENT_FLOW) === 0 && ((f & AGENT_DIRTY) !== 0 || (f & AGENT_HAS_PATH) === 0) && this.planner.pending?.(i) !== true) this.plan(i);
+      if ((f & AGENT_INTENT) === 0 || (f & AGENT_PATHFINDING) === 0 || (f & AGENT_FLOW) !== 0 || ((f & AGENT_DIRTY) === 0 && (f & AGENT_HAS_PATH) !== 0) || this.planner.pending?.(i) === true) continue;
+      // A quarter of the budget left: the next search would most likely be cut short, its work lost.
+      if (spent > 0 && 4 * (budget - spent) < budget) {
+        this.turn = i;
+        break;
+      }
+      this.plan(i, budget - spent);
+      spent += this.planner.lastWork ?? 0;
+      if (spent >= budget) {
+        // Out of budget: the next step goes on from here (from this agent again when its plan was cut short).
+        this.turn = this.planner.lastPending === true ? i : i + 1;
+        break;
+      }
     }
+    this.stats.planWork += spent;
+    if (spent > this.stats.maxStepPlanWork) this.stats.maxStepPlanWork = spent;
   }
 
   /**
@@ -163,7 +226,7 @@ export class Replanner {
     for (let i = 0; i < n; i++) {
       const dx = a.x[i] - a.prevX[i];
       const dy = a.y[i] - a.prevY[i];
-      if (dx * dx + dy * dy <= eps2) continue;
+      if (dx * dx + dy * dy <= eps2 || foreseen(a.flags[i])) continue;
       movers++;
       if (movers === 1) soleGroup = a.group[i];
       else if (a.group[i] !== soleGroup) soleGroup = -1;
@@ -176,7 +239,19 @@ export class Replanner {
       if (a.group[w] >= 0 && a.group[w] === soleGroup) continue;
       const path = a.paths[w]!;
       const k = a.waypointIndex[w];
-      if (this.moverNear(w, a.x[w], a.y[w], path[k * 2], path[k * 2 + 1], eps2)) {
+      // The segment's first stretch ahead: what a mover there may block soon (and the area
+      // searched stays small however long the segment across an open room).
+      const x = a.x[w];
+      const y = a.y[w];
+      let ex = path[k * 2];
+      let ey = path[k * 2 + 1];
+      const len = hypot(ex - x, ey - y);
+      const ahead = 2 * o.replanTriggerDist;
+      if (len > ahead) {
+        ex = x + ((ex - x) * ahead) / len;
+        ey = y + ((ey - y) * ahead) / len;
+      }
+      if (this.moverNear(w, x, y, ex, ey, eps2)) {
         a.flags[w] |= AGENT_DIRTY;
         a.lastReplan[w] = now;
       }
@@ -199,6 +274,11 @@ export class Replanner {
         const m = items[q];
         // Units of one group order travel together; they do not make each other replan.
         if (m === w || (group >= 0 && a.group[m] === group)) continue;
+        // Nor do walkers on a way of their own (a path or a flow field): they keep walking, the
+        // plan would not walk round them (only standing units are in its way), and in a crowd
+        // crossing itself every walker is near some other's segment all the time. Movers the
+        // walker cannot foresee count: a unit pushed, stepping aside, or walking without a plan.
+        if (foreseen(a.flags[m])) continue;
         const dx = a.x[m] - a.prevX[m];
         const dy = a.y[m] - a.prevY[m];
         if (dx * dx + dy * dy <= eps2) continue;
@@ -220,7 +300,11 @@ export class Replanner {
   checkStuck(now: number): void {
     const o = this.options;
     const a = this.agents;
-    for (let i = 0; i < a.count; i++) {
+    // Each walker is looked at every STUCK_EVERY steps (its progress summed along its path is
+    // what costs): a step looks at one in STUCK_EVERY of them, in turn.
+    const phase = this.stuckPhase;
+    this.stuckPhase = phase + 1 === STUCK_EVERY ? 0 : phase + 1;
+    for (let i = phase; i < a.count; i += STUCK_EVERY) {
       if ((a.flags[i] & AGENT_INTENT) === 0) continue;
       // A chasing crowd jams round its target: that is the chase going well, not being stuck.
       if ((a.flags[i] & AGENT_FLOW) !== 0 && this.fields[a.group[i]]?.chasing === true) continue;
@@ -275,7 +359,8 @@ export class Replanner {
     if ((a.flags[i] & AGENT_FLOW) !== 0) {
       const field = this.fields[a.group[i]]!;
       const c = cellIndexAt(this.grid, x, y);
-      const left = c < 0 ? Infinity : field.cost(c);
+      // A cell the field has not reached yet (it grows a step at a time): straight, below.
+      const left = c < 0 || (!field.chasing && !(field as FlowField).isSettled(c)) ? Infinity : field.cost(c);
       if (left !== Infinity) {
         out[0] = left;
         return;
@@ -373,6 +458,7 @@ export class Replanner {
   refreshFields(now: number): void {
     const fields = this.fields;
     if (fields.length === 0) return;
+    if (this.growing.length > 0) this.growFields();
     const a = this.agents;
     if (this.followers.length < fields.length) this.followers = new Int32Array(fields.length * 2);
     const followers = this.followers;
@@ -492,7 +578,7 @@ export class Replanner {
    * agent stands, flagged AGENT_UNREACHABLE; a partial one (the
    * planner's `lastPartial`) walks as close as it can, flagged likewise.
    */
-  private plan(i: number): void {
+  private plan(i: number, maxWork: number): void {
     const o = this.options;
     const a = this.agents;
     const replan = (a.flags[i] & AGENT_HAS_PATH) !== 0 || a.paths[i] !== null || a.replanCount[i] > 0 || (a.flags[i] & AGENT_DIRTY) !== 0;
@@ -518,7 +604,7 @@ export class Replanner {
       obstacles.push(ob);
     }
     const t0 = performance.now();
-    const wp = this.planner.plan({ agent: i, fromX: fx, fromY: fy, toX: tx, toY: ty, obstacles, layer: this.layer, movement: this.movement });
+    const wp = this.planner.plan({ agent: i, fromX: fx, fromY: fy, toX: tx, toY: ty, obstacles, layer: this.layer, movement: this.movement, maxWork });
     this.stats.planMs += performance.now() - t0;
     // Asked, not answered yet: the agent stays as it is (see AgentPlanner.lastPending).
     if (this.planner.lastPending === true) return;
@@ -543,6 +629,17 @@ export class Replanner {
     this.remaining(i);
     a.bestRemaining[i] = this.wayLeft[0];
   }
+}
+
+/** checkStuck looks at each walker once every this many steps. */
+const STUCK_EVERY = 8;
+
+/**
+ * Whether an agent with flags `f` walks a way of its own (a path, or a flow field, toward an
+ * order's target; not a step aside): as a mover it makes no walker replan (see triggerReplans).
+ */
+function foreseen(f: number): boolean {
+  return (f & AGENT_INTENT) !== 0 && (f & AGENT_PATHFINDING) !== 0 && (f & AGENT_NUDGED) === 0;
 }
 
 /** The part [t0, t1] of a segment still inside the rectangle while segmentHitsRect clips it. */

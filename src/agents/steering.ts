@@ -1,7 +1,7 @@
 import type { NavGrid } from '../grid/navgrid.js';
 import { isLinkStep } from '../path/smooth.js';
 import type { Avoidance } from './avoidance.js';
-import type { UnitField } from './flowfield.js';
+import type { FlowField, UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
 import { AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
 
@@ -98,6 +98,13 @@ export class Steering {
     if ((f & AGENT_FLOW) !== 0) {
       const field = this.fields[a.group[i]]!;
       const c = this.cellAt(i);
+      if (c >= 0 && !field.chasing && !(field as FlowField).isSettled(c)) {
+        // The group's field has not reached this unit yet (it grows a step at a time): it walks
+        // straight at its slot meanwhile, and down the field once its cell is reached.
+        this.goal[0] = a.targetX[i];
+        this.goal[1] = a.targetY[i];
+        return AIM_CELL;
+      }
       const next = c < 0 ? -1 : field.next(c);
       if (field.chasing) {
         // A chaser keeps the field: in the target's cell it walks at the target itself, and
@@ -122,7 +129,16 @@ export class Steering {
       this.goal[1] = a.targetY[i];
     } else {
       const path = a.paths[i];
-      if (path === null) return AIM_NONE;
+      if (path === null) {
+        // Waiting for its first plan (the step's budget went to others, or the answer is on its
+        // way from a PathService): it walks straight at its target meanwhile, as the crow flies,
+        // sliding along the walls, and takes its exact path from where it stands once planned.
+        if ((f & AGENT_HAS_PATH) !== 0) return AIM_NONE;
+        this.goal[0] = a.targetX[i];
+        this.goal[1] = a.targetY[i];
+        if (this.avoidance !== null) this.avoidance.fitInWalls(this.goal, i);
+        return AIM_TARGET;
+      }
       const k = a.waypointIndex[i];
       this.goal[0] = path[k * 2];
       this.goal[1] = path[k * 2 + 1];
@@ -396,8 +412,9 @@ export class Steering {
       a.y[i] = ny;
       return true;
     }
-    // Pushed somewhere the path no longer leads from: plan again from here.
-    if ((a.flags[i] & (AGENT_PATHFINDING | AGENT_FLOW)) === AGENT_PATHFINDING && this.now - a.lastReplan[i] >= this.options.replanCooldown) {
+    // Pushed somewhere the path no longer leads from: plan again from here (a unit waiting for
+    // its first plan gets it from where it stands anyway).
+    if ((a.flags[i] & (AGENT_PATHFINDING | AGENT_FLOW | AGENT_HAS_PATH)) === (AGENT_PATHFINDING | AGENT_HAS_PATH) && this.now - a.lastReplan[i] >= this.options.replanCooldown) {
       a.flags[i] |= AGENT_DIRTY;
       a.lastReplan[i] = this.now;
     }

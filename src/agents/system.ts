@@ -18,6 +18,9 @@ import { StepAside } from './stepaside.js';
 import { Steering } from './steering.js';
 import { AGENT_FLOW, AGENT_INTENT, AgentStore, type AgentSpec, type MoveIntent } from './store.js';
 
+/** A group order computes its flow field this many steps' worth of `flowFieldBudget` at once (see moveGroup). */
+const ORDER_FIELD_STEPS = 4;
+
 /** A group order's outcome. */
 export interface GroupOrder {
   /** 'formation': one plan per unit to its slot; 'flow': one flow field shared by all. */
@@ -40,6 +43,10 @@ export interface NavigationStats {
   flowFields: number;
   /** Milliseconds spent planning (planner calls and flow fields). */
   planMs: number;
+  /** Search work of the planner's plans (see `planBudget`; a planner that does not count it adds nothing). */
+  planWork: number;
+  /** The most search work of the plans of one step (at most `planBudget` with the default planner, but for a search longer than a whole step's budget: see planBudget). */
+  maxStepPlanWork: number;
   /** Deepest overlap between two agents' discs seen after collision resolution (cells); measured when `measureOverlap`. */
   maxOverlap: number;
 }
@@ -92,7 +99,7 @@ export class NavigationSystem {
   /** The agents' movement model. */
   readonly movement: MovementName;
   /** Counters since the system was created. */
-  readonly stats: NavigationStats = { steps: 0, plans: 0, replans: 0, flowFields: 0, planMs: 0, maxOverlap: 0 };
+  readonly stats: NavigationStats = { steps: 0, plans: 0, replans: 0, flowFields: 0, planMs: 0, planWork: 0, maxStepPlanWork: 0, maxOverlap: 0 };
   /** Track `stats.maxOverlap` (one extra pass over the spatial hash per step). */
   measureOverlap: boolean;
 
@@ -136,6 +143,7 @@ export class NavigationSystem {
     if (!(merged.timeHorizonObstacles > 0)) throw new TilenavError('expected a time horizon > 0 seconds', { element: 'timeHorizonObstacles' });
     if (!Number.isInteger(merged.maxNeighbours)) throw new TilenavError(`expected a whole number >= 0, got ${describe(merged.maxNeighbours)}`, { element: 'maxNeighbours' });
     if (!Number.isInteger(merged.shortcutSearchLimit) || merged.shortcutSearchLimit < 1) throw new TilenavError(`expected a whole number >= 1, got ${describe(merged.shortcutSearchLimit)}`, { element: 'shortcutSearchLimit' });
+    if (!Number.isInteger(merged.planBudget) || merged.planBudget < 1) throw new TilenavError(`expected a whole number >= 1 (search work per step, as maxIterations counts it), got ${describe(merged.planBudget)}`, { element: 'planBudget' });
     if (!Number.isInteger(merged.flowFieldBudget) || merged.flowFieldBudget < 1) throw new TilenavError(`expected a whole number >= 1 (cells per step), got ${describe(merged.flowFieldBudget)}`, { element: 'flowFieldBudget' });
     const o = Object.freeze(merged);
     this.options = o;
@@ -358,13 +366,22 @@ export class NavigationSystem {
       for (let k = 0; k < n; k++) agents.markUnreachable(ids[k]);
       return { mode, formation, unreachable: n };
     }
-    const field: FlowField | null = mode === 'flow' ? this.replanner.buildField(formation.center, xs, ys) : null;
-    this.replanner.setField(g, field);
+    // The field is computed now as far as the units within ORDER_FIELD_STEPS x `flowFieldBudget`
+    // cells, and grows by `flowFieldBudget` cells a step until it reaches every unit: the units it has not reached yet walk
+    // straight at their slots meanwhile (every unit moves at the next step, whatever the map).
+    const field: FlowField | null = mode === 'flow' ? this.replanner.buildField(formation.center, xs, ys, ORDER_FIELD_STEPS * this.options.flowFieldBudget) : null;
+    let growing = false;
     for (let k = 0; k < n; k++) {
       const id = ids[k];
       agents.order(id, formation.slots[k * 2], formation.slots[k * 2 + 1], intent, g, this.time);
-      if (field !== null && !this.follow(id, field)) unreachable++;
+      if (field === null) continue;
+      const c = cellIndexAt(this.grid, agents.x[id], agents.y[id]);
+      if (c >= 0 && !field.isKnown(c)) {
+        agents.flags[id] |= AGENT_FLOW;
+        growing = true;
+      } else if (!this.follow(id, field)) unreachable++;
     }
+    this.replanner.setField(g, field, growing);
     return { mode, formation, unreachable };
   }
 

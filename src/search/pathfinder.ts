@@ -224,6 +224,7 @@ export class Pathfinder {
    * naming the argument.
    */
   findPath(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathResult {
+    this.lastWork = 0;
     const o = options as InternalPathOptions;
     const q = this.check(sx, sy, gx, gy, o);
     const grid = this.grid;
@@ -358,6 +359,29 @@ export class Pathfinder {
     q.overlay = view !== grid.searchView(q.layer);
     q.goalView = q.goalLayer === q.layer ? view : this.layerView(q.goalLayer, radius);
     return view;
+  }
+
+  /**
+   * The work of the last findPath, in the measure `maxIterations` bounds: nodes expanded, plus for
+   * jump point search the cells its jumps scanned (every search it ran). @internal
+   */
+  lastWork = 0;
+
+  /**
+   * Whether a plain query (no obstacles, not `nearest`) on `layer` with `movement` may run jump
+   * point search, whose work can pass `maxIterations` by up to two scans (twice the grid's longer
+   * side). @internal
+   */
+  mayJump(layer: number, movement: MovementName): boolean {
+    const view = this.grid.searchView(layer);
+    const q: Query = { ...this.query, layer, model: this.grid.movementModel(movement), algorithm: 'auto', weight: 1, nearest: false, overlay: false, view };
+    return jpsRefusal(q, view) === null;
+  }
+
+  /** Adds a search's expansions to {@link lastWork} and returns it. */
+  private counted(r: PathResult): PathResult {
+    this.lastWork += r.expanded;
+    return r;
   }
 
   /** findPath's query for modules of the library: as findPath, with an internal search view. @internal */
@@ -508,9 +532,9 @@ export class Pathfinder {
       const startCell = unpad(grid.width, start);
       return q.nearest ? pathResult('partial', Int32Array.of(startCell), 0, 0, startCell) : pathResult('no-path', EMPTY, Infinity, 0, -1);
     }
-    if (runner === 'hpa') return this.hierarchical(q, start, goal, goalCell);
+    if (runner === 'hpa') return this.counted(this.hierarchical(q, start, goal, goalCell));
     if (!q.nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
-    if (runner === 'linked') return this.acrossLinks(start, goal, goalCell, q, links!);
+    if (runner === 'linked') return this.counted(this.acrossLinks(start, goal, goalCell, q, links!));
     const out = this.last;
     const hs = view.minCost * q.weight;
     const cardinal = q.model.name === 'cardinal';
@@ -518,6 +542,7 @@ export class Pathfinder {
     if (jps !== null) jps.search(view, q.layer, start, goal, cardinal, q.maxIterations, runner === 'jps+', out, tables);
     else if (runner === 'octile') this.astar.octile(view, start, goal, hs, q.maxIterations, out);
     else this.astar.generic(view, q.model, start, goal, hs, q.maxIterations, out, q.nearest ? NEAREST : PLAIN);
+    this.lastWork += out.work;
     // Work in Dijkstra steps, only where jump point search reads the tables: an expanded jump point costs about four.
     if (marks !== null && (tables === null || !tables.complete) && jpsWhy === null) marks.charge(q.layer, jps !== null ? 4 * out.expanded : out.expanded);
     this.traced = this.scratch.generation;

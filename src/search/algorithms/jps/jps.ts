@@ -417,7 +417,7 @@ export class JumpPointSearch {
       }
     }
     this.touchedCount = touchedCount;
-    return limited ? report(out, false, expanded, true) : report(out, stamp[goal] === closed, expanded, false);
+    return limited ? report(out, false, expanded, true, work) : report(out, stamp[goal] === closed, expanded, false, work);
   }
 
   /**

@@ -69,8 +69,11 @@ function begin(scratch: SearchScratch, heap: LazyNodeHeap, start: number): void 
 
 /** Reports a loop's result: the nodes expanded, or -1 - that when the expansion limit stopped it. */
 function outcome(expanded: number, scratch: SearchScratch, goal: number, out: SearchOutcome): SearchOutcome {
-  return expanded < 0 ? report(out, false, -expanded - 1, true) : report(out, scratch.closed(goal), expanded, false);
+  return expanded < 0 ? report(out, false, -expanded - 1, true, loopWork) : report(out, scratch.closed(goal), expanded, false, loopWork);
 }
+
+/** The work (see above) of the last loop to return, read by `outcome`: the loops return their expansions alone. */
+let loopWork = 0;
 
 /** JPS+'s loop: returns the nodes expanded, or -1 - that when `maxIterations` stopped it. */
 function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap): number {
@@ -88,7 +91,7 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
     if (stamp[cur] === closed) continue;
     stamp[cur] = closed;
     if (cur === goal) break;
-    if (work >= maxIterations) return -1 - expanded;
+    if (work >= maxIterations) return (loopWork = work), -1 - expanded;
     expanded++;
     work++;
     const cy = (cur / W) | 0;
@@ -124,7 +127,7 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
         q = y * W + x;
         n = straightJump(jumps[q * 8 + kh], x, y, kh, gx, gy, found, n);
         n = straightJump(jumps[q * 8 + kv], x, y, kv, gx, gy, found, n);
-        if (++work > maxIterations) return -1 - expanded;
+        if (++work > maxIterations) return (loopWork = work), -1 - expanded;
       }
     }
     // The successors, found as x, y pairs: each one's path is diagonal, then straight, so its
@@ -148,7 +151,7 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
       heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng);
     }
   }
-  return expanded;
+  return (loopWork = work), expanded;
 }
 
 /** Jump point search's loop, by bit plane scans: returns what {@link plusLoop} does. */
@@ -172,7 +175,7 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
     if (stamp[cur] === closed) continue;
     stamp[cur] = closed;
     if (cur === goal) break;
-    if (work >= maxIterations) return -1 - expanded;
+    if (work >= maxIterations) return (loopWork = work), -1 - expanded;
     expanded++;
     work++;
     const cy = (cur / W) | 0;
@@ -195,7 +198,7 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
         n = diagonalScans(bits, cx, cy, k, gx, gy, found, n, last, maxIterations - work);
         work += found[last];
       }
-      if (work > maxIterations) return -1 - expanded;
+      if (work > maxIterations) return (loopWork = work), -1 - expanded;
     }
     // As in plusLoop.
     const base = g[cur];
@@ -217,7 +220,7 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
       heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng);
     }
   }
-  return expanded;
+  return (loopWork = work), expanded;
 }
 
 /**
