@@ -191,6 +191,8 @@ for (const [name, group, svc] of [
     'others: walk vs exact path': restExact > 0 ? `+${((100 * (restWalked - restExact)) / restExact).toFixed(2)} %` : '',
     'frames over 16 ms (step or turn)': all.filter((t) => t > 16).length,
   });
+  // Each run's figures as it ends (a run lasts minutes): the table below repeats them.
+  console.log(JSON.stringify({ ...rows[rows.length - 1], load: loads[loads.length - 1] }));
 }
 await service.close();
 console.log(`${AGENTS} units ordered at once, 1024 x 1024 rooms and corridors (roomsAndCorridors(1024, 1024, 7)), default options (planBudget 262144 a step; the service's budgetMs 1), stepped until every unit stands (at most ${MAX_STEPS} steps); the machine is shared, rerun before quoting`);
