@@ -3,7 +3,6 @@ import { TilenavError } from '../errors.js';
 import type { CellPoint } from '../grid/projection.js';
 import type { NavGrid, SearchView } from '../grid/navgrid.js';
 import { movementModel, type MovementName } from '../search/movement.js';
-import { FLAG_WALL_NORTH, FLAG_WALL_WEST } from '../grid/flags.js';
 import { lineOfSight } from '../path/los.js';
 import type { PathResult } from '../search/result.js';
 import { ObstacleOverlay, type DynamicObstacle } from '../query/obstacles.js';
@@ -107,71 +106,15 @@ export function walkableAt(grid: NavGrid, layer: number, x: number, y: number): 
 
 /**
  * Whether a disc may move straight from (x0, y0) to (x1, y1) (cell coordinates) on `layer`: the
- * cell it ends in is walkable and the move crosses no wall on a cell edge ({@link NavGrid.setEdgeWall})
- * between the cells it passes, nor passes a corner point a wall touches (as a diagonal step may
- * not). Pushes and slides use it, so no shove carries a unit through a fence. Cells are visited
- * along the segment, so a long move is checked all the way.
+ * cell it ends in is walkable and, on a layer with walls on cell edges ({@link NavGrid.setEdgeWall}),
+ * the segment crosses or touches none (the exact segment test of line of sight, corners not
+ * checked against blocked cells). Pushes and slides use it, so no shove carries a unit through a
+ * fence.
  */
 export function canMoveTo(grid: NavGrid, layer: number, x0: number, y0: number, x1: number, y1: number): boolean {
   if (!walkableAt(grid, layer, x1, y1)) return false;
-  if (grid.searchView(layer).walls === null) return true;
-  const flags = grid.layers[layer].flags;
-  const W = grid.width;
-  // Cell boundaries sit at half-integers: shift by one half so cell c spans [c, c + 1).
-  const ux = x0 + 0.5;
-  const uy = y0 + 0.5;
-  const dx = x1 - x0;
-  const dy = y1 - y0;
-  let cx = Math.floor(ux);
-  let cy = Math.floor(uy);
-  const ex = Math.floor(x1 + 0.5);
-  const ey = Math.floor(y1 + 0.5);
-  const sx = dx > 0 ? 1 : -1;
-  const sy = dy > 0 ? 1 : -1;
-  const tdx = dx !== 0 ? Math.abs(1 / dx) : Infinity;
-  const tdy = dy !== 0 ? Math.abs(1 / dy) : Infinity;
-  let tx = dx !== 0 ? (dx > 0 ? cx + 1 - ux : ux - cx) * tdx : Infinity;
-  let ty = dy !== 0 ? (dy > 0 ? cy + 1 - uy : uy - cy) * tdy : Infinity;
-  for (let guard = 0; (cx !== ex || cy !== ey) && guard < 4 * (W + grid.height); guard++) {
-    const corner = Math.abs(tx - ty) <= 1e-12;
-    if (corner) {
-      // Through the corner point shared by the four cells round it: refused when a wall touches it.
-      const px = sx > 0 ? cx + 1 : cx;
-      const py = sy > 0 ? cy + 1 : cy;
-      if (wallAtCorner(flags, W, grid.height, px, py)) return false;
-      cx += sx;
-      cy += sy;
-      tx += tdx;
-      ty += tdy;
-    } else if (tx < ty) {
-      const nx = cx + sx;
-      if (nx < 0 || nx >= W) return false;
-      if ((flags[cy * W + Math.max(cx, nx)] & FLAG_WALL_WEST) !== 0) return false;
-      cx = nx;
-      tx += tdx;
-    } else {
-      const ny = cy + sy;
-      if (ny < 0 || ny >= grid.height) return false;
-      if ((flags[Math.max(cy, ny) * W + cx] & FLAG_WALL_NORTH) !== 0) return false;
-      cy = ny;
-      ty += tdy;
-    }
-  }
-  return true;
-}
-
-/** Whether a wall stands on any of the four cell edges meeting at corner point (px, py) (the top-left corner of cell (px, py)). */
-function wallAtCorner(flags: Uint8Array, W: number, H: number, px: number, py: number): boolean {
-  // The edges: west of (px, py - 1) and (px, py), north of (px - 1, py) and (px, py).
-  if (px > 0 && px < W) {
-    if (py - 1 >= 0 && (flags[(py - 1) * W + px] & FLAG_WALL_WEST) !== 0) return true;
-    if (py < H && (flags[py * W + px] & FLAG_WALL_WEST) !== 0) return true;
-  }
-  if (py > 0 && py < H) {
-    if (px - 1 >= 0 && (flags[py * W + px - 1] & FLAG_WALL_NORTH) !== 0) return true;
-    if (px < W && (flags[py * W + px] & FLAG_WALL_NORTH) !== 0) return true;
-  }
-  return false;
+  const view = grid.searchView(layer);
+  return view.walls === null || lineOfSight(view, x0, y0, x1, y1, 2);
 }
 
 /**
