@@ -65,13 +65,16 @@ function army(grid: NavGrid, jobs: number[][], options: { planBudget: number; mo
   if (options.group === true) sys.moveGroup(ids, jobs[0][2], jobs[0][3]);
   else ids.forEach((id, k) => sys.moveTo(id, jobs[k][2], jobs[k][3]));
   const work: number[] = [];
+  const plans: number[] = [];
   const movedBy: number[] = [];
   const firstPath: (Float64Array | null)[] = ids.map(() => null);
   const plannedBeforeMoving = ids.map(() => false);
   for (let s = 0; s < options.steps && ids.some((i) => sys.isMoving(i)); s++) {
     const w0 = sys.stats.planWork;
+    const p0 = sys.stats.plans;
     sys.step();
     work.push(sys.stats.planWork - w0);
+    plans.push(sys.stats.plans - p0);
     ids.forEach((id, k) => {
       if (firstPath[k] === null && sys.path(id) !== null) {
         firstPath[k] = sys.path(id);
@@ -81,7 +84,7 @@ function army(grid: NavGrid, jobs: number[][], options: { planBudget: number; mo
       if (movedBy[k] === undefined && (sys.x[id] !== jobs[k][0] || sys.y[id] !== jobs[k][1] || !sys.isMoving(id))) movedBy[k] = s + 1;
     });
   }
-  return { sys, ids, work, movedBy, firstPath, plannedBeforeMoving };
+  return { sys, ids, work, plans, movedBy, firstPath, plannedBeforeMoving };
 }
 
 /** Length of the walk from (x, y) through the waypoints. */
@@ -98,24 +101,25 @@ function walkLength(x: number, y: number, wp: Float64Array): number {
 test('planBudget: a whole number >= 1 with a documented default, a TilenavError naming it otherwise', () => {
   assert.equal(DEFAULT_NAVIGATION_OPTIONS.planBudget, 262144);
   const grid = new NavGrid(8, 8);
-  for (const bad of [0, -1, 1.5, NaN, Infinity, '10']) {
+  for (const bad of [0, -1, 31, 1.5, NaN, Infinity, '10']) {
     assert.throws(() => new NavigationSystem(grid, { planBudget: bad as number }), /planBudget/);
   }
-  assert.equal(new NavigationSystem(grid, { planBudget: 1 }).options.planBudget, 1);
+  assert.equal(new NavigationSystem(grid, { planBudget: 32 }).options.planBudget, 32);
 });
 
 test('300 units ordered at once on a 128 x 128 rooms map: all moving after 2 steps, planning within the budget every step, all arrive', () => {
   const grid = rooms(128, 128, 5);
   const jobs = orders(grid, 300, 11);
   const budget = 16384;
-  const { sys, ids, work, movedBy } = army(grid, jobs, { planBudget: budget, steps: 20000 });
+  const { sys, ids, work, plans, movedBy } = army(grid, jobs, { planBudget: budget, steps: 20000 });
   const late = ids.filter((_, k) => !(movedBy[k] <= 2));
   assert.deepEqual(late, [], `units not moving after 2 steps: ${late.slice(0, 10)}`);
-  const over = work.map((w, s) => [s, w]).filter(([, w]) => w > budget);
+  // Over the budget only a jump point search longer than a whole step's budget, alone in its step.
+  const over = work.map((w, s) => [s, w, plans[s]]).filter(([, w, p]) => w > budget && p !== 1);
   assert.deepEqual(over, [], 'steps over the planning budget');
+  assert.ok(work.filter((w) => w > budget).length <= 3, `${work.filter((w) => w > budget).length} steps over the budget`);
   // The budget spread the first plans: several steps planned at all.
   assert.ok(work.filter((w) => w > 0).length >= 5, `plans spread over ${work.filter((w) => w > 0).length} steps`);
-  assert.ok(sys.stats.maxStepPlanWork <= budget);
   const stuck = ids.filter((i) => sys.isMoving(i) || (sys.flags[i] & (AGENT_BLOCKED | AGENT_UNREACHABLE)) !== 0);
   assert.deepEqual(stuck, [], 'units that did not arrive');
   // Units shoved off their targets by the last walkers walk back once the way is clear.
@@ -176,7 +180,7 @@ test('one group of 300 ordered at once: all moving after 2 steps, all arrive', (
 
 test('property: on random rooms maps, with any budget, every unit moves within 2 steps and no step plans past the budget (A*, spread over steps)', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 5000 }), (seed, n, budget) => {
+    fc.property(fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: 32, max: 50000 }), (seed, n, budget) => {
       const grid = rooms(64, 64, seed);
       const jobs = orders(grid, n, seed + 1);
       // 'octile-always' is searched by A* (jump point search does not take its corners), whose

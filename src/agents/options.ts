@@ -122,16 +122,16 @@ export interface NavigationOptions {
   avoidance: 'orca' | 'none';
   /**
    * Search work the default planner may do per step, over every plan of the step (first plans and
-   * replans alike), in the measure of findPath's `maxIterations`: one per node expanded, plus for
-   * jump point search one per cell its jumps scan. A step starts no plan once it is spent and cuts
-   * the running search short at it, so a thousand units ordered at once are planned over a few
-   * dozen steps, in turn, and every step stays short. Units not planned yet walk straight at their
-   * targets meanwhile (every unit moves at the step after its order) and take their exact path
-   * from where they stand once planned. A search longer than a whole step's budget runs at its
-   * next turn: an A* spread over the steps (`Pathfinder.begin`), a jump point search whole, alone
-   * in its step. About 8 ns per unit for jump point search on a 1024 x 1024 map (uniform costs,
-   * octile or cardinal), about 0.3 microseconds for A* (other layers): lower it where plans run A*.
-   * A whole number >= 1. @default 262144
+   * replans alike): one unit per node a jump point search expands and per cell its jumps scan
+   * (findPath's `maxIterations` measure, about 8 ns on a 1024 x 1024 map), 32 per node an A*
+   * expands (about 0.25 microseconds: the searches around standing units, toward an unreachable
+   * goal, and on layers jump point search does not take). A step starts no plan once it is spent
+   * and cuts the running search short at it, so a thousand units ordered at once are planned over
+   * a few hundred steps, in turn, and every step stays short. Units not planned yet walk straight
+   * at their targets meanwhile (every unit moves at the step after its order) and take their exact
+   * path from where they stand once planned. A search longer than a whole step's budget runs at
+   * its next turn: an A* spread over the steps (`Pathfinder.begin`), a jump point search whole,
+   * alone in its step. A whole number >= 32. @default 262144
    */
   planBudget: number;
   /** With avoidance, walkers within this distance of a walker are its neighbours (cells). @default 5 */

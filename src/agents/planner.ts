@@ -101,6 +101,12 @@ const PROBE_BUDGET = 256;
 /** What a search the budget left no room for answers. */
 const LIMITED: PathResult = Object.freeze({ status: 'limit-reached', cells: new Int32Array(0), cost: Infinity, costMeasure: 'steps', expanded: 0, reached: -1, reason: null, avoided: true, points: null, layers: null }) as PathResult;
 
+/**
+ * What one A* expansion counts against `planBudget`, in its unit: a cell a jump point search
+ * scans, about 8 ns; an A* expansion (a heap pop, eight neighbours) costs some 30 times that. @internal
+ */
+export const ASTAR_WORK = 32;
+
 /** Searches spread over steps at once (each holds a search slot: about 20 bytes per cell of the map). */
 const MAX_SLICED = 2;
 
@@ -332,11 +338,13 @@ export class GridPlanner implements AgentPlanner {
   private stepSliced(req: PlanRequest, search: PathSearch): Float64Array | null {
     let r = search.result;
     if (r === null) {
-      const budget = this.left;
-      if (!(budget >= 1)) return this.wait();
+      const expansions = Math.floor(this.left / ASTAR_WORK);
+      if (!(expansions >= 1)) return this.wait();
       const before = search.expanded;
-      r = search.step({ maxExpansions: budget === Infinity ? Infinity : Math.floor(budget) });
-      this.lastWork = r === null ? Math.min(budget, Math.max(0, search.expanded - before)) : Math.max(0, r.expanded - before);
+      r = search.step({ maxExpansions: expansions });
+      // A restart (the grid changed) counts from 0 again: then at most the slice's expansions.
+      const done = r === null ? search.expanded - before : r.expanded - before;
+      this.lastWork = ASTAR_WORK * (done >= 0 ? done : Math.min(expansions, r === null ? search.expanded : r.expanded));
       if (r === null) return this.wait();
     }
     this.sliced.delete(req.agent);
@@ -374,19 +382,21 @@ export class GridPlanner implements AgentPlanner {
    * bound), its work counted; a search the budget (not `cap`) stopped sets `cut`.
    */
   private find(sx: number, sy: number, gx: number, gy: number, options: InternalFindOptions, cap = Infinity): PathResult {
-    // Jump point search may pass its limit by up to two scans: it gets that much less.
-    const slack = options.nearest !== true && options.view === undefined && this.pathfinder.mayJump(this.grid.layerIndex(options.layer ?? 0), options.movement ?? 'octile') ? 2 * Math.max(this.grid.width, this.grid.height) : 0;
-    const limit = Math.min(cap, this.left - slack);
+    // Jump point search may pass its limit by up to two scans: it gets that much less. An A*
+    // expansion costs ASTAR_WORK units of the budget (`cap` counts expansions).
+    const jump = options.nearest !== true && options.view === undefined && this.pathfinder.mayJump(this.grid.layerIndex(options.layer ?? 0), options.movement ?? 'octile');
+    const slack = jump ? 2 * Math.max(this.grid.width, this.grid.height) : 0;
+    const unit = jump ? 1 : ASTAR_WORK;
+    const limit = Math.min(cap, Math.floor((this.left - slack) / unit));
+    this.jumped = jump;
     if (!(limit >= 1)) {
-      this.jumped = slack > 0;
       this.cut = true;
       return LIMITED;
     }
     if (limit !== Infinity) options.maxIterations = limit;
-    this.jumped = slack > 0;
     const r = this.pathfinder.findPathOn(sx, sy, gx, gy, options);
     // Counted as maxIterations counts (jump point search: its jumps' cells too), at least one per search.
-    const work = Math.max(1, this.pathfinder.lastWork);
+    const work = Math.max(1, this.pathfinder.lastWork) * unit;
     this.lastWork += work;
     this.left -= work;
     if (r.status === 'limit-reached' && limit < cap) this.cut = true;

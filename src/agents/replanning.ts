@@ -196,8 +196,12 @@ export class Replanner {
         break;
       }
       this.plan(i, budget - spent);
-      spent += this.planner.lastWork ?? 0;
-      if (spent >= budget) {
+      const work = this.planner.lastWork ?? 0;
+      spent += work;
+      // A plan cut short (it worked and has no answer yet) ends the step's planning too: it comes
+      // first at the next step, with the whole budget.
+      const cut = work > 0 && this.planner.lastPending === true;
+      if (spent >= budget || cut) {
         // Out of budget: the next step goes on from here (from this agent again when its plan was cut short).
         this.turn = this.planner.lastPending === true ? i : i + 1;
         break;

@@ -9,7 +9,7 @@ import type { ChaseOrder, ChaseTarget } from './chase.js';
 import type { FlowField, UnitField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
-import { GridPlanner, cellIndexAt, hasLayerLinks, walkableAt, type AgentPlanner } from './planner.js';
+import { ASTAR_WORK, GridPlanner, cellIndexAt, hasLayerLinks, walkableAt, type AgentPlanner } from './planner.js';
 import { ServicePlanner } from './async-planner.js';
 import type { PathService } from '../service/service.js';
 import { Replanner } from './replanning.js';
@@ -143,7 +143,7 @@ export class NavigationSystem {
     if (!(merged.timeHorizonObstacles > 0)) throw new TilenavError('expected a time horizon > 0 seconds', { element: 'timeHorizonObstacles' });
     if (!Number.isInteger(merged.maxNeighbours)) throw new TilenavError(`expected a whole number >= 0, got ${describe(merged.maxNeighbours)}`, { element: 'maxNeighbours' });
     if (!Number.isInteger(merged.shortcutSearchLimit) || merged.shortcutSearchLimit < 1) throw new TilenavError(`expected a whole number >= 1, got ${describe(merged.shortcutSearchLimit)}`, { element: 'shortcutSearchLimit' });
-    if (!Number.isInteger(merged.planBudget) || merged.planBudget < 1) throw new TilenavError(`expected a whole number >= 1 (search work per step, as maxIterations counts it), got ${describe(merged.planBudget)}`, { element: 'planBudget' });
+    if (!Number.isInteger(merged.planBudget) || merged.planBudget < ASTAR_WORK) throw new TilenavError(`expected a whole number >= ${ASTAR_WORK} (search work per step: a cell a jump point search scans counts 1, an A* expansion ${ASTAR_WORK}), got ${describe(merged.planBudget)}`, { element: 'planBudget' });
     if (!Number.isInteger(merged.flowFieldBudget) || merged.flowFieldBudget < 1) throw new TilenavError(`expected a whole number >= 1 (cells per step), got ${describe(merged.flowFieldBudget)}`, { element: 'flowFieldBudget' });
     const o = Object.freeze(merged);
     this.options = o;
