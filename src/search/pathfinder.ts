@@ -168,6 +168,8 @@ export class Pathfinder {
   private goalsMode: GenericMode | undefined;
   /** The cells a movement range settled, in order (grows, reused). */
   private settled: SettledCells | undefined;
+  /** The query's layer alone in slot 0, for goals of which some lie on layers no link reaches. */
+  private layerSlots: Int8Array | undefined;
   /** Search slots returned by finished {@link PathSearch}es, for the next ones to borrow. */
   private readonly idle: SearchSlot[] = [];
 
@@ -428,22 +430,24 @@ export class Pathfinder {
   private toGoals(sx: number, sy: number, q: Query, radius: number, anyAngle: boolean): PathResult {
     const grid = this.grid;
     // The start as findPath checks it; the goals are sorted out below, one by one.
-    const refused = this.refusal(sx, sy, sx, sy, q, radius);
-    if (refused !== null) return refused;
-    if (q.goalLayer !== q.layer || this.linksFrom(q) !== null) {
-      throw new TilenavError(`several goals are searched on one layer without links, and ${q.goalLayer !== q.layer ? 'goalLayer differs from layer' : `layer ${q.layer} has enabled links (grid.addLink)`}; ask for one goal at a time there`, { element: 'goals' });
-    }
+    const refused = this.refusalOf(sx, sy, q.view, q.layer, radius);
+    if (refused !== null) return refusedResult('invalid-start', refused);
     const goals = q.goals!;
-    const pass = q.view.pass;
-    if (goals.prepare(grid.width, q.model, (p) => pass[p] > 0) === 0) {
-      let fits = true;
-      for (let k = 0; k < goals.length && fits; k++) fits = !(radius > 0 && grid.layers[q.layer].walkable[goals.cells[k]] === 1);
-      return refusedResult('invalid-goal', fits ? 'blocked' : 'unit-does-not-fit');
+    const links = this.linksFrom(q);
+    if (links !== null) return this.toGoalsAcrossLinks(sx, sy, q, radius, links);
+    // Goals on other layers, which no link reaches from this one: dropped.
+    const only = goals.allOn(q.layer) ? null : (this.layerSlots ??= new Int8Array(grid.layers.length));
+    if (only !== null) {
+      only.fill(-1);
+      only[q.layer] = 0;
     }
+    if (only !== null && !this.anyGoalUsable(q, radius)) return this.noUsableGoal(q, radius);
+    const pass = q.view.pass;
+    if (goals.prepare(grid.width, q.model, (p) => pass[p] > 0, only, this.scratch.size) === 0) return only === null ? this.noUsableGoal(q, radius) : pathResult('no-path', EMPTY, Infinity, 0, -1);
     const start = padXY(this.stride, sx, sy);
     const startCell = sy * grid.width + sx;
     if (goals.has(start)) return pathResult('found', Int32Array.of(startCell), 0, 0, startCell);
-    if (q.reachabilityCheck && goals.prepare(grid.width, q.model, (p) => pass[p] > 0 && !this.outOfReach(q, start, p)) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    if (q.reachabilityCheck && goals.prepare(grid.width, q.model, (p) => pass[p] > 0 && !this.outOfReachOn(q, start, p, q.layer), only, this.scratch.size) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
     const out = this.last;
     const mode = (this.goalsMode ??= { maxCost: Infinity, seeded: false, nearest: false, goals });
     // Past GOAL_ESTIMATE_LIMIT goals the estimate is the distance to their bounding box: 0 all the
@@ -460,6 +464,61 @@ export class Pathfinder {
     const a = this.anyAngle(sx, sy, grid.xOf(cell), grid.yOf(cell), q, r.expanded);
     a.status = r.status;
     return a;
+  }
+
+  /**
+   * `invalid-goal` when no goal of `q.goals` is usable: `unit-does-not-fit` when one is walkable
+   * but too narrow for `radius`, else `blocked`. `views` by layer slot (`slotOf`), or the query's
+   * view for every goal.
+   */
+  private noUsableGoal(q: Query, radius: number): PathResult {
+    const goals = q.goals!;
+    let fits = true;
+    for (let k = 0; k < goals.length && fits; k++) fits = !(radius > 0 && this.grid.layers[goals.layers[k]].walkable[goals.cells[k]] === 1);
+    return refusedResult('invalid-goal', fits ? 'blocked' : 'unit-does-not-fit');
+  }
+
+  /** Whether some goal of `q.goals` may end a path (walkable on its layer, room for `radius`), whichever layers links reach. */
+  private anyGoalUsable(q: Query, radius: number): boolean {
+    const goals = q.goals!;
+    for (let k = 0; k < goals.length; k++) {
+      const l = goals.layers[k];
+      const view = l === q.layer ? q.view : this.layerView(l, radius);
+      if (view.pass[pad(this.grid.width, goals.cells[k])] > 0) return true;
+    }
+    return false;
+  }
+
+  /**
+   * {@link toGoals} when links lead off the start's layer or goals lie on other layers: one A*
+   * over (layer, cell) nodes (linked.ts) to the nearest goal, goals on layers no link reaches
+   * dropped, the estimate the nearest goal's across shortcuts.
+   */
+  private toGoalsAcrossLinks(sx: number, sy: number, q: Query, radius: number, links: LinkIndex): PathResult {
+    const grid = this.grid;
+    const goals = q.goals!;
+    const start = padXY(this.stride, sx, sy);
+    const s = this.linkRecord(q, links);
+    const P = s.size;
+    const startNode = s.slotOf[q.layer] * P + start;
+    const views = s.views;
+    if (!this.anyGoalUsable(q, radius)) return this.noUsableGoal(q, radius);
+    if (goals.prepare(grid.width, q.model, (n) => views[(n / P) | 0].pass[n % P] > 0, s.slotOf, P) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    const startCell = sy * grid.width + sx;
+    if (goals.has(startNode)) return pathResult('found', Int32Array.of(startCell), 0, 0, startCell);
+    const keep = (n: number): boolean => views[(n / P) | 0].pass[n % P] > 0 && !this.outOfReachOn(q, start, n % P, s.layerOf[(n / P) | 0]);
+    if (q.reachabilityCheck && goals.prepare(grid.width, q.model, keep, s.slotOf, P) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    s.goals = goals;
+    s.goalSlot = 0;
+    s.bounds.prepare(q.model, s.index, this.reachMask(q, s.index), q.stayOnLayer ? q.layer : -1, s.minCost, q.weight, 0, 0, this.stride, goals);
+    const scratch = this.linkScratch(s.views.length);
+    const out = linkedSearch(scratch, s, startNode, -1, q.maxIterations, this.last);
+    s.goals = null;
+    this.traced = scratch.generation;
+    this.tracedScratch = scratch;
+    this.tracedBase = s.slotOf[q.layer] * P;
+    if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+    return this.linkedPath(scratch, s, q, s.reached, 'found', out.expanded);
   }
 
   /** One search on the query's view; with `nearest`, the partial path when the goal is out of reach. */
@@ -633,6 +692,12 @@ export class Pathfinder {
     return componentsOf(this.grid).separated(q.layer, q.model, this.grid.searchView(q.layer).pass, start, goal, this.scratch, q.goalLayer);
   }
 
+  /** {@link outOfReach} for a goal on `goalLayer`. */
+  private outOfReachOn(q: Query, start: number, goal: number, goalLayer: number): boolean {
+    if (!q.reachabilityCheck) return false;
+    return componentsOf(this.grid).separated(q.layer, q.model, this.grid.searchView(q.layer).pass, start, goal, this.scratch, goalLayer);
+  }
+
   /** The links a search of `q` may take (the grid's compiled index), or null when none starts on its layer. */
   private linksFrom(q: Query): LinkIndex | null {
     const grid = this.grid;
@@ -659,28 +724,32 @@ export class Pathfinder {
    * first use, kept, and counted in {@link bytes}).
    */
   private acrossLinks(start: number, goal: number, goalCell: number, q: Query, links: LinkIndex): PathResult {
+    const s = this.linkRecord(q, links);
+    const { startNode, goalNode } = this.linkEnds(q, s, start, goal, goalCell);
+    const scratch = this.linkScratch(s.views.length);
+    const out = linkedSearch(scratch, s, startNode, goalNode, q.maxIterations, this.last);
+    this.traced = scratch.generation;
+    this.tracedScratch = scratch;
+    this.tracedBase = s.slotOf[q.layer] * s.size;
+    return this.linkedAnswer(out, scratch, s, q, goalNode);
+  }
+
+  /**
+   * The record of a search across links for `q` (this Pathfinder's, or `into`): the layers the
+   * links reach from the query's layer, in slots, with their views (the query's own for its layer
+   * and goal layer), the model's step table. `links` null: the query's layer alone. @internal
+   */
+  linkRecord(q: Query, links: LinkIndex | null, into?: LinkedSearch): LinkedSearch {
     const grid = this.grid;
     const P = this.scratch.size;
-    const mask = this.reachMask(q, links);
-    const s = (this.linkSearch ??= {
-      size: P,
-      stride: this.stride,
-      views: [],
-      layerOf: new Uint8Array(grid.layers.length),
-      slotOf: new Int8Array(grid.layers.length),
-      index: links,
-      bounds: (this.linkBounds ??= new LinkBounds()),
-      model: q.model,
-      steps: this.astar.table(q.model),
-      goalSlot: 0,
-      nearest: false,
-      best: -1,
-    });
-    s.index = links;
+    const s = into ?? (this.linkSearch ??= newLinkedSearch(grid, P, this.stride, (this.linkBounds ??= new LinkBounds())));
+    const mask = links === null ? 1 << q.layer : this.reachMask(q, links);
+    if (links !== null) s.index = links;
     s.model = q.model;
     s.steps = this.astar.table(q.model);
     s.views.length = 0;
     s.slotOf.fill(-1);
+    s.goals = null;
     let minCost = Infinity;
     for (let l = 0; l < grid.layers.length; l++) {
       if (((mask >>> l) & 1) === 0) continue;
@@ -690,24 +759,38 @@ export class Pathfinder {
       s.views.push(v);
       if (v.minCost < minCost) minCost = v.minCost;
     }
-    const slots = s.views.length;
-    let scratch = this.scratch;
-    if (slots > 1) {
-      if (this.layersScratch === undefined || this.layersScratch.size < slots * P) this.layersScratch = new SearchScratch(slots * P);
-      scratch = this.layersScratch;
-    }
-    s.goalSlot = s.slotOf[q.goalLayer];
+    s.minCost = minCost;
     s.nearest = q.nearest;
-    const startNode = s.slotOf[q.layer] * P + start;
-    const goalNode = s.goalSlot * P + goal;
-    s.bounds.prepare(q.model, links, mask, q.stayOnLayer ? q.layer : -1, minCost, q.weight, grid.xOf(goalCell), grid.yOf(goalCell), this.stride);
-    const out = linkedSearch(scratch, s, startNode, goalNode, q.maxIterations, this.last);
-    this.traced = scratch.generation;
-    this.tracedScratch = scratch;
-    this.tracedBase = s.slotOf[q.layer] * P;
+    return s;
+  }
+
+  /** The start and goal nodes of a search across links on record `s`, its heuristic prepared. @internal */
+  linkEnds(q: Query, s: LinkedSearch, start: number, goal: number, goalCell: number): { startNode: number; goalNode: number } {
+    const P = s.size;
+    s.goalSlot = s.slotOf[q.goalLayer];
+    s.bounds.prepare(q.model, s.index, this.reachMask(q, s.index), q.stayOnLayer ? q.layer : -1, s.minCost, q.weight, this.grid.xOf(goalCell), this.grid.yOf(goalCell), this.stride);
+    return { startNode: s.slotOf[q.layer] * P + start, goalNode: s.goalSlot * P + goal };
+  }
+
+  /** This Pathfinder's scratch for a search across `slots` layers: its own for one, else one of slots x padded cells. */
+  private linkScratch(slots: number): SearchScratch {
+    if (slots <= 1) return this.scratch;
+    const P = this.scratch.size;
+    if (this.layersScratch === undefined || this.layersScratch.size < slots * P) this.layersScratch = new SearchScratch(slots * P);
+    return this.layersScratch;
+  }
+
+  /** The answer of a search across links that ended as `out`, read from `scratch`: found, partial with nearest, limit-reached or no-path. @internal */
+  linkedAnswer(out: SearchOutcome, scratch: SearchScratch, s: LinkedSearch, q: Query, goalNode: number): PathResult {
     const last = out.reached ? goalNode : q.nearest && !out.limited ? s.best : -1;
     if (last < 0) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
-    const width = grid.width;
+    return this.linkedPath(scratch, s, q, last, out.reached ? 'found' : 'partial', out.expanded);
+  }
+
+  /** The path of a search across links ending at node `last`, with its layers when it leaves the query's layer. */
+  private linkedPath(scratch: SearchScratch, s: LinkedSearch, q: Query, last: number, status: PathStatus, expanded: number): PathResult {
+    const P = s.size;
+    const width = this.grid.width;
     const cells = scratch.path(last, (n) => unpad(width, n % P), q.out);
     let layers: Uint8Array | null = null;
     for (let n = last, k = cells.length - 1; n !== -1; n = scratch.parent[n], k--) {
@@ -715,7 +798,7 @@ export class Pathfinder {
       if (l !== q.layer) layers ??= new Uint8Array(cells.length).fill(q.layer);
       if (layers !== null) layers[k] = l;
     }
-    const r = pathResult(out.reached ? 'found' : 'partial', cells, scratch.g[last], out.expanded, cells[cells.length - 1]);
+    const r = pathResult(status, cells, scratch.g[last], expanded, cells[cells.length - 1]);
     r.layers = layers;
     return r;
   }
@@ -912,7 +995,7 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
   q.goals = null;
   if (o.goals !== undefined) {
     const set = (q.goalSet ??= new GoalSet());
-    readGoals(grid, o.goals, gx, gy, set);
+    readGoals(grid, o.goals, gx, gy, q.goalLayer, set);
     if (q.nearest) throw new TilenavError('nearest goes as near as it can to one goal; ask for several goals without it', { element: 'goals' });
     if (o.obstacles !== undefined && o.obstacles.length > 0) throw new TilenavError('obstacles are weighed along the way to one goal; ask for several goals without them', { element: 'goals' });
     if (algorithm === 'jps' || algorithm === 'jps+' || algorithm === 'hpa') throw new TilenavError(`'${algorithm}' searches for one goal; with goals use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
@@ -923,27 +1006,44 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
 
 /**
  * Reads findPath's `goals` into `set`: (gx, gy) when on the grid, then every entry, a cell index
- * or an [x, y] pair on the grid. Throws a TilenavError naming `goals` for an empty list or an
- * entry that is neither.
+ * or an [x, y] pair on the grid (on `layer`, the query's goal layer), or an [x, y, layer] triple
+ * (a layer index or name). Throws a TilenavError naming `goals` for an empty list or an entry
+ * that is none of these.
  */
-function readGoals(grid: NavGrid, goals: unknown, gx: number, gy: number, set: GoalSet): void {
+function readGoals(grid: NavGrid, goals: unknown, gx: number, gy: number, layer: number, set: GoalSet): void {
   if (goals === null || typeof goals !== 'object' || typeof (goals as { length?: unknown }).length !== 'number') {
-    throw new TilenavError(`expected an array of cell indices or [x, y] pairs, got ${describe(goals)}`, { element: 'goals' });
+    throw new TilenavError(`expected an array of cell indices, [x, y] pairs or [x, y, layer] triples, got ${describe(goals)}`, { element: 'goals' });
   }
   const list = goals as ArrayLike<unknown>;
-  if (list.length === 0) throw new TilenavError('expected at least one goal (cell indices or [x, y] pairs); for (gx, gy) alone leave the option out', { element: 'goals' });
+  if (list.length === 0) throw new TilenavError('expected at least one goal (cell indices, [x, y] pairs or [x, y, layer] triples); for (gx, gy) alone leave the option out', { element: 'goals' });
   set.clear();
-  if (grid.inBounds(gx, gy)) set.add(gy * grid.width + gx);
+  if (grid.inBounds(gx, gy)) set.add(gy * grid.width + gx, layer);
   for (let k = 0; k < list.length; k++) {
     const e = list[k];
     if (typeof e === 'number') {
       if (!Number.isInteger(e) || e < 0 || e >= grid.size) throw new TilenavError(`entry ${k} is ${describe(e)}, not a cell index 0..${grid.size - 1}`, { element: 'goals' });
-      set.add(e);
-    } else if (Array.isArray(e) && e.length === 2 && Number.isInteger(e[0]) && Number.isInteger(e[1])) {
+      set.add(e, layer);
+    } else if (Array.isArray(e) && (e.length === 2 || e.length === 3) && Number.isInteger(e[0]) && Number.isInteger(e[1])) {
       if (!grid.inBounds(e[0], e[1])) throw new TilenavError(`entry ${k} is (${e[0]}, ${e[1]}), outside the ${grid.width} x ${grid.height} grid`, { element: 'goals' });
-      set.add(e[1] * grid.width + e[0]);
-    } else throw new TilenavError(`entry ${k} is ${describe(e)}, not a cell index or an [x, y] pair of integers`, { element: 'goals' });
+      let l = layer;
+      if (e.length === 3) {
+        try {
+          l = grid.layerIndex(e[2]);
+        } catch (err) {
+          if (!(err instanceof TilenavError)) throw err;
+          throw new TilenavError(`entry ${k}: ${err.message.slice((err.element?.length ?? -2) + 2)}`, { element: 'goals' });
+        }
+      }
+      set.add(e[1] * grid.width + e[0], l);
+    } else throw new TilenavError(`entry ${k} is ${describe(e)}, not a cell index, an [x, y] pair of integers or an [x, y, layer] triple`, { element: 'goals' });
   }
+}
+
+/** An empty record for searches across links on `grid` (P padded cells, `stride` wide). @internal */
+export function newLinkedSearch(grid: NavGrid, P: number, stride: number, bounds: LinkBounds): LinkedSearch {
+  const none = null as unknown as LinkIndex;
+  const model = grid.movementModel();
+  return { size: P, stride, views: [], layerOf: new Uint8Array(grid.layers.length), slotOf: new Int8Array(grid.layers.length), index: none, bounds, model, steps: null as unknown as LinkedSearch['steps'], goalSlot: 0, nearest: false, best: -1, bestD: Infinity, goals: null, reached: -1, paused: false, minCost: 1 };
 }
 
 /** A fresh query record for {@link checkQuery}. @internal */
