@@ -17,7 +17,7 @@ import { componentsOf, type ComponentLabels } from './bounds/components.js';
 import { dijkstra } from './algorithms/astar/dijkstra.js';
 import { Hierarchy, type HierarchyOptions } from './algorithms/hierarchy/index.js';
 import { JumpPointSearch } from './algorithms/jps/jps.js';
-import { landmarksOf } from './bounds/landmarks/landmark-bounds.js';
+import { landmarksOf, type LandmarkBounds } from './bounds/landmarks/landmark-bounds.js';
 import { SearchScratch, outcome, type SearchOutcome } from './kernel/scratch.js';
 import { PathSearch, slotBytes, type SearchSlot } from './path-search.js';
 import type { MovementModel, MovementName } from './movement.js';
@@ -41,8 +41,24 @@ const JPS_COST_SPAN = 2 ** 43;
  */
 const RANGE_BUDGET_EPS = 1e-7;
 
-/** What runs a query: picked by {@link choose} from the query and the layer, once per query. */
-type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa' | 'linked';
+/** What runs a query: picked by {@link choose} from the query and the layer, once per query. @internal */
+export type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa' | 'linked';
+
+/** What {@link Pathfinder.planned} decided for a query: its runner and what that reads. @internal */
+export interface Plan {
+  runner: Runner;
+  /** The grid's landmark bounds when `auto` reads or builds them for this query, else null. */
+  marks: ReturnType<typeof landmarksOf> | null;
+  tables: LandmarkBounds | null;
+  /** Why jump point search cannot answer (null: it can). */
+  jpsWhy: string | null;
+  links: LinkIndex | null;
+}
+
+/** An empty plan. @internal */
+export function newPlan(): Plan {
+  return { runner: 'octile', marks: null, tables: null, jpsWhy: null, links: null };
+}
 
 /** A query after its options were checked: one object per Pathfinder, rewritten by every query. @internal */
 export interface Query {
@@ -170,6 +186,8 @@ export class Pathfinder {
   private settled: SettledCells | undefined;
   /** The query's layer alone in slot 0, for goals of which some lie on layers no link reaches. */
   private layerSlots: Int8Array | undefined;
+  /** The plan of the query being answered. */
+  private readonly plan = newPlan();
   /** Search slots returned by finished {@link PathSearch}es, for the next ones to borrow. */
   private readonly idle: SearchSlot[] = [];
 
@@ -244,8 +262,7 @@ export class Pathfinder {
       gx = Math.min(grid.width - 1, Math.max(0, gx));
       gy = Math.min(grid.height - 1, Math.max(0, gy));
     }
-    // An algorithm asked for by name that cannot answer this query is refused whatever the cells.
-    if (q.algorithm !== 'auto' && q.algorithm !== 'astar') choose(q, view, jpsRefusal(q, view), false, this.linksFrom(q) !== null);
+    this.refuseNamed(q, view);
     const refused = this.refusal(sx, sy, gx, gy, q, radius);
     if (refused !== null) {
       if (anyAngle) refused.costMeasure = 'segments';
@@ -286,37 +303,35 @@ export class Pathfinder {
   /**
    * Begins a search to spread over frames, for games without workers: the same question as
    * {@link findPath} with the same options, checked the same way (the same TilenavError for the
-   * same mistake), answered a slice at a time by {@link PathSearch.step}. It runs A* (`auto` and
-   * `astar`), so its answer is the one `findPath` gives with `algorithm: 'astar'`: the same
-   * cells, cost and `expanded` (and the same cost as every exact algorithm). `nearest`, `radius`,
-   * `obstacles` (read when the search starts, and again if it restarts), `weight`,
-   * `maxIterations` (expansions in all, over every step), `reachabilityCheck` and `out` work as in
-   * findPath. What runs in one call only throws a TilenavError naming it: `algorithm` `jps`,
-   * `jps+` or `hpa`; `anyAngle`; several `goals`; a `goalLayer` other than `layer`, or a layer
-   * with links (`layer`). Answers that need no search (an invalid start or goal, start = goal, a
-   * goal the component labels rule out) are ready at once in {@link PathSearch.result}.
+   * same mistake), answered a slice at a time by {@link PathSearch.step}. It runs the algorithm
+   * findPath runs (A*, jump point search, JPS+, A* across links to `goalLayer`; `hpa` answers in
+   * the first step, whole), so its answer is the one `findPath` gives: the same cells, cost and
+   * `expanded`. One expansion is one node expanded (for jump point search a jump point, with its
+   * scans); `maxIterations` counts as in findPath (jump point scans included), over every step.
+   * `auto` reads the landmark tables the layer has when it starts, and does not build them.
+   * `nearest`, `radius`, `obstacles` (read when the search starts, and again if it restarts),
+   * `weight`, `reachabilityCheck` and `out` work as in findPath; what findPath refuses, begin
+   * refuses with the same TilenavError. What runs in one call only throws a TilenavError naming
+   * it: `anyAngle`; several `goals`. Answers that need no search (an invalid start or goal, start
+   * = goal, a goal the component labels rule out) are ready at once in {@link PathSearch.result}.
    *
    * Several searches may run at once, each on its own search slot (its own scratch: about 20
-   * bytes per padded cell, plus 20 per queued node, plus 4 per padded cell with `obstacles`),
+   * bytes per padded cell, plus 20 per queued node, plus 4 per padded cell with `obstacles`, 0.5
+   * with jump point search, and across k layers a scratch of k padded grids),
    * borrowed from this Pathfinder when it begins and given back when it finishes or is
    * cancelled; the Pathfinder keeps two idle slots for the next searches. A change to the grid
    * between two steps makes the next step start the search again (see {@link PathSearch.step}).
    */
   begin(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathSearch {
     const q = checkQuery(this.grid, newQuery(this.grid), sx, sy, gx, gy, options);
-    if (q.algorithm === 'jps' || q.algorithm === 'jps+' || q.algorithm === 'hpa') {
-      throw new TilenavError(`a search spread over frames runs A*; algorithm '${q.algorithm}' runs in one call only: use 'auto' or 'astar' with begin, or findPath`, { element: 'algorithm' });
-    }
     if (options.anyAngle === true) throw new TilenavError('a search spread over frames returns grid paths; for an any-angle path call findPath with anyAngle', { element: 'anyAngle' });
     if (q.goals !== null) throw new TilenavError('a search spread over frames goes to one goal; for several goals call findPath', { element: 'goals' });
-    if (q.goalLayer !== q.layer) throw new TilenavError('a search spread over frames stays on one layer; across layers call findPath', { element: 'goalLayer' });
-    this.spreadable(q);
     return new PathSearch(this, q, sx, sy, gx, gy, options);
   }
 
-  /** Throws the TilenavError {@link begin} gives for a layer whose links a search would follow. @internal */
-  spreadable(q: Query): void {
-    if (this.linksFrom(q) !== null) throw new TilenavError(`a search spread over frames does not follow links, and layer ${q.layer} has enabled links (grid.addLink); call findPath`, { element: 'layer' });
+  /** Throws the TilenavError of an algorithm asked for by name that cannot answer `q` on `view`, whatever the cells. @internal */
+  refuseNamed(q: Query, view: SearchView): void {
+    if (q.algorithm !== 'auto' && q.algorithm !== 'astar') choose(q, view, jpsRefusal(q, view), false, this.linksFrom(q) !== null);
   }
 
   /** A search slot for a {@link PathSearch}: an idle one, or a new one. @internal */
@@ -553,23 +568,11 @@ export class Pathfinder {
   }
 
   private run(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean): PathResult {
-    const grid = this.grid;
-    const links = this.linksFrom(q);
-    // 'auto' on a layer whose costs differ reads the landmark bounds (bounds/landmarks/landmark-bounds.ts) when the layer
-    // has them, and otherwise counts its work towards building them. Not across links: the bounds know only the steps.
-    const plainAuto = q.algorithm === 'auto' && links === null && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
-    const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
-    const tables = marks === null ? null : marks.tables(q.layer);
-    const jpsWhy = q.algorithm === 'astar' ? 'A* asked for' : jpsRefusal(q, view);
-    const runner = choose(q, view, jpsWhy, tables !== null, links !== null);
-    // No link leads from the start's layer to the goal's: nothing to search, and the start is as near as it gets.
-    if (q.goalLayer !== q.layer && (links === null || ((this.reachMask(q, links) >>> q.goalLayer) & 1) === 0)) {
-      const startCell = unpad(grid.width, start);
-      return q.nearest ? pathResult('partial', Int32Array.of(startCell), 0, 0, startCell) : pathResult('no-path', EMPTY, Infinity, 0, -1);
-    }
-    if (runner === 'hpa') return this.hierarchical(q, start, goal, goalCell);
-    if (!q.nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
-    if (runner === 'linked') return this.acrossLinks(start, goal, goalCell, q, links!);
+    const plan = this.plan;
+    const settled = this.planned(start, goal, goalCell, q, view, blockedGoal, plan);
+    if (settled !== null) return settled;
+    const { runner, marks, tables, jpsWhy } = plan;
+    if (runner === 'linked') return this.acrossLinks(start, goal, goalCell, q, plan.links!);
     const out = this.last;
     const hs = view.minCost * q.weight;
     const cardinal = q.model.name === 'cardinal';
@@ -586,6 +589,42 @@ export class Pathfinder {
   }
 
   /**
+   * What a search of `q` on `view` from padded cell `start` to `goal` runs, written into `plan`:
+   * the runner {@link choose} picks, the landmark tables `auto` reads, the links it follows. Or
+   * the answer when no search is needed: no link leads to the goal's layer, the component labels
+   * rule the goal out, or the hierarchy (`hpa`, answered here in one call). @internal
+   */
+  planned(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean, plan: Plan): PathResult | null {
+    const grid = this.grid;
+    const links = this.linksFrom(q);
+    // 'auto' on a layer whose costs differ reads the landmark bounds (bounds/landmarks/landmark-bounds.ts) when the layer
+    // has them, and otherwise counts its work towards building them. Not across links: the bounds know only the steps.
+    const plainAuto = q.algorithm === 'auto' && links === null && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
+    const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
+    const tables = marks === null ? null : marks.tables(q.layer);
+    const jpsWhy = q.algorithm === 'astar' ? 'A* asked for' : jpsRefusal(q, view);
+    const runner = choose(q, view, jpsWhy, tables !== null, links !== null);
+    plan.runner = runner;
+    plan.marks = marks;
+    plan.tables = tables;
+    plan.jpsWhy = jpsWhy;
+    plan.links = links;
+    // No link leads from the start's layer to the goal's: nothing to search, and the start is as near as it gets.
+    if (q.goalLayer !== q.layer && (links === null || ((this.reachMask(q, links) >>> q.goalLayer) & 1) === 0)) {
+      const startCell = unpad(grid.width, start);
+      return q.nearest ? pathResult('partial', Int32Array.of(startCell), 0, 0, startCell) : pathResult('no-path', EMPTY, Infinity, 0, -1);
+    }
+    if (runner === 'hpa') return this.hierarchical(q, start, goal, goalCell);
+    if (!q.nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    return null;
+  }
+
+  /** The jump point search of this Pathfinder (its bit planes and tables), made on first use. @internal */
+  jumpPoints(): JumpPointSearch {
+    return this.jumpPointSearch();
+  }
+
+  /**
    * The answer of a grid search that ended as `out` says, read from `astar`'s scratch (or, for
    * jump point search, `jps`'s paths, on this Pathfinder's scratch): found, partial with
    * `q.nearest`, limit-reached or no-path. Writes the path into `q.out` when it fits. @internal
@@ -593,7 +632,7 @@ export class Pathfinder {
   answer(out: SearchOutcome, astar: GridAStar, jps: JumpPointSearch | null, cardinal: boolean, q: Query, goal: number, goalCell: number): PathResult {
     const scratch = astar.scratch;
     if (out.reached) {
-      const cells = jps !== null ? jps.reconstruct(goal, cardinal, q.out) : this.cellPath(scratch, goal, q.out);
+      const cells = jps !== null ? jps.reconstruct(goal, cardinal, q.out, scratch) : this.cellPath(scratch, goal, q.out);
       return pathResult('found', cells, scratch.g[goal], out.expanded, goalCell);
     }
     if (q.nearest && !out.limited) {

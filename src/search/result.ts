@@ -69,7 +69,7 @@ export interface PathResult {
 /**
  * The options of every path question: {@link Pathfinder.findPath}, the free {@link findPath}, the
  * path service's `findPath` and `request`, and `Pathfinder.begin` (a search spread over frames,
- * which runs A* and refuses `jps`, `jps+`, `hpa`, `anyAngle`, several `goals` and other layers).
+ * which runs the same algorithm a slice at a time, and refuses `anyAngle` and several `goals`).
  * All optional.
  */
 export interface FindPathOptions {
