@@ -417,25 +417,69 @@ test('agents take a teleporter between two walled rooms and arrive, never inside
   void link;
 });
 
-test('agents walk one layer: stairs to another layer do not lead them through the wall, and groups plan one by one on a layer with links', () => {
+/** Steps `sys` until `done`, checking every agent stands on a walkable cell of its own layer; the steps taken, -1 past `budget`. */
+function stepOnLayers(sys: NavigationSystem, done: () => boolean, budget: number, each?: () => void): number {
+  for (let s = 0; s < budget; s++) {
+    if (done()) return s;
+    sys.step();
+    for (let id = 0; id < sys.count; id++) {
+      const [x, y, l] = [Math.floor(sys.x[id] + 0.5), Math.floor(sys.y[id] + 0.5), sys.layers[id]];
+      assert.ok(sys.grid.isWalkable(x, y, l), `agent ${id} stands in a wall at (${sys.x[id]}, ${sys.y[id]}) on layer ${l}`);
+    }
+    each?.();
+  }
+  return done() ? budget : -1;
+}
+
+test('agents take stairs between layers: up, across the upper floor, down, and on to the target; a target upstairs; agents on two floors do not meet', () => {
   const grid = new NavGrid(9, 3, { layers: ['Ground', 'Upstairs'] });
+  // A wall across the ground floor; stairs up before it, down after it.
   grid.fillRect(4, 0, 1, 3, { walkable: false }, 0);
   grid.addLink({ from: { x: 2, y: 1 }, to: { x: 2, y: 1, layer: 1 }, cost: 1 });
   grid.addLink({ from: { x: 6, y: 1, layer: 1 }, to: { x: 6, y: 1 }, cost: 1 });
-  assert.equal(findPath(grid, 0, 1, 8, 1).status, 'found', 'a path exists through the upper layer');
+  const r = findPath(grid, 0, 1, 8, 1);
+  assert.equal(r.status, 'found');
+  assert.ok(r.layers !== null && r.layers.includes(1), 'the path climbs');
   const sys = new NavigationSystem(grid);
   const id = sys.addAgent({ x: 0, y: 1 });
-  sys.moveTo(id, 8, 1);
-  let unreachable = false;
-  stepWalkable(sys, () => !sys.isMoving(id), 2000, () => (unreachable ||= (sys.flags[id] & AGENT_UNREACHABLE) !== 0));
-  assert.ok(sys.x[id] < 4, 'crossed the wall');
-  assert.ok(unreachable, 'flagged unreachable on its layer while it walked as near as it could');
-  // A same-layer link on the layer: a big group plans unit by unit (flow fields know no links).
+  assert.equal(sys.layers[id], 0);
+  let arrived = false;
+  sys.moveTo(id, 8, 1, { onArrived: () => (arrived = true) });
+  const seen: string[] = [];
+  const steps = stepOnLayers(sys, () => arrived, 2000, () => {
+    const at = `${sys.layers[id]}`;
+    if (seen[seen.length - 1] !== at) seen.push(at);
+  });
+  assert.ok(steps > 0, 'did not arrive');
+  assert.deepEqual(seen, ['0', '1', '0'], 'up the stairs, across, and down');
+  assert.ok(Math.hypot(sys.x[id] - 8, sys.y[id] - 1) < 0.5);
+  assert.equal(sys.flags[id] & AGENT_UNREACHABLE, 0);
+  // A target on the upper floor: up the stairs, and it stays there.
+  let up = false;
+  sys.moveTo(id, 5, 1, { layer: 'Upstairs', onArrived: () => (up = true) });
+  assert.ok(stepOnLayers(sys, () => up, 2000) > 0, 'did not reach the upper floor');
+  assert.equal(sys.layers[id], 1);
+  assert.ok(Math.hypot(sys.x[id] - 5, sys.y[id] - 1) < 0.5);
+  // Two agents over one spot on two floors stand where they are: they do not push each other.
+  const above = sys.addAgent({ x: 7, y: 1, layer: 'Upstairs' });
+  const twin = sys.addAgent({ x: 7.1, y: 1 });
+  for (let s = 0; s < 20; s++) sys.step();
+  assert.equal(sys.layers[above], 1);
+  assert.equal(sys.layers[twin], 0);
+  assert.ok(Math.abs(sys.x[above] - 7) < 1e-9 && Math.abs(sys.x[twin] - 7.1) < 1e-9, 'pushed by an agent on another floor');
+  assert.throws(() => sys.moveTo(id, 1, 1, { layer: 'Attic' }), (e: unknown) => e instanceof TilenavError && e.element === 'layer');
+  assert.throws(() => sys.addAgent({ x: 1, y: 1, layer: 9 }), (e: unknown) => e instanceof TilenavError && e.element === 'agent.layer');
+});
+
+test('groups on a layer with links plan one by one (flow fields know no links), and cross by them', () => {
+  const grid = new NavGrid(9, 3, { layers: ['Ground', 'Upstairs'] });
+  grid.fillRect(4, 0, 1, 3, { walkable: false }, 0);
   grid.addLink({ from: { x: 3, y: 0 }, to: { x: 5, y: 0 }, cost: 1 });
+  const sys = new NavigationSystem(grid);
   const ids = [0, 1, 2].map((y) => sys.addAgent({ x: 0, y }));
   const order = sys.moveGroup(ids, 7, 1, { mode: 'auto' });
   assert.equal(order.mode, 'formation');
-  stepWalkable(sys, () => ids.every((k) => !sys.isMoving(k)), 4000);
+  stepOnLayers(sys, () => ids.every((k) => !sys.isMoving(k)), 4000);
   for (const k of ids) assert.ok(sys.x[k] > 4, `unit ${k} did not cross by the link`);
 });
 

@@ -9,7 +9,7 @@ import type { ChaseOrder, ChaseTarget } from './chase.js';
 import type { FlowField, UnitField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
-import { GridPlanner, cellIndexAt, hasLayerLinks, walkableAt, type AgentPlanner } from './planner.js';
+import { GridPlanner, cellIndexAt, hasLinksFrom, walkableAt, type AgentPlanner } from './planner.js';
 import { ServicePlanner } from './async-planner.js';
 import type { PathService } from '../service/service.js';
 import { Replanner } from './replanning.js';
@@ -217,6 +217,13 @@ export class NavigationSystem {
   get waypointIndex(): Int32Array {
     return this.agents.waypointIndex;
   }
+  /**
+   * The grid layer each agent stands on (index): `layer` (the system's) unless it was added on
+   * another (`addAgent({ layer })`) or a link between layers (stairs, a ladder) took it there.
+   */
+  get layers(): Uint8Array {
+    return this.agents.layer;
+  }
   /** Group order id, -1 when none. */
   get group(): Int32Array {
     return this.agents.group;
@@ -269,16 +276,17 @@ export class NavigationSystem {
   private lastLegClear(id: number, x: number, y: number): boolean {
     const model = movementModel(this.movement);
     // Line of sight is a square grid's; elsewhere (hexagons) and off the grid the order replans.
-    if ((model.heuristic !== 'octile' && model.heuristic !== 'manhattan') || !walkableAt(this.grid, this.layer, x, y)) return false;
     const a = this.agents;
+    const layer = a.layer[id];
+    if ((model.heuristic !== 'octile' && model.heuristic !== 'manhattan') || !walkableAt(this.grid, layer, x, y)) return false;
     // A path ending at a link's near end does not end at the target.
-    if (a.linkX[id] === a.linkX[id]) return false;
+    if (a.linkX[id] === a.linkX[id] || a.goalLayer[id] !== layer) return false;
     const path = a.paths[id]!;
     const k = path.length / 2 - 2;
     const onLast = k < a.waypointIndex[id];
     const sx = onLast ? a.x[id] : path[k * 2];
     const sy = onLast ? a.y[id] : path[k * 2 + 1];
-    return lineOfSight(this.grid.searchView(this.layer), sx, sy, x, y, model.corner);
+    return lineOfSight(this.grid.searchView(layer), sx, sy, x, y, model.corner);
   }
 
   // ---- agents ------------------------------------------------------------------------------
@@ -290,8 +298,13 @@ export class NavigationSystem {
    * TilenavError names the coordinate otherwise.
    */
   addAgent(spec: AgentSpec): number {
-    if (spec !== null && typeof spec === 'object') this.checkPoint(spec.x, spec.y, 'agent.x', 'agent.y');
+    let layer = this.layer;
+    if (spec !== null && typeof spec === 'object') {
+      this.checkPoint(spec.x, spec.y, 'agent.x', 'agent.y');
+      if (spec.layer !== undefined) layer = this.layerOf(spec.layer, 'agent.layer');
+    }
     const id = this.agents.add(spec);
+    this.agents.layer[id] = layer;
     this.hash.fitRadius(this.agents.radius[id]);
     return id;
   }
@@ -324,7 +337,26 @@ export class NavigationSystem {
   moveTo(id: number, x: number, y: number, intent: MoveIntent = {}): void {
     this.agents.check(id);
     this.checkPoint(x, y, 'target x', 'target y');
-    this.agents.order(id, x, y, intent, -1, this.time);
+    this.agents.order(id, x, y, this.resolved(intent), -1, this.time);
+  }
+
+  /** `intent` with its `layer` as an index (a TilenavError naming `layer` for an unknown one). */
+  private resolved<T extends MoveIntent>(intent: T): T {
+    if (intent === null || typeof intent !== 'object' || intent.layer === undefined || typeof intent.layer === 'number') {
+      if (intent !== null && typeof intent === 'object' && typeof intent.layer === 'number') this.layerOf(intent.layer, 'layer');
+      return intent;
+    }
+    return { ...intent, layer: this.layerOf(intent.layer, 'layer') };
+  }
+
+  /** The index of grid layer `layer`, or a TilenavError naming `element`. */
+  private layerOf(layer: number | string, element: string): number {
+    try {
+      return this.grid.layerIndex(layer);
+    } catch (e) {
+      if (!(e instanceof TilenavError)) throw e;
+      throw new TilenavError(e.message.slice((e.element?.length ?? -2) + 2), { element });
+    }
   }
 
   /**
@@ -339,9 +371,10 @@ export class NavigationSystem {
     this.checkPoint(x, y, 'target x', 'target y');
     const asked = intent.mode ?? 'auto';
     if (asked !== 'auto' && asked !== 'formation' && asked !== 'flow') throw new TilenavError(`expected 'auto', 'formation' or 'flow', got ${describe(asked)}`, { element: 'mode' });
+    intent = this.resolved(intent);
     const n = ids.length;
-    // Flow fields do not follow links: on a layer with links each unit plans its own way.
-    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup && !hasLayerLinks(this.grid, this.layer) ? 'flow' : 'formation';
+    // Flow fields do not follow links: on a layer with links (of its own or to others) each unit plans its own way.
+    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup && !hasLinksFrom(this.grid, this.layer) ? 'flow' : 'formation';
     const xs = new Float64Array(n);
     const ys = new Float64Array(n);
     let maxR = 0;
