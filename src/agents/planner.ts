@@ -285,6 +285,7 @@ export class GridPlanner implements AgentPlanner {
 
 /** A link's far end an agent's plan leads to: a cell, and its layer when the link leads to another (else the agent's). */
 export interface LinkEnd extends CellPoint {
+  /** The far end's layer (index), when the link leads to another layer than the agent's. */
   layer?: number;
 }
 
