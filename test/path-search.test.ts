@@ -281,7 +281,6 @@ test('path search: the same mistakes throw the same errors as findPath; what beg
     assert.deepEqual(thrown(() => finder.begin(0, 0, 9, 9, { algorithm, nearest: true })), thrown(() => finder.findPath(0, 0, 9, 9, { algorithm, nearest: true })));
   }
   assert.equal(thrown(() => finder.begin(0, 0, 9, 9, { anyAngle: true })).element, 'anyAngle');
-  assert.equal(thrown(() => finder.begin(0, 0, 9, 9, { goals: [5, 7] })).element, 'goals');
   // A link added while a search runs: the next step starts again, and follows it.
   const later = new NavGrid(30, 30);
   const lf = new Pathfinder(later);
@@ -318,7 +317,7 @@ function drawLinks(grid: NavGrid, rnd: () => number): void {
   }
 }
 
-test('path search on every algorithm: one expansion a step gives the path findPath gives (astar, jps, jps+, hpa, auto; across links; random grids)', () => {
+test('path search on every algorithm: one expansion a step gives the path findPath gives (astar, jps, jps+, hpa, auto; across links; several goals; random grids)', () => {
   const grids = gridArb({ width: [1, 30], height: [1, 22], layers: [1, 2], costs: ['uniform', 'uniform', 'mixed', 'integer'] });
   const query = fc.record({
     algorithm: fc.constantFrom('astar' as const, 'jps' as const, 'jps+' as const, 'hpa' as const, 'auto' as const),
@@ -326,6 +325,7 @@ test('path search on every algorithm: one expansion a step gives the path findPa
     maxIterations: fc.oneof(fc.constant(Infinity), fc.constant(Infinity), fc.nat(80)),
     links: fc.boolean(),
     nearest: fc.constantFrom(false, false, true),
+    goals: fc.option(fc.array(fc.tuple(fc.nat(), fc.nat(1)), { minLength: 1, maxLength: 6 }), { nil: undefined, freq: 3 }),
   });
   fc.assert(
     fc.property(grids, query, ({ grid, rnd }, o) => {
@@ -338,6 +338,8 @@ test('path search on every algorithm: one expansion a step gives the path findPa
         const gx = Math.floor(rnd() * grid.width);
         const gy = Math.floor(rnd() * grid.height);
         const options: FindPathOptions = { algorithm: o.algorithm, movement: o.movement, maxIterations: o.maxIterations, nearest: o.nearest, layer: Math.floor(rnd() * L), goalLayer: Math.floor(rnd() * L) };
+        // Several goals, some on the other layer.
+        if (o.goals !== undefined) options.goals = o.goals.map(([c, l]) => [(c % grid.size) % grid.width, Math.floor((c % grid.size) / grid.width), l % L] as const);
         const label = `${grid.width}x${grid.height} (${sx},${sy})->(${gx},${gy}) ${JSON.stringify(options)} links ${JSON.stringify(grid.links())}`;
         // begin first: findPath's searches under 'auto' build landmark tables as they go, which
         // the next search reads (begin's do not build them).

@@ -8,7 +8,7 @@ import type { SearchView } from '../grid/navgrid.js';
 import { padXY } from '../grid/padded.js';
 import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from '../query/obstacles.js';
 import type { GridAStar } from './algorithms/astar/astar.js';
-import { NEAREST, PLAIN } from './algorithms/astar/astar.js';
+import { NEAREST, PLAIN, type GenericMode } from './algorithms/astar/astar.js';
 import { LinkBounds, linkedSearch, type LinkedSearch } from './algorithms/astar/linked.js';
 import { JumpRun, type JumpPointSearch } from './algorithms/jps/jps.js';
 import { SearchScratch, outcome } from './kernel/scratch.js';
@@ -106,6 +106,8 @@ export class PathSearch {
   private readonly plan = newPlan();
   private jps: JumpPointSearch | null = null;
   private linkScratch: SearchScratch | null = null;
+  /** With several goals: the one-layer search's mode (its goals), made by the first such run; null for one goal. */
+  private goalsMode: GenericMode | null = null;
   private fresh = true;
   private done = 0;
   /** Expansions of an AROUND phase that found no way round, added to the answer's. */
@@ -212,6 +214,7 @@ export class PathSearch {
     this.baseView = view;
     this.version = finder.grid.version;
     this.linksVersion = finder.grid.linksVersion;
+    if (q.goals !== null) return this.openGoals();
     const [gx, gy] = finder.goalOf(q, this.askedX, this.askedY, this.goalXY);
     const refused = finder.refusal(this.sx, this.sy, gx, gy, q, this.radius);
     if (refused !== null) return this.finish(refused);
@@ -262,6 +265,33 @@ export class PathSearch {
     this.done = 0;
   }
 
+  /** Begins the search to several goals (findPath's checks and choice), or answers at once when it needs none. */
+  private openGoals(): void {
+    const finder = this.finder;
+    const q = this.q;
+    const plan = this.plan;
+    this.phase = THROUGH;
+    const slot = (this.slot ??= finder.borrowSlot());
+    const record = (slot.link ??= newLinkedSearch(finder.grid, slot.scratch.size, q.view.stride, new LinkBounds()));
+    const answered = finder.goalsPlanned(this.sx, this.sy, q, this.radius, plan, record);
+    if (answered !== null) {
+      record.goals = null;
+      return this.ended(answered);
+    }
+    this.goalsMode ??= { maxCost: Infinity, seeded: false, nearest: false, goals: q.goals };
+    this.start = plan.start;
+    this.goal = -1;
+    this.jps = null;
+    this.linkScratch = null;
+    if (plan.runner === 'linked') {
+      const need = record.views.length * slot.scratch.size;
+      if (record.views.length > 1 && (slot.layers === undefined || slot.layers.size < need)) slot.layers = new SearchScratch(need);
+      this.linkScratch = record.views.length > 1 ? slot.layers! : slot.scratch;
+    }
+    this.fresh = true;
+    this.done = 0;
+  }
+
   /** Up to `n` expansions of the running phase; returns how many it made (the phase may end). */
   private advance(n: number): number {
     const q = this.q;
@@ -286,7 +316,11 @@ export class PathSearch {
       const scratch = this.linkScratch as SearchScratch;
       const out = linkedSearch(scratch, s, this.start, this.goal, q.maxIterations, this.out, fresh, before, before + n);
       this.done = out.expanded;
-      if (!s.paused) this.ended(this.finder.linkedAnswer(out, scratch, s, q, this.goal));
+      if (!s.paused) {
+        const goals = q.goals !== null;
+        s.goals = null;
+        this.ended(goals ? this.finder.linkedGoalsAnswer(out, scratch, s, q) : this.finder.linkedAnswer(out, scratch, s, q, this.goal));
+      }
       return out.expanded - before;
     }
     const stopAt = Math.min(q.maxIterations, before + n);
@@ -294,10 +328,12 @@ export class PathSearch {
     const out =
       runner === 'octile'
         ? slot.astar.octileSteps(q.view, this.start, this.goal, hs, fresh, before, stopAt, this.out)
-        : slot.astar.genericSteps(q.view, q.model, this.start, this.goal, hs, fresh, before, stopAt, this.out, q.nearest ? NEAREST : PLAIN);
+        : q.goals !== null
+          ? slot.astar.genericSteps(q.view, q.model, this.start, -1, this.plan.hs, fresh, before, stopAt, this.out, this.goalsMode!)
+          : slot.astar.genericSteps(q.view, q.model, this.start, this.goal, hs, fresh, before, stopAt, this.out, q.nearest ? NEAREST : PLAIN);
     this.done = out.expanded;
     // Stopped by the slice, not by maxIterations: paused.
-    if (!(out.limited && out.expanded < q.maxIterations)) this.ended(this.finder.answer(out, slot.astar, null, false, q, this.goal, this.goalCell));
+    if (!(out.limited && out.expanded < q.maxIterations)) this.ended(q.goals !== null ? this.finder.goalsAnswer(out, slot.astar, q) : this.finder.answer(out, slot.astar, null, false, q, this.goal, this.goalCell));
     return out.expanded - before;
   }
 

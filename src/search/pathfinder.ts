@@ -53,11 +53,14 @@ export interface Plan {
   /** Why jump point search cannot answer (null: it can). */
   jpsWhy: string | null;
   links: LinkIndex | null;
+  /** Searches to several goals: the start node, and the heuristic scale of the one-layer search. */
+  start: number;
+  hs: number;
 }
 
 /** An empty plan. @internal */
 export function newPlan(): Plan {
-  return { runner: 'octile', marks: null, tables: null, jpsWhy: null, links: null };
+  return { runner: 'octile', marks: null, tables: null, jpsWhy: null, links: null, start: 0, hs: 0 };
 }
 
 /** A query after its options were checked: one object per Pathfinder, rewritten by every query. @internal */
@@ -311,8 +314,8 @@ export class Pathfinder {
    * `auto` reads the landmark tables the layer has when it starts, and does not build them.
    * `nearest`, `radius`, `obstacles` (read when the search starts, and again if it restarts),
    * `weight`, `reachabilityCheck` and `out` work as in findPath; what findPath refuses, begin
-   * refuses with the same TilenavError. What runs in one call only throws a TilenavError naming
-   * it: `anyAngle`; several `goals`. Answers that need no search (an invalid start or goal, start
+   * refuses with the same TilenavError; `goals` (several goals) are searched a slice at a time
+   * too. What runs in one call only throws a TilenavError naming it: `anyAngle`. Answers that need no search (an invalid start or goal, start
    * = goal, a goal the component labels rule out) are ready at once in {@link PathSearch.result}.
    *
    * Several searches may run at once, each on its own search slot (its own scratch: about 20
@@ -325,7 +328,6 @@ export class Pathfinder {
   begin(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathSearch {
     const q = checkQuery(this.grid, newQuery(this.grid), sx, sy, gx, gy, options);
     if (options.anyAngle === true) throw new TilenavError('a search spread over frames returns grid paths; for an any-angle path call findPath with anyAngle', { element: 'anyAngle' });
-    if (q.goals !== null) throw new TilenavError('a search spread over frames goes to one goal; for several goals call findPath', { element: 'goals' });
     return new PathSearch(this, q, sx, sy, gx, gy, options);
   }
 
@@ -444,12 +446,49 @@ export class Pathfinder {
    */
   private toGoals(sx: number, sy: number, q: Query, radius: number, anyAngle: boolean): PathResult {
     const grid = this.grid;
+    const plan = this.plan;
+    const settled = this.goalsPlanned(sx, sy, q, radius, plan);
+    if (settled !== null) return settled;
+    if (plan.runner === 'linked') {
+      const s = this.linkSearch!;
+      const scratch = this.linkScratch(s.views.length);
+      const out = linkedSearch(scratch, s, plan.start, -1, q.maxIterations, this.last);
+      s.goals = null;
+      this.traced = scratch.generation;
+      this.tracedScratch = scratch;
+      this.tracedBase = s.slotOf[q.layer] * s.size;
+      return this.linkedGoalsAnswer(out, scratch, s, q);
+    }
+    const out = this.last;
+    const mode = (this.goalsMode ??= { maxCost: Infinity, seeded: false, nearest: false, goals: q.goals });
+    this.astar.generic(q.view, q.model, plan.start, -1, plan.hs, q.maxIterations, out, mode);
+    this.traced = this.scratch.generation;
+    this.tracedScratch = this.scratch;
+    this.tracedBase = 0;
+    const r = this.goalsAnswer(out, this.astar, q);
+    if (!anyAngle || r.cells.length < 2) return r;
+    const a = this.anyAngle(sx, sy, grid.xOf(r.reached), grid.yOf(r.reached), q, r.expanded);
+    a.status = r.status;
+    return a;
+  }
+
+  /**
+   * What a search of `q` to its several goals from (sx, sy) runs, written into `plan`: `generic`
+   * (A* on the layer, from padded cell `plan.start` with heuristic scale `plan.hs`, the goals in
+   * `q.goals`) or `linked` (A* across links on the record `into` or this Pathfinder's, from node
+   * `plan.start`, its goals and heuristic prepared). Or the answer when no search is needed: an
+   * invalid start, no usable goal, the start a goal, every goal out of reach. @internal
+   */
+  goalsPlanned(sx: number, sy: number, q: Query, radius: number, plan: Plan, into?: LinkedSearch): PathResult | null {
+    const grid = this.grid;
     // The start as findPath checks it; the goals are sorted out below, one by one.
     const refused = this.refusalOf(sx, sy, q.view, q.layer, radius);
     if (refused !== null) return refusedResult('invalid-start', refused);
     const goals = q.goals!;
     const links = this.linksFrom(q);
-    if (links !== null) return this.toGoalsAcrossLinks(sx, sy, q, radius, links);
+    plan.links = links;
+    if (links !== null) return this.goalsAcrossLinks(sx, sy, q, radius, links, plan, into);
+    plan.runner = 'generic';
     // Goals on other layers, which no link reaches from this one: dropped.
     const only = goals.allOn(q.layer) ? null : (this.layerSlots ??= new Int8Array(grid.layers.length));
     if (only !== null) {
@@ -463,22 +502,26 @@ export class Pathfinder {
     const startCell = sy * grid.width + sx;
     if (goals.has(start)) return pathResult('found', Int32Array.of(startCell), 0, 0, startCell);
     if (q.reachabilityCheck && goals.prepare(grid.width, q.model, (p) => pass[p] > 0 && !this.outOfReachOn(q, start, p, q.layer), only, this.scratch.size) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
-    const out = this.last;
-    const mode = (this.goalsMode ??= { maxCost: Infinity, seeded: false, nearest: false, goals });
+    plan.start = start;
     // Past GOAL_ESTIMATE_LIMIT goals the estimate is the distance to their bounding box: 0 all the
     // way from a start inside it, where computing it only costs time (64 goals spread over a map:
     // 1.6 times Dijkstra's), so such a search runs as Dijkstra.
     const estimate = goals.count <= GOAL_ESTIMATE_LIMIT || goals.estimate(sx, sy) > 0;
-    this.astar.generic(q.view, q.model, start, -1, estimate ? q.view.minCost * q.weight : 0, q.maxIterations, out, mode);
-    this.traced = this.scratch.generation;
+    plan.hs = estimate ? q.view.minCost * q.weight : 0;
+    return null;
+  }
+
+  /** The answer of a search to several goals on one layer that ended as `out`, read from `astar`'s scratch. @internal */
+  goalsAnswer(out: SearchOutcome, astar: GridAStar, q: Query): PathResult {
     if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
-    const node = this.astar.reachedGoal;
-    const cell = unpad(grid.width, node);
-    const r = pathResult('found', this.cellPath(this.scratch, node, q.out), this.scratch.g[node], out.expanded, cell);
-    if (!anyAngle || r.cells.length < 2) return r;
-    const a = this.anyAngle(sx, sy, grid.xOf(cell), grid.yOf(cell), q, r.expanded);
-    a.status = r.status;
-    return a;
+    const node = astar.reachedGoal;
+    return pathResult('found', this.cellPath(astar.scratch, node, q.out), astar.scratch.g[node], out.expanded, unpad(this.grid.width, node));
+  }
+
+  /** The answer of a search to several goals across links that ended as `out`, read from `scratch`. @internal */
+  linkedGoalsAnswer(out: SearchOutcome, scratch: SearchScratch, s: LinkedSearch, q: Query): PathResult {
+    if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+    return this.linkedPath(scratch, s, q, s.reached, 'found', out.expanded);
   }
 
   /**
@@ -505,15 +548,16 @@ export class Pathfinder {
   }
 
   /**
-   * {@link toGoals} when links lead off the start's layer or goals lie on other layers: one A*
-   * over (layer, cell) nodes (linked.ts) to the nearest goal, goals on layers no link reaches
-   * dropped, the estimate the nearest goal's across shortcuts.
+   * {@link goalsPlanned} when links lead off the start's layer: one A* over (layer, cell) nodes
+   * (linked.ts) to the nearest goal, goals on layers no link reaches dropped, the estimate the
+   * nearest goal's across shortcuts.
    */
-  private toGoalsAcrossLinks(sx: number, sy: number, q: Query, radius: number, links: LinkIndex): PathResult {
+  private goalsAcrossLinks(sx: number, sy: number, q: Query, radius: number, links: LinkIndex, plan: Plan, into?: LinkedSearch): PathResult | null {
     const grid = this.grid;
     const goals = q.goals!;
     const start = padXY(this.stride, sx, sy);
-    const s = this.linkRecord(q, links);
+    const s = this.linkRecord(q, links, into);
+    plan.runner = 'linked';
     const P = s.size;
     const startNode = s.slotOf[q.layer] * P + start;
     const views = s.views;
@@ -526,14 +570,8 @@ export class Pathfinder {
     s.goals = goals;
     s.goalSlot = 0;
     s.bounds.prepare(q.model, s.index, this.reachMask(q, s.index), q.stayOnLayer ? q.layer : -1, s.minCost, q.weight, 0, 0, this.stride, goals);
-    const scratch = this.linkScratch(s.views.length);
-    const out = linkedSearch(scratch, s, startNode, -1, q.maxIterations, this.last);
-    s.goals = null;
-    this.traced = scratch.generation;
-    this.tracedScratch = scratch;
-    this.tracedBase = s.slotOf[q.layer] * P;
-    if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
-    return this.linkedPath(scratch, s, q, s.reached, 'found', out.expanded);
+    plan.start = startNode;
+    return null;
   }
 
   /** One search on the query's view; with `nearest`, the partial path when the goal is out of reach. */

@@ -69,7 +69,7 @@ export interface PathResult {
 /**
  * The options of every path question: {@link Pathfinder.findPath}, the free {@link findPath}, the
  * path service's `findPath` and `request`, and `Pathfinder.begin` (a search spread over frames,
- * which runs the same algorithm a slice at a time, and refuses `anyAngle` and several `goals`).
+ * which runs the same algorithm a slice at a time, and refuses `anyAngle`).
  * All optional.
  */
 export interface FindPathOptions {
@@ -192,7 +192,7 @@ export interface FindPathOptions {
    * the path's {@link PathResult.layers} gives the layer of the goal reached. So `algorithm`
    * `auto` runs A*; `jps`, `jps+` and `hpa` are refused, and so are `nearest` and `obstacles`
    * (both measured towards one goal). Goals in another component than the start are dropped
-   * before the search (`reachabilityCheck`). Not available through the path service.
+   * before the search (`reachabilityCheck`). Not available through the path service; `Pathfinder.begin` searches them a slice at a time.
    */
   goals?: ArrayLike<number> | readonly (readonly [number, number] | readonly [number, number, number | string])[];
 }
