@@ -481,6 +481,13 @@ test('groups on a layer with links plan one by one (flow fields know no links), 
   assert.equal(order.mode, 'formation');
   stepOnLayers(sys, () => ids.every((k) => !sys.isMoving(k)), 4000);
   for (const k of ids) assert.ok(sys.x[k] > 4, `unit ${k} did not cross by the link`);
+  // A group sent upstairs by a ladder: formation slots on the upper floor, every unit climbs.
+  grid.addLink({ from: { x: 6, y: 2 }, to: { x: 6, y: 2, layer: 1 }, cost: 2 });
+  const up = sys.moveGroup(ids, 7, 1, { layer: 'Upstairs' });
+  assert.equal(up.mode, 'formation');
+  stepOnLayers(sys, () => ids.every((k) => !sys.isMoving(k)), 4000);
+  for (const k of ids) assert.equal(sys.layers[k], 1, `unit ${k} did not climb`);
+  assert.throws(() => sys.moveGroup(ids, 7, 1, { layer: 1, mode: 'flow' }), (e: unknown) => e instanceof TilenavError && e.element === 'mode');
 });
 
 test('a Tiled map declares links with object properties: linkTo, linkCost, linkOneWay, linkEnabled; bad ones are left out with a warning naming the object', () => {

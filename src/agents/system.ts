@@ -362,7 +362,10 @@ export class NavigationSystem {
   /**
    * Orders a group to (x, y): formation slots around the point (see planFormation), then one
    * plan per unit, or one flow field for all when the group has at least `flowFieldMinGroup`
-   * units (`mode` forces either).
+   * units (`mode` forces either). The target lies on `intent.layer` (default: the system's layer,
+   * whatever layer each unit stands on); a target on another layer than the system's, or a layer
+   * with links, is planned unit by unit (flow fields know no links and lie on the system's layer;
+   * `mode: 'flow'` there throws a TilenavError naming `mode`).
    */
   moveGroup(ids: ArrayLike<number>, x: number, y: number, intent: MoveIntent & { mode?: 'auto' | 'formation' | 'flow' } = {}): GroupOrder {
     const agents = this.agents;
@@ -373,8 +376,14 @@ export class NavigationSystem {
     if (asked !== 'auto' && asked !== 'formation' && asked !== 'flow') throw new TilenavError(`expected 'auto', 'formation' or 'flow', got ${describe(asked)}`, { element: 'mode' });
     intent = this.resolved(intent);
     const n = ids.length;
-    // Flow fields do not follow links: on a layer with links (of its own or to others) each unit plans its own way.
-    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup && !hasLinksFrom(this.grid, this.layer) ? 'flow' : 'formation';
+    // The target's layer (the system's unless the order names one): the formation's slots lie
+    // there, and every unit goes there, whatever layer it stands on.
+    const layer = typeof intent.layer === 'number' ? intent.layer : this.layer;
+    if (asked === 'flow' && layer !== this.layer) throw new TilenavError(`flow fields lie on the system's layer (${this.layer}); for a target on layer ${layer} use mode 'formation' or 'auto'`, { element: 'mode' });
+    if (intent.layer !== layer) intent = { ...intent, layer };
+    // Flow fields do not follow links, and lie on the system's layer: on a layer with links (of its
+    // own or to others), or for a target on another layer, each unit plans its own way.
+    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup && layer === this.layer && !hasLinksFrom(this.grid, this.layer) ? 'flow' : 'formation';
     const xs = new Float64Array(n);
     const ys = new Float64Array(n);
     let maxR = 0;
@@ -385,7 +394,7 @@ export class NavigationSystem {
     }
     // Taken even when the order fails, so group ids count orders.
     const g = this.nextGroup++;
-    const formation = planFormation(this.grid, this.layer, xs, ys, x, y, Math.max(2 * maxR * this.options.formationSpacing, 1e-3));
+    const formation = planFormation(this.grid, layer, xs, ys, x, y, Math.max(2 * maxR * this.options.formationSpacing, 1e-3));
     let unreachable = 0;
     if (formation === null) {
       for (let k = 0; k < n; k++) agents.markUnreachable(ids[k]);
