@@ -593,3 +593,31 @@ test('the binary grid format keeps links (new ids, in order) and names a bad one
   bytes.set(new TextEncoder().encode('"x":9'), at);
   assert.throws(() => parseBinaryGrid(bytes.buffer, { file: 'edited.tnav' }), (e: unknown) => e instanceof TilenavError && e.element === 'header.links[0]' && e.file === 'edited.tnav');
 });
+
+test('agents planning through the path service take stairs between layers too', async () => {
+  const grid = new NavGrid(9, 3, { layers: ['Ground', 'Upstairs'] });
+  grid.fillRect(4, 0, 1, 3, { walkable: false }, 0);
+  grid.addLink({ from: { x: 2, y: 1 }, to: { x: 2, y: 1, layer: 1 }, cost: 1 });
+  grid.addLink({ from: { x: 6, y: 1, layer: 1 }, to: { x: 6, y: 1 }, cost: 1 });
+  const service = new PathService(grid, { factory: inProcess(), workers: 1, share: 'never' });
+  const sys = new NavigationSystem(grid, { service });
+  try {
+    const id = sys.addAgent({ x: 0, y: 1 });
+    let arrived = false;
+    sys.moveTo(id, 8, 1, { onArrived: () => (arrived = true) });
+    const seen: number[] = [];
+    for (let s = 0; s < 3000 && !arrived; s++) {
+      sys.step();
+      if (seen[seen.length - 1] !== sys.layers[id]) seen.push(sys.layers[id]);
+      assert.ok(grid.isWalkable(Math.floor(sys.x[id] + 0.5), Math.floor(sys.y[id] + 0.5), sys.layers[id]), 'in a wall');
+      // The answers come back between steps.
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.ok(arrived, 'did not arrive');
+    assert.deepEqual(seen, [0, 1, 0]);
+    assert.ok(Math.hypot(sys.x[id] - 8, sys.y[id] - 1) < 0.5);
+  } finally {
+    sys.dispose();
+    await service.close();
+  }
+});
