@@ -127,20 +127,17 @@ export interface SearchOutcome {
   reached: boolean;
   expanded: number;
   limited: boolean;
-  /** The work `maxIterations` bounds: the expansions, plus for jump point search the cells its jumps scanned. */
-  work: number;
 }
 
 /** A fresh outcome object; searches fill one in place so that a query allocates none. */
 export function outcome(reached = false, expanded = 0, limited = false): SearchOutcome {
-  return { reached, expanded, limited, work: expanded };
+  return { reached, expanded, limited };
 }
 
 /** Writes how a search ended into `out` and returns it. */
-export function report(out: SearchOutcome, reached: boolean, expanded: number, limited: boolean, work = expanded): SearchOutcome {
+export function report(out: SearchOutcome, reached: boolean, expanded: number, limited: boolean): SearchOutcome {
   out.reached = reached;
   out.expanded = expanded;
   out.limited = limited;
-  out.work = work;
   return out;
 }
