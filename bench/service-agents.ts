@@ -7,7 +7,8 @@
  * arrive), steps over 16 ms, replans per 100 steps, how many arrived, and how much longer than its
  * exact path the walk was for units that walked straight at their target before their plan came.
  * Targets: every unit moving within 2 steps; no step over 16 ms, median under 4 ms; all arrive.
- * `npm run bench service-agents`; TILENAV_AGENTS=N for another count, TILENAV_STEPS for the cap.
+ * `npm run bench service-agents`; TILENAV_AGENTS=N for another count, TILENAV_STEPS for the cap,
+ * TILENAV_RUNS=group (or each, synchronous, PathService) for some of the runs.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { NavGrid } from '../src/index.js';
@@ -160,6 +161,8 @@ for (const [name, group, svc] of [
   ['one group to one target, synchronous', true, null],
   ['one group to one target, PathService', true, service],
 ] as const) {
+  // TILENAV_RUNS=group (or each, synchronous, PathService): only the runs whose name holds it.
+  if (process.env.TILENAV_RUNS !== undefined && !name.includes(process.env.TILENAV_RUNS)) continue;
   const r = await run(grid, jobs, group, svc);
   loads.push(loadavg()[0].toFixed(1));
   const ex = group ? exact.group : exact.each;

@@ -312,8 +312,9 @@ export class Replanner {
       if ((a.flags[i] & AGENT_INTENT) === 0) continue;
       // A chasing crowd jams round its target: that is the chase going well, not being stuck.
       if ((a.flags[i] & AGENT_FLOW) !== 0 && this.fields[a.group[i]]?.chasing === true) continue;
-      if (this.planner.pending?.(i) === true) {
-        // Waiting for a plan from another thread is not being stuck.
+      if (this.planner.pending?.(i) === true || (a.flags[i] & (AGENT_PATHFINDING | AGENT_FLOW | AGENT_HAS_PATH)) === AGENT_PATHFINDING) {
+        // Waiting for a plan (from another thread, or for its turn in the step's budget) is not
+        // being stuck, even for a unit walking straight into a wall meanwhile.
         a.anchorTime[i] = now;
         continue;
       }

@@ -19,7 +19,7 @@ import { Steering } from './steering.js';
 import { AGENT_FLOW, AGENT_INTENT, AgentStore, type AgentSpec, type MoveIntent } from './store.js';
 
 /** A group order computes its flow field this many steps' worth of `flowFieldBudget` at once (see moveGroup). */
-const ORDER_FIELD_STEPS = 4;
+const ORDER_FIELD_STEPS = 2;
 
 /** A group order's outcome. */
 export interface GroupOrder {
