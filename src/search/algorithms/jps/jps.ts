@@ -217,6 +217,7 @@ export class JumpPointSearch {
     if (this.goalCosts.length < lk) this.goalCosts = new Float64Array(lk);
     const gd = this.goalCosts;
     for (let k = 0; k < lk; k++) gd[k] = ld[goal * ls + k];
+    const halfGoal = 0.5 * pass[goal];
     // The path from a node to each successor is diagonal steps first, then straight ones (octile)
     // or vertical first, then horizontal (cardinal), so a successor's parent is the node it was
     // found from, with no intermediate cell on the open list (ICAPS 2014's pruned intermediates).
@@ -241,12 +242,15 @@ export class JumpPointSearch {
         // Queued already: its bound is the one it was queued with.
         h = heap.keyOf(jp) - g[jp];
       } else if (lk !== 0) {
+        let m = 0;
         for (let k = 0, b = jp * ls; k < lk; k++) {
           const a = gd[k] - ld[b + k];
-          if (a > h) h = a;
-          else if (-a > h) h = -a;
+          if (a > m) m = a;
+          else if (-a > m) m = -a;
         }
-        if (h === Infinity) return;
+        if (m === Infinity) return;
+        m += halfGoal - 0.5 * pass[jp];
+        if (m > h) h = m;
       }
       const f = ng + h;
       g[jp] = ng;
