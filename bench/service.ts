@@ -1,6 +1,9 @@
 /**
  * PathService benchmark: throughput of 1 vs 2 workers on AcrosstheCape queries (and the main
- * thread alone for reference), and latency percentiles under a burst of 10,000 requests.
+ * thread alone for reference), with what scaling depends on: the main thread's CPU time per
+ * request, the workers' time waiting for a batch and on a CPU, the messages sent, and the
+ * machine's load (another program on the cores makes the wall-clock ratio meaningless: take it
+ * below a load of 1.5); then latency percentiles under a burst of 10,000 requests, and batching.
  * Runs the built package (dist/, as `npm run bench` builds first), so the workers are plain JS.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -10,7 +13,8 @@ import type * as CoreModule from '../src/index.js';
 import type * as LoadersModule from '../src/loaders/index.js';
 import { readFixture } from '../test/fixtures.js';
 
-const dist = new URL('../dist/', import.meta.url);
+// SERVICE_BENCH_DIST=/path/to/dist/ runs another build of the package (an A/B against an older one).
+const dist = process.env.SERVICE_BENCH_DIST ? new URL(`file://${process.env.SERVICE_BENCH_DIST.replace(/\/?$/, '/')}`) : new URL('../dist/', import.meta.url);
 if (!existsSync(new URL('service/node.js', dist))) throw new Error('bench/service: run `npm run build` first (npm run bench does)');
 const { createPathService } = (await import(new URL('service/node.js', dist).href)) as typeof ServiceModule;
 const { Pathfinder } = (await import(new URL('index.js', dist).href)) as typeof CoreModule;
@@ -187,50 +191,53 @@ console.log(`CPU per query: ${r1(cpuPerQuery[1] * 1000)} us with 1 worker, ${r1(
 console.log(`predicted on a quiet machine: 2 workers on 2 cores ${twoOnTwo.toFixed(2)}x one worker; 8 workers on 9 cores ${eightOnNine.toFixed(1)}x (the main thread caps the pool at ~${Math.round(1000 / m)} q/s)`);
 
 // Burst: 10,000 requests at once (short and medium queries, cycled), latency from request to answer.
-const burstQueries = all.filter((q) => q.bucket < 60);
-const BURST = 10_000;
-const service = createPathService(grid, { workers: 2, queueLimit: BURST });
-await service.ready();
-const latencies: number[] = [];
-const t0 = performance.now();
-for (let k = 0; k < BURST; k++) {
-  const q = burstQueries[k % burstQueries.length];
-  service.request(q.startX, q.startY, q.goalX, q.goalY);
-}
-while (latencies.length < BURST) {
-  await new Promise((r) => setTimeout(r, 1));
-  for (const r of service.fetchCompleted()) latencies.push(r.latencyMs);
-}
-const burstMs = performance.now() - t0;
-const stats = service.stats();
-await service.close();
-latencies.sort((a, b) => a - b);
-console.log(`\nBurst of ${BURST} requests (AcrosstheCape buckets < 60), 2 workers: all answered in ${r1(burstMs)} ms (${Math.round(BURST / (burstMs / 1000))} q/s)`);
-console.table([{ p50Ms: r1(pct(latencies, 0.5)), p90Ms: r1(pct(latencies, 0.9)), p95Ms: r1(pct(latencies, 0.95)), p99Ms: r1(pct(latencies, 0.99)), maxMs: r1(latencies[latencies.length - 1]), meanMs: r1(stats.meanLatencyMs), failed: stats.failed }]);
-
-// Batching: many short queries, one request per message vs up to 32.
-const short = all.filter((q) => q.bucket < 8);
-const SHORT = 5_000;
-const batchRows: Record<string, string | number>[] = [];
-for (const maxBatch of [1, 32]) {
-  const svc = createPathService(grid, { workers: 2, queueLimit: SHORT, maxBatch });
-  await svc.ready();
-  const walls: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const t = performance.now();
-    for (let k = 0; k < SHORT; k++) {
-      const q = short[k % short.length];
-      svc.request(q.startX, q.startY, q.goalX, q.goalY);
-    }
-    let left = SHORT;
-    while (left > 0) {
-      await new Promise((r) => setTimeout(r, 1));
-      left -= svc.fetchCompleted().length;
-    }
-    walls.push(performance.now() - t);
+// SERVICE_BENCH_THROUGHPUT_ONLY=1: the throughput runs above, not the burst and batching ones below.
+if (!process.env.SERVICE_BENCH_THROUGHPUT_ONLY) {
+  const burstQueries = all.filter((q) => q.bucket < 60);
+  const BURST = 10_000;
+  const service = createPathService(grid, { workers: 2, queueLimit: BURST });
+  await service.ready();
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  for (let k = 0; k < BURST; k++) {
+    const q = burstQueries[k % burstQueries.length];
+    service.request(q.startX, q.startY, q.goalX, q.goalY);
   }
-  await svc.close();
-  batchRows.push({ maxBatch, queries: SHORT, medianMs: r1(median(walls)), qps: Math.round(SHORT / (median(walls) / 1000)) });
+  while (latencies.length < BURST) {
+    await new Promise((r) => setTimeout(r, 1));
+    for (const r of service.fetchCompleted()) latencies.push(r.latencyMs);
+  }
+  const burstMs = performance.now() - t0;
+  const stats = service.stats();
+  await service.close();
+  latencies.sort((a, b) => a - b);
+  console.log(`\nBurst of ${BURST} requests (AcrosstheCape buckets < 60), 2 workers: all answered in ${r1(burstMs)} ms (${Math.round(BURST / (burstMs / 1000))} q/s)`);
+  console.table([{ p50Ms: r1(pct(latencies, 0.5)), p90Ms: r1(pct(latencies, 0.9)), p95Ms: r1(pct(latencies, 0.95)), p99Ms: r1(pct(latencies, 0.99)), maxMs: r1(latencies[latencies.length - 1]), meanMs: r1(stats.meanLatencyMs), failed: stats.failed }]);
+
+  // Batching: many short queries, one request per message vs up to 32.
+  const short = all.filter((q) => q.bucket < 8);
+  const SHORT = 5_000;
+  const batchRows: Record<string, string | number>[] = [];
+  for (const maxBatch of [1, 32]) {
+    const svc = createPathService(grid, { workers: 2, queueLimit: SHORT, maxBatch });
+    await svc.ready();
+    const walls: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const t = performance.now();
+      for (let k = 0; k < SHORT; k++) {
+        const q = short[k % short.length];
+        svc.request(q.startX, q.startY, q.goalX, q.goalY);
+      }
+      let left = SHORT;
+      while (left > 0) {
+        await new Promise((r) => setTimeout(r, 1));
+        left -= svc.fetchCompleted().length;
+      }
+      walls.push(performance.now() - t);
+    }
+    await svc.close();
+    batchRows.push({ maxBatch, queries: SHORT, medianMs: r1(median(walls)), qps: Math.round(SHORT / (median(walls) / 1000)) });
+  }
+  console.log(`\nBatching, ${SHORT} short queries (AcrosstheCape buckets < 8), 2 workers, median of ${ROUNDS}`);
+  console.table(batchRows);
 }
-console.log(`\nBatching, ${SHORT} short queries (AcrosstheCape buckets < 8), 2 workers, median of ${ROUNDS}`);
-console.table(batchRows);
