@@ -348,26 +348,26 @@ test('phaser e2e: army mode: 500 units, a drag box selects them, a right-click m
   for (let k = 0; k < 500; k++) if (Math.hypot(soon[2 * k] - before[2 * k], soon[2 * k + 1] - before[2 * k + 1]) > 1e-6) moved++;
   t.diagnostic(`${moved} of 500 units moved within two frames of the right-click`);
   assert.ok(moved >= 250, `most units move within two frames of the order: ${moved} of 500`);
-  // The frames while they walk: the game's own work per frame (Phaser's prestep to postrender: the
-  // navigation update and the render) is what is asserted; the time between frames
-  // (requestAnimationFrame) is reported too, but headless Chromium on a busy machine without a GPU
-  // paces and throttles those frames by itself, so it is no measure of the game.
-  await page.waitForTimeout(500);
+  // The frames while they walk (at least 400 of the 500): the game's own work per frame (Phaser's
+  // prestep to postrender: the navigation update and the render) is what is asserted; the time
+  // between frames (requestAnimationFrame) is reported too, but headless Chromium without a GPU on
+  // a busy machine paces and throttles those frames by itself (10 to 60 a second here), so it is no
+  // measure of the game. At least 60 frames, however long they take to come.
+  await page.waitForTimeout(300);
   await page.evaluate(() => window.__phaser.resetTiming());
-  await page.waitForTimeout(3000);
-  const { updateMs, gapMs, workMs } = await page.evaluate(() => window.__phaser.timing());
-  const walking = (await page.evaluate(() => window.__phaser.units())).filter((u: any) => u.moving).length;
+  await page.waitForFunction(() => window.__phaser.timing().workMs.length >= 90, undefined, { timeout: 60_000 });
+  const { updateMs, gapMs, workMs, walkingAt } = await page.evaluate(() => window.__phaser.timing());
   const hud: string = await page.evaluate(() => window.__phaser.hud());
   mkdirSync(join(root, 'test-output'), { recursive: true });
   await page.locator('canvas').screenshot({ path: join(root, 'test-output/phaser-army.png') });
   await page.close();
+  const marching = workMs.filter((_: number, k: number) => walkingAt[k] >= 400);
   const mean = (a: number[]) => a.reduce((s, v) => s + v, 0) / a.length;
   const p95 = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length * 0.95)];
-  t.diagnostic(`army, ${walking} of 500 still walking after the measured 3 s, ${workMs.length} frames: frame work ${mean(workMs).toFixed(2)} ms mean, ${p95(workMs).toFixed(2)} ms p95; navigation update ${mean(updateMs).toFixed(2)} ms mean, ${p95(updateMs).toFixed(2)} ms p95; between frames (requestAnimationFrame) ${mean(gapMs).toFixed(2)} ms mean, ${p95(gapMs).toFixed(2)} ms p95`);
+  t.diagnostic(`army: ${marching.length} of ${workMs.length} frames with at least 400 of 500 walking: frame work ${mean(marching).toFixed(2)} ms mean, ${p95(marching).toFixed(2)} ms p95; navigation update ${mean(updateMs).toFixed(2)} ms mean, ${p95(updateMs).toFixed(2)} ms p95; between frames (requestAnimationFrame) ${mean(gapMs).toFixed(2)} ms mean, ${p95(gapMs).toFixed(2)} ms p95`);
   assert.match(hud, /500 units/, 'the figures show in the corner');
-  assert.ok(workMs.length >= 30, `frames ran: ${workMs.length}`);
-  assert.ok(walking >= 250, `measured while the army walks: ${walking} walking`);
-  assert.ok(mean(workMs) < 16.7, `frame work (update and render) ${mean(workMs).toFixed(2)} ms mean, under a 60 fps frame`);
+  assert.ok(marching.length >= 60, `frames measured while the army walks: ${marching.length}`);
+  assert.ok(mean(marching) < 16.7, `frame work (update and render) ${mean(marching).toFixed(2)} ms mean, under a 60 fps frame`);
   assert.deepEqual(consoleErrors, []);
 });
 

@@ -57,6 +57,8 @@ class FrontierScene extends Phaser.Scene {
   private frameMs: number[] = [];
   /** The game's work per frame (ms): from Phaser's prestep to its postrender (update and render). */
   private workMs: number[] = [];
+  /** Units walking at the end of each frame of workMs. */
+  private walkingAt: number[] = [];
   /** Real time between the starts of successive frames (ms; Phaser's own delta is smoothed). */
   private gapMs: number[] = [];
   private stepStart = 0;
@@ -129,7 +131,11 @@ class FrontierScene extends Phaser.Scene {
     });
     this.game.events.on('postrender', () => {
       this.workMs.push(performance.now() - this.stepStart);
-      if (this.workMs.length > 600) this.workMs.shift();
+      this.walkingAt.push(this.walking());
+      if (this.workMs.length > 600) {
+        this.workMs.shift();
+        this.walkingAt.shift();
+      }
     });
 
     this.input.mouse?.disableContextMenu();
@@ -242,11 +248,16 @@ class FrontierScene extends Phaser.Scene {
     }
   }
 
+  private walking(): number {
+    const system = this.agents.system;
+    let n = 0;
+    for (const u of this.units) if (system.isMoving(u.id)) n++;
+    return n;
+  }
+
   /** The corner's text: units, walking, selected; the navigation update, the game's work per frame and the time between frames (mean, p95). */
   private figures(): string {
-    const system = this.agents.system;
-    let walking = 0;
-    for (const u of this.units) if (system.isMoving(u.id)) walking++;
+    const walking = this.walking();
     const f = (a: number[]) => {
       const r = a.slice(-WINDOW);
       const sorted = [...r].sort((x, y) => x - y);
@@ -285,11 +296,12 @@ class FrontierScene extends Phaser.Scene {
       },
       grid: () => ({ width: grid.width, height: grid.height, layers: grid.layers.map((l) => ({ walkable: Array.from(l.walkable), cost: Array.from(l.cost) })) }),
       army: ARMY,
-      timing: () => ({ updateMs: [...this.updateMs], frameMs: [...this.frameMs], workMs: [...this.workMs], gapMs: [...this.gapMs] }),
+      timing: () => ({ updateMs: [...this.updateMs], frameMs: [...this.frameMs], workMs: [...this.workMs], gapMs: [...this.gapMs], walkingAt: [...this.walkingAt] }),
       resetTiming: () => {
         this.updateMs.length = 0;
         this.frameMs.length = 0;
         this.workMs.length = 0;
+        this.walkingAt.length = 0;
         this.gapMs.length = 0;
       },
       hud: () => this.hud?.text ?? null,
