@@ -86,7 +86,8 @@ export class Avoidance {
   /** The agents in buckets at the start of the step, for the neighbour search (see findNeighbours). */
   private readonly near = new AgentGrid();
   private readonly grid: NavGrid;
-  private readonly layer: number;
+  /** The layer of the agent being handled (set per agent: agents on other layers neither meet nor share walls). */
+  private layer: number;
   private readonly options: Readonly<NavigationOptions>;
   private readonly solver = new OrcaSolver();
   /** Velocities chosen this step, copied to vx, vy once all are chosen. */
@@ -167,6 +168,7 @@ export class Avoidance {
   /** Agent i's velocity for this step, into outX, outY. */
   private choose(i: number): void {
     const a = this.agents;
+    this.layer = a.layer[i];
     const o = this.options;
     const reg = this.reg;
     const speed = a.walkSpeed[i] * a.desiredSpeed[i];
@@ -231,6 +233,7 @@ export class Avoidance {
    */
   fitInWalls(p: Float64Array, i: number): void {
     const r = this.agents.radius[i];
+    this.layer = this.agents.layer[i];
     const cx = Math.floor(p[0] + 0.5);
     const cy = Math.floor(p[1] + 0.5);
     if (!this.open(cx, cy)) return;
@@ -606,9 +609,12 @@ export class Avoidance {
     const group = a.group[i];
     // On its last leg into its group's formation a walker leaves its groupmates to push-apart.
     const packing = group >= 0 && this.lastLeg[i] === 1;
+    // Agents on another layer (another floor) are no neighbours.
+    const layer = a.layer;
+    const own = layer[i];
     for (let q = from; q < to; q++) {
       const j = items[q];
-      if (j === i || (packing && a.group[j] === group)) continue;
+      if (j === i || (packing && a.group[j] === group) || layer[j] !== own) continue;
       const dx = x[j] - px;
       const dy = y[j] - py;
       const d2 = dx * dx + dy * dy;
