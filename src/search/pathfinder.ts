@@ -591,6 +591,12 @@ export class Pathfinder {
    * once they have done about half as much work as that, a slice per search (an eighth of one
    * landmark's build), so no search pauses for long; `prepare` at load time has them all from the
    * first query.
+   *
+   * `algorithm: 'subgoal'` builds the layer's subgoal graph (octile movement, uniform costs; it
+   * throws a TilenavError naming `algorithm` for a layer it cannot search), kept by the grid and
+   * listed by `grid.memory()`: from then on `auto` searches it on that layer until a change to the
+   * layer drops it (then `auto` runs JPS until it is built again). Build times and bytes per cell:
+   * docs/benchmarks.md.
    */
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName; landmarks?: number } = {}): void {
     assertOptionsObject(options, 'options');
