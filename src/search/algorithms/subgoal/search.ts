@@ -67,8 +67,7 @@ export class SubgoalSearch {
   private readonly scan = new Scan();
   /** The subgoals the goal reaches directly, marked with the current search's stamp. */
   private goalMarks = new Uint32Array(0);
-  private goalCount = 0;
-  private goalCells = new Int32Array(0);
+  private lastOpen = 0;
   /** The last path's graph nodes as padded cells, goal first. */
   private route = new Int32Array(16);
   private routeLength = 0;
@@ -81,7 +80,7 @@ export class SubgoalSearch {
 
   /** Bytes held besides the Pathfinder's scratch. */
   get bytes(): number {
-    return this.scan.cells.byteLength + this.goalMarks.byteLength + this.goalCells.byteLength + this.route.byteLength;
+    return this.scan.cells.byteLength + this.goalMarks.byteLength + this.route.byteLength;
   }
 
   /**
@@ -120,14 +119,11 @@ export class SubgoalSearch {
     // The goal's directly reached subgoals: relaxing one also relaxes the goal.
     if (G === n + 1) {
       if (this.goalMarks.length < n) this.goalMarks = new Uint32Array(Math.max(n, this.goalMarks.length * 2));
+      // The scratch's stamps started over (after about two billion searches): so do the marks.
+      if (open < this.lastOpen) this.goalMarks.fill(0);
+      this.lastOpen = open;
       const k = graph.reach(pass, goal, this.scan);
-      if (this.goalCells.length < k) this.goalCells = new Int32Array(Math.max(k, this.goalCells.length * 2));
-      for (let j = 0; j < k; j++) {
-        const id = idOf[this.scan.cells[j]];
-        this.goalMarks[id] = open;
-        this.goalCells[j] = id;
-      }
-      this.goalCount = k;
+      for (let j = 0; j < k; j++) this.goalMarks[idOf[this.scan.cells[j]]] = open;
       if (k === 0) {
         report(out, false, 0, false);
         return Infinity;
