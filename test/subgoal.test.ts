@@ -168,3 +168,22 @@ test('subgoal: refuses by name what it cannot search (weighted costs, other move
   refused(() => finder.prepare({ algorithm: 'subgoal' }), /links/);
   assert.throws(() => finder.findPath(0, 0, 8, 0, { algorithm: 'bfs' as never }), /'subgoal'/);
 });
+
+test('subgoal: one graph per layer; a change drops only its own layer', () => {
+  const grid = new NavGrid(24, 10, { layers: 2 });
+  grid.fillRect(8, 0, 1, 8, { walkable: false }, 0);
+  grid.fillRect(12, 2, 1, 8, { walkable: false }, 1);
+  const finder = new Pathfinder(grid);
+  finder.prepare({ algorithm: 'subgoal', layer: 1 });
+  const graphs = () => grid.memory().entries.filter((e) => e.name === 'subgoal graph').map((e) => e.layer);
+  assert.deepEqual(graphs(), [1]);
+  const jps0 = finder.findPath(0, 9, 23, 0, { algorithm: 'jps', layer: 0 });
+  assert.equal(finder.findPath(0, 9, 23, 0, { layer: 0 }).expanded, jps0.expanded, 'layer 0 has no graph: auto runs jps');
+  const sub1 = finder.findPath(0, 0, 23, 9, { algorithm: 'subgoal', layer: 1 });
+  assert.equal(finder.findPath(0, 0, 23, 9, { layer: 1 }).expanded, sub1.expanded, 'layer 1: auto searches its graph');
+  assert.ok(Math.abs(sub1.cost - finder.findPath(0, 0, 23, 9, { algorithm: 'astar', layer: 1 }).cost) < 1e-9);
+  grid.fillRect(3, 3, 1, 1, { walkable: false }, 0);
+  assert.deepEqual(graphs(), [1], 'a change on layer 0 keeps layer 1 graph');
+  grid.fillRect(3, 3, 1, 1, { walkable: false }, 1);
+  assert.deepEqual(graphs(), [], 'a change on layer 1 drops it');
+});
