@@ -17,6 +17,11 @@
  * from the cell scanned from, which the scan itself walked: refining an edge walks it again.
  */
 import type { SearchView } from '../../../grid/navgrid.js';
+import { NodeHeap } from '../../kernel/heap.js';
+import { OCTILE_K } from '../../../grid/padded.js';
+
+/** Landmarks a graph keeps distances from (fewer on a graph with fewer subgoals). */
+const LANDMARKS = 8;
 
 /** Straight directions N E S W as padded index steps, and the diagonals NE SE SW NW with their two straight parts. */
 const STRAIGHT_X = Int32Array.of(0, 1, 0, -1);
@@ -51,6 +56,14 @@ export class SubgoalGraph {
   /** Edges: subgoal u's neighbours are `to[first[u] .. first[u + 1] - 1]` (subgoal ids). */
   readonly first: Int32Array;
   readonly to: Int32Array;
+  /** How many landmarks {@link far} holds distances from. */
+  readonly landmarks: number;
+  /**
+   * The graph distance from each landmark to each subgoal, `far[v * landmarks + i]` (Infinity
+   * where none): by the triangle inequality a lower bound of the distance between two subgoals,
+   * often far above the straight-line one round large obstacles (the ALT heuristic).
+   */
+  readonly far: Float64Array;
   /** Build time in milliseconds. */
   readonly buildMs: number;
 
@@ -142,12 +155,14 @@ export class SubgoalGraph {
     first[n] = m;
     this.first = first;
     this.to = to.slice(0, m);
+    this.landmarks = Math.min(LANDMARKS, n);
+    this.far = landmarkDistances(n, this.landmarks, first, this.to, xs, ys);
     this.buildMs = performance.now() - t0;
   }
 
   /** Bytes held: the subgoal table and clearances per padded cell, the subgoals and the edges. */
   get bytes(): number {
-    return this.idOf.byteLength + this.clear.byteLength + this.cellOf.byteLength + this.around.byteLength + this.xs.byteLength + this.ys.byteLength + this.first.byteLength + this.to.byteLength;
+    return this.idOf.byteLength + this.clear.byteLength + this.cellOf.byteLength + this.around.byteLength + this.far.byteLength + this.xs.byteLength + this.ys.byteLength + this.first.byteLength + this.to.byteLength;
   }
 
   /**
@@ -316,4 +331,60 @@ function bends(): Uint8Array {
     }
   }
   return t;
+}
+
+/**
+ * Distances from `k` landmarks to every subgoal over the graph's edges (octile lengths), laid out
+ * per subgoal. The landmarks are spread farthest first: each is the subgoal farthest from those
+ * chosen before (the first, the one farthest from subgoal 0); a subgoal no landmark reaches yet
+ * (another component) is taken first.
+ */
+function landmarkDistances(n: number, k: number, first: Int32Array, to: Int32Array, xs: Int32Array, ys: Int32Array): Float64Array {
+  const far = new Float64Array(n * k);
+  const dist = new Float64Array(n);
+  const nearest = new Float64Array(n).fill(Infinity);
+  const heap = new NodeHeap(n);
+  const run = (src: number): void => {
+    dist.fill(Infinity);
+    dist[src] = 0;
+    heap.clear();
+    heap.push(src, 0, 0);
+    while (heap.size > 0) {
+      const u = heap.pop();
+      const du = dist[u];
+      for (let e = first[u]; e < first[u + 1]; e++) {
+        const v = to[e];
+        let ax = xs[v] - xs[u];
+        let ay = ys[v] - ys[u];
+        if (ax < 0) ax = -ax;
+        if (ay < 0) ay = -ay;
+        const nd = du + (ax > ay ? ax + OCTILE_K * ay : ay + OCTILE_K * ax);
+        if (nd >= dist[v]) continue;
+        if (dist[v] === Infinity) heap.push(v, nd, 0);
+        else heap.decrease(v, nd, 0);
+        dist[v] = nd;
+      }
+    }
+  };
+  if (n === 0) return far;
+  run(0);
+  for (let i = 0; i < k; i++) {
+    // The subgoal farthest from the landmarks so far (from subgoal 0 for the first).
+    let best = 0;
+    let bestD = -1;
+    for (let v = 0; v < n; v++) {
+      const d = i === 0 ? dist[v] : nearest[v];
+      const key = d === Infinity ? Number.MAX_VALUE : d;
+      if (key > bestD) {
+        bestD = key;
+        best = v;
+      }
+    }
+    run(best);
+    for (let v = 0; v < n; v++) {
+      far[v * k + i] = dist[v];
+      if (dist[v] < nearest[v]) nearest[v] = dist[v];
+    }
+  }
+  return far;
 }

@@ -10,6 +10,8 @@ import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scr
 import { BENDS, Scan, SubgoalGraph, diagonalFirstOpen, writeSegment } from './graph.js';
 
 const K = OCTILE_K;
+/** Landmark bounds are differences of sums rounded differently: lowered by this much they never overestimate. */
+const BOUND_EPS = 1e-9;
 
 /**
  * The subgoal graphs a grid keeps, one per layer (built on demand). A change on a layer drops its
@@ -68,6 +70,8 @@ export class SubgoalSearch {
   /** The subgoals the goal reaches directly, marked with the current search's stamp. */
   private goalMarks = new Uint32Array(0);
   private lastOpen = 0;
+  /** The goal's distance from each landmark. */
+  private goalFar = new Float64Array(0);
   /** The last path's graph nodes as padded cells, goal first. */
   private route = new Int32Array(16);
   private routeLength = 0;
@@ -80,7 +84,7 @@ export class SubgoalSearch {
 
   /** Bytes held besides the Pathfinder's scratch. */
   get bytes(): number {
-    return this.scan.cells.byteLength + this.goalMarks.byteLength + this.route.byteLength;
+    return this.scan.cells.byteLength + this.goalMarks.byteLength + this.goalFar.byteLength + this.route.byteLength;
   }
 
   /**
@@ -116,6 +120,14 @@ export class SubgoalSearch {
     const { g, parent, stamp, heap } = scratch;
     const open = scratch.begin();
     const closed = open + 1;
+    // The goal's landmark distances: a subgoal's own, else through the subgoals it reaches directly
+    // (the last leg of every path to it starts at one of them), filled in below.
+    const L = graph.landmarks;
+    const far = graph.far;
+    if (this.goalFar.length < L) this.goalFar = new Float64Array(L);
+    const gl = this.goalFar;
+    if (G < n) for (let i = 0; i < L; i++) gl[i] = far[G * L + i];
+    else gl.fill(Infinity);
     // The goal's directly reached subgoals: relaxing one also relaxes the goal.
     if (G === n + 1) {
       if (this.goalMarks.length < n) this.goalMarks = new Uint32Array(Math.max(n, this.goalMarks.length * 2));
@@ -123,7 +135,15 @@ export class SubgoalSearch {
       if (open < this.lastOpen) this.goalMarks.fill(0);
       this.lastOpen = open;
       const k = graph.reach(pass, goal, this.scan);
-      for (let j = 0; j < k; j++) this.goalMarks[idOf[this.scan.cells[j]]] = open;
+      for (let j = 0; j < k; j++) {
+        const t = idOf[this.scan.cells[j]];
+        this.goalMarks[t] = open;
+        const d = octileUnits(xs[t] - gx, ys[t] - gy);
+        for (let i = 0; i < L; i++) {
+          const via = far[t * L + i] + d;
+          if (via < gl[i]) gl[i] = via;
+        }
+      }
       if (k === 0) {
         report(out, false, 0, false);
         return Infinity;
@@ -205,7 +225,15 @@ export class SubgoalSearch {
         let hy = ys[v] - gy;
         if (hx < 0) hx = -hx;
         if (hy < 0) hy = -hy;
-        const f = ng + (hx > hy ? hx + K * hy : hy + K * hx);
+        let h = hx > hy ? hx + K * hy : hy + K * hx;
+        // The landmarks' bounds, both ways (a NaN, from two Infinity distances, compares false).
+        for (let i = 0, b = v * L; i < L; i++) {
+          const a = gl[i] - far[b + i] - BOUND_EPS;
+          if (a > h) h = a;
+          const c = far[b + i] - gl[i] - BOUND_EPS;
+          if (c > h) h = c;
+        }
+        const f = ng + h;
         g[v] = ng;
         parent[v] = u;
         if (s === open) heap.decrease(v, f, ng);
