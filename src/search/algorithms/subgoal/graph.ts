@@ -20,8 +20,15 @@ import type { SearchView } from '../../../grid/navgrid.js';
 import { NodeHeap } from '../../kernel/heap.js';
 import { OCTILE_K } from '../../../grid/padded.js';
 
-/** Landmarks a graph keeps distances from (fewer on a graph with fewer subgoals). */
+/** Landmarks a graph keeps distances from, at most (fewer on a graph with fewer subgoals). */
 const LANDMARKS = 8;
+/**
+ * Edges the landmark searches may relax in all (each landmark costs one search over the graph):
+ * graphs of more than an eighth of that many edges (caves on 1024 x 1024: 700,000) get fewer
+ * landmarks, graphs past it (random walls on 1024 x 1024: one to two million) none, so the build
+ * stays within about a second.
+ */
+const LANDMARK_EDGE_BUDGET = 1_500_000;
 
 /** Straight directions N E S W as padded index steps, and the diagonals NE SE SW NW with their two straight parts. */
 const STRAIGHT_X = Int32Array.of(0, 1, 0, -1);
@@ -155,7 +162,7 @@ export class SubgoalGraph {
     first[n] = m;
     this.first = first;
     this.to = to.slice(0, m);
-    this.landmarks = Math.min(LANDMARKS, n);
+    this.landmarks = Math.min(LANDMARKS, n, Math.floor(LANDMARK_EDGE_BUDGET / Math.max(1, m)));
     this.far = landmarkDistances(n, this.landmarks, first, this.to, xs, ys);
     this.buildMs = performance.now() - t0;
   }
