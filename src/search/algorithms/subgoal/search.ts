@@ -1,7 +1,8 @@
 /**
  * The search on a simple subgoal graph (graph.ts): the start and goal joined to the subgoals they
- * reach directly, A* over the graph with the octile distance, and each edge of the answer walked
- * back into cells. Also the graphs a grid keeps, one per layer, dropped by any change to their
+ * reach directly, A* over the graph with the larger of the octile distance and the landmarks'
+ * bounds, skipping turns no shortest path takes ({@link BENDS}), and each edge of the answer
+ * walked back into cells. Also the graphs a grid keeps, one per layer, dropped by any change to their
  * layer until `prepare` or an explicit query builds them again.
  */
 import type { Derived, MemoryEntry, NavGrid, SearchView } from '../../../grid/navgrid.js';
