@@ -113,6 +113,8 @@ export class SubgoalSearch {
     const ys = graph.ys;
     const first = graph.first;
     const to = graph.to;
+    const length = graph.length;
+    const moves = graph.moves;
     const around = graph.around;
     const bends = BENDS;
     const S = idOf[start] >= 0 ? idOf[start] : n;
@@ -190,37 +192,34 @@ export class SubgoalSearch {
         if (mx !== my && mx !== 0 && my !== 0) a2 = mx > my ? 3 + ex + 1 : (ey + 1) * 3 + 1;
         base = around[u] * 81;
       }
-      let lo: number;
-      let hi: number;
-      let list: Int32Array;
-      if (u === n) {
-        lo = 0;
-        hi = graph.reach(pass, start, this.scan);
-        list = this.scan.cells;
-      } else {
-        lo = first[u];
-        hi = first[u + 1];
-        list = to;
-      }
+      // The start's edges are its scan's (it has no parent, so no turn to skip); a subgoal's are
+      // the graph's, with their lengths and moves.
+      const fromStart = u === n;
+      const lo = fromStart ? 0 : first[u];
+      const hi = fromStart ? graph.reach(pass, start, this.scan) : first[u + 1];
+      const cells = this.scan.cells;
       for (let e = lo; e < hi; e++) {
-        const v = u === n ? idOf[list[e]] : list[e];
+        let v: number;
+        let len: number;
+        if (fromStart) {
+          v = idOf[cells[e]];
+          len = octileUnits(xs[v] - ux, ys[v] - uy);
+        } else {
+          v = to[e];
+          len = length[e];
+          if (a1 >= 0) {
+            const mv = moves[e];
+            const b1 = mv & 15;
+            const b2 = (mv >> 4) - 1;
+            let skip = bends[base + a1 * 9 + b1] === 1;
+            if (skip && b2 >= 0) skip = bends[base + a1 * 9 + b2] === 1;
+            if (skip && a2 >= 0) skip = bends[base + a2 * 9 + b1] === 1 && (b2 < 0 || bends[base + a2 * 9 + b2] === 1);
+            if (skip) continue;
+          }
+        }
         const s = stamp[v];
         if (s === closed) continue;
-        const bxs = xs[v] - ux;
-        const bys = ys[v] - uy;
-        let ax = bxs < 0 ? -bxs : bxs;
-        let ay = bys < 0 ? -bys : bys;
-        if (a1 >= 0) {
-          const ex = bxs > 0 ? 1 : bxs < 0 ? -1 : 0;
-          const ey = bys > 0 ? 1 : bys < 0 ? -1 : 0;
-          const b1 = (ey + 1) * 3 + ex + 1;
-          const b2 = ax !== ay && ax !== 0 && ay !== 0 ? (ax > ay ? 3 + ex + 1 : (ey + 1) * 3 + 1) : -1;
-          let skip = bends[base + a1 * 9 + b1] === 1;
-          if (skip && b2 >= 0) skip = bends[base + a1 * 9 + b2] === 1;
-          if (skip && a2 >= 0) skip = bends[base + a2 * 9 + b1] === 1 && (b2 < 0 || bends[base + a2 * 9 + b2] === 1);
-          if (skip) continue;
-        }
-        const ng = gu + (ax > ay ? ax + K * ay : ay + K * ax);
+        const ng = gu + len;
         if (s === open && ng >= g[v]) continue;
         let hx = xs[v] - gx;
         let hy = ys[v] - gy;
