@@ -11,7 +11,7 @@
  *   passes through a third subgoal.
  * Every shortest path can be cut at subgoals into h-reachable pieces, and keeping only the
  * direct-h-reachable pairs as edges keeps every distance. A query joins its start and goal to the
- * subgoals they reach directly and searches that small graph with the octile distance.
+ * subgoals they reach directly and runs A* on that small graph (search.ts).
  *
  * Every pair the scan reports is joined by the path "diagonal steps first, then straight steps"
  * from the cell scanned from, which the scan itself walked: refining an edge walks it again.
@@ -63,8 +63,6 @@ export class SubgoalGraph {
   /** Edges: subgoal u's neighbours are `to[first[u] .. first[u + 1] - 1]` (subgoal ids). */
   readonly first: Int32Array;
   readonly to: Int32Array;
-  /** Each edge's length (octile, in steps). */
-  readonly length: Float64Array;
   /**
    * Each edge's moves for {@link BENDS}: its diagonal (or only) move's code in the low 4 bits,
    * its straight move's code plus one in the high 4 (0 when it has one kind of move).
@@ -169,7 +167,6 @@ export class SubgoalGraph {
     first[n] = m;
     this.first = first;
     this.to = to.slice(0, m);
-    this.length = new Float64Array(m);
     this.moves = new Uint8Array(m);
     for (let u = 0; u < n; u++) {
       for (let e = first[u]; e < first[u + 1]; e++) {
@@ -178,7 +175,6 @@ export class SubgoalGraph {
         const dy = ys[v] - ys[u];
         const ax = dx < 0 ? -dx : dx;
         const ay = dy < 0 ? -dy : dy;
-        this.length[e] = ax > ay ? ax + OCTILE_K * ay : ay + OCTILE_K * ax;
         const ex = dx > 0 ? 1 : dx < 0 ? -1 : 0;
         const ey = dy > 0 ? 1 : dy < 0 ? -1 : 0;
         const straight = ax !== ay && ax !== 0 && ay !== 0 ? (ax > ay ? 4 + ex : (ey + 1) * 3 + 1) : -1;
@@ -186,13 +182,13 @@ export class SubgoalGraph {
       }
     }
     this.landmarks = Math.min(LANDMARKS, n, Math.floor(LANDMARK_EDGE_BUDGET / Math.max(1, m)));
-    this.far = landmarkDistances(n, this.landmarks, first, this.to, this.length);
+    this.far = landmarkDistances(n, this.landmarks, first, this.to, xs, ys);
     this.buildMs = performance.now() - t0;
   }
 
   /** Bytes held: the subgoal table and clearances per padded cell, the subgoals and the edges. */
   get bytes(): number {
-    return this.idOf.byteLength + this.clear.byteLength + this.cellOf.byteLength + this.around.byteLength + this.far.byteLength + this.length.byteLength + this.moves.byteLength + this.xs.byteLength + this.ys.byteLength + this.first.byteLength + this.to.byteLength;
+    return this.idOf.byteLength + this.clear.byteLength + this.cellOf.byteLength + this.around.byteLength + this.far.byteLength + this.moves.byteLength + this.xs.byteLength + this.ys.byteLength + this.first.byteLength + this.to.byteLength;
   }
 
   /**
@@ -369,7 +365,7 @@ function bends(): Uint8Array {
  * chosen before (the first, the one farthest from subgoal 0); a subgoal no landmark reaches yet
  * (another component) is taken first.
  */
-function landmarkDistances(n: number, k: number, first: Int32Array, to: Int32Array, length: Float64Array): Float64Array {
+function landmarkDistances(n: number, k: number, first: Int32Array, to: Int32Array, xs: Int32Array, ys: Int32Array): Float64Array {
   const far = new Float64Array(n * k);
   const dist = new Float64Array(n);
   const nearest = new Float64Array(n).fill(Infinity);
@@ -384,7 +380,11 @@ function landmarkDistances(n: number, k: number, first: Int32Array, to: Int32Arr
       const du = dist[u];
       for (let e = first[u]; e < first[u + 1]; e++) {
         const v = to[e];
-        const nd = du + length[e];
+        let ax = xs[v] - xs[u];
+        let ay = ys[v] - ys[u];
+        if (ax < 0) ax = -ax;
+        if (ay < 0) ay = -ay;
+        const nd = du + (ax > ay ? ax + OCTILE_K * ay : ay + OCTILE_K * ax);
         if (nd >= dist[v]) continue;
         if (dist[v] === Infinity) heap.push(v, nd, 0);
         else heap.decrease(v, nd, 0);

@@ -113,7 +113,6 @@ export class SubgoalSearch {
     const ys = graph.ys;
     const first = graph.first;
     const to = graph.to;
-    const length = graph.length;
     const moves = graph.moves;
     const around = graph.around;
     const bends = BENDS;
@@ -193,20 +192,16 @@ export class SubgoalSearch {
         base = around[u] * 81;
       }
       // The start's edges are its scan's (it has no parent, so no turn to skip); a subgoal's are
-      // the graph's, with their lengths and moves.
+      // the graph's, with their moves.
       const fromStart = u === n;
       const lo = fromStart ? 0 : first[u];
       const hi = fromStart ? graph.reach(pass, start, this.scan) : first[u + 1];
       const cells = this.scan.cells;
       for (let e = lo; e < hi; e++) {
         let v: number;
-        let len: number;
-        if (fromStart) {
-          v = idOf[cells[e]];
-          len = octileUnits(xs[v] - ux, ys[v] - uy);
-        } else {
+        if (fromStart) v = idOf[cells[e]];
+        else {
           v = to[e];
-          len = length[e];
           if (a1 >= 0) {
             const mv = moves[e];
             const b1 = mv & 15;
@@ -219,7 +214,11 @@ export class SubgoalSearch {
         }
         const s = stamp[v];
         if (s === closed) continue;
-        const ng = gu + len;
+        let ax = xs[v] - ux;
+        let ay = ys[v] - uy;
+        if (ax < 0) ax = -ax;
+        if (ay < 0) ay = -ay;
+        const ng = gu + (ax > ay ? ax + K * ay : ay + K * ax);
         if (s === open && ng >= g[v]) continue;
         let hx = xs[v] - gx;
         let hy = ys[v] - gy;
