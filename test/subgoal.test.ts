@@ -137,7 +137,7 @@ test('subgoal: auto takes the graph once prepared, the grid owns it (memory, rel
   assert.equal(finder.findPath(0, 0, 29, 11).expanded, jps.expanded, 'auto is back on jps');
 });
 
-test('subgoal: refuses by name what it cannot search (weighted costs, other movements, one-way flags, edge walls, links, several goals, frames)', () => {
+test('subgoal: refuses by name what it cannot search (weighted costs, other movements, one-way flags, edge walls, links, several goals); begin answers whole', () => {
   const grid = new NavGrid(9, 5);
   grid.fillRect(4, 0, 1, 4, { walkable: false });
   const finder = new Pathfinder(grid);
@@ -148,7 +148,12 @@ test('subgoal: refuses by name what it cannot search (weighted costs, other move
   refused(() => finder.findPath(0, 0, 8, 0, { algorithm: 'subgoal', weight: 2 }), /weight 2/);
   refused(() => finder.findPath(0, 0, 8, 0, { algorithm: 'subgoal', nearest: true }), /nearest/);
   refused(() => finder.findPath(0, 0, 8, 0, { algorithm: 'subgoal', goals: [[8, 4]] }), /one goal/);
-  refused(() => finder.begin(0, 0, 8, 0, { algorithm: 'subgoal' }), /spread over frames/);
+  // A search spread over frames gets the whole answer in its first step, as findPath's.
+  const spread = finder.begin(0, 0, 8, 0, { algorithm: 'subgoal' });
+  const done = spread.result ?? spread.step({ maxExpansions: 1 });
+  assert.ok(done !== null, 'answered in the first step');
+  const whole = finder.findPath(0, 0, 8, 0, { algorithm: 'subgoal' });
+  assert.deepEqual([done.status, done.cost, done.expanded, [...done.cells]], [whole.status, whole.cost, whole.expanded, [...whole.cells]]);
   grid.setCost(2, 2, 5);
   refused(() => finder.findPath(0, 0, 8, 0, { algorithm: 'subgoal' }), /costs differ/);
   refused(() => finder.prepare({ algorithm: 'subgoal' }), /costs differ/);

@@ -86,7 +86,8 @@ export class Avoidance {
    */
   private readonly near = new SpatialHash();
   private readonly grid: NavGrid;
-  private readonly layer: number;
+  /** The layer of the agent being handled (set per agent: agents on other layers neither meet nor share walls). */
+  private layer: number;
   private readonly options: Readonly<NavigationOptions>;
   private readonly solver = new OrcaSolver();
   /** Velocities chosen this step, copied to vx, vy once all are chosen. */
@@ -166,6 +167,7 @@ export class Avoidance {
   /** Agent i's velocity for this step, into outX, outY. */
   private choose(i: number): void {
     const a = this.agents;
+    this.layer = a.layer[i];
     const o = this.options;
     const reg = this.reg;
     const speed = a.walkSpeed[i] * a.desiredSpeed[i];
@@ -230,6 +232,7 @@ export class Avoidance {
    */
   fitInWalls(p: Float64Array, i: number): void {
     const r = this.agents.radius[i];
+    this.layer = this.agents.layer[i];
     const cx = Math.floor(p[0] + 0.5);
     const cy = Math.floor(p[1] + 0.5);
     if (!this.open(cx, cy)) return;
@@ -557,7 +560,7 @@ export class Avoidance {
     for (let s = hash.nextSlot(); s >= 0; s = hash.nextSlot()) {
       for (let q = start[s]; q < start[s + 1]; q++) {
         const j = items[q];
-        if (j === i || (packing && a.group[j] === group)) continue;
+        if (j === i || (packing && a.group[j] === group) || a.layer[j] !== a.layer[i]) continue;
         const dx = a.x[j] - px;
         const dy = a.y[j] - py;
         const d2 = dx * dx + dy * dy;

@@ -69,7 +69,7 @@ export interface PathResult {
 /**
  * The options of every path question: {@link Pathfinder.findPath}, the free {@link findPath}, the
  * path service's `findPath` and `request`, and `Pathfinder.begin` (a search spread over frames,
- * which runs A* and refuses `jps`, `jps+`, `hpa`, `anyAngle`, several `goals` and other layers).
+ * which runs the same algorithm a slice at a time, and refuses `anyAngle`).
  * All optional.
  */
 export interface FindPathOptions {
@@ -189,17 +189,20 @@ export interface FindPathOptions {
   /**
    * More goals: the path goes to the cheapest to reach of (gx, gy) and these, and `reached` says
    * which (when several tie, one of them, the same on every machine). Entries are cell
-   * indices `y * width + x` or `[x, y]` pairs, all on the grid; pass your whole list here and any
-   * one of it as (gx, gy), or the first as (gx, gy) and the rest here. Goals that are blocked (or
-   * too narrow for `radius`), and (gx, gy) outside the grid, are skipped; `invalid-goal` only when
-   * none is left. One search, exact: A* estimating with the nearest goal (up to 16 goals; past
-   * that, with the goals' bounding box, and from a start inside it, Dijkstra), so `algorithm` `auto` runs A*; `jps`, `jps+` and `hpa`
-   * are refused, and so are `nearest` and `obstacles` (both measured towards one goal). Goals in
-   * another component than the start are dropped before the search (`reachabilityCheck`).
-   * Not available through the path service. Not across links: a TilenavError naming `goals` on
-   * a layer with enabled links (`grid.addLink`) or with a `goalLayer` of its own.
+   * indices `y * width + x` or `[x, y]` pairs, all on the grid, on `goalLayer` (default `layer`),
+   * or `[x, y, layer]` triples for a goal on a layer of its own (index or name); pass your whole
+   * list here and any one of it as (gx, gy), or the first as (gx, gy) and the rest here. Goals
+   * that are blocked (or too narrow for `radius`), on a layer no enabled link leads to, and (gx,
+   * gy) outside the grid, are skipped; `invalid-goal` only when none is left. One search, exact:
+   * A* estimating with the nearest goal (up to 16 goals; past that, with the goals' bounding box,
+   * and from a start inside it, Dijkstra), across links (stairs, teleporters: `grid.addLink`) as
+   * one search over (layer, cell), its estimate kept exact across cheap teleporters (docs/paths.md);
+   * the path's {@link PathResult.layers} gives the layer of the goal reached. So `algorithm`
+   * `auto` runs A*; `jps`, `jps+` and `hpa` are refused, and so are `nearest` and `obstacles`
+   * (both measured towards one goal). Goals in another component than the start are dropped
+   * before the search (`reachabilityCheck`). Not available through the path service; `Pathfinder.begin` searches them a slice at a time.
    */
-  goals?: ArrayLike<number> | readonly (readonly [number, number])[];
+  goals?: ArrayLike<number> | readonly (readonly [number, number] | readonly [number, number, number | string])[];
 }
 
 /** Search algorithms of {@link FindPathOptions.algorithm}. */
