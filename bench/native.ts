@@ -19,6 +19,11 @@ export interface NativeRun {
   meanUs: number;
   /** Mean expansions per query, when the program reports them. */
   expanded: number;
+  /**
+   * The process's CPU time per query (user + system, map loading included), when measured: on a
+   * shared machine it moves far less than wall time. NaN when not measured.
+   */
+  cpuUs: number;
 }
 
 const work = mkdtempSync(join(tmpdir(), 'tilenav-native-'));
@@ -51,12 +56,16 @@ export function nativeAstar(): string | { reason: string } {
 export function runNativeAstar(map: string, scen: string, repeat = 1): NativeRun | { reason: string } {
   const bin = nativeAstar();
   if (typeof bin !== 'string') return bin;
-  const r = spawnSync(bin, [map, scen, '--repeat', String(repeat)], { encoding: 'utf8' });
-  const kv = new Map(r.stdout.trim().split('\t').map((f) => f.split('=') as [string, string]));
+  // bash's `times` prints the CPU time of the shell's children (the program) on its last line.
+  const r = spawnSync('bash', ['-c', '"$@"; s=$?; times; exit $s', 'native', bin, map, scen, '--repeat', String(repeat)], { encoding: 'utf8' });
+  const lines = r.stdout.trim().split('\n');
+  const kv = new Map(lines[0].split('\t').map((f) => f.split('=') as [string, string]));
   const correct = kv.get('correct');
   if (correct === undefined) return { reason: `native A* failed (status ${r.status}): ${r.stderr.trim().split('\n')[0] ?? ''}` };
   const [ok, n] = correct.split('/').map(Number);
-  return { queries: n, correct: ok, meanUs: Number(kv.get('mean_us')), expanded: Number(kv.get('exp_per_query')) };
+  const cpu = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s/.exec(lines[lines.length - 1]);
+  const cpuUs = cpu === null ? NaN : ((Number(cpu[1]) + Number(cpu[3])) * 60 + Number(cpu[2]) + Number(cpu[4])) * 1e6 / (n * repeat);
+  return { queries: n, correct: ok, meanUs: Number(kv.get('mean_us')), expanded: Number(kv.get('exp_per_query')), cpuUs };
 }
 
 const warthogScript = fileURLToPath(new URL('./native/warthog.sh', import.meta.url));
@@ -85,5 +94,5 @@ export function runWarthog(map: string, scen: string, alg: string): NativeRun | 
   const correct = /correct=(\d+)\/(\d+)/.exec(out);
   if (mean === null || correct === null) return { reason: `warthog ${alg} failed (status ${r.status}): ${r.stderr.trim().split('\n')[0] ?? ''}` };
   const expanded = /mean_expanded=([\d.]+)/.exec(out);
-  return { queries: Number(correct[2]), correct: Number(correct[1]), meanUs: Number(mean[1]), expanded: expanded === null ? NaN : Number(expanded[1]) };
+  return { queries: Number(correct[2]), correct: Number(correct[1]), meanUs: Number(mean[1]), expanded: expanded === null ? NaN : Number(expanded[1]), cpuUs: NaN };
 }
