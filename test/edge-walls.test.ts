@@ -583,3 +583,27 @@ test('Tiled: walls on a hexagonal map are ignored with a warning naming the prop
   assert.ok(map.warnings.some((w) => /wallNorth, wallWest ignored/.test(w)));
   assert.ok(map.grid.layers[0].flags.every((f) => f === 0));
 });
+
+test('agents: pushes and slides never carry a unit across a wall on a cell edge', async () => {
+  const { NavigationSystem } = await import('../src/agents/index.js');
+  // A fence along the whole north edge of row 5; 30 units packed against it, overlapping.
+  const crowd = (fenced: boolean, avoidance: 'orca' | 'none') => {
+    const g = new NavGrid(14, 10);
+    if (fenced) for (let x = 0; x < 14; x++) g.setEdgeWall(x, 5, 'north', true);
+    const sys = new NavigationSystem(g, { avoidance });
+    const rnd = mulberry32(7);
+    const ids: number[] = [];
+    for (let k = 0; k < 30; k++) ids.push(sys.addAgent({ x: 3 + rnd() * 6, y: 4.55 + rnd() * 0.6, radius: 0.45 }));
+    // A few walkers ordered into the crowd from the south push it toward the fence.
+    for (let k = 0; k < 6; k++) {
+      const w = sys.addAgent({ x: 3 + k, y: 8, radius: 0.45 });
+      sys.moveTo(w, 3 + k, 4.6);
+    }
+    for (let s = 0; s < 200; s++) sys.update(1 / 30);
+    return ids.filter((id) => sys.y[id] < 4.5).length;
+  };
+  for (const avoidance of ['none', 'orca'] as const) {
+    assert.ok(crowd(false, avoidance) > 0, `${avoidance}: without the fence the crowd spreads north (the test can fail)`);
+    assert.equal(crowd(true, avoidance), 0, `${avoidance}: a unit crossed the fence`);
+  }
+});

@@ -1,7 +1,7 @@
 import { hypot } from './hypot.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { NavigationOptions } from './options.js';
-import { walkableAt } from './planner.js';
+import { canMoveTo } from './planner.js';
 import type { SpatialHash } from './spatial.js';
 import type { NavigationStats } from './system.js';
 import type { StepAside } from './stepaside.js';
@@ -132,8 +132,8 @@ export class Collision {
     const ay = y[i] - ny * h;
     const bx = x[j] + nx * h;
     const by = y[j] + ny * h;
-    const okA = walkableAt(this.grid, this.layer, ax, ay);
-    const okB = walkableAt(this.grid, this.layer, bx, by);
+    const okA = canMoveTo(this.grid, this.layer, x[i], y[i], ax, ay);
+    const okB = canMoveTo(this.grid, this.layer, x[j], y[j], bx, by);
     if (okA && okB) {
       x[i] = ax;
       y[i] = ay;
@@ -143,13 +143,13 @@ export class Collision {
       // B is against a wall: A takes the whole push if it can.
       const fx = x[i] - nx * pen;
       const fy = y[i] - ny * pen;
-      const full = walkableAt(this.grid, this.layer, fx, fy);
+      const full = canMoveTo(this.grid, this.layer, x[i], y[i], fx, fy);
       x[i] = full ? fx : ax;
       y[i] = full ? fy : ay;
     } else if (okB) {
       const fx = x[j] + nx * pen;
       const fy = y[j] + ny * pen;
-      const full = walkableAt(this.grid, this.layer, fx, fy);
+      const full = canMoveTo(this.grid, this.layer, x[j], y[j], fx, fy);
       x[j] = full ? fx : bx;
       y[j] = full ? fy : by;
     } else {

@@ -105,6 +105,19 @@ export function walkableAt(grid: NavGrid, layer: number, x: number, y: number): 
 }
 
 /**
+ * Whether a disc may move straight from (x0, y0) to (x1, y1) (cell coordinates) on `layer`: the
+ * cell it ends in is walkable and, on a layer with walls on cell edges ({@link NavGrid.setEdgeWall}),
+ * the segment crosses or touches none (the exact segment test of line of sight, corners not
+ * checked against blocked cells). Pushes and slides use it, so no shove carries a unit through a
+ * fence.
+ */
+export function canMoveTo(grid: NavGrid, layer: number, x0: number, y0: number, x1: number, y1: number): boolean {
+  if (!walkableAt(grid, layer, x1, y1)) return false;
+  const view = grid.searchView(layer);
+  return view.walls === null || lineOfSight(view, x0, y0, x1, y1, 2);
+}
+
+/**
  * The default planner, built on the core's queries: the cascade of
  * `findPath` with `nearest` and obstacles (around the standing agents, then through them, then to the reachable
  * cell nearest the goal), string pulling with the exact line of sight ({@link smoothPath}) and the

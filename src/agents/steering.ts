@@ -1,5 +1,6 @@
 import type { NavGrid } from '../grid/navgrid.js';
 import { isLinkStep } from '../path/smooth.js';
+import { canMoveTo } from './planner.js';
 import type { Avoidance } from './avoidance.js';
 import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
@@ -226,7 +227,7 @@ export class Steering {
           // Rounding aside, the last step ended on the target: stand exactly there.
           this.point[0] = this.goal[0];
           this.point[1] = this.goal[1];
-          if (this.pointWalkable()) {
+          if (this.pointWalkable(i)) {
             a.x[i] = this.goal[0];
             a.y[i] = this.goal[1];
           }
@@ -366,12 +367,17 @@ export class Steering {
     return dx * dx + dy * dy <= r * r;
   }
 
-  /** Whether the cell holding `point` is on the grid and walkable (as walkableAt). */
-  private pointWalkable(): boolean {
+  /**
+   * Whether agent i may move from where it stands to `point`: the cell holding it is on the grid
+   * and walkable (as walkableAt), and, on a layer with walls on cell edges, the move crosses none
+   * (as canMoveTo).
+   */
+  private pointWalkable(i: number): boolean {
     const grid = this.grid;
     const cx = Math.floor(this.point[0] + 0.5);
     const cy = Math.floor(this.point[1] + 0.5);
-    return cx >= 0 && cy >= 0 && cx < grid.width && cy < grid.height && grid.layers[this.layer].walkable[cy * grid.width + cx] === 1;
+    if (!(cx >= 0 && cy >= 0 && cx < grid.width && cy < grid.height && grid.layers[this.layer].walkable[cy * grid.width + cx] === 1)) return false;
+    return grid.searchView(this.layer).walls === null || canMoveTo(grid, this.layer, this.agents.x[i], this.agents.y[i], this.point[0], this.point[1]);
   }
 
   /** Moves agent i to `point` if its cell is walkable, else slides along one axis; false if it cannot move. */
@@ -380,19 +386,19 @@ export class Steering {
     const p = this.point;
     const nx = p[0];
     const ny = p[1];
-    if (this.pointWalkable()) {
+    if (this.pointWalkable(i)) {
       a.x[i] = nx;
       a.y[i] = ny;
       return true;
     }
     p[1] = a.y[i];
-    if (this.pointWalkable()) {
+    if (this.pointWalkable(i)) {
       a.x[i] = nx;
       return true;
     }
     p[0] = a.x[i];
     p[1] = ny;
-    if (this.pointWalkable()) {
+    if (this.pointWalkable(i)) {
       a.y[i] = ny;
       return true;
     }
