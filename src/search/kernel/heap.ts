@@ -68,6 +68,7 @@ export class NodeHeap {
    */
   pushPop(node: number, f: number, g: number): number {
     if (this.before(node, f, g)) return node;
+    if (this.size === this.nodes.length) this.grow();
     const top = this.nodes[0];
     this.down(node, f, g);
     return top;
@@ -123,36 +124,36 @@ export class NodeHeap {
     const fg = this.fg;
     const pos = this.pos;
     const size = this.size;
+    // A sentinel past the last entry, never chosen: a lone left child needs no bounds test. The
+    // slot exists (push and pushPop grow first) and holds nothing live (the entry being placed
+    // was read from it, or was never queued).
+    fg[2 * size] = Infinity;
+    fg[2 * size + 1] = -Infinity;
     let i = 0;
     for (;;) {
-      let c = 2 * i + 1;
+      const c = 2 * i + 1;
       if (c >= size) break;
       const r = c + 1;
-      let cf = fg[2 * c];
-      let cg = fg[2 * c + 1];
-      if (r < size) {
-        const rf = fg[2 * r];
-        if (rf <= cf) {
-          const rg = fg[2 * r + 1];
-          if (rf < cf || rg > cg || (rg === cg && nodes[r] < nodes[c])) {
-            c = r;
-            cf = rf;
-            cg = rg;
-          }
-        }
-      }
-      const cn = nodes[c];
+      const cf = fg[2 * c];
+      const rf = fg[2 * r];
+      const cg = fg[2 * c + 1];
+      const rg = fg[2 * r + 1];
+      // 1 when the right child comes first, computed without branches: which child wins is a
+      // coin toss the processor cannot predict.
+      const m = c + (+(rf < cf) | (+(rf === cf) & (+(rg > cg) | (+(rg === cg) & +(nodes[r] < nodes[c])))));
+      const cn = nodes[m];
       nodes[i] = cn;
-      fg[2 * i] = cf;
-      fg[2 * i + 1] = cg;
+      fg[2 * i] = fg[2 * m];
+      fg[2 * i + 1] = fg[2 * m + 1];
       pos[cn] = i;
-      i = c;
+      i = m;
     }
     this.up(i, node, f, g);
   }
 
   private grow(): void {
-    const n = Math.min(this.nodes.length * 2, this.pos.length);
+    // One slot more than the nodes: down() writes a sentinel past the last entry.
+    const n = Math.min(this.nodes.length * 2, this.pos.length + 1);
     const nodes = new Int32Array(n);
     const fg = new Float64Array(2 * n);
     nodes.set(this.nodes);
