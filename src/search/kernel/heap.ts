@@ -141,14 +141,23 @@ export class NodeHeap {
       // 1 when the right child comes first, computed without branches: which child wins is a
       // coin toss the processor cannot predict.
       const m = c + (+(rf < cf) | (+(rf === cf) & (+(rg > cg) | (+(rg === cg) & +(nodes[r] < nodes[c])))));
-      const cn = nodes[m];
-      nodes[i] = cn;
-      fg[2 * i] = fg[2 * m];
-      fg[2 * i + 1] = fg[2 * m + 1];
-      pos[cn] = i;
+      const mf = fg[2 * m];
+      const mg = fg[2 * m + 1];
+      const mn = nodes[m];
+      // The entry stops above the lesser child that it comes before: a fresh successor (pushPop)
+      // mostly stops high up, the last entry (pop) mostly low down; either way this test goes
+      // the same way until the last level.
+      if (mf > f || (mf === f && (mg < g || (mg === g && mn > node)))) break;
+      nodes[i] = mn;
+      fg[2 * i] = mf;
+      fg[2 * i + 1] = mg;
+      pos[mn] = i;
       i = m;
     }
-    this.up(i, node, f, g);
+    nodes[i] = node;
+    fg[2 * i] = f;
+    fg[2 * i + 1] = g;
+    pos[node] = i;
   }
 
   private grow(): void {
