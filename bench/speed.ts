@@ -4,7 +4,7 @@
  * a dense Dragon Age map, and TheFrozenSea, an open StarCraft one; TILENAV_BENCH_MAPS_DIR names
  * another folder): mean / median / p95 microseconds per query (wall clock, and process CPU time
  * per query, which is steadier on a shared machine), optimal answers, preprocessing time and
- * memory (search scratch, JPS bit planes, JPS+ table, hierarchy). The hierarchy is not exact: its
+ * memory (search scratch, JPS bit planes, JPS+ table, hierarchy, subgoal graph). The hierarchy is not exact: its
  * row also prints its mean excess over the optimum.
  *
  * Then the native anchors on the same queries (bench/native.ts): the tight C++ A*
@@ -148,7 +148,7 @@ for (const { name: mapName, dir } of maps) {
   /** Search-only timings and the native anchors, by algorithm. */
   const bare = new Map<string, Timing>();
   const anchors = new Map<string, NativeRun | { reason: string }>();
-  for (const algorithm of ['astar', 'jps', 'jps+', 'hpa', 'auto'] as SearchAlgorithm[]) {
+  for (const algorithm of ['astar', 'jps', 'jps+', 'hpa', 'subgoal', 'auto'] as SearchAlgorithm[]) {
     const t0 = performance.now();
     const finder = new Pathfinder(grid);
     finder.prepare({ algorithm });
@@ -161,8 +161,16 @@ for (const { name: mapName, dir } of maps) {
       const scen = writeScenario(queries, mapName, grid.width, grid.height);
       anchors.set(algorithm, algorithm === 'astar' ? runNativeAstar(mapFile, scen) : runWarthog(mapFile, scen, algorithm === 'jps' ? 'jps' : 'jps2+'));
     }
+    // The subgoal graph is the grid's (grid.memory()), its search lists the Pathfinder's.
+    const held = (name: string) => [...grid.memory().entries, ...finder.memory()].filter((e) => e.name === name).reduce((sum, e) => sum + e.bytes, 0);
     const bytes =
-      algorithm === 'astar' ? scratchBytes : algorithm === 'hpa' ? scratchBytes + jpsBytes(grid) + finder.hierarchy().bytes : scratchBytes + jpsBytes(grid) + (algorithm === 'jps+' ? (grid.width + 2) * (grid.height + 2) * 16 : 0);
+      algorithm === 'astar'
+        ? scratchBytes
+        : algorithm === 'hpa'
+          ? scratchBytes + jpsBytes(grid) + finder.hierarchy().bytes
+          : algorithm === 'subgoal'
+            ? scratchBytes + held('subgoal graph') + held('subgoal search lists')
+            : scratchBytes + jpsBytes(grid) + (algorithm === 'jps+' ? (grid.width + 2) * (grid.height + 2) * 16 : 0);
     if (algorithm === 'hpa') {
       let ratio = 0;
       let n = 0;
@@ -174,6 +182,8 @@ for (const { name: mapName, dir } of maps) {
       console.log(`(${mapName}: hpa mean excess over optimal ${((ratio / n - 1) * 100).toFixed(2)} %)`);
     }
     rows.push({ name: `tilenav ${algorithm}`, t, prepMs, bytes: `${(bytes / 1024).toFixed(0)} KB (${(bytes / grid.size).toFixed(2)} B/cell)` });
+    // The subgoal graph is the grid's: drop it so the next rows (auto) run as without it.
+    if (algorithm === 'subgoal') grid.releaseDerived();
   }
   if (pfJps) {
     const t0 = performance.now();
@@ -211,5 +221,11 @@ for (const { name: mapName, dir } of maps) {
       const cpu = Number.isNaN(a.cpuUs) ? '' : `${(full.cpuUs / a.cpuUs).toFixed(2)} (${full.cpuUs.toFixed(0)} / ${a.cpuUs.toFixed(0)} us)`;
       console.log(`${head} | ${a.meanUs.toFixed(1)} | ${a.correct}/${a.queries} | ${(full.meanUs / a.meanUs).toFixed(2)} | ${(b.meanUs / a.meanUs).toFixed(2)} | ${cpu} | ${target[algorithm]} |`);
     }
+  }
+  // The subgoal graph against warthog's fastest, on the same queries as JPS+ (findPath only).
+  const sub = rows.find((r) => r.name === 'tilenav subgoal')?.t;
+  const w2 = anchors.get('jps+');
+  if (sub !== undefined && w2 !== undefined && !('reason' in w2)) {
+    console.log(`| subgoal | ${sub.queries} | ${sub.meanUs.toFixed(1)} | | ${sub.optimal}/${sub.queries} | ${anchorName['jps+']} | ${w2.meanUs.toFixed(1)} | ${w2.correct}/${w2.queries} | ${(sub.meanUs / w2.meanUs).toFixed(2)} | | | < 1 |`);
   }
 }

@@ -45,9 +45,9 @@ const NW = 128;
  * list (a lazy heap, see {@link LazyNodeHeap}; the scratch's stays empty). Stamps, costs and
  * parents are the scratch's.
  */
-export function searchPlus(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, out: SearchOutcome): SearchOutcome {
-  begin(scratch, heap, start);
-  return outcome(plusLoop(jumps, W, cost, scratch, goal, maxIterations, found, heap), scratch, goal, out);
+export function searchPlus(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, out: SearchOutcome, run: JumpCounts = oneCall()): SearchOutcome {
+  if (run.fresh) begin(scratch, heap, start, run);
+  return outcome(plusLoop(jumps, W, cost, scratch, goal, maxIterations, found, heap, run), scratch, goal, out, run);
 }
 
 /**
@@ -55,40 +55,77 @@ export function searchPlus(jumps: Int16Array | Int32Array, W: number, cost: numb
  * cells at a time (transposed for vertical scans); single cells are tested on them too, which
  * stay in cache where the cost array would not.
  */
-export function searchScan(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, out: SearchOutcome): SearchOutcome {
-  begin(scratch, heap, start);
-  return outcome(scanLoop(bits, W, cost, scratch, goal, maxIterations, found, heap), scratch, goal, out);
+export function searchScan(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, out: SearchOutcome, run: JumpCounts = oneCall()): SearchOutcome {
+  if (run.fresh) begin(scratch, heap, start, run);
+  return outcome(scanLoop(bits, W, cost, scratch, goal, maxIterations, found, heap, run), scratch, goal, out, run);
 }
 
-function begin(scratch: SearchScratch, heap: LazyNodeHeap, start: number): void {
+/**
+ * Where a jump point search run in slices is, between two calls (see {@link JumpPointSearch.search}):
+ * with `fresh` the call starts a new search, otherwise it resumes the one on its scratch and open
+ * list. A call stops, `paused`, before it would expand node `stopAt + 1` in all; `expanded` and
+ * `work` (counted against `maxIterations`, see above) carry over from call to call. @internal
+ */
+export interface JumpCounts {
+  fresh: boolean;
+  stopAt: number;
+  expanded: number;
+  work: number;
+  paused: boolean;
+}
+
+/** The counts of a search run in one call. */
+export function oneCall(): JumpCounts {
+  return { fresh: true, stopAt: Infinity, expanded: 0, work: 0, paused: false };
+}
+
+function begin(scratch: SearchScratch, heap: LazyNodeHeap, start: number, run: JumpCounts): void {
   scratch.begin();
   scratch.place(start, 0);
   heap.clear();
   heap.push(start, 0, 0);
+  run.expanded = 0;
+  run.work = 0;
 }
 
-/** Reports a loop's result: the nodes expanded, or -1 - that when the expansion limit stopped it. */
-function outcome(expanded: number, scratch: SearchScratch, goal: number, out: SearchOutcome): SearchOutcome {
-  return expanded < 0 ? report(out, false, -expanded - 1, true) : report(out, scratch.closed(goal), expanded, false);
+/** Reports a loop's result from its code (ENDED, LIMITED, PAUSED) and the counts in `run`. */
+function outcome(code: number, scratch: SearchScratch, goal: number, out: SearchOutcome, run: JumpCounts): SearchOutcome {
+  run.paused = code === PAUSED;
+  return code !== ENDED ? report(out, false, run.expanded, true) : report(out, scratch.closed(goal), run.expanded, false);
 }
 
-/** JPS+'s loop: returns the nodes expanded, or -1 - that when `maxIterations` stopped it. */
-function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap): number {
+/** How a loop ended: the goal settled or the open list empty, at `maxIterations`, or at the slice's end. */
+const ENDED = 0;
+const LIMITED = 1;
+const PAUSED = 2;
+
+/** JPS+'s loop: returns how it ended (ENDED, LIMITED or PAUSED), its counts in `run`. */
+function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, run: JumpCounts): number {
   const { g, parent, stamp } = scratch;
   const open = scratch.generation;
   const closed = open + 1;
   const gy = (goal / W) | 0;
   const gx = goal - gy * W;
-  let expanded = 0;
+  let expanded = run.expanded;
   // Work done (see the top of this file): expansions plus diagonal hops.
-  let work = 0;
-  while (heap.size > 0) {
+  let work = run.work;
+  const stopAt = run.stopAt;
+  let code = ENDED;
+  loop: while (heap.size > 0) {
+    // A slice ends before it takes the next node off the open list: the next one resumes there.
+    if (expanded >= stopAt) {
+      code = PAUSED;
+      break;
+    }
     const cur = heap.pop();
     // An entry left behind when its node's cost improved: the node is settled already.
     if (stamp[cur] === closed) continue;
     stamp[cur] = closed;
     if (cur === goal) break;
-    if (work >= maxIterations) return -1 - expanded;
+    if (work >= maxIterations) {
+      code = LIMITED;
+      break;
+    }
     expanded++;
     work++;
     const cy = (cur / W) | 0;
@@ -124,7 +161,10 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
         q = y * W + x;
         n = straightJump(jumps[q * 8 + kh], x, y, kh, gx, gy, found, n);
         n = straightJump(jumps[q * 8 + kv], x, y, kv, gx, gy, found, n);
-        if (++work > maxIterations) return -1 - expanded;
+        if (++work > maxIterations) {
+          code = LIMITED;
+          break loop;
+        }
       }
     }
     // The successors, found as x, y pairs: each one's path is diagonal, then straight, so its
@@ -148,11 +188,13 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
       heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng);
     }
   }
-  return expanded;
+  run.expanded = expanded;
+  run.work = work;
+  return code;
 }
 
 /** Jump point search's loop, by bit plane scans: returns what {@link plusLoop} does. */
-function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap): number {
+function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, run: JumpCounts): number {
   const { g, parent, stamp } = scratch;
   const open = scratch.generation;
   const closed = open + 1;
@@ -164,15 +206,24 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
   const gx = goal - gy * W;
   // The diagonal runs hand their successor count back in the buffer's last entry.
   const last = found.length - 1;
-  let expanded = 0;
+  let expanded = run.expanded;
   // As in plusLoop: the scans count the cells from their node to where they stop.
-  let work = 0;
-  while (heap.size > 0) {
+  let work = run.work;
+  const stopAt = run.stopAt;
+  let code = ENDED;
+  loop: while (heap.size > 0) {
+    if (expanded >= stopAt) {
+      code = PAUSED;
+      break;
+    }
     const cur = heap.pop();
     if (stamp[cur] === closed) continue;
     stamp[cur] = closed;
     if (cur === goal) break;
-    if (work >= maxIterations) return -1 - expanded;
+    if (work >= maxIterations) {
+      code = LIMITED;
+      break;
+    }
     expanded++;
     work++;
     const cy = (cur / W) | 0;
@@ -195,7 +246,10 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
         n = diagonalScans(bits, cx, cy, k, gx, gy, found, n, last, maxIterations - work);
         work += found[last];
       }
-      if (work > maxIterations) return -1 - expanded;
+      if (work > maxIterations) {
+        code = LIMITED;
+        break loop;
+      }
     }
     // As in plusLoop.
     const base = g[cur];
@@ -217,7 +271,9 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
       heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng);
     }
   }
-  return expanded;
+  run.expanded = expanded;
+  run.work = work;
+  return code;
 }
 
 /**
