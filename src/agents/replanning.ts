@@ -272,7 +272,7 @@ export class Replanner {
     const { start, items } = hash;
     const T = this.options.replanTriggerDist;
     const group = a.group[w];
-    hash.beginRect(hash.bucketOf(Math.min(sx, ex) - T), hash.bucketOf(Math.max(sx, ex) + T), hash.bucketOf(Math.min(sy, ey) - T), hash.bucketOf(Math.max(sy, ey) + T));
+    hash.beginSegment(sx, sy, ex, ey, T);
     for (let s = hash.nextSlot(); s >= 0; s = hash.nextSlot()) {
       for (let q = start[s]; q < start[s + 1]; q++) {
         const m = items[q];

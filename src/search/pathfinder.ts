@@ -17,6 +17,7 @@ import { componentsOf, type ComponentLabels } from './bounds/components.js';
 import { dijkstra } from './algorithms/astar/dijkstra.js';
 import { Hierarchy, type HierarchyOptions } from './algorithms/hierarchy/index.js';
 import { JumpPointSearch } from './algorithms/jps/jps.js';
+import { SubgoalSearch, subgoalsOf } from './algorithms/subgoal/search.js';
 import { landmarksOf, type LandmarkBounds } from './bounds/landmarks/landmark-bounds.js';
 import { SearchScratch, outcome, type SearchOutcome } from './kernel/scratch.js';
 import { PathSearch, slotBytes, type SearchSlot } from './path-search.js';
@@ -42,7 +43,7 @@ const JPS_COST_SPAN = 2 ** 43;
 const RANGE_BUDGET_EPS = 1e-7;
 
 /** What runs a query: picked by {@link choose} from the query and the layer, once per query. @internal */
-export type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa' | 'linked';
+export type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa' | 'linked' | 'subgoal';
 
 /** What {@link Pathfinder.planned} decided for a query: its runner and what that reads. @internal */
 export interface Plan {
@@ -90,17 +91,21 @@ export interface Query {
   goalSet: GoalSet | null;
 }
 
-const ALGORITHMS: readonly SearchAlgorithm[] = ['astar', 'jps', 'jps+', 'hpa', 'auto'];
+const ALGORITHMS: readonly SearchAlgorithm[] = ['astar', 'jps', 'jps+', 'hpa', 'subgoal', 'auto'];
+
+/** The algorithm names, as error messages list them. */
+const ALGORITHM_LIST = "'astar', 'jps', 'jps+', 'hpa', 'subgoal' or 'auto'";
 
 /**
- * Why jump point search cannot answer `q` on `view`, or null when it can. Pure: reads the query and
- * the layer's view only.
+ * Why jump point search (or for `subgoal`, the subgoal graph) cannot answer `q` on `view`, or null
+ * when it can. Pure: reads the query and the layer's view only.
  */
 function jpsRefusal(q: Query, view: SearchView): string | null {
   const name = q.model.name;
-  if (q.algorithm === 'jps+' && name !== 'octile') return `movement '${name}' (it needs 'octile')`;
+  const octileOnly = q.algorithm === 'jps+' || q.algorithm === 'subgoal';
+  if (octileOnly && name !== 'octile') return `movement '${name}' (it needs 'octile')`;
   if (name !== 'octile' && name !== 'cardinal') return `movement '${name}' (it needs 'octile' or 'cardinal')`;
-  if (q.algorithm === 'jps+' && !view.uniform) return 'a layer whose costs differ from cell to cell';
+  if (octileOnly && !view.uniform) return 'a layer whose costs differ from cell to cell';
   if (!view.uniform && !(view.maxCost * view.pass.length < view.minCost * JPS_COST_SPAN)) return `costs ${view.minCost} to ${view.maxCost}, too far apart for its exact comparisons on a layer of this size`;
   if (view.exits !== null) return view.walls !== null ? 'a layer with edge walls' : 'a layer with one-way flags';
   if (q.weight !== 1) return `weight ${q.weight} (it needs 1)`;
@@ -109,16 +114,18 @@ function jpsRefusal(q: Query, view: SearchView): string | null {
 }
 
 /**
- * The algorithm that answers `q`: the one asked for, or for `auto` jump point search where it
- * applies (on weighted cardinal layers only once they have landmark bounds: alone it gained too
- * little there) and A* elsewhere. Throws when an algorithm asked for by name cannot run.
+ * The algorithm that answers `q`: the one asked for, or for `auto` the subgoal graph where one was
+ * built and no change came since, else jump point search where it applies (on weighted cardinal
+ * layers only once they have landmark bounds: alone it gained too little there) and A* elsewhere.
+ * Throws when an algorithm asked for by name cannot run.
  * @param jpsWhy {@link jpsRefusal} of the query, computed once by the caller.
  * @param bounded whether the layer has landmark tables.
+ * @param graphed whether the layer has a subgoal graph built since its last change.
  */
-function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: boolean, linked: boolean): Runner {
+function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: boolean, linked: boolean, graphed = false): Runner {
   if (linked) {
     if (q.algorithm === 'auto' || q.algorithm === 'astar') return 'linked';
-    const name = q.algorithm === 'hpa' ? 'the hierarchy' : 'jump point search';
+    const name = q.algorithm === 'hpa' ? 'the hierarchy' : q.algorithm === 'subgoal' ? 'the subgoal graph' : 'jump point search';
     throw new TilenavError(`${name} does not follow links, and layer ${q.layer} has enabled links (grid.addLink); use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
   }
   const astar = aStarLoop(q, view);
@@ -133,7 +140,11 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
     case 'jps+':
       if (jpsWhy !== null) throw new TilenavError(`jump point search cannot run on ${jpsWhy}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
       return q.algorithm;
+    case 'subgoal':
+      if (jpsWhy !== null) throw new TilenavError(`the subgoal graph cannot search ${jpsWhy}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+      return 'subgoal';
     default:
+      if (graphed && jpsWhy === null && view.uniform && q.model.name === 'octile') return 'subgoal';
       return jpsWhy === null && (view.uniform || q.model.name === 'octile' || bounded) ? 'jps' : astar;
   }
 }
@@ -179,6 +190,7 @@ export class Pathfinder {
   private linkSearch: LinkedSearch | undefined;
   private layersScratch: SearchScratch | undefined;
   private jps: JumpPointSearch | undefined;
+  private subgoalSearch: SubgoalSearch | undefined;
   private anyAngleFinder: AnyAngleFinder | undefined;
   private readonly overlays: (ObstacleOverlay | undefined)[] = [];
   private readonly hierarchies = new Map<string, Hierarchy>();
@@ -212,6 +224,7 @@ export class Pathfinder {
   memory(): MemoryEntry[] {
     const out: MemoryEntry[] = [{ name: 'search scratch', layer: null, bytes: this.scratch.bytes }];
     this.jps?.memory(out);
+    if (this.subgoalSearch !== undefined) out.push({ name: 'subgoal search lists', layer: null, bytes: this.subgoalSearch.bytes });
     for (const [key, h] of this.hierarchies) out.push({ name: `hierarchy (${key.split(':')[1]})`, layer: Number(key.split(':')[0]), bytes: h.bytes });
     this.overlays.forEach((o, layer) => {
       if (o !== undefined) out.push({ name: 'obstacle overlay', layer, bytes: o.bytes });
@@ -655,7 +668,8 @@ export class Pathfinder {
    * What a search of `q` on `view` from padded cell `start` to `goal` runs, written into `plan`:
    * the runner {@link choose} picks, the landmark tables `auto` reads, the links it follows. Or
    * the answer when no search is needed: no link leads to the goal's layer, the component labels
-   * rule the goal out, or the hierarchy (`hpa`, answered here in one call). @internal
+   * rule the goal out, or the hierarchy or the subgoal graph (`hpa`, `subgoal`, answered here in one
+   * call). @internal
    */
   planned(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean, plan: Plan): PathResult | null {
     const grid = this.grid;
@@ -666,7 +680,9 @@ export class Pathfinder {
     const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
     const tables = marks === null ? null : marks.tables(q.layer);
     const jpsWhy = q.algorithm === 'astar' ? 'A* asked for' : jpsRefusal(q, view);
-    const runner = choose(q, view, jpsWhy, tables !== null, links !== null);
+    // 'auto' searches the layer's subgoal graph once one was built (prepare, or a 'subgoal' query) and no change came since.
+    const graphed = q.algorithm === 'auto' && links === null && view.uniform && jpsWhy === null && subgoalsOf(grid).fresh(q.layer) !== null;
+    const runner = choose(q, view, jpsWhy, tables !== null, links !== null, graphed);
     plan.runner = runner;
     plan.marks = marks;
     plan.tables = tables;
@@ -679,6 +695,7 @@ export class Pathfinder {
     }
     if (runner === 'hpa') return this.counted(this.hierarchical(q, start, goal, goalCell));
     if (!q.nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    if (runner === 'subgoal') return this.onSubgoals(q, view, start, goal, goalCell);
     return null;
   }
 
@@ -736,6 +753,12 @@ export class Pathfinder {
    * once they have done about half as much work as that, a slice per search (an eighth of one
    * landmark's build), so no search pauses for long; `prepare` at load time has them all from the
    * first query.
+   *
+   * `algorithm: 'subgoal'` builds the layer's subgoal graph (octile movement, uniform costs; it
+   * throws a TilenavError naming `algorithm` for a layer it cannot search), kept by the grid and
+   * listed by `grid.memory()`: from then on `auto` searches it on that layer until a change to the
+   * layer drops it (then `auto` runs JPS until it is built again). Build times and bytes per cell:
+   * docs/benchmarks.md.
    */
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName; landmarks?: number } = {}): void {
     assertOptionsObject(options, 'options');
@@ -743,7 +766,7 @@ export class Pathfinder {
     const model = this.grid.movementModel(options.movement);
     componentsOf(this.grid).labels(layer, model, this.grid.searchView(layer).pass, this.scratch);
     const algorithm = options.algorithm ?? 'auto';
-    if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
+    if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected ${ALGORITHM_LIST}, got ${describe(algorithm)}`, { element: 'algorithm' });
     if (options.landmarks !== undefined || algorithm === 'auto') {
       // Built only where 'auto' reads them: weighted jump point search's layers and movements.
       const view = this.grid.searchView(layer);
@@ -753,6 +776,14 @@ export class Pathfinder {
     if (algorithm === 'astar') return;
     if (algorithm === 'hpa') {
       this.hierarchy(layer, model.name);
+      return;
+    }
+    if (algorithm === 'subgoal') {
+      const view = this.grid.searchView(layer);
+      const q: Query = { ...this.query, layer, model, algorithm, weight: 1, nearest: false, overlay: false, view };
+      const why = this.linksFrom(q) !== null ? `layer ${layer}, which has enabled links (grid.addLink)` : jpsRefusal(q, view);
+      if (why !== null) throw new TilenavError(`the subgoal graph cannot search ${why}; use algorithm 'auto' or 'jps+'`, { element: 'algorithm' });
+      subgoalsOf(this.grid).graph(layer, view);
       return;
     }
     const jps = this.jumpPointSearch();
@@ -903,6 +934,21 @@ export class Pathfinder {
     const r = pathResult(status, cells, scratch.g[last], expanded, cells[cells.length - 1]);
     r.layers = layers;
     return r;
+  }
+
+  /**
+   * The layer's subgoal graph (built now when missing or dropped by a change) searched from padded
+   * cell `start` to `goal`; the path walked back into cells.
+   */
+  private onSubgoals(q: Query, view: SearchView, start: number, goal: number, goalCell: number): PathResult {
+    const graph = subgoalsOf(this.grid).graph(q.layer, view);
+    const s = (this.subgoalSearch ??= new SubgoalSearch(this.scratch));
+    const out = this.last;
+    const units = s.search(graph, view.pass, start, goal, q.maxIterations, out);
+    if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+    const n = s.cellCount;
+    const cells = s.cells(view.pass, q.out !== undefined && q.out.length >= n ? q.out : new Int32Array(n));
+    return pathResult('found', cells, units * view.minCost, out.expanded, goalCell);
   }
 
   private jumpPointSearch(): JumpPointSearch {
@@ -1070,7 +1116,7 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
   q.stayOnLayer = (o as InternalPathOptions).stayOnLayer === true;
   q.model = grid.movementModel(o.movement);
   const algorithm = o.algorithm ?? 'auto';
-  if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
+  if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected ${ALGORITHM_LIST}, got ${describe(algorithm)}`, { element: 'algorithm' });
   q.algorithm = algorithm;
   const maxIterations = o.maxIterations ?? Infinity;
   if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
@@ -1100,7 +1146,7 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
     readGoals(grid, o.goals, gx, gy, q.goalLayer, set);
     if (q.nearest) throw new TilenavError('nearest goes as near as it can to one goal; ask for several goals without it', { element: 'goals' });
     if (o.obstacles !== undefined && o.obstacles.length > 0) throw new TilenavError('obstacles are weighed along the way to one goal; ask for several goals without them', { element: 'goals' });
-    if (algorithm === 'jps' || algorithm === 'jps+' || algorithm === 'hpa') throw new TilenavError(`'${algorithm}' searches for one goal; with goals use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+    if (algorithm === 'jps' || algorithm === 'jps+' || algorithm === 'hpa' || algorithm === 'subgoal') throw new TilenavError(`'${algorithm}' searches for one goal; with goals use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
     q.goals = set;
   }
   return q;

@@ -129,7 +129,15 @@ export interface FindPathOptions {
    *   excess over optimal is measured in docs/benchmarks.md), `octile` or `cardinal`, any costs, no
    *   one-way flags or edge walls, no `nearest`, `radius` or `obstacles`. `maxIterations`,
    *   `weight` and `out` do not apply to it; `expanded` counts abstract nodes.
-   * - `auto`: `jps` where it applies, `astar` elsewhere. On a layer whose costs differ it also
+   * - `subgoal`: a subgoal graph (subgoals at the convex corners of walls, joined where a
+   *   straight-line-length path links them; exact), for maps that rarely change: `octile`, uniform
+   *   costs, same conditions as `jps+`. Built by `Pathfinder.prepare({ algorithm: 'subgoal' })`
+   *   or by the first such query (build times and bytes per cell: docs/benchmarks.md), kept by
+   *   the grid (`grid.memory()`, freed by `releaseDerived`). Any change to the layer drops it:
+   *   `auto` runs `jps` there until `prepare` or a `subgoal` query builds it again. `expanded`
+   *   counts graph nodes.
+   * - `auto`: the subgoal graph where one was built for the layer and nothing changed since (and
+   *   the query is one it can answer), else `jps` where it applies, `astar` elsewhere. On a layer whose costs differ it also
    *   reads landmark bounds (exact: same optimal cost, far fewer cells opened), built by
    *   `Pathfinder.prepare` or by the searches once they have done enough work. On a layer with
    *   enabled links (`grid.addLink`) it runs A* over the links, without landmark bounds; `jps`,
@@ -198,7 +206,7 @@ export interface FindPathOptions {
 }
 
 /** Search algorithms of {@link FindPathOptions.algorithm}. */
-export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'hpa' | 'auto';
+export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'hpa' | 'subgoal' | 'auto';
 
 /** findPath's options as the library's own modules pass them: plus a search view to search instead of the layer's. @internal */
 export interface InternalPathOptions extends FindPathOptions {
