@@ -1,10 +1,11 @@
 import type { NavGrid, SearchView } from '../../../grid/navgrid.js';
-import { LazyNodeHeap } from '../../kernel/heap.js';
+import { JumpQueue } from './queue.js';
 import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
 import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
 import { searchPlus, searchScan, successorCapacity } from './uniform.js';
+import { NodeMarks } from './marks.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
 import type { LandmarkBounds } from '../../bounds/landmarks/landmark-bounds.js';
 
@@ -46,15 +47,10 @@ export class JumpPointSearch {
   private unsubscribe: (() => void) | null = null;
   /** The uniform loops' successor buffer: 4 x (16 x the longer side + 48) bytes. */
   private found = new Int32Array(0);
-  /** The uniform loops' open list: 20 bytes per queued entry, kept between queries. */
-  private readonly queue = new LazyNodeHeap();
-  /**
-   * Each node's state in the current search, 2 bits per node (1 open, 2 closed, 0 neither), 16
-   * nodes per word: the same answers as the scratch's stamps (which are kept too, for the callers),
-   * but a plane small enough to stay in cache, so rejecting a jump end that is settled, or telling
-   * a new one, reads no large array. Cleared word by word through `touched` at the next search.
-   */
-  private readonly marks: Uint32Array;
+  /** The uniform loops' open list: 21 bytes per queued entry, kept between queries. */
+  private readonly queue = new JumpQueue();
+  /** Each node's state in the current search, read in place of the scratch's stamps (see marks.ts). */
+  private readonly nodes: NodeMarks;
 
   /** Appends what it holds per layer (bit planes, JPS+ tables) and its own state, to `grid.memory()`'s form. */
   memory(out: { name: string; layer: number | null; bytes: number }[]): void {
@@ -64,11 +60,8 @@ export class JumpPointSearch {
     this.tables.forEach((t, layer) => {
       if (t !== null) out.push({ name: 'JPS+ table', layer, bytes: t.bytes });
     });
-    out.push({ name: 'JPS node states', layer: null, bytes: this.marks.byteLength + this.touched.byteLength + this.found.byteLength });
+    out.push({ name: 'JPS node states', layer: null, bytes: this.nodes.bytes + this.found.byteLength });
   }
-  /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
-  private readonly touched: Int32Array;
-  private touchedCount = 0;
   /** `relax`'s two doubles (see `search`). */
   private readonly vals = new Float64Array(2);
   /** The goal's landmark costs in the current search (see bounds/landmarks/landmark-bounds.ts). */
@@ -77,8 +70,7 @@ export class JumpPointSearch {
   constructor(grid: NavGrid, scratch: SearchScratch) {
     this.grid = grid;
     this.scratch = scratch;
-    this.marks = new Uint32Array((scratch.size + 15) >>> 4);
-    this.touched = new Int32Array(this.marks.length);
+    this.nodes = new NodeMarks(scratch.size);
     this.planes = grid.layers.map(() => null);
     this.tables = grid.layers.map(() => null);
     this.tableViews = grid.layers.map(() => null);
@@ -128,7 +120,9 @@ export class JumpPointSearch {
       this.planes[layer] = w;
       this.follow();
     }
-    if (!this.grid.searchView(layer).uniform) this.boundaries(layer);
+    // Uniform layers scan the stop planes; others stop at cost boundaries too (see `search`).
+    if (this.grid.searchView(layer).uniform) w.stops();
+    else this.boundaries(layer);
     return w;
   }
 
@@ -177,8 +171,8 @@ export class JumpPointSearch {
   search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome, landmarks: LandmarkBounds | null = null): SearchOutcome {
     if (!cardinal && view.uniform) {
       const found = this.successors(view);
-      if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
-      return searchScan(this.bits(layer), view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, out);
+      if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, this.nodes, out);
+      return searchScan(this.bits(layer), view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, this.nodes, out);
     }
     const wb = this.bits(layer);
     const rows = wb.rows;
@@ -201,11 +195,10 @@ export class JumpPointSearch {
     const { g, parent, stamp, heap } = scratch;
     const open = scratch.start(start);
     const closed = open + 1;
-    const marks = this.marks;
-    const touched = this.touched;
-    for (let i = this.touchedCount - 1; i >= 0; i--) marks[touched[i]] = 0;
-    marks[start >>> 4] = 1 << ((start & 15) << 1);
-    touched[0] = start >>> 4;
+    const nodes = this.nodes;
+    nodes.begin(start);
+    const marks = nodes.marks;
+    const touched = nodes.touched;
     let touchedCount = 1;
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
@@ -416,7 +409,7 @@ export class JumpPointSearch {
         }
       }
     }
-    this.touchedCount = touchedCount;
+    nodes.count = touchedCount;
     return limited ? report(out, false, expanded, true) : report(out, stamp[goal] === closed, expanded, false);
   }
 
