@@ -87,7 +87,7 @@ function instrumented(grid: NavGrid, c: Case): { finder: Pathfinder; tally: { re
 
 /**
  * The reads a search limited to N units may make: about 12 per A* expansion (four sides, eight
- * neighbours), up to ~9 per unit of a jump (three words per 32 cells of a scan, three cells per
+ * neighbours), up to ~9 per unit of a jump (one to three words per 32 cells of a scan, three cells per
  * diagonal step), plus one scan past the limit (a 200-cell row: at most ~45 reads).
  */
 const readsAllowed = (n: number): number => 16 * n + 64;

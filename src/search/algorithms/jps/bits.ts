@@ -44,7 +44,30 @@ export class WalkBits {
     // without a bounds test (what it reads there only ever meets masked-off or blocked cells).
     this.rows = new Int32Array(this.rowWords * H + 2);
     this.cols = new Int32Array(this.colWords * W + 2);
-    this.update(0, 0, grid.width, grid.height);
+    // The planes start all blocked: set the walkable bits, a row word at a time.
+    const walkable = grid.layers[layer].walkable;
+    const gw = grid.width;
+    const rows = this.rows;
+    const cols = this.cols;
+    const rw = this.rowWords;
+    const cw = this.colWords;
+    for (let y = 0; y < grid.height; y++) {
+      const py = y + 1;
+      const cb = 1 << (31 - (py & 31));
+      const ck = (py >>> 5) + 1;
+      let word = 0;
+      for (let x = 0; x < gw; x++) {
+        const px = x + 1;
+        if (walkable[y * gw + x] === 1) {
+          word |= 1 << (31 - (px & 31));
+          cols[px * cw + ck] |= cb;
+        }
+        if ((px & 31) === 31 || x === gw - 1) {
+          rows[py * rw + (px >>> 5) + 1] = word;
+          word = 0;
+        }
+      }
+    }
   }
 
   /** Bytes held: the walkability planes and the stop planes once built. */

@@ -31,8 +31,10 @@ const scanBackward = scanBackward_;
  * - cardinal (a vertical step stops where a horizontal scan from it finds a jump point).
  * Exact: the same cost as A*. The walkability bit planes follow the grid through `onChange`.
  *
- * Memory: 0.25 bytes per cell per layer searched, 0.5 on a layer with differing costs (the cost
- * boundary planes), plus 0.5 bytes per cell for the node states (see `marks`), on top of the
+ * Memory per cell, per layer searched: 0.75 bytes on a layer whose costs are all the same (the
+ * walkability planes, 0.25, and the uniform scans' stop planes, 0.5; see bits.ts), 0.5 on a layer
+ * with differing costs (walkability and cost boundary planes); plus 0.5 bytes per cell for the
+ * node states (marks.ts) and the uniform loops' open list (queue.ts), on top of the
  * search scratch it is given (shared with the Pathfinder that owns it, and the hierarchy).
  * Not part of the public API: used through `findPath(..., { algorithm: 'jps' })` and the hierarchy.
  */
@@ -55,7 +57,7 @@ export class JumpPointSearch {
   /** Appends what it holds per layer (bit planes, JPS+ tables) and its own state, to `grid.memory()`'s form. */
   memory(out: { name: string; layer: number | null; bytes: number }[]): void {
     this.planes.forEach((p, layer) => {
-      if (p !== null) out.push({ name: 'JPS bit planes', layer, bytes: p.rows.byteLength + p.cols.byteLength });
+      if (p !== null) out.push({ name: 'JPS bit planes', layer, bytes: p.bytes });
     });
     this.tables.forEach((t, layer) => {
       if (t !== null) out.push({ name: 'JPS+ table', layer, bytes: t.bytes });

@@ -24,7 +24,7 @@ const NW = 128;
 /**
  * Work, counted against `maxIterations` by both loops: one per expanded node, plus what its jumps
  * look at. Jump point search: one per cell a scan steps over, from where it starts to where it
- * stops (a jump point or a wall), the bit scans reading three words per 32 cells; a diagonal run's
+ * stops (a jump point or a wall), the scans reading one stop word per 32 cells; a diagonal run's
  * steps are paid by its two side scans (each at least one cell) on every step it goes on. JPS+,
  * which reads one table entry per jump whatever its length: one per diagonal hop (a node's
  * straight jumps are a constant four). A diagonal run or hop stops as soon as the work passes the
