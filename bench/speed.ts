@@ -2,7 +2,7 @@
  * Jump point search against A* and PathFinding.js's JumpPointFinder on every Moving AI map in
  * test/fixtures/movingai: mean / median / p95 microseconds per query (wall clock, and process CPU time
  * per query, which is steadier on a shared machine), optimal answers, preprocessing time and
- * memory (search scratch, JPS bit planes, JPS+ table, hierarchy). The hierarchy is not exact: its
+ * memory (search scratch, JPS bit planes, JPS+ table, hierarchy, subgoal graph). The hierarchy is not exact: its
  * row also prints its mean excess over the optimum. A native C++ A* (bench/native/astar.cpp, built here when g++ exists) gives the scale.
  *
  * `npm run bench speed`; TILENAV_BENCH_MAPS=a,b limits the maps.
@@ -103,15 +103,23 @@ for (const mapName of NAMES) {
   const all = parseScenario(readFileSync(join(MAPS, `${mapName}.map.scen`), 'utf8'));
   const rows: { name: string; t: Timing; prepMs: number; bytes: string }[] = [];
   const scratchBytes = (grid.width + 2) * (grid.height + 2) * 24;
-  for (const algorithm of ['astar', 'jps', 'jps+', 'hpa', 'auto'] as SearchAlgorithm[]) {
+  for (const algorithm of ['astar', 'jps', 'jps+', 'hpa', 'subgoal', 'auto'] as SearchAlgorithm[]) {
     const t0 = performance.now();
     const finder = new Pathfinder(grid);
     finder.prepare({ algorithm });
     const prepMs = performance.now() - t0;
     const queries = algorithm === 'astar' ? evenly(all, ASTAR_SAMPLE[mapName] ?? Infinity) : all;
     const t = timeQueries(queries, (q) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm }).cost);
+    // The subgoal graph is the grid's (grid.memory()), its search lists the Pathfinder's.
+    const held = (name: string) => [...grid.memory().entries, ...finder.memory()].filter((e) => e.name === name).reduce((sum, e) => sum + e.bytes, 0);
     const bytes =
-      algorithm === 'astar' ? scratchBytes : algorithm === 'hpa' ? scratchBytes + jpsBytes(grid) + finder.hierarchy().bytes : scratchBytes + jpsBytes(grid) + (algorithm === 'jps+' ? (grid.width + 2) * (grid.height + 2) * 16 : 0);
+      algorithm === 'astar'
+        ? scratchBytes
+        : algorithm === 'hpa'
+          ? scratchBytes + jpsBytes(grid) + finder.hierarchy().bytes
+          : algorithm === 'subgoal'
+            ? scratchBytes + held('subgoal graph') + held('subgoal search lists')
+            : scratchBytes + jpsBytes(grid) + (algorithm === 'jps+' ? (grid.width + 2) * (grid.height + 2) * 16 : 0);
     if (algorithm === 'hpa') {
       let ratio = 0;
       let n = 0;
@@ -123,6 +131,8 @@ for (const mapName of NAMES) {
       console.log(`(${mapName}: hpa mean excess over optimal ${((ratio / n - 1) * 100).toFixed(2)} %)`);
     }
     rows.push({ name: `tilenav ${algorithm}`, t, prepMs, bytes: `${(bytes / 1024).toFixed(0)} KB (${(bytes / grid.size).toFixed(2)} B/cell)` });
+    // The subgoal graph is the grid's: drop it so the next rows (auto) run as without it.
+    if (algorithm === 'subgoal') grid.releaseDerived();
   }
   if (pfJps) {
     const t0 = performance.now();
@@ -153,7 +163,7 @@ for (const mapName of NAMES) {
         return r === undefined ? '' : `; tilenav ${name} ${r.t.meanUs.toFixed(1)} us, CPU ${r.t.cpuUs.toFixed(1)} (native A* / ${name} = ${(j.meanUs / r.t.meanUs).toFixed(1)}, CPU ${(j.cpuUs / r.t.cpuUs).toFixed(1)})`;
       };
       const a = rows[0].t;
-      console.log(`native C++ A* (all ${j.queries} queries): mean ${j.meanUs.toFixed(1)} us, CPU ${j.cpuUs.toFixed(1)} us; tilenav A* / native A* = ${(a.meanUs / j.meanUs).toFixed(2)}, CPU ${(a.cpuUs / j.cpuUs).toFixed(2)}${ratio('jps')}${ratio('jps+')}`);
+      console.log(`native C++ A* (all ${j.queries} queries): mean ${j.meanUs.toFixed(1)} us, CPU ${j.cpuUs.toFixed(1)} us; tilenav A* / native A* = ${(a.meanUs / j.meanUs).toFixed(2)}, CPU ${(a.cpuUs / j.cpuUs).toFixed(2)}${ratio('jps')}${ratio('jps+')}${ratio('subgoal')}`);
     }
   }
 }

@@ -53,6 +53,8 @@ export interface Page {
   orderUnits(x: number, y: number): string | null;
   showUnits(): void;
   palette: TilePalette;
+  startCrowd(scene: string, avoidance: boolean): number;
+  crowdFigures(): { units: number; walking: number; stepMs: number; meanStepMs: number; meanFrameMs: number; meanGapMs: number } | null;
 }
 
 export type PageApi = ReturnType<typeof pageApi>;
@@ -223,6 +225,12 @@ export function pageApi(p: Page) {
     p.state.units?.step(n);
     p.markDirty();
     p.showUnits();
+  },
+  /** Starts a crowd scene ('crossing' or 'circle') with avoidance 'orca' (true) or 'none'; returns the number of units. */
+  startCrowd: (scene: string, avoidance: boolean) => p.startCrowd(scene, avoidance),
+  /** The running crowd scene's figures (units, walking, step and frame times in ms), or null. */
+  get crowd() {
+    return p.crowdFigures();
   },
   /** The collision rules picked in the Tiles panel, as a rules file holds them. */
   get rules() {

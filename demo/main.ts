@@ -10,6 +10,7 @@ import { checkWeight, fitToMovement, query, weightTyped } from './search.js';
 import { paint, restartRouteClicks, selectionBox } from './tools.js';
 import { loadBundled } from './map-picker.js';
 import { addUnits, clearUnits, orderUnits, rebuildUnits, showUnits, units, unitsShownAgo } from './units-panel.js';
+import { crowdFigures, crowdFrame, crowdScene, drawCrowdHud, startCrowd, type CrowdScene } from './crowd.js';
 
 const ctx = screen.getContext('2d')!;
 const frameLog: { queryMs: number; frameMs: number; inputToFrameMs: number }[] = [];
@@ -24,6 +25,7 @@ $('legend').innerHTML = LEGEND_HTML;
 let unitsWereMoving = false;
 
 function frame(now: number): void {
+  const frameStart = performance.now();
   if (page.queryPending) query();
   const state = page.state;
   if (state.units !== null) {
@@ -50,6 +52,7 @@ function frame(now: number): void {
     const t0 = performance.now();
     s.view.draw(ctx, s.result?.status === 'found' ? s.result.cells : null, s.start, s.goal, ui.expanded.checked && s.result !== null, s.smoothed.points);
     if (s.units !== null || box !== null) s.view.drawUnits(ctx, s.units?.frame() ?? EMPTY_UNITS, box);
+    drawCrowdHud(ctx);
     const t1 = performance.now();
     s.lastFrameMs = t1 - t0;
     if (page.inputAt >= 0) {
@@ -61,6 +64,7 @@ function frame(now: number): void {
     const f = ui.result.querySelector('[data-k=frame]');
     if (f) f.textContent = `${s.lastFrameMs.toFixed(2)} ms`;
   }
+  crowdFrame(now, performance.now() - frameStart);
   requestAnimationFrame(frame);
 }
 
@@ -84,6 +88,13 @@ ui.weight.addEventListener('input', weightTyped);
 ui.movement.addEventListener('change', rebuildUnits);
 $('add-units').addEventListener('click', () => addUnits(12));
 $('clear-units').addEventListener('click', clearUnits);
+$('crowd').addEventListener('click', () => startCrowd(ui.crowdScene.value as CrowdScene, ui.avoidance.checked));
+// Avoidance is chosen when the units are made: a crowd starts again with the new choice, other units are rebuilt.
+ui.avoidance.addEventListener('change', () => {
+  const c = crowdScene();
+  if (c !== null) startCrowd(c.scene, ui.avoidance.checked);
+  else rebuildUnits();
+});
 ui.layer.addEventListener('change', () => {
   rebuildUnits();
   const state = page.state;
@@ -133,4 +144,10 @@ requestAnimationFrame(frame);
   orderUnits,
   showUnits,
   palette,
+  startCrowd: (scene: string, avoidance: boolean) => {
+    ui.crowdScene.value = scene;
+    ui.avoidance.checked = avoidance;
+    return startCrowd(scene as CrowdScene, avoidance);
+  },
+  crowdFigures,
 });

@@ -144,7 +144,22 @@ export const BUNDLED_MAPS: { id: string; label: string; load(): DemoMap }[] = [
   { id: 'iso', label: 'Isometric (48 x 48)', load: isoMap },
   { id: 'hex', label: 'Hexagonal, axial (40 x 30)', load: hexMap },
   { id: 'big', label: 'Generated (1024 x 1024)', load: bigMap },
+  { id: 'crowd', label: 'Crowd field (open, 150 x 100)', load: crowdMap },
 ];
+
+/** The crowd scenes' field (see demo/crowd.ts): open ground inside a wall, a few boulders along the edges. */
+export const CROWD_MAP = { width: 150, height: 100 };
+
+function crowdMap(): DemoMap {
+  const { width, height } = CROWD_MAP;
+  const grid = new NavGrid(width, height);
+  grid.fillRect(0, 0, width, 1, { walkable: false });
+  grid.fillRect(0, height - 1, width, 1, { walkable: false });
+  grid.fillRect(0, 0, 1, height, { walkable: false });
+  grid.fillRect(width - 1, 0, 1, height, { walkable: false });
+  for (const [x, y] of [[20, 8], [128, 12], [14, 88], [132, 86]]) grid.fillRect(x, y, 3, 2, { walkable: false });
+  return { grid, movement: 'octile', start: [3, 3], goal: [width - 4, height - 4] };
+}
 
 /** Finds a reader for a file by its extension. */
 export function loaderFor(name: string): (typeof FILE_LOADERS)[number] | undefined {

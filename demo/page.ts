@@ -30,6 +30,8 @@ export const ui = {
   result: $<HTMLDivElement>('result'),
   stats: $<HTMLDivElement>('stats'),
   units: $<HTMLDivElement>('units'),
+  avoidance: $<HTMLInputElement>('avoidance'),
+  crowdScene: $<HTMLSelectElement>('crowd-scene'),
 };
 
 /**

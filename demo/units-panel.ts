@@ -15,7 +15,7 @@ export const unitsShownAgo = (now: number): number => now - shownAt;
 /** The units of the shown map, created on first use with the current layer and movement. */
 export function units(): Units {
   const state = page.state;
-  state.units ??= new Units(state.grid, selectedLayer(), ui.movement.value as MovementName);
+  state.units ??= new Units(state.grid, selectedLayer(), ui.movement.value as MovementName, ui.avoidance.checked ? 'orca' : 'none');
   return state.units;
 }
 
@@ -105,10 +105,11 @@ export function showUnits(): void {
     ? [['units', '0']]
     : [
         ['units', String(u.size)],
+        ['avoidance', u.avoidance],
         ['selected', String(u.selected.size)],
         ['moving', String(u.ids().filter((i) => u.busy(i)).length)],
         ['replans', String(u.sys.stats.replans)],
-        ['step', `${u.lastStepMs.toFixed(2)} ms`],
+        ['step', `${u.lastStepMs.toFixed(2)} ms (mean ${u.meanStepMs().toFixed(2)})`],
       ];
   ui.units.innerHTML = rows.map(([k, v]) => `<div><span>${k}</span><b data-k="${k}">${v}</b></div>`).join('');
 }

@@ -23,6 +23,8 @@ const MAX_RETRIES = 30;
  * other's slots; a nudge (nudgeDist 3) or a unit left behind at a door is farther.
  */
 const SLOT_TOLERANCE = 2;
+/** Ticks the mean step time is taken over (about a second at 60 frames a second). */
+const STEP_WINDOW = 60;
 
 /**
  * The demo's units: a NavigationSystem on the shown grid and layer, the selection, and the
@@ -48,12 +50,28 @@ export class Units {
   private readonly goals = new Map<number, { x: number; y: number; tries: number }>();
   private lastRetryStep = 0;
 
+  /** Draw each moving unit's remaining route (off for the crowd scenes: hundreds of lines hide the units). */
+  showRoutes = true;
+  /** The time of the last STEP_WINDOW ticks that stepped (ms), a ring, for the mean shown with a crowd. */
+  readonly stepTimes = new Float64Array(STEP_WINDOW);
+  /** Ticks written to stepTimes so far. */
+  stepTicks = 0;
+
   constructor(
     readonly grid: NavGrid,
     readonly layer: number,
     movement: MovementName,
+    readonly avoidance: 'orca' | 'none' = 'none',
   ) {
-    this.sys = new NavigationSystem(grid, { layer, movement });
+    this.sys = new NavigationSystem(grid, { layer, movement, avoidance });
+  }
+
+  /** The mean of the last STEP_WINDOW ticks' step times (ms), 0 before the first. */
+  meanStepMs(): number {
+    const n = Math.min(this.stepTicks, STEP_WINDOW);
+    let sum = 0;
+    for (let k = 0; k < n; k++) sum += this.stepTimes[k];
+    return n === 0 ? 0 : sum / n;
   }
 
   dispose(): void {
@@ -147,6 +165,7 @@ export class Units {
     const steps = this.sys.update(Math.min(MAX_FRAME_SECONDS, (now - last) / 1000));
     this.retry();
     this.lastStepMs = performance.now() - t0;
+    if (steps > 0) this.stepTimes[this.stepTicks++ % STEP_WINDOW] = this.lastStepMs;
     // Interpolation moves the drawing every frame while anyone walks, steps or not.
     return steps > 0 || this.sys.alpha > 0;
   }
@@ -154,8 +173,11 @@ export class Units {
   /** Runs `n` fixed steps at once (tests: faster than real time). */
   step(n: number): void {
     for (let k = 0; k < n; k++) {
+      const t0 = performance.now();
       this.sys.step();
       this.retry();
+      this.lastStepMs = performance.now() - t0;
+      this.stepTimes[this.stepTicks++ % STEP_WINDOW] = this.lastStepMs;
     }
   }
 
@@ -187,7 +209,7 @@ export class Units {
       f.y[n] = p.y;
       f.radius[n] = s.radius[i];
       f.selected[n] = this.selected.has(i) ? 1 : 0;
-      f.routes.push(s.isMoving(i) && (s.flags[i] & AGENT_UNREACHABLE) === 0 ? this.route(i, p.x, p.y) : null);
+      f.routes.push(this.showRoutes && s.isMoving(i) && (s.flags[i] & AGENT_UNREACHABLE) === 0 ? this.route(i, p.x, p.y) : null);
       n++;
     }
     f.count = n;

@@ -648,3 +648,34 @@ function chooseWall(grid: NavGrid, path: [number, number][]): [number, number][]
   }
   return [];
 }
+
+test('demo: crowd scene: two groups of 200 cross with avoidance on, the figures show over the map; the toggle starts it again without', { skip, timeout: 120_000 }, async () => {
+  const page = await context!.newPage();
+  await open(page, '?map=arena');
+  await page.check('#avoidance');
+  await page.selectOption('#crowd-scene', 'crossing');
+  await page.click('#crowd');
+  await page.waitForFunction(() => (window as any).__tilenav.drawn);
+  assert.equal(await page.evaluate(() => (window as any).__tilenav.map), 'crowd', 'the crowd field is shown');
+  assert.equal(await page.$eval('#units [data-k=avoidance]', (e: any) => e.textContent), 'orca');
+  // Real time runs for a moment: the figures over the map are measured ones.
+  await page.waitForFunction(() => ((window as any).__tilenav.crowd?.meanStepMs ?? 0) > 0);
+  const f = await page.evaluate(() => (window as any).__tilenav.crowd);
+  assert.equal(f.units, 400);
+  assert.ok(f.meanFrameMs > 0 && f.stepMs >= 0, JSON.stringify(f));
+  await page.evaluate(() => (window as any).__tilenav.pauseUnits(true));
+  const before = await units(page);
+  // Left group: even ids (added in pairs, left first), from x < 20; after 40 s they stand past the middle.
+  await page.evaluate(() => (window as any).__tilenav.stepUnits(2400));
+  const after = await units(page);
+  const crossed = (us: { id: number; x: number }[], even: boolean) => us.filter((u) => (u.id % 2 === 0) === even && (even ? u.x > 75 : u.x < 75)).length;
+  assert.equal(crossed(before, true) + crossed(before, false), 0, 'both groups start at their own end');
+  assert.ok(crossed(after, true) >= 190 && crossed(after, false) >= 190, `left group past the middle: ${crossed(after, true)}, right group: ${crossed(after, false)}`);
+  await page.uncheck('#avoidance');
+  assert.equal(await page.$eval('#units [data-k=avoidance]', (e: any) => e.textContent), 'none', 'the toggle starts the scene again with push-apart only');
+  assert.equal((await units(page)).length, 400);
+  await page.selectOption('#crowd-scene', 'circle');
+  await page.click('#crowd');
+  assert.equal((await units(page)).length, 250, 'the circle swap');
+  await page.close();
+});

@@ -10,51 +10,7 @@ import { formatBinaryGrid, parseBinaryGrid, parseLdtk, parseTiled } from '../src
 import { fixture } from './fixtures.js';
 import { PathService } from '../src/service/node.js';
 import { inProcess } from './helpers-service.js';
-import { refNeighbours } from './reference.js';
-
-/**
- * The reference Dijkstra extended with links, written from their definition: nodes are (layer,
- * cell), node id `layer * size + cell`; a step is a move of the movement model on one layer, at its
- * length times the cost of the cell entered; an enabled link whose two cells are walkable is an
- * edge from `from` to `to` (and back when two-way) at the link's own cost.
- */
-function refLinked(grid: NavGrid, m: MovementName, layer: number, source: number): Float64Array {
-  const n = grid.size;
-  const L = grid.layers.length;
-  const dist = new Float64Array(n * L).fill(Infinity);
-  const done = new Uint8Array(n * L);
-  const walk = (l: number, c: number) => grid.layers[l].walkable[c] === 1;
-  const edges = new Map<number, [number, number][]>();
-  for (const k of grid.links()) {
-    if (!k.enabled) continue;
-    const a = k.from.layer * n + k.from.y * grid.width + k.from.x;
-    const b = k.to.layer * n + k.to.y * grid.width + k.to.x;
-    const add = (u: number, v: number) => (edges.get(u) ?? edges.set(u, []).get(u)!).push([v, k.cost]);
-    add(a, b);
-    if (k.bidirectional) add(b, a);
-  }
-  if (walk(layer, source)) dist[layer * n + source] = 0;
-  for (;;) {
-    let best = -1;
-    for (let i = 0; i < n * L; i++) if (!done[i] && dist[i] < Infinity && (best < 0 || dist[i] < dist[best])) best = i;
-    if (best < 0) break;
-    done[best] = 1;
-    const l = Math.floor(best / n);
-    const c = best - l * n;
-    const x = c % grid.width;
-    const y = (c - x) / grid.width;
-    for (const [nx, ny, len] of refNeighbours(grid, l, m, x, y)) {
-      const j = ny * grid.width + nx;
-      const d = dist[best] + len * grid.layers[l].cost[j];
-      if (d < dist[l * n + j]) dist[l * n + j] = d;
-    }
-    for (const [v, cost] of edges.get(best) ?? []) {
-      if (!walk(Math.floor(v / n), v % n)) continue;
-      if (dist[best] + cost < dist[v]) dist[v] = dist[best] + cost;
-    }
-  }
-  return dist;
-}
+import { refLinked, refNeighbours } from './reference.js';
 
 /** Whether any chain of moves and links joins the two nodes, every direction allowed (what the component labels know). */
 function refJoined(grid: NavGrid, m: MovementName, a: number, b: number): boolean {
@@ -461,26 +417,77 @@ test('agents take a teleporter between two walled rooms and arrive, never inside
   void link;
 });
 
-test('agents walk one layer: stairs to another layer do not lead them through the wall, and groups plan one by one on a layer with links', () => {
+/** Steps `sys` until `done`, checking every agent stands on a walkable cell of its own layer; the steps taken, -1 past `budget`. */
+function stepOnLayers(sys: NavigationSystem, done: () => boolean, budget: number, each?: () => void): number {
+  for (let s = 0; s < budget; s++) {
+    if (done()) return s;
+    sys.step();
+    for (let id = 0; id < sys.count; id++) {
+      const [x, y, l] = [Math.floor(sys.x[id] + 0.5), Math.floor(sys.y[id] + 0.5), sys.layers[id]];
+      assert.ok(sys.grid.isWalkable(x, y, l), `agent ${id} stands in a wall at (${sys.x[id]}, ${sys.y[id]}) on layer ${l}`);
+    }
+    each?.();
+  }
+  return done() ? budget : -1;
+}
+
+test('agents take stairs between layers: up, across the upper floor, down, and on to the target; a target upstairs; agents on two floors do not meet', () => {
   const grid = new NavGrid(9, 3, { layers: ['Ground', 'Upstairs'] });
+  // A wall across the ground floor; stairs up before it, down after it.
   grid.fillRect(4, 0, 1, 3, { walkable: false }, 0);
   grid.addLink({ from: { x: 2, y: 1 }, to: { x: 2, y: 1, layer: 1 }, cost: 1 });
   grid.addLink({ from: { x: 6, y: 1, layer: 1 }, to: { x: 6, y: 1 }, cost: 1 });
-  assert.equal(findPath(grid, 0, 1, 8, 1).status, 'found', 'a path exists through the upper layer');
+  const r = findPath(grid, 0, 1, 8, 1);
+  assert.equal(r.status, 'found');
+  assert.ok(r.layers !== null && r.layers.includes(1), 'the path climbs');
   const sys = new NavigationSystem(grid);
   const id = sys.addAgent({ x: 0, y: 1 });
-  sys.moveTo(id, 8, 1);
-  let unreachable = false;
-  stepWalkable(sys, () => !sys.isMoving(id), 2000, () => (unreachable ||= (sys.flags[id] & AGENT_UNREACHABLE) !== 0));
-  assert.ok(sys.x[id] < 4, 'crossed the wall');
-  assert.ok(unreachable, 'flagged unreachable on its layer while it walked as near as it could');
-  // A same-layer link on the layer: a big group plans unit by unit (flow fields know no links).
+  assert.equal(sys.layers[id], 0);
+  let arrived = false;
+  sys.moveTo(id, 8, 1, { onArrived: () => (arrived = true) });
+  const seen: string[] = [];
+  const steps = stepOnLayers(sys, () => arrived, 2000, () => {
+    const at = `${sys.layers[id]}`;
+    if (seen[seen.length - 1] !== at) seen.push(at);
+  });
+  assert.ok(steps > 0, 'did not arrive');
+  assert.deepEqual(seen, ['0', '1', '0'], 'up the stairs, across, and down');
+  assert.ok(Math.hypot(sys.x[id] - 8, sys.y[id] - 1) < 0.5);
+  assert.equal(sys.flags[id] & AGENT_UNREACHABLE, 0);
+  // A target on the upper floor: up the stairs, and it stays there.
+  let up = false;
+  sys.moveTo(id, 5, 1, { layer: 'Upstairs', onArrived: () => (up = true) });
+  assert.ok(stepOnLayers(sys, () => up, 2000) > 0, 'did not reach the upper floor');
+  assert.equal(sys.layers[id], 1);
+  assert.ok(Math.hypot(sys.x[id] - 5, sys.y[id] - 1) < 0.5);
+  // Two agents over one spot on two floors stand where they are: they do not push each other.
+  const above = sys.addAgent({ x: 7, y: 1, layer: 'Upstairs' });
+  const twin = sys.addAgent({ x: 7.1, y: 1 });
+  for (let s = 0; s < 20; s++) sys.step();
+  assert.equal(sys.layers[above], 1);
+  assert.equal(sys.layers[twin], 0);
+  assert.ok(Math.abs(sys.x[above] - 7) < 1e-9 && Math.abs(sys.x[twin] - 7.1) < 1e-9, 'pushed by an agent on another floor');
+  assert.throws(() => sys.moveTo(id, 1, 1, { layer: 'Attic' }), (e: unknown) => e instanceof TilenavError && e.element === 'layer');
+  assert.throws(() => sys.addAgent({ x: 1, y: 1, layer: 9 }), (e: unknown) => e instanceof TilenavError && e.element === 'agent.layer');
+});
+
+test('groups on a layer with links plan one by one (flow fields know no links), and cross by them', () => {
+  const grid = new NavGrid(9, 3, { layers: ['Ground', 'Upstairs'] });
+  grid.fillRect(4, 0, 1, 3, { walkable: false }, 0);
   grid.addLink({ from: { x: 3, y: 0 }, to: { x: 5, y: 0 }, cost: 1 });
+  const sys = new NavigationSystem(grid);
   const ids = [0, 1, 2].map((y) => sys.addAgent({ x: 0, y }));
   const order = sys.moveGroup(ids, 7, 1, { mode: 'auto' });
   assert.equal(order.mode, 'formation');
-  stepWalkable(sys, () => ids.every((k) => !sys.isMoving(k)), 4000);
+  stepOnLayers(sys, () => ids.every((k) => !sys.isMoving(k)), 4000);
   for (const k of ids) assert.ok(sys.x[k] > 4, `unit ${k} did not cross by the link`);
+  // A group sent upstairs by a ladder: formation slots on the upper floor, every unit climbs.
+  grid.addLink({ from: { x: 6, y: 2 }, to: { x: 6, y: 2, layer: 1 }, cost: 2 });
+  const up = sys.moveGroup(ids, 7, 1, { layer: 'Upstairs' });
+  assert.equal(up.mode, 'formation');
+  stepOnLayers(sys, () => ids.every((k) => !sys.isMoving(k)), 4000);
+  for (const k of ids) assert.equal(sys.layers[k], 1, `unit ${k} did not climb`);
+  assert.throws(() => sys.moveGroup(ids, 7, 1, { layer: 1, mode: 'flow' }), (e: unknown) => e instanceof TilenavError && e.element === 'mode');
 });
 
 test('a Tiled map declares links with object properties: linkTo, linkCost, linkOneWay, linkEnabled; bad ones are left out with a warning naming the object', () => {
@@ -585,4 +592,32 @@ test('the binary grid format keeps links (new ids, in order) and names a bad one
   assert.ok(at > 0);
   bytes.set(new TextEncoder().encode('"x":9'), at);
   assert.throws(() => parseBinaryGrid(bytes.buffer, { file: 'edited.tnav' }), (e: unknown) => e instanceof TilenavError && e.element === 'header.links[0]' && e.file === 'edited.tnav');
+});
+
+test('agents planning through the path service take stairs between layers too', async () => {
+  const grid = new NavGrid(9, 3, { layers: ['Ground', 'Upstairs'] });
+  grid.fillRect(4, 0, 1, 3, { walkable: false }, 0);
+  grid.addLink({ from: { x: 2, y: 1 }, to: { x: 2, y: 1, layer: 1 }, cost: 1 });
+  grid.addLink({ from: { x: 6, y: 1, layer: 1 }, to: { x: 6, y: 1 }, cost: 1 });
+  const service = new PathService(grid, { factory: inProcess(), workers: 1, share: 'never' });
+  const sys = new NavigationSystem(grid, { service });
+  try {
+    const id = sys.addAgent({ x: 0, y: 1 });
+    let arrived = false;
+    sys.moveTo(id, 8, 1, { onArrived: () => (arrived = true) });
+    const seen: number[] = [];
+    for (let s = 0; s < 3000 && !arrived; s++) {
+      sys.step();
+      if (seen[seen.length - 1] !== sys.layers[id]) seen.push(sys.layers[id]);
+      assert.ok(grid.isWalkable(Math.floor(sys.x[id] + 0.5), Math.floor(sys.y[id] + 0.5), sys.layers[id]), 'in a wall');
+      // The answers come back between steps.
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.ok(arrived, 'did not arrive');
+    assert.deepEqual(seen, [0, 1, 0]);
+    assert.ok(Math.hypot(sys.x[id] - 8, sys.y[id] - 1) < 0.5);
+  } finally {
+    sys.dispose();
+    await service.close();
+  }
 });

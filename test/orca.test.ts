@@ -6,6 +6,7 @@ import { runUntil } from './helpers-agents.js';
 import { asciiGrid } from './grids.js';
 import { NavigationSystem, AGENT_BLOCKED, AGENT_NUDGED, type NavigationSystemOptions } from '../src/agents/index.js';
 import { OrcaSolver } from '../src/agents/orca.js';
+import { mulberry32 } from '../src/query/index.js';
 
 /** The smallest distance between two of `ids`' centres now. */
 function closest(sys: NavigationSystem, ids: readonly number[]): number {
@@ -259,4 +260,48 @@ test('avoidance options are checked, naming the option; off by default; maxNeigh
   let min = Infinity;
   runUntil(sys, () => !sys.isMoving(a) && !sys.isMoving(b), 2000, () => (min = Math.min(min, closest(sys, [a, b]))));
   assert.ok(min < 0.5, 'without neighbours they do not avoid each other');
+});
+
+test('the neighbour search (rows of the bucket grid, outward, within the disc still worth searching) finds the nearest maxNeighbours by distance then id, as a scan of every agent does', () => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 2 ** 31 - 2 }),
+      fc.integer({ min: 1, max: 80 }),
+      fc.integer({ min: 4, max: 60 }),
+      fc.integer({ min: 1, max: 30 }),
+      fc.integer({ min: 2, max: 48 }),
+      (seed, count, spread, maxNeighbours, range4) => {
+        const neighbourDistance = range4 / 4;
+        const sys = new NavigationSystem(new NavGrid(64, 64), { avoidance: 'orca', maxNeighbours, neighbourDistance });
+        // Positions from the seed (fast-check's own numbers crowd the bounds), crowded to sparse
+        // (spread); every other one snapped to a lattice: equal distances, so ties by id are tested too.
+        const random = mulberry32(seed);
+        for (let k = 0; k < count; k++) {
+          const x = random() * spread;
+          const y = random() * spread;
+          sys.addAgent(k % 2 === 0 ? { x: Math.round(x), y: Math.round(y) } : { x, y });
+        }
+        // The search itself is private; it is reached here to compare it with the plain scan.
+        const av = (sys as unknown as { steering: { avoidance: any } }).steering.avoidance;
+        av.begin();
+        const n = sys.count;
+        for (let i = 0; i < n; i++) {
+          av.reg[0] = sys.x[i];
+          av.reg[1] = sys.y[i];
+          const found: number = av.findNeighbours(i);
+
+          const got = Array.from(av.nearId.subarray(0, found) as Int32Array);
+          const all: { j: number; d2: number }[] = [];
+          for (let j = 0; j < n; j++) {
+            if (j === i) continue;
+            const d2 = (sys.x[j] - sys.x[i]) ** 2 + (sys.y[j] - sys.y[i]) ** 2;
+            if (d2 < neighbourDistance * neighbourDistance) all.push({ j, d2 });
+          }
+          all.sort((a, b) => a.d2 - b.d2 || a.j - b.j);
+          assert.deepEqual(got, all.slice(0, maxNeighbours).map((e) => e.j), `agent ${i}`);
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

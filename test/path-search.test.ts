@@ -1,7 +1,8 @@
 /**
  * A search spread over frames (`Pathfinder.begin`, `PathSearch.step`): whatever the slices, the
- * answer findPath gives with A*, and the reference Dijkstra's cost; several at once; restarts
- * after grid changes; cancel; the same mistakes throwing the same errors.
+ * answer findPath gives with the same options, on every algorithm (A*, JPS, JPS+, the hierarchy,
+ * A* across links), and the reference Dijkstra's cost; several at once; restarts after grid and
+ * link changes; cancel; the same mistakes throwing the same errors.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +23,7 @@ function finish(search: PathSearch, slice: () => number = () => 1): PathResult {
 
 const MOVEMENTS: readonly MovementName[] = ['octile', 'cardinal', 'octile-always', 'octile-one-obstacle'];
 
-test('path search: one expansion a step answers as findPath with A*, and costs what the reference Dijkstra says (random grids)', () => {
+test('path search: one expansion a step answers as findPath, and costs what the reference Dijkstra says (random grids)', () => {
   const grids = gridArb({ width: [1, 24], height: [1, 18], costs: ['uniform', 'mixed', 'integer'], oneWay: true });
   const query = fc.record({
     movement: fc.constantFrom(...MOVEMENTS),
@@ -44,7 +45,7 @@ test('path search: one expansion a step answers as findPath with A*, and costs w
         const options: FindPathOptions = { ...o };
         const label = `${grid.width}x${grid.height} (${sx},${sy})->(${gx},${gy}) ${JSON.stringify(o)}`;
         const stepped = finish(finder.begin(sx, sy, gx, gy, options));
-        const once = finder.findPath(sx, sy, gx, gy, { ...options, algorithm: 'astar' });
+        const once = finder.findPath(sx, sy, gx, gy, options);
         assert.deepEqual(stepped, once, label);
         if (stepped.status === 'found' && o.weight === 1) {
           const ref = refDistances(grid, 0, o.movement, [sy * grid.width + sx])[stepped.reached];
@@ -63,13 +64,15 @@ test('path search: slices of any size (and of time) give the same answer', () =>
   for (let k = 0; k < 30; k++) {
     const [sx, gx] = [Math.floor(rnd() * 70), Math.floor(rnd() * 70)];
     const [sy, gy] = [Math.floor(rnd() * 50), Math.floor(rnd() * 50)];
-    const once = finder.findPath(sx, sy, gx, gy, { algorithm: 'astar' });
-    assert.deepEqual(finish(finder.begin(sx, sy, gx, gy), () => 1 + Math.floor(rnd() * 40)), once);
-    const timed = finder.begin(sx, sy, gx, gy);
+    // Named algorithms: 'auto' reads landmark tables that findPath's searches build as they go.
+    const algorithm = k % 2 === 0 ? 'astar' : 'jps';
+    const once = finder.findPath(sx, sy, gx, gy, { algorithm });
+    assert.deepEqual(finish(finder.begin(sx, sy, gx, gy, { algorithm }), () => 1 + Math.floor(rnd() * 40)), once);
+    const timed = finder.begin(sx, sy, gx, gy, { algorithm });
     let r: PathResult | null = null;
     while (r === null) r = timed.step({ budgetMs: 0 });
     assert.deepEqual(r, once);
-    assert.deepEqual(finder.begin(sx, sy, gx, gy).step(), once, 'no budget: to the end in one step');
+    assert.deepEqual(finder.begin(sx, sy, gx, gy, { algorithm }).step(), once, 'no budget: to the end in one step');
   }
 });
 
@@ -93,7 +96,7 @@ test('path search: radius and obstacles answer as findPath (around them, and thr
       [5, 5],
       [15, 0],
     ]) {
-      const once = finder.findPath(1, 1, gx, gy, { ...options, algorithm: 'astar' });
+      const once = finder.findPath(1, 1, gx, gy, options);
       const stepped = finish(finder.begin(1, 1, gx, gy, options));
       assert.deepEqual(stepped, once, `${JSON.stringify(options)} to ${gx},${gy}`);
     }
@@ -119,7 +122,7 @@ test('path search: several searches at once, interleaved with findPath on the sa
     ];
     queries.push(q);
   }
-  const expected = queries.map(([sx, sy, gx, gy, o]) => finder.findPath(sx, sy, gx, gy, { ...o, algorithm: 'astar' }));
+  const expected = queries.map(([sx, sy, gx, gy, o]) => finder.findPath(sx, sy, gx, gy, o));
   const searches = queries.map(([sx, sy, gx, gy, o]) => finder.begin(sx, sy, gx, gy, o));
   const running = searches.filter((s) => s.state === 'running');
   assert.ok(running.length >= 3, 'several searches run at once');
@@ -150,7 +153,8 @@ test('path search: several searches at once, interleaved with findPath on the sa
 test('path search: a grid change between steps starts the search again on the changed grid', () => {
   const grid = new NavGrid(40, 30);
   const finder = new Pathfinder(grid);
-  const search = finder.begin(0, 15, 39, 15);
+  // A* (jump point search, which 'auto' runs here, would cross the open grid in a few expansions).
+  const search = finder.begin(0, 15, 39, 15, { algorithm: 'astar' });
   assert.equal(search.step({ maxExpansions: 10 }), null);
   assert.ok(search.expanded === 10);
   // A wall across the straight way, with a gap at the bottom.
@@ -165,7 +169,7 @@ test('path search: a grid change between steps starts the search again on the ch
   assert.equal(search.restarts, 1);
   // A change that makes the goal blocked: the restart answers invalid-goal.
   const open = new NavGrid(40, 30);
-  const s2 = new Pathfinder(open).begin(0, 0, 39, 29);
+  const s2 = new Pathfinder(open).begin(0, 0, 39, 29, { algorithm: 'astar' });
   assert.equal(s2.step({ maxExpansions: 3 }), null);
   open.setWalkable(39, 29, false);
   const r2 = s2.step({ maxExpansions: 3 });
@@ -174,7 +178,7 @@ test('path search: a grid change between steps starts the search again on the ch
   // Changes on another layer restart too (the grid's version moved), with the same answer.
   const layered = new NavGrid(30, 20, { layers: 2 });
   const f2 = new Pathfinder(layered);
-  const s3 = f2.begin(0, 0, 29, 19);
+  const s3 = f2.begin(0, 0, 29, 19, { algorithm: 'astar' });
   s3.step({ maxExpansions: 2 });
   layered.setWalkable(5, 5, false, 1);
   assert.deepEqual(finish(s3), f2.findPath(0, 0, 29, 19, { algorithm: 'astar' }));
@@ -186,7 +190,7 @@ test('path search: cancel stops it, gives its slot back; stepping after throws n
   grid.fillRect(25, 0, 1, 49, { walkable: false });
   const finder = new Pathfinder(grid);
   const before = finder.bytes;
-  const search = finder.begin(0, 0, 49, 0);
+  const search = finder.begin(0, 0, 49, 0, { algorithm: 'astar' });
   assert.equal(search.step({ maxExpansions: 20 }), null);
   assert.ok(search.bytes > 0);
   search.cancel();
@@ -221,7 +225,7 @@ test('path search: answers that need no search are there at once', () => {
   ];
   for (const [sx, sy, gx, gy, o] of cases) {
     const s = finder.begin(sx, sy, gx, gy, o);
-    const once = finder.findPath(sx, sy, gx, gy, { ...o, algorithm: 'astar' });
+    const once = finder.findPath(sx, sy, gx, gy, o);
     if (o.nearest) {
       assert.equal(s.state, 'running');
       assert.deepEqual(finish(s), once);
@@ -245,7 +249,7 @@ function thrown(fn: () => unknown): { element: string | undefined; message: stri
   assert.fail('expected a TilenavError');
 }
 
-test('path search: the same mistakes throw the same errors as findPath; what begin cannot run is refused by name', () => {
+test('path search: the same mistakes throw the same errors as findPath; what begin cannot run is refused by name; links added while it runs restart it', () => {
   const grid = new NavGrid(10, 10);
   const finder = new Pathfinder(grid);
   const misuse: [number, number, number, number, unknown][] = [
@@ -268,23 +272,25 @@ test('path search: the same mistakes throw the same errors as findPath; what beg
     const b = thrown(() => finder.begin(sx, sy, gx, gy, o as FindPathOptions));
     assert.deepEqual(b, a, JSON.stringify(o));
   }
+  // What an algorithm cannot answer is refused as findPath refuses it.
+  const walled = new NavGrid(10, 10);
+  walled.setEdgeWall(3, 3, 'north', true);
   for (const algorithm of ['jps', 'jps+', 'hpa'] as const) {
-    assert.equal(thrown(() => finder.begin(0, 0, 9, 9, { algorithm })).element, 'algorithm');
+    const wf = new Pathfinder(walled);
+    assert.deepEqual(thrown(() => wf.begin(0, 0, 9, 9, { algorithm })), thrown(() => wf.findPath(0, 0, 9, 9, { algorithm })));
+    assert.deepEqual(thrown(() => finder.begin(0, 0, 9, 9, { algorithm, nearest: true })), thrown(() => finder.findPath(0, 0, 9, 9, { algorithm, nearest: true })));
   }
   assert.equal(thrown(() => finder.begin(0, 0, 9, 9, { anyAngle: true })).element, 'anyAngle');
-  assert.equal(thrown(() => finder.begin(0, 0, 9, 9, { goals: [5, 7] })).element, 'goals');
-  const layered = new NavGrid(10, 10, { layers: 2 });
-  assert.equal(thrown(() => new Pathfinder(layered).begin(0, 0, 9, 9, { goalLayer: 1 })).element, 'goalLayer');
-  const linked = new NavGrid(10, 10);
-  linked.addLink({ from: { x: 1, y: 1 }, to: { x: 8, y: 8 }, cost: 1 });
-  assert.equal(thrown(() => new Pathfinder(linked).begin(0, 0, 9, 9)).element, 'layer');
-  // A link enabled on the layer while a search runs: the restart refuses it the same way.
+  // A link added while a search runs: the next step starts again, and follows it.
   const later = new NavGrid(30, 30);
-  const running = new Pathfinder(later).begin(0, 0, 29, 29);
+  const lf = new Pathfinder(later);
+  const running = lf.begin(0, 0, 29, 29, { algorithm: 'astar' });
   assert.equal(running.step({ maxExpansions: 2 }), null);
   later.addLink({ from: { x: 1, y: 1 }, to: { x: 28, y: 28 }, cost: 1 });
-  later.setWalkable(15, 0, false);
-  assert.equal(thrown(() => running.step()).element, 'layer');
+  const viaLink = finish(running);
+  assert.equal(running.restarts, 1);
+  assert.deepEqual(viaLink, lf.findPath(0, 0, 29, 29, { algorithm: 'astar' }));
+  assert.ok(viaLink.cost < 5, 'the teleporter is taken');
   const s = finder.begin(0, 0, 9, 9);
   for (const [options, element] of [
     [{ maxExpansions: 0 }, 'maxExpansions'],
@@ -296,4 +302,91 @@ test('path search: the same mistakes throw the same errors as findPath; what beg
   }
   assert.equal(thrown(() => s.step(3 as never)).element, 'options');
   assert.equal(finish(s).status, 'found');
+});
+
+/** Draws 0, 1 or 2 links on `grid` (between its layers), from `rnd`. */
+function drawLinks(grid: NavGrid, rnd: () => number): void {
+  const count = Math.floor(rnd() * 3);
+  for (let k = 0; k < count; k++) {
+    const a = Math.floor(rnd() * grid.size);
+    const b = Math.floor(rnd() * grid.size);
+    const la = Math.floor(rnd() * grid.layers.length);
+    const lb = Math.floor(rnd() * grid.layers.length);
+    if (a === b && la === lb) continue;
+    grid.addLink({ from: { x: grid.xOf(a), y: grid.yOf(a), layer: la }, to: { x: grid.xOf(b), y: grid.yOf(b), layer: lb }, cost: rnd() < 0.5 ? rnd() : 1 + 5 * rnd(), bidirectional: rnd() < 0.5 });
+  }
+}
+
+test('path search on every algorithm: one expansion a step gives the path findPath gives (astar, jps, jps+, hpa, auto; across links; several goals; random grids)', () => {
+  const grids = gridArb({ width: [1, 30], height: [1, 22], layers: [1, 2], costs: ['uniform', 'uniform', 'mixed', 'integer'] });
+  const query = fc.record({
+    algorithm: fc.constantFrom('astar' as const, 'jps' as const, 'jps+' as const, 'hpa' as const, 'auto' as const),
+    movement: fc.constantFrom<MovementName>('octile', 'octile', 'cardinal'),
+    maxIterations: fc.oneof(fc.constant(Infinity), fc.constant(Infinity), fc.nat(80)),
+    links: fc.boolean(),
+    nearest: fc.constantFrom(false, false, true),
+    goals: fc.option(fc.array(fc.tuple(fc.nat(), fc.nat(1)), { minLength: 1, maxLength: 6 }), { nil: undefined, freq: 3 }),
+  });
+  fc.assert(
+    fc.property(grids, query, ({ grid, rnd }, o) => {
+      if (o.links) drawLinks(grid, rnd);
+      const finder = new Pathfinder(grid);
+      const L = grid.layers.length;
+      for (let k = 0; k < 4; k++) {
+        const sx = Math.floor(rnd() * grid.width);
+        const sy = Math.floor(rnd() * grid.height);
+        const gx = Math.floor(rnd() * grid.width);
+        const gy = Math.floor(rnd() * grid.height);
+        const options: FindPathOptions = { algorithm: o.algorithm, movement: o.movement, maxIterations: o.maxIterations, nearest: o.nearest, layer: Math.floor(rnd() * L), goalLayer: Math.floor(rnd() * L) };
+        // Several goals, some on the other layer.
+        if (o.goals !== undefined) options.goals = o.goals.map(([c, l]) => [(c % grid.size) % grid.width, Math.floor((c % grid.size) / grid.width), l % L] as const);
+        const label = `${grid.width}x${grid.height} (${sx},${sy})->(${gx},${gy}) ${JSON.stringify(options)} links ${JSON.stringify(grid.links())}`;
+        // begin first: findPath's searches under 'auto' build landmark tables as they go, which
+        // the next search reads (begin's do not build them).
+        let stepped: PathResult;
+        try {
+          stepped = finish(finder.begin(sx, sy, gx, gy, options));
+        } catch (e) {
+          // What begin refuses, findPath refuses with the same error.
+          assert.ok(e instanceof TilenavError, label);
+          assert.deepEqual(thrown(() => finder.findPath(sx, sy, gx, gy, options)), { element: e.element, message: e.message }, label);
+          continue;
+        }
+        assert.deepEqual(stepped, finder.findPath(sx, sy, gx, gy, options), label);
+      }
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test('path search with jump point search: a slice expands as many jump points as asked, and maxIterations counts its scans over the steps', () => {
+  const rnd = mulberry32(31);
+  const grid = randomGrid(120, 80, rnd, { wallRate: 0.2 });
+  const finder = new Pathfinder(grid);
+  for (const algorithm of ['jps', 'jps+'] as const) {
+    const once = finder.findPath(0, 0, 119, 79, { algorithm });
+    if (once.status !== 'found') continue;
+    const search = finder.begin(0, 0, 119, 79, { algorithm });
+    let steps = 0;
+    let r: PathResult | null = null;
+    while (r === null) {
+      const before = search.expanded;
+      r = search.step({ maxExpansions: 3 });
+      steps++;
+      if (r === null) assert.equal(search.expanded - before, 3, 'a paused slice expanded what it was given');
+    }
+    assert.deepEqual(r, once);
+    assert.ok(steps >= Math.floor(once.expanded / 3), `${steps} steps for ${once.expanded} expansions`);
+    // maxIterations: the same limit over slices as in one call (scans counted).
+    for (const maxIterations of [5, 50, 400]) {
+      assert.deepEqual(finish(finder.begin(0, 0, 119, 79, { algorithm, maxIterations })), finder.findPath(0, 0, 119, 79, { algorithm, maxIterations }));
+    }
+  }
+  // On a weighted layer 'auto' runs weighted jump point search, sliced too.
+  const weighted = randomGrid(60, 40, mulberry32(4), { wallRate: 0.15, costs: 'mixed' });
+  const wf = new Pathfinder(weighted);
+  const a = finish(wf.begin(0, 0, 59, 39, { algorithm: 'jps' }));
+  assert.deepEqual(a, wf.findPath(0, 0, 59, 39, { algorithm: 'jps' }));
+  const ref = refDistances(weighted, 0, 'octile', [0])[39 * 60 + 59];
+  if (a.status === 'found') assert.ok(Math.abs(a.cost - ref) <= 1e-6 * ref);
 });

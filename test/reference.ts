@@ -205,3 +205,47 @@ export function refDistancesTo(grid: NavGrid, layer: number, m: RefMovement, goa
   }
   return dist;
 }
+
+/**
+ * The reference Dijkstra extended with links, written from their definition: nodes are (layer,
+ * cell), node id `layer * size + cell`; a step is a move of the movement model on one layer, at its
+ * length times the cost of the cell entered; an enabled link whose two cells are walkable is an
+ * edge from `from` to `to` (and back when two-way) at the link's own cost.
+ */
+export function refLinked(grid: NavGrid, m: RefMovement, layer: number, source: number): Float64Array {
+  const n = grid.size;
+  const L = grid.layers.length;
+  const dist = new Float64Array(n * L).fill(Infinity);
+  const done = new Uint8Array(n * L);
+  const walk = (l: number, c: number) => grid.layers[l].walkable[c] === 1;
+  const edges = new Map<number, [number, number][]>();
+  for (const k of grid.links()) {
+    if (!k.enabled) continue;
+    const a = k.from.layer * n + k.from.y * grid.width + k.from.x;
+    const b = k.to.layer * n + k.to.y * grid.width + k.to.x;
+    const add = (u: number, v: number) => (edges.get(u) ?? edges.set(u, []).get(u)!).push([v, k.cost]);
+    add(a, b);
+    if (k.bidirectional) add(b, a);
+  }
+  if (walk(layer, source)) dist[layer * n + source] = 0;
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < n * L; i++) if (!done[i] && dist[i] < Infinity && (best < 0 || dist[i] < dist[best])) best = i;
+    if (best < 0) break;
+    done[best] = 1;
+    const l = Math.floor(best / n);
+    const c = best - l * n;
+    const x = c % grid.width;
+    const y = (c - x) / grid.width;
+    for (const [nx, ny, len] of refNeighbours(grid, l, m, x, y)) {
+      const j = ny * grid.width + nx;
+      const d = dist[best] + len * grid.layers[l].cost[j];
+      if (d < dist[l * n + j]) dist[l * n + j] = d;
+    }
+    for (const [v, cost] of edges.get(best) ?? []) {
+      if (!walk(Math.floor(v / n), v % n)) continue;
+      if (dist[best] + cost < dist[v]) dist[v] = dist[best] + cost;
+    }
+  }
+  return dist;
+}

@@ -3,11 +3,10 @@
  * never waits for them. Only types come from the service, so `tilenav/agents` stays free of Node
  * and the DOM; give it the service of your environment (`tilenav/service`).
  */
-import type { CellPoint } from '../grid/projection.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { canSmooth, cellsToPoints, smoothPath } from '../path/smooth.js';
-import type { PathService, ServiceRequestOptions, ServiceResult } from '../service/service.js';
-import { cellOf, firstLinkStep, type AgentPlanner, type PlanRequest } from './planner.js';
+import type { PathService, ServiceResult } from '../service/service.js';
+import { cellOf, firstLinkStep, type AgentPlanner, type LinkEnd, type PlanRequest } from './planner.js';
 
 /** What the planner knows about one agent's path request. */
 interface Asked {
@@ -17,9 +16,13 @@ interface Asked {
   sy: number;
   gx: number;
   gy: number;
+  /** The target's layer. */
+  gl: number;
   /** The answer's status, once it arrived. */
   status: string;
   cells: Int32Array | null;
+  /** Each cell's layer when the path changes layer (stairs), else null. */
+  layers: Uint8Array | null;
   stale: boolean;
   /** Requests made for this plan so far (re-asked when stale or when the agent moved off it). */
   asks: number;
@@ -71,7 +74,7 @@ export class ServicePlanner implements AgentPlanner {
   /** Always false: an unreachable goal gives no plan rather than a partial one. */
   readonly lastPartial = false;
   /** The far end of the link the last plan's waypoints lead to, or null (see AgentPlanner.lastLink). */
-  lastLink: CellPoint | null = null;
+  lastLink: LinkEnd | null = null;
   private readonly asked = new Map<number, Asked>();
   private readonly byId = new Map<number, number>();
   private spent = 0;
@@ -122,7 +125,7 @@ export class ServicePlanner implements AgentPlanner {
     const gy = cellOf(req.toY);
     if (!grid.isWalkable(sx, sy, req.layer) || !grid.inBounds(gx, gy)) return this.forget(req.agent);
     const a = this.asked.get(req.agent);
-    if (a === undefined || a.gx !== gx || a.gy !== gy) return this.ask(req, sx, sy, gx, gy, 1);
+    if (a === undefined || a.gx !== gx || a.gy !== gy || a.gl !== (req.goalLayer ?? req.layer)) return this.ask(req, sx, sy, gx, gy, 1);
     if (a.id >= 0) return this.wait();
     if (a.status !== 'found' || a.cells === null) {
       // A search cut short (deadline, queue full, a failed worker) is worth another try; no path is an answer.
@@ -132,11 +135,12 @@ export class ServicePlanner implements AgentPlanner {
     // The start of the path the agent stands on now; -1 when it was pushed off the path meanwhile.
     const here = sy * grid.width + sx;
     let from = -1;
-    for (let k = 0; k < a.cells.length && from < 0; k++) if (a.cells[k] === here) from = k;
+    for (let k = 0; k < a.cells.length && from < 0; k++) if (a.cells[k] === here && (a.layers === null || a.layers[k] === req.layer)) from = k;
     if ((a.stale || from < 0) && a.asks < MAX_ASKS) return this.ask(req, sx, sy, gx, gy, a.asks + 1);
     const cells = from > 0 ? a.cells.subarray(from) : a.cells;
+    const layers = a.layers === null ? null : from > 0 ? a.layers.subarray(from) : a.layers;
     this.asked.delete(req.agent);
-    return this.waypoints(req, cells, from < 0);
+    return this.waypoints(req, cells, layers, from < 0);
   }
 
   /**
@@ -144,10 +148,10 @@ export class ServicePlanner implements AgentPlanner {
    * path takes (then {@link lastLink} says where it leads); `prependStart` walks to the path's first
    * cell first.
    */
-  private waypoints(req: PlanRequest, all: Int32Array, prependStart: boolean): Float64Array {
-    const jump = firstLinkStep(this.grid, req.layer, all);
+  private waypoints(req: PlanRequest, all: Int32Array, layers: Uint8Array | null, prependStart: boolean): Float64Array {
+    const jump = firstLinkStep(this.grid, req.layer, all, layers);
     const cells = jump < 0 ? all : all.subarray(0, jump);
-    if (jump >= 0) this.lastLink = { x: this.grid.xOf(all[jump]), y: this.grid.yOf(all[jump]) };
+    if (jump >= 0) this.lastLink = { x: this.grid.xOf(all[jump]), y: this.grid.yOf(all[jump]), layer: layers === null ? req.layer : layers[jump] };
     const pts = this.smooth && canSmooth(req.movement) ? this.pulled(cells, req) : cellsToPoints(this.grid, cells);
     const skip = prependStart || pts.length <= 2 ? 0 : 2;
     const out = new Float64Array(Math.max(2, pts.length - skip));
@@ -184,13 +188,13 @@ export class ServicePlanner implements AgentPlanner {
     }
     let id: number;
     try {
-      // An agent walks on its layer: it takes the links that stay on it.
-      id = this.service.request(sx, sy, gx, gy, { layer: req.layer, movement: req.movement, requester: req.agent, stayOnLayer: true } as ServiceRequestOptions);
+      // Links take it across the layer and to other layers (stairs); the answer's layers say where.
+      id = this.service.request(sx, sy, gx, gy, { layer: req.layer, goalLayer: req.goalLayer ?? req.layer, movement: req.movement, requester: req.agent });
     } catch {
       // The service was closed: nothing can be planned any more.
       return this.forget(req.agent);
     }
-    this.asked.set(req.agent, { id, sx, sy, gx, gy, status: '', cells: null, stale: false, asks });
+    this.asked.set(req.agent, { id, sx, sy, gx, gy, gl: req.goalLayer ?? req.layer, status: '', cells: null, layers: null, stale: false, asks });
     this.byId.set(id, req.agent);
     return this.wait();
   }
@@ -221,5 +225,6 @@ export class ServicePlanner implements AgentPlanner {
     a.stale = r.stale || r.version < this.grid.version;
     // The service reuses its result objects: keep a copy of the cells.
     a.cells = r.status === 'found' ? r.cells.slice() : null;
+    a.layers = r.status === 'found' && r.layers !== null ? r.layers.slice() : null;
   }
 }

@@ -1,7 +1,7 @@
 import type { NavGrid } from '../grid/navgrid.js';
 import type { NavigationOptions } from './options.js';
 import { OrcaSolver } from './orca.js';
-import { SpatialHash } from './spatial.js';
+import { AgentGrid } from './spatial.js';
 import { AGENT_INTENT, type AgentStore } from './store.js';
 
 /** AGENT_INTENT read once: some module loaders turn each read of an imported binding into a call. */
@@ -23,6 +23,9 @@ const BLOCKED = 0.25;
  * point holds itself up like an arch).
  */
 const JAM_SHARE = 0.1;
+
+/** Slack (cells, squared cells) in the neighbour search's bounds, so that rounding never leaves a row or bucket out. */
+const PAD = 1e-9;
 
 // The registers of the agent being solved (see Avoidance.reg): its position, radius, speed
 // limit, velocity at the last step, the reach of the walls it looks at, the step's length and
@@ -80,13 +83,11 @@ export class Avoidance {
   turned = new Uint8Array(0);
 
   private readonly agents: AgentStore;
-  /**
-   * The agents hashed at the start of the step, in buckets half the neighbour distance wide (at
-   * least a cell): a neighbourhood is 3 x 3 to 5 x 5 buckets, not one bucket per cell.
-   */
-  private readonly near = new SpatialHash();
+  /** The agents in buckets at the start of the step, for the neighbour search (see findNeighbours). */
+  private readonly near = new AgentGrid();
   private readonly grid: NavGrid;
-  private readonly layer: number;
+  /** The layer of the agent being handled (set per agent: agents on other layers neither meet nor share walls). */
+  private layer: number;
   private readonly options: Readonly<NavigationOptions>;
   private readonly solver = new OrcaSolver();
   /** Velocities chosen this step, copied to vx, vy once all are chosen. */
@@ -95,6 +96,8 @@ export class Avoidance {
   /** The nearest neighbours of the agent being solved, by squared distance then id. */
   private readonly nearId: Int32Array;
   private readonly nearD: Float64Array;
+  /** How many of nearId / nearD are filled (see findNeighbours). */
+  private found = 0;
   /** Wall segments near the agent being solved (SEG numbers each) and their order, nearest first. */
   private segments = new Float64Array(SEG * 32);
   private segD = new Float64Array(32);
@@ -107,7 +110,6 @@ export class Avoidance {
 
   constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>) {
     this.agents = agents;
-    this.near.bucket = Math.max(1, Math.ceil(options.neighbourDistance / 2));
     this.grid = grid;
     this.layer = layer;
     this.options = options;
@@ -166,6 +168,7 @@ export class Avoidance {
   /** Agent i's velocity for this step, into outX, outY. */
   private choose(i: number): void {
     const a = this.agents;
+    this.layer = a.layer[i];
     const o = this.options;
     const reg = this.reg;
     const speed = a.walkSpeed[i] * a.desiredSpeed[i];
@@ -230,6 +233,7 @@ export class Avoidance {
    */
   fitInWalls(p: Float64Array, i: number): void {
     const r = this.agents.radius[i];
+    this.layer = this.agents.layer[i];
     const cx = Math.floor(p[0] + 0.5);
     const cy = Math.floor(p[1] + 0.5);
     if (!this.open(cx, cy)) return;
@@ -535,45 +539,97 @@ export class Avoidance {
 
   /**
    * The `maxNeighbours` agents nearest agent i within `neighbourDistance`, into nearId / nearD
-   * (squared distances), nearest first, ties by id; returns how many.
+   * (squared distances), nearest first, ties by id; returns how many. The rows of buckets are read
+   * from the agent's own outward, each only across the disc still worth searching: of the
+   * neighbour distance, or, once `maxNeighbours` are found, of the farthest of them, so in a crowd
+   * a few short runs of ids are read, not every agent within reach. The answer does not depend on
+   * the order agents are read in (the order by distance then id is total).
    */
   private findNeighbours(i: number): number {
     const k = this.options.maxNeighbours;
+    this.found = 0;
     if (k === 0) return 0;
+    const g = this.near;
+    const px = this.reg[PX];
+    const py = this.reg[PY];
+    const range = this.options.neighbourDistance;
+    const range2 = range * range;
+    const side = g.side;
+    const ox = g.originX;
+    const oy = g.originY;
+    const cols = g.cols;
+    const rows = g.rows;
+    const start = g.start;
+    const nearD = this.nearD;
+    const row = Math.floor((py - oy) / side);
+    // Rows above and below at the same time, nearest first; a side is done once its next row
+    // lies beyond the disc (PAD: a hair for rounding, so that no row is left out wrongly).
+    let up = row;
+    let down = row + 1;
+    let upOpen = true;
+    let downOpen = true;
+    while (upOpen || downOpen) {
+      for (let pass = 0; pass < 2; pass++) {
+        const r = pass === 0 ? up : down;
+        if (pass === 0 ? !upOpen : !downOpen) continue;
+        const reach2 = this.found === k ? nearD[k - 1] : range2;
+        const gap = r === row ? 0 : r < row ? py - (oy + (r + 1) * side) : oy + r * side - py;
+        if (r < 0 || r >= rows || (gap > 0 && gap * gap > reach2 + PAD)) {
+          if (pass === 0) upOpen = false;
+          else downOpen = false;
+          continue;
+        }
+        const h = Math.sqrt(Math.max(0, reach2 - (gap > 0 ? gap * gap : 0))) + PAD;
+        let c0 = Math.floor((px - h - ox) / side);
+        let c1 = Math.floor((px + h - ox) / side);
+        if (c0 < 0) c0 = 0;
+        if (c1 >= cols) c1 = cols - 1;
+        if (c0 <= c1) this.scanRun(i, start[r * cols + c0], start[r * cols + c1 + 1]);
+        if (pass === 0) up--;
+        else down++;
+      }
+    }
+    return this.found;
+  }
+
+  /** Offers the agents items[from] .. items[to - 1] of the bucket grid as neighbours of agent i (see findNeighbours). */
+  private scanRun(i: number, from: number, to: number): void {
     const a = this.agents;
-    const hash = this.near;
+    const items = this.near.items;
+    const k = this.options.maxNeighbours;
     const px = this.reg[PX];
     const py = this.reg[PY];
     const range = this.options.neighbourDistance;
     const range2 = range * range;
     const nearId = this.nearId;
     const nearD = this.nearD;
-    let found = 0;
+    const x = a.x;
+    const y = a.y;
+    let found = this.found;
     const group = a.group[i];
     // On its last leg into its group's formation a walker leaves its groupmates to push-apart.
     const packing = group >= 0 && this.lastLeg[i] === 1;
-    hash.beginRect(hash.bucketOf(px - range), hash.bucketOf(px + range), hash.bucketOf(py - range), hash.bucketOf(py + range));
-    const { start, items } = hash;
-    for (let s = hash.nextSlot(); s >= 0; s = hash.nextSlot()) {
-      for (let q = start[s]; q < start[s + 1]; q++) {
-        const j = items[q];
-        if (j === i || (packing && a.group[j] === group)) continue;
-        const dx = a.x[j] - px;
-        const dy = a.y[j] - py;
-        const d2 = dx * dx + dy * dy;
-        if (d2 >= range2) continue;
-        if (found === k && (d2 > nearD[k - 1] || (d2 === nearD[k - 1] && j > nearId[k - 1]))) continue;
-        let p = found < k ? found++ : k - 1;
-        while (p > 0 && (nearD[p - 1] > d2 || (nearD[p - 1] === d2 && nearId[p - 1] > j))) {
-          nearD[p] = nearD[p - 1];
-          nearId[p] = nearId[p - 1];
-          p--;
-        }
-        nearD[p] = d2;
-        nearId[p] = j;
+    // Agents on another layer (another floor) are no neighbours.
+    const layer = a.layer;
+    const own = layer[i];
+    for (let q = from; q < to; q++) {
+      const j = items[q];
+      if (j === i || (packing && a.group[j] === group) || layer[j] !== own) continue;
+      const dx = x[j] - px;
+      const dy = y[j] - py;
+      const d2 = dx * dx + dy * dy;
+      if (d2 >= range2) continue;
+      if (found === k && (d2 > nearD[k - 1] || (d2 === nearD[k - 1] && j > nearId[k - 1]))) continue;
+      let p = found < k ? found++ : k - 1;
+      while (p > 0 && (nearD[p - 1] > d2 || (nearD[p - 1] === d2 && nearId[p - 1] > j))) {
+        nearD[p] = nearD[p - 1];
+        nearId[p] = nearId[p - 1];
+        p--;
       }
+      nearD[p] = d2;
+      nearId[p] = j;
     }
-    return found;
+    this.found = found;
   }
 
   /**

@@ -70,7 +70,8 @@ export class Collision {
         const s = around[q];
         for (let k = start[s]; k < start[s + 1]; k++) {
           const j = items[k];
-          if (j <= i) continue;
+          // Agents on different layers (a floor above, a cellar) do not meet.
+          if (j <= i || a.layer[j] !== a.layer[i]) continue;
           const dx = x[j] - x[i];
           const dy = y[j] - y[i];
           const rs = r[i] + r[j];
@@ -132,8 +133,8 @@ export class Collision {
     const ay = y[i] - ny * h;
     const bx = x[j] + nx * h;
     const by = y[j] + ny * h;
-    const okA = canMoveTo(this.grid, this.layer, x[i], y[i], ax, ay);
-    const okB = canMoveTo(this.grid, this.layer, x[j], y[j], bx, by);
+    const okA = canMoveTo(this.grid, a.layer[i], x[i], y[i], ax, ay);
+    const okB = canMoveTo(this.grid, a.layer[j], x[j], y[j], bx, by);
     if (okA && okB) {
       x[i] = ax;
       y[i] = ay;
@@ -143,13 +144,13 @@ export class Collision {
       // B is against a wall: A takes the whole push if it can.
       const fx = x[i] - nx * pen;
       const fy = y[i] - ny * pen;
-      const full = canMoveTo(this.grid, this.layer, x[i], y[i], fx, fy);
+      const full = canMoveTo(this.grid, a.layer[i], x[i], y[i], fx, fy);
       x[i] = full ? fx : ax;
       y[i] = full ? fy : ay;
     } else if (okB) {
       const fx = x[j] + nx * pen;
       const fy = y[j] + ny * pen;
-      const full = canMoveTo(this.grid, this.layer, x[j], y[j], fx, fy);
+      const full = canMoveTo(this.grid, a.layer[j], x[j], y[j], fx, fy);
       x[j] = full ? fx : bx;
       y[j] = full ? fy : by;
     } else {

@@ -11,7 +11,7 @@ export type { AgentSpec, MoveIntent } from './store.js';
 export { DEFAULT_NAVIGATION_OPTIONS } from './options.js';
 export type { NavigationOptions } from './options.js';
 export { GridPlanner, cellOf, segmentDistance } from './planner.js';
-export type { AgentPlanner, PlanRequest, AgentObstacle } from './planner.js';
+export type { AgentPlanner, PlanRequest, AgentObstacle, LinkEnd } from './planner.js';
 export { ServicePlanner } from './async-planner.js';
 export type { ServicePlannerOptions } from './async-planner.js';
 export { FlowField, FlowFieldCache, flowFieldTo, flowFieldCache, FLOW_SECTOR_SIZE, DEFAULT_FLOW_FIELD_LIMITS } from './flowfield.js';

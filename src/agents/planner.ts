@@ -38,6 +38,8 @@ export interface PlanRequest {
   obstacles: readonly AgentObstacle[];
   /** The grid layer the agent walks on, by index. */
   layer: number;
+  /** The target's layer, by index: reached through links between layers (stairs). @default layer */
+  goalLayer?: number;
   /** The agent's movement model. */
   movement: MovementName;
 }
@@ -62,7 +64,7 @@ export interface AgentPlanner {
    * near end. The system moves the unit there on arrival at the last waypoint and plans on from
    * there. Null (or absent) when the plan takes no link.
    */
-  readonly lastLink?: Readonly<CellPoint> | null;
+  readonly lastLink?: Readonly<LinkEnd> | null;
   /** Builds what planning on `layer` reads before the first plan (optional; see NavigationSystem.prepare). */
   prepare?(layer: number, movement: MovementName): void;
   /**
@@ -133,7 +135,7 @@ export class GridPlanner implements AgentPlanner {
    */
   lastPartial = false;
   /** The far end of the link the last plan's waypoints lead to, or null (see {@link AgentPlanner.lastLink}). */
-  lastLink: CellPoint | null = null;
+  lastLink: LinkEnd | null = null;
   /**
    * Walk as close as possible to an unreachable goal; false: no plan (the agent stands, flagged
    * unreachable).
@@ -180,12 +182,13 @@ export class GridPlanner implements AgentPlanner {
     const sy = cellOf(req.fromY);
     const gx = cellOf(req.toX);
     const gy = cellOf(req.toY);
+    const goalLayer = req.goalLayer ?? req.layer;
     if (!grid.isWalkable(sx, sy, req.layer) || !grid.inBounds(gx, gy)) return null;
-    if (!this.nearest && !grid.isWalkable(gx, gy, req.layer)) return null;
+    if (!this.nearest && !grid.isWalkable(gx, gy, goalLayer)) return null;
     const hex = !canSmooth(req.movement);
     // The straight line past the walls: the plan when no standing agent is near it, and the path
     // through them when the way around them fails (what the search and string pulling would give).
-    const line = this.smooth && !hex && this.lineClear(req, gx, gy);
+    const line = this.smooth && !hex && goalLayer === req.layer && this.lineClear(req, gx, gy);
     if (line && this.clearOfAgents(req)) {
       this.straightPlans++;
       return Float64Array.of(req.toX, req.toY);
@@ -198,7 +201,7 @@ export class GridPlanner implements AgentPlanner {
       const w = proj.cellToWorld(o.x, o.y);
       obstacles.push({ x: w.x, y: w.y, z: w.z, radius: o.radius * step });
     }
-    const r = this.search(sx, sy, gx, gy, req.layer, req.movement, line);
+    const r = this.search(sx, sy, gx, gy, req.layer, goalLayer, req.movement, line);
     if (r === null) {
       this.straightPlans++;
       return Float64Array.of(req.toX, req.toY);
@@ -208,9 +211,9 @@ export class GridPlanner implements AgentPlanner {
     if ((r.status !== 'found' && r.status !== 'partial') || r.cells.length === 0 || (r.status === 'partial' && r.cells.length === 1)) return null;
     this.lastPartial = r.status === 'partial';
     // Up to the first link the path takes: the unit takes it there, then plans on (see lastLink).
-    const jump = firstLinkStep(grid, req.layer, r.cells);
+    const jump = firstLinkStep(grid, req.layer, r.cells, r.layers);
     const cells = jump < 0 ? r.cells : r.cells.subarray(0, jump);
-    if (jump >= 0) this.lastLink = { x: grid.xOf(r.cells[jump]), y: grid.yOf(r.cells[jump]) };
+    if (jump >= 0) this.lastLink = { x: grid.xOf(r.cells[jump]), y: grid.yOf(r.cells[jump]), layer: r.layers === null ? req.layer : r.layers[jump] };
     // Smooth over what the search saw: through the obstacle overlay when the path went around them.
     const view = r.avoided && obstacles.length > 0 ? this.aroundView : undefined;
     const pts = this.smooth && !hex ? smoothPath(grid, cells, { layer: req.layer, movement: req.movement, view }) : cellsToPoints(grid, cells);
@@ -238,7 +241,7 @@ export class GridPlanner implements AgentPlanner {
    */
   private lineClear(req: PlanRequest, gx: number, gy: number): boolean {
     const grid = this.grid;
-    if (!grid.isWalkable(gx, gy, req.layer) || hasLayerLinks(grid, req.layer)) return false;
+    if (!grid.isWalkable(gx, gy, req.layer) || hasLinksFrom(grid, req.layer)) return false;
     const view = grid.searchView(req.layer);
     if (!view.uniform) return false;
     return lineOfSight(view, req.fromX, req.fromY, req.toX, req.toY, movementModel(req.movement).corner);
@@ -262,10 +265,10 @@ export class GridPlanner implements AgentPlanner {
    * settling for the path through them. Null when the way around fails and `line` says the
    * straight line is the path through them: no search over the map for what one line walk gave.
    */
-  private search(sx: number, sy: number, gx: number, gy: number, layer: number, movement: MovementName, line: boolean): PathResult | null {
+  private search(sx: number, sy: number, gx: number, gy: number, layer: number, goalLayer: number, movement: MovementName, line: boolean): PathResult | null {
     const grid = this.grid;
     const obstacles = this.worldObstacles;
-    if (obstacles.length > 0 && grid.isWalkable(gx, gy, layer)) {
+    if (obstacles.length > 0 && grid.isWalkable(gx, gy, goalLayer)) {
       const overlay = (this.overlays[layer] ??= new ObstacleOverlay(grid, layer));
       const view = (this.aroundView = overlay.stamp(obstacles, sx, sy, gx, gy, { radiusFraction: 1, influence: Infinity }));
       // Ways are the same both ways round unless cells have one-way exits: a short search from the
@@ -273,7 +276,7 @@ export class GridPlanner implements AgentPlanner {
       // spend its whole budget), and on uniform costs the path it finds, reversed, is the plan.
       let walledIn = false;
       // Links may be one way: then a way back is no way there.
-      if (view.exits === null && !hasLayerLinks(grid, layer)) {
+      if (view.exits === null && !hasLinksFrom(grid, layer) && goalLayer === layer) {
         const probe = this.pathfinder.findPathOn(gx, gy, sx, sy, { layer, movement, view, maxIterations: PROBE_BUDGET });
         if (probe.status === 'found' && view.uniform) return { ...probe, cells: probe.cells.slice().reverse(), reached: gy * grid.width + gx, avoided: true };
         walledIn = probe.status === 'no-path' || probe.status === 'invalid-start';
@@ -282,15 +285,21 @@ export class GridPlanner implements AgentPlanner {
         const dx = Math.abs(gx - sx);
         const dy = Math.abs(gy - sy);
         const maxIterations = AROUND_BUDGET_BASE + AROUND_BUDGET_PER_CELL * (Math.max(dx, dy) + (Math.SQRT2 - 1) * Math.min(dx, dy));
-        const around = this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, movement, view, maxIterations, stayOnLayer: true });
+        const around = this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, goalLayer, movement, view, maxIterations });
         if (around.status === 'found') return { ...around, avoided: true };
       }
       if (line) return null;
     }
-    // An agent walks on its layer: it takes the links that stay on it.
-    return this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, movement, nearest: true, stayOnLayer: true });
+    // Links take it across the layer, and to other layers (stairs): the path says where (its layers).
+    return this.pathfinder.findPathOn(sx, sy, gx, gy, { layer, goalLayer, movement, nearest: true });
   }
 
+}
+
+/** A link's far end an agent's plan leads to: a cell, and its layer when the link leads to another (else the agent's). */
+export interface LinkEnd extends CellPoint {
+  /** The far end's layer (index), when the link leads to another layer than the agent's. */
+  layer?: number;
 }
 
 /** Whether `layer` has an enabled link that starts and ends on it. @internal */
@@ -298,8 +307,23 @@ export function hasLayerLinks(grid: NavGrid, layer: number): boolean {
   return grid.linksVersion !== 0 && grid.linkIndex().sameLayer[layer] === 1;
 }
 
-/** The index k of the first step cells[k - 1] -> cells[k] that takes a link of `layer`, or -1. @internal */
-export function firstLinkStep(grid: NavGrid, layer: number, cells: Int32Array): number {
+/** Whether an enabled link starts on `layer` (to it or to another layer). @internal */
+export function hasLinksFrom(grid: NavGrid, layer: number): boolean {
+  if (grid.linksVersion === 0) return false;
+  const index = grid.linkIndex();
+  return index.start[layer + 1] > index.start[layer];
+}
+
+/**
+ * The index k of the first step cells[k - 1] -> cells[k] that takes a link: to another layer
+ * (`layers`, a path's {@link PathResult.layers}, changes there) or one of `layer` itself; -1 when none.
+ * @internal
+ */
+export function firstLinkStep(grid: NavGrid, layer: number, cells: Int32Array, layers: Uint8Array | null = null): number {
+  if (layers !== null) {
+    for (let k = 1; k < cells.length; k++) if (layers[k] !== layers[k - 1] || (layers[k] === layer && isLinkStep(grid, layer, cells[k - 1], cells[k]))) return k;
+    return -1;
+  }
   if (!hasLayerLinks(grid, layer)) return -1;
   for (let k = 1; k < cells.length; k++) if (isLinkStep(grid, layer, cells[k - 1], cells[k])) return k;
   return -1;

@@ -193,7 +193,7 @@ export class Replanner {
     const { start, items } = hash;
     const T = this.options.replanTriggerDist;
     const group = a.group[w];
-    hash.beginRect(hash.bucketOf(Math.min(sx, ex) - T), hash.bucketOf(Math.max(sx, ex) + T), hash.bucketOf(Math.min(sy, ey) - T), hash.bucketOf(Math.max(sy, ey) + T));
+    hash.beginSegment(sx, sy, ex, ey, T);
     for (let s = hash.nextSlot(); s >= 0; s = hash.nextSlot()) {
       for (let q = start[s]; q < start[s + 1]; q++) {
         const m = items[q];
@@ -300,11 +300,17 @@ export class Replanner {
    * Flow fields repair themselves at their next read (see FlowField).
    */
   gridChanged(c: GridChange): void {
-    if (c.layer !== this.layer) return;
+    // Agents walk the system's layer unless links between layers took them elsewhere.
+    if (c.layer !== this.layer && this.grid.linksVersion === 0) return;
     const a = this.agents;
     const rects = c.rects ?? [c];
     for (let i = 0; i < a.count; i++) {
       if ((a.flags[i] & (AGENT_ACTIVE | AGENT_HAS_PATH | AGENT_DIRTY)) !== (AGENT_ACTIVE | AGENT_HAS_PATH)) continue;
+      if (a.layer[i] !== c.layer) {
+        // A path up to a link was chosen for what lies beyond it, on other layers too: plan again.
+        if (a.linkX[i] === a.linkX[i]) a.flags[i] |= AGENT_DIRTY;
+        continue;
+      }
       const path = a.paths[i]!;
       let px = a.x[i];
       let py = a.y[i];
@@ -343,6 +349,8 @@ export class Replanner {
     const t0 = performance.now();
     for (let i = 0; i < a.count; i++) {
       if ((a.flags[i] & (AGENT_ACTIVE | AGENT_HAS_PATH | AGENT_DIRTY | AGENT_FLOW)) !== (AGENT_ACTIVE | AGENT_HAS_PATH)) continue;
+      // The check measures ways on the system's layer: not for a walker elsewhere or bound for a link.
+      if (a.layer[i] !== this.layer || a.linkX[i] === a.linkX[i]) continue;
       const path = a.paths[i]!;
       const from = cellIndexAt(this.grid, a.x[i], a.y[i]);
       if (from < 0 || path.length < 2) continue;
@@ -508,7 +516,7 @@ export class Replanner {
     // off its post sends it back through this one's, and the two would trade places for ever.
     const aside = (a.flags[i] & AGENT_NUDGED) !== 0 && (tx !== a.homeX[i] || ty !== a.homeY[i]);
     for (let j = 0; j < a.count && !aside; j++) {
-      if (j === i || (a.flags[j] & (AGENT_ACTIVE | AGENT_INTENT)) !== AGENT_ACTIVE) continue;
+      if (j === i || (a.flags[j] & (AGENT_ACTIVE | AGENT_INTENT)) !== AGENT_ACTIVE || a.layer[j] !== a.layer[i]) continue;
       if (segmentDistance(a.x[j], a.y[j], fx, fy, tx, ty) > o.obstacleInfluenceDist) continue;
       // Objects are reused from plan to plan: the planner may read them only during its call.
       const ob = pool[obstacles.length] ?? (pool[obstacles.length] = { x: 0, y: 0, radius: 0 });
@@ -518,7 +526,7 @@ export class Replanner {
       obstacles.push(ob);
     }
     const t0 = performance.now();
-    const wp = this.planner.plan({ agent: i, fromX: fx, fromY: fy, toX: tx, toY: ty, obstacles, layer: this.layer, movement: this.movement });
+    const wp = this.planner.plan({ agent: i, fromX: fx, fromY: fy, toX: tx, toY: ty, obstacles, layer: a.layer[i], goalLayer: a.goalLayer[i], movement: this.movement });
     this.stats.planMs += performance.now() - t0;
     // Asked, not answered yet: the agent stays as it is (see AgentPlanner.lastPending).
     if (this.planner.lastPending === true) return;
@@ -536,6 +544,7 @@ export class Replanner {
     const link = this.planner.lastLink ?? null;
     a.linkX[i] = link === null ? NaN : link.x;
     a.linkY[i] = link === null ? NaN : link.y;
+    a.linkLayer[i] = link === null ? a.layer[i] : (link.layer ?? a.layer[i]);
     const partial = this.planner.lastPartial === true ? AGENT_UNREACHABLE : 0;
     a.flags[i] = ((a.flags[i] | AGENT_HAS_PATH) & ~(AGENT_DIRTY | AGENT_UNREACHABLE)) | partial;
     // Progress is measured along the new path from here on; the stuck clock keeps running, so

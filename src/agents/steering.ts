@@ -41,7 +41,8 @@ const BRAKE_TIME = 0.25;
 export class Steering {
   private readonly agents: AgentStore;
   private readonly grid: NavGrid;
-  private readonly layer: number;
+  /** The layer of the agent being walked (set per agent: links between layers move agents between layers). */
+  private layer: number;
   private readonly options: Readonly<NavigationOptions>;
   /** Each group order's flow field or chase (by group id), shared with the replanner that holds them. */
   private readonly fields: readonly (UnitField | null)[];
@@ -77,6 +78,7 @@ export class Steering {
       for (let i = 0; i < n; i++) if ((flags[i] & AGENT_INTENT) !== 0) this.walk(i);
       return;
     }
+    // (walk and walkAvoiding read the walker's own layer: see `layer`.)
     // Every velocity is chosen from the step's starting positions before anyone moves.
     avoidance.begin();
     for (let i = 0; i < n; i++) if ((flags[i] & AGENT_INTENT) !== 0) this.prefer(i);
@@ -199,6 +201,7 @@ export class Steering {
    * others keep it from the exact spot.
    */
   private walkAvoiding(i: number): void {
+    this.layer = this.agents.layer[i];
     const a = this.agents;
     const avoidance = this.avoidance!;
     const dt = this.point[2];
@@ -244,6 +247,7 @@ export class Steering {
 
   /** Walks agent i one step of `point[2]` seconds. */
   private walk(i: number): void {
+    this.layer = this.agents.layer[i];
     const dt = this.point[2];
     const o = this.options;
     const a = this.agents;
@@ -309,6 +313,8 @@ export class Steering {
     const grid = this.grid;
     const fx = a.linkX[i];
     const fy = a.linkY[i];
+    const from = a.layer[i];
+    const to = a.linkLayer[i];
     const path = a.paths[i]!;
     const nx = path[path.length - 2];
     const ny = path[path.length - 1];
@@ -317,10 +323,13 @@ export class Steering {
     a.linkY[i] = NaN;
     a.paths[i] = null;
     a.flags[i] &= ~AGENT_HAS_PATH;
-    if (near < 0 || !isLinkStep(grid, this.layer, near, fy * grid.width + fx) || grid.layers[this.layer].walkable[fy * grid.width + fx] !== 1) return;
+    if (near < 0 || !isLinkStep(grid, from, near, fy * grid.width + fx, to) || grid.layers[to].walkable[fy * grid.width + fx] !== 1) return;
     // Seen as standing still by what compares positions across the step (movers, interpolation).
     a.x[i] = a.prevX[i] = fx;
     a.y[i] = a.prevY[i] = fy;
+    // Stairs and ladders: on the far end's layer from now on.
+    a.layer[i] = to;
+    this.layer = to;
   }
 
   /*

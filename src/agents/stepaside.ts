@@ -55,7 +55,8 @@ export class StepAside {
   private readonly agents: AgentStore;
   private readonly hash: SpatialHash;
   private readonly grid: NavGrid;
-  private readonly layer: number;
+  /** The layer of the unit being moved aside (set per unit). */
+  private layer: number;
   private readonly model: MovementModel;
   private readonly options: Readonly<NavigationOptions>;
   /** Each group order's flow field, by group id (shared with the replanner that builds them). */
@@ -320,6 +321,7 @@ export class StepAside {
   /** The Dijkstra of {@link findSpot} over the ways collected; the cell into `spot`. */
   private search(s: number, w: number): boolean {
     const a = this.agents;
+    this.layer = a.layer[s];
     const model = this.model;
     const limit = this.options.nudgeDist;
     const R = Math.ceil(limit) + 1;
@@ -469,7 +471,7 @@ export class StepAside {
       const uy = k === 0 ? dy : k === 1 ? dx : k === 2 ? -dx : -dy;
       const tx = a.x[s] + ux * dist;
       const ty = a.y[s] + uy * dist;
-      if (!walkableAt(this.grid, this.layer, tx, ty)) continue;
+      if (!walkableAt(this.grid, a.layer[s], tx, ty)) continue;
       a.order(s, tx, ty, DEFAULT_INTENT, a.group[s], now, true);
       a.flags[s] |= AGENT_NUDGED;
       return true;

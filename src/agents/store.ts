@@ -39,6 +39,11 @@ export interface AgentSpec {
   heading?: number;
   /** The player: never nudged aside, stops in place when pushed while standing. @default false */
   player?: boolean;
+  /**
+   * The grid layer it stands on (index or name): an upper floor, a cellar. Links between layers
+   * (stairs, ladders: `grid.addLink`) take it from layer to layer. @default the system's `layer`
+   */
+  layer?: number | string;
 }
 
 /** How an agent walks to the target of an order (the target itself is given separately). */
@@ -51,6 +56,11 @@ export interface MoveIntent {
   arrivalThreshold?: number;
   /** Called once, after the step in which the agent arrives (or gives up, AGENT_BLOCKED). */
   onArrived?: (id: number) => void;
+  /**
+   * The target's layer (index or name): the agent walks there through links between layers
+   * (stairs, ladders). @default the layer the agent stands on when ordered
+   */
+  layer?: number | string;
 }
 
 /** The intent of orders the system gives itself (stepping aside, walking back): all defaults. */
@@ -113,6 +123,12 @@ export class AgentStore {
    */
   linkX = new Float64Array(0);
   linkY = new Float64Array(0);
+  /** The layer of that far end (a link between layers changes the agent's {@link layer}). */
+  linkLayer = new Uint8Array(0);
+  /** The grid layer each agent stands on (index); links between layers change it. */
+  layer = new Uint8Array(0);
+  /** The layer of each agent's target (index). */
+  goalLayer = new Uint8Array(0);
   /** Waypoints [x0, y0, ...] of each agent, null without a path. */
   readonly paths: (Float64Array | null)[] = [];
   /** Each agent's arrival callback for its current order. */
@@ -210,7 +226,10 @@ export class AgentStore {
     const usePathfinding = intent.usePathfinding ?? true;
     const path = this.paths[id];
     const moved = hypot(x - this.targetX[id], y - this.targetY[id]);
-    const kept = (f & AGENT_HAS_PATH) !== 0 && path !== null && (f & AGENT_PATHFINDING) !== 0 === usePathfinding;
+    // The target's layer: resolved to an index by the system (the agent's own when not given).
+    const goalLayer = typeof intent.layer === 'number' ? intent.layer : this.layer[id];
+    const kept = (f & AGENT_HAS_PATH) !== 0 && path !== null && (f & AGENT_PATHFINDING) !== 0 === usePathfinding && goalLayer === this.goalLayer[id];
+    this.goalLayer[id] = goalLayer;
     // A partial path (to the reachable cell nearest an unreachable target) does not end at the target: it cannot just move its end.
     const same = kept && (moved === 0 || ((f & AGENT_UNREACHABLE) === 0 && moved <= this.options.retargetDist && this.canRetarget(id, x, y)));
     if (same && moved > 0) {
@@ -311,6 +330,9 @@ export class AgentStore {
     this.returnAt = grown(this.returnAt, capacity);
     this.linkX = grown(this.linkX, capacity);
     this.linkY = grown(this.linkY, capacity);
+    this.linkLayer = grown(this.linkLayer, capacity);
+    this.layer = grown(this.layer, capacity);
+    this.goalLayer = grown(this.goalLayer, capacity);
   }
 }
 

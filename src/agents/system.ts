@@ -9,7 +9,7 @@ import type { ChaseOrder, ChaseTarget } from './chase.js';
 import type { FlowField, UnitField } from './flowfield.js';
 import { planFormation, type Formation } from './formation.js';
 import { DEFAULT_NAVIGATION_OPTIONS, type NavigationOptions } from './options.js';
-import { GridPlanner, cellIndexAt, hasLayerLinks, walkableAt, type AgentPlanner } from './planner.js';
+import { GridPlanner, cellIndexAt, hasLinksFrom, walkableAt, type AgentPlanner } from './planner.js';
 import { ServicePlanner } from './async-planner.js';
 import type { PathService } from '../service/service.js';
 import { Replanner } from './replanning.js';
@@ -217,6 +217,13 @@ export class NavigationSystem {
   get waypointIndex(): Int32Array {
     return this.agents.waypointIndex;
   }
+  /**
+   * The grid layer each agent stands on (index): `layer` (the system's) unless it was added on
+   * another (`addAgent({ layer })`) or a link between layers (stairs, a ladder) took it there.
+   */
+  get layers(): Uint8Array {
+    return this.agents.layer;
+  }
   /** Group order id, -1 when none. */
   get group(): Int32Array {
     return this.agents.group;
@@ -269,16 +276,17 @@ export class NavigationSystem {
   private lastLegClear(id: number, x: number, y: number): boolean {
     const model = movementModel(this.movement);
     // Line of sight is a square grid's; elsewhere (hexagons) and off the grid the order replans.
-    if ((model.heuristic !== 'octile' && model.heuristic !== 'manhattan') || !walkableAt(this.grid, this.layer, x, y)) return false;
     const a = this.agents;
+    const layer = a.layer[id];
+    if ((model.heuristic !== 'octile' && model.heuristic !== 'manhattan') || !walkableAt(this.grid, layer, x, y)) return false;
     // A path ending at a link's near end does not end at the target.
-    if (a.linkX[id] === a.linkX[id]) return false;
+    if (a.linkX[id] === a.linkX[id] || a.goalLayer[id] !== layer) return false;
     const path = a.paths[id]!;
     const k = path.length / 2 - 2;
     const onLast = k < a.waypointIndex[id];
     const sx = onLast ? a.x[id] : path[k * 2];
     const sy = onLast ? a.y[id] : path[k * 2 + 1];
-    return lineOfSight(this.grid.searchView(this.layer), sx, sy, x, y, model.corner);
+    return lineOfSight(this.grid.searchView(layer), sx, sy, x, y, model.corner);
   }
 
   // ---- agents ------------------------------------------------------------------------------
@@ -290,8 +298,13 @@ export class NavigationSystem {
    * TilenavError names the coordinate otherwise.
    */
   addAgent(spec: AgentSpec): number {
-    if (spec !== null && typeof spec === 'object') this.checkPoint(spec.x, spec.y, 'agent.x', 'agent.y');
+    let layer = this.layer;
+    if (spec !== null && typeof spec === 'object') {
+      this.checkPoint(spec.x, spec.y, 'agent.x', 'agent.y');
+      if (spec.layer !== undefined) layer = this.layerOf(spec.layer, 'agent.layer');
+    }
     const id = this.agents.add(spec);
+    this.agents.layer[id] = layer;
     this.hash.fitRadius(this.agents.radius[id]);
     return id;
   }
@@ -324,13 +337,35 @@ export class NavigationSystem {
   moveTo(id: number, x: number, y: number, intent: MoveIntent = {}): void {
     this.agents.check(id);
     this.checkPoint(x, y, 'target x', 'target y');
-    this.agents.order(id, x, y, intent, -1, this.time);
+    this.agents.order(id, x, y, this.resolved(intent), -1, this.time);
+  }
+
+  /** `intent` with its `layer` as an index (a TilenavError naming `layer` for an unknown one). */
+  private resolved<T extends MoveIntent>(intent: T): T {
+    if (intent === null || typeof intent !== 'object' || intent.layer === undefined || typeof intent.layer === 'number') {
+      if (intent !== null && typeof intent === 'object' && typeof intent.layer === 'number') this.layerOf(intent.layer, 'layer');
+      return intent;
+    }
+    return { ...intent, layer: this.layerOf(intent.layer, 'layer') };
+  }
+
+  /** The index of grid layer `layer`, or a TilenavError naming `element`. */
+  private layerOf(layer: number | string, element: string): number {
+    try {
+      return this.grid.layerIndex(layer);
+    } catch (e) {
+      if (!(e instanceof TilenavError)) throw e;
+      throw new TilenavError(e.message.slice((e.element?.length ?? -2) + 2), { element });
+    }
   }
 
   /**
    * Orders a group to (x, y): formation slots around the point (see planFormation), then one
    * plan per unit, or one flow field for all when the group has at least `flowFieldMinGroup`
-   * units (`mode` forces either).
+   * units (`mode` forces either). The target lies on `intent.layer` (default: the system's layer,
+   * whatever layer each unit stands on); a target on another layer than the system's, or a layer
+   * with links, is planned unit by unit (flow fields know no links and lie on the system's layer;
+   * `mode: 'flow'` there throws a TilenavError naming `mode`).
    */
   moveGroup(ids: ArrayLike<number>, x: number, y: number, intent: MoveIntent & { mode?: 'auto' | 'formation' | 'flow' } = {}): GroupOrder {
     const agents = this.agents;
@@ -339,9 +374,16 @@ export class NavigationSystem {
     this.checkPoint(x, y, 'target x', 'target y');
     const asked = intent.mode ?? 'auto';
     if (asked !== 'auto' && asked !== 'formation' && asked !== 'flow') throw new TilenavError(`expected 'auto', 'formation' or 'flow', got ${describe(asked)}`, { element: 'mode' });
+    intent = this.resolved(intent);
     const n = ids.length;
-    // Flow fields do not follow links: on a layer with links each unit plans its own way.
-    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup && !hasLayerLinks(this.grid, this.layer) ? 'flow' : 'formation';
+    // The target's layer (the system's unless the order names one): the formation's slots lie
+    // there, and every unit goes there, whatever layer it stands on.
+    const layer = typeof intent.layer === 'number' ? intent.layer : this.layer;
+    if (asked === 'flow' && layer !== this.layer) throw new TilenavError(`flow fields lie on the system's layer (${this.layer}); for a target on layer ${layer} use mode 'formation' or 'auto'`, { element: 'mode' });
+    if (intent.layer !== layer) intent = { ...intent, layer };
+    // Flow fields do not follow links, and lie on the system's layer: on a layer with links (of its
+    // own or to others), or for a target on another layer, each unit plans its own way.
+    const mode = asked !== 'auto' ? asked : n >= this.options.flowFieldMinGroup && layer === this.layer && !hasLinksFrom(this.grid, this.layer) ? 'flow' : 'formation';
     const xs = new Float64Array(n);
     const ys = new Float64Array(n);
     let maxR = 0;
@@ -352,7 +394,7 @@ export class NavigationSystem {
     }
     // Taken even when the order fails, so group ids count orders.
     const g = this.nextGroup++;
-    const formation = planFormation(this.grid, this.layer, xs, ys, x, y, Math.max(2 * maxR * this.options.formationSpacing, 1e-3));
+    const formation = planFormation(this.grid, layer, xs, ys, x, y, Math.max(2 * maxR * this.options.formationSpacing, 1e-3));
     let unreachable = 0;
     if (formation === null) {
       for (let k = 0; k < n; k++) agents.markUnreachable(ids[k]);

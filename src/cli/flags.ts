@@ -214,7 +214,7 @@ export function layerArg(value: string | undefined): number | string {
 }
 
 /** The search algorithms `path` and `scen` take; `auto` (JPS where it applies, else A*) is the default everywhere. */
-export const ALGORITHM_NAMES: readonly SearchAlgorithm[] = ['auto', 'astar', 'jps', 'jps+', 'hpa'];
+export const ALGORITHM_NAMES: readonly SearchAlgorithm[] = ['auto', 'astar', 'jps', 'jps+', 'hpa', 'subgoal'];
 
 /** Flags several commands share, spelled and described once. */
 export const COMMON_FLAGS = {
@@ -226,7 +226,7 @@ export const COMMON_FLAGS = {
     value: 'A',
     choices: ALGORITHM_NAMES,
     default: 'auto',
-    description: 'search: auto (JPS where it applies, else A*), astar, jps, jps+ (octile, uniform cost), hpa (near-optimal hierarchy)',
+    description: 'search: auto (JPS where it applies, else A*), astar, jps, jps+ (octile, uniform cost), hpa (near-optimal hierarchy), subgoal (subgoal graph: octile, uniform cost, built once)',
   },
   rules: { kind: 'string', value: 'FILE', description: 'collision rules for a Tiled map or an LDtk project (JSON: tiles, layers or IntGrid values that block, bridges, terrain, cost)' },
   level: { kind: 'string', value: 'NAME', default: 'the stitched world, else the first level', description: "an LDtk project's level, or world (world:DEPTH, world:NAME) for its levels stitched" },

@@ -420,7 +420,7 @@ export class NavGrid {
    * derived and the grid keeps: component labels (4 per padded cell per layer and connectivity),
    * landmark tables (4 per cell per landmark, on weighted layers), clearance (8 per cell, 4 per
    * padded cell per unit radius searched), the search scratch of the free `findPath` (about 20 per
-   * padded cell) with what it built on demand (JPS planes and tables, hierarchies, overlays). A kept `Pathfinder`'s own scratch is not the grid's and is not listed.
+   * padded cell) with what it built on demand (JPS planes and tables, hierarchies, overlays), and the subgoal graphs (12 bytes per padded cell plus the subgoals and edges, per layer). A kept `Pathfinder`'s own scratch is not the grid's and is not listed.
    */
   memory(): GridMemory {
     const entries: MemoryEntry[] = [{ name: 'layers', layer: null, bytes: NavGrid.storageBytes(this.width, this.height, this.layers.length) }];

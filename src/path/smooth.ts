@@ -102,9 +102,9 @@ export function smoothPath(grid: NavGrid, cells: ArrayLike<number>, options: Smo
 
 /**
  * Whether the step from cell `a` to cell `b` (indices) on `layer` takes an enabled link of the
- * grid (one that leads from `a` to `b` on that layer). @internal
+ * grid (one that leads from `a` on `layer` to `b` on `toLayer`, by default the same layer). @internal
  */
-export function isLinkStep(grid: NavGrid, layer: number, a: number, b: number): boolean {
+export function isLinkStep(grid: NavGrid, layer: number, a: number, b: number, toLayer = layer): boolean {
   if (grid.linksVersion === 0) return false;
   const index = grid.linkIndex();
   const bits = index.bits[layer];
@@ -113,7 +113,7 @@ export function isLinkStep(grid: NavGrid, layer: number, a: number, b: number): 
   if (((bits[pa >>> 5] >>> (pa & 31)) & 1) === 0) return false;
   const pb = pad(grid.width, b);
   const end = index.start[layer + 1];
-  for (let e = index.first(layer, pa); e >= 0 && e < end && index.fromCell[e] === pa; e++) if (index.toLayer[e] === layer && index.toCell[e] === pb) return true;
+  for (let e = index.first(layer, pa); e >= 0 && e < end && index.fromCell[e] === pa; e++) if (index.toLayer[e] === toLayer && index.toCell[e] === pb) return true;
   return false;
 }
 

@@ -17,7 +17,8 @@ import { componentsOf, type ComponentLabels } from './bounds/components.js';
 import { dijkstra } from './algorithms/astar/dijkstra.js';
 import { Hierarchy, type HierarchyOptions } from './algorithms/hierarchy/index.js';
 import { JumpPointSearch } from './algorithms/jps/jps.js';
-import { landmarksOf } from './bounds/landmarks/landmark-bounds.js';
+import { SubgoalSearch, subgoalsOf } from './algorithms/subgoal/search.js';
+import { landmarksOf, type LandmarkBounds } from './bounds/landmarks/landmark-bounds.js';
 import { SearchScratch, outcome, type SearchOutcome } from './kernel/scratch.js';
 import { PathSearch, slotBytes, type SearchSlot } from './path-search.js';
 import type { MovementModel, MovementName } from './movement.js';
@@ -41,8 +42,27 @@ const JPS_COST_SPAN = 2 ** 43;
  */
 const RANGE_BUDGET_EPS = 1e-7;
 
-/** What runs a query: picked by {@link choose} from the query and the layer, once per query. */
-type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa' | 'linked';
+/** What runs a query: picked by {@link choose} from the query and the layer, once per query. @internal */
+export type Runner = 'octile' | 'generic' | 'jps' | 'jps+' | 'hpa' | 'linked' | 'subgoal';
+
+/** What {@link Pathfinder.planned} decided for a query: its runner and what that reads. @internal */
+export interface Plan {
+  runner: Runner;
+  /** The grid's landmark bounds when `auto` reads or builds them for this query, else null. */
+  marks: ReturnType<typeof landmarksOf> | null;
+  tables: LandmarkBounds | null;
+  /** Why jump point search cannot answer (null: it can). */
+  jpsWhy: string | null;
+  links: LinkIndex | null;
+  /** Searches to several goals: the start node, and the heuristic scale of the one-layer search. */
+  start: number;
+  hs: number;
+}
+
+/** An empty plan. @internal */
+export function newPlan(): Plan {
+  return { runner: 'octile', marks: null, tables: null, jpsWhy: null, links: null, start: 0, hs: 0 };
+}
 
 /** A query after its options were checked: one object per Pathfinder, rewritten by every query. @internal */
 export interface Query {
@@ -71,17 +91,21 @@ export interface Query {
   goalSet: GoalSet | null;
 }
 
-const ALGORITHMS: readonly SearchAlgorithm[] = ['astar', 'jps', 'jps+', 'hpa', 'auto'];
+const ALGORITHMS: readonly SearchAlgorithm[] = ['astar', 'jps', 'jps+', 'hpa', 'subgoal', 'auto'];
+
+/** The algorithm names, as error messages list them. */
+const ALGORITHM_LIST = "'astar', 'jps', 'jps+', 'hpa', 'subgoal' or 'auto'";
 
 /**
- * Why jump point search cannot answer `q` on `view`, or null when it can. Pure: reads the query and
- * the layer's view only.
+ * Why jump point search (or for `subgoal`, the subgoal graph) cannot answer `q` on `view`, or null
+ * when it can. Pure: reads the query and the layer's view only.
  */
 function jpsRefusal(q: Query, view: SearchView): string | null {
   const name = q.model.name;
-  if (q.algorithm === 'jps+' && name !== 'octile') return `movement '${name}' (it needs 'octile')`;
+  const octileOnly = q.algorithm === 'jps+' || q.algorithm === 'subgoal';
+  if (octileOnly && name !== 'octile') return `movement '${name}' (it needs 'octile')`;
   if (name !== 'octile' && name !== 'cardinal') return `movement '${name}' (it needs 'octile' or 'cardinal')`;
-  if (q.algorithm === 'jps+' && !view.uniform) return 'a layer whose costs differ from cell to cell';
+  if (octileOnly && !view.uniform) return 'a layer whose costs differ from cell to cell';
   if (!view.uniform && !(view.maxCost * view.pass.length < view.minCost * JPS_COST_SPAN)) return `costs ${view.minCost} to ${view.maxCost}, too far apart for its exact comparisons on a layer of this size`;
   if (view.exits !== null) return view.walls !== null ? 'a layer with edge walls' : 'a layer with one-way flags';
   if (q.weight !== 1) return `weight ${q.weight} (it needs 1)`;
@@ -90,16 +114,18 @@ function jpsRefusal(q: Query, view: SearchView): string | null {
 }
 
 /**
- * The algorithm that answers `q`: the one asked for, or for `auto` jump point search where it
- * applies (on weighted cardinal layers only once they have landmark bounds: alone it gained too
- * little there) and A* elsewhere. Throws when an algorithm asked for by name cannot run.
+ * The algorithm that answers `q`: the one asked for, or for `auto` the subgoal graph where one was
+ * built and no change came since, else jump point search where it applies (on weighted cardinal
+ * layers only once they have landmark bounds: alone it gained too little there) and A* elsewhere.
+ * Throws when an algorithm asked for by name cannot run.
  * @param jpsWhy {@link jpsRefusal} of the query, computed once by the caller.
  * @param bounded whether the layer has landmark tables.
+ * @param graphed whether the layer has a subgoal graph built since its last change.
  */
-function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: boolean, linked: boolean): Runner {
+function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: boolean, linked: boolean, graphed = false): Runner {
   if (linked) {
     if (q.algorithm === 'auto' || q.algorithm === 'astar') return 'linked';
-    const name = q.algorithm === 'hpa' ? 'the hierarchy' : 'jump point search';
+    const name = q.algorithm === 'hpa' ? 'the hierarchy' : q.algorithm === 'subgoal' ? 'the subgoal graph' : 'jump point search';
     throw new TilenavError(`${name} does not follow links, and layer ${q.layer} has enabled links (grid.addLink); use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
   }
   const astar = aStarLoop(q, view);
@@ -114,7 +140,11 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
     case 'jps+':
       if (jpsWhy !== null) throw new TilenavError(`jump point search cannot run on ${jpsWhy}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
       return q.algorithm;
+    case 'subgoal':
+      if (jpsWhy !== null) throw new TilenavError(`the subgoal graph cannot search ${jpsWhy}; use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+      return 'subgoal';
     default:
+      if (graphed && jpsWhy === null && view.uniform && q.model.name === 'octile') return 'subgoal';
       return jpsWhy === null && (view.uniform || q.model.name === 'octile' || bounded) ? 'jps' : astar;
   }
 }
@@ -160,6 +190,7 @@ export class Pathfinder {
   private linkSearch: LinkedSearch | undefined;
   private layersScratch: SearchScratch | undefined;
   private jps: JumpPointSearch | undefined;
+  private subgoalSearch: SubgoalSearch | undefined;
   private anyAngleFinder: AnyAngleFinder | undefined;
   private readonly overlays: (ObstacleOverlay | undefined)[] = [];
   private readonly hierarchies = new Map<string, Hierarchy>();
@@ -168,6 +199,10 @@ export class Pathfinder {
   private goalsMode: GenericMode | undefined;
   /** The cells a movement range settled, in order (grows, reused). */
   private settled: SettledCells | undefined;
+  /** The query's layer alone in slot 0, for goals of which some lie on layers no link reaches. */
+  private layerSlots: Int8Array | undefined;
+  /** The plan of the query being answered. */
+  private readonly plan = newPlan();
   /** Search slots returned by finished {@link PathSearch}es, for the next ones to borrow. */
   private readonly idle: SearchSlot[] = [];
 
@@ -189,6 +224,7 @@ export class Pathfinder {
   memory(): MemoryEntry[] {
     const out: MemoryEntry[] = [{ name: 'search scratch', layer: null, bytes: this.scratch.bytes }];
     this.jps?.memory(out);
+    if (this.subgoalSearch !== undefined) out.push({ name: 'subgoal search lists', layer: null, bytes: this.subgoalSearch.bytes });
     for (const [key, h] of this.hierarchies) out.push({ name: `hierarchy (${key.split(':')[1]})`, layer: Number(key.split(':')[0]), bytes: h.bytes });
     this.overlays.forEach((o, layer) => {
       if (o !== undefined) out.push({ name: 'obstacle overlay', layer, bytes: o.bytes });
@@ -242,8 +278,7 @@ export class Pathfinder {
       gx = Math.min(grid.width - 1, Math.max(0, gx));
       gy = Math.min(grid.height - 1, Math.max(0, gy));
     }
-    // An algorithm asked for by name that cannot answer this query is refused whatever the cells.
-    if (q.algorithm !== 'auto' && q.algorithm !== 'astar') choose(q, view, jpsRefusal(q, view), false, this.linksFrom(q) !== null);
+    this.refuseNamed(q, view);
     const refused = this.refusal(sx, sy, gx, gy, q, radius);
     if (refused !== null) {
       if (anyAngle) refused.costMeasure = 'segments';
@@ -284,37 +319,34 @@ export class Pathfinder {
   /**
    * Begins a search to spread over frames, for games without workers: the same question as
    * {@link findPath} with the same options, checked the same way (the same TilenavError for the
-   * same mistake), answered a slice at a time by {@link PathSearch.step}. It runs A* (`auto` and
-   * `astar`), so its answer is the one `findPath` gives with `algorithm: 'astar'`: the same
-   * cells, cost and `expanded` (and the same cost as every exact algorithm). `nearest`, `radius`,
-   * `obstacles` (read when the search starts, and again if it restarts), `weight`,
-   * `maxIterations` (expansions in all, over every step), `reachabilityCheck` and `out` work as in
-   * findPath. What runs in one call only throws a TilenavError naming it: `algorithm` `jps`,
-   * `jps+` or `hpa`; `anyAngle`; several `goals`; a `goalLayer` other than `layer`, or a layer
-   * with links (`layer`). Answers that need no search (an invalid start or goal, start = goal, a
-   * goal the component labels rule out) are ready at once in {@link PathSearch.result}.
+   * same mistake), answered a slice at a time by {@link PathSearch.step}. It runs the algorithm
+   * findPath runs (A*, jump point search, JPS+, A* across links to `goalLayer`; `hpa` answers in
+   * the first step, whole), so its answer is the one `findPath` gives: the same cells, cost and
+   * `expanded`. One expansion is one node expanded (for jump point search a jump point, with its
+   * scans); `maxIterations` counts as in findPath (jump point scans included), over every step.
+   * `auto` reads the landmark tables the layer has when it starts, and does not build them.
+   * `nearest`, `radius`, `obstacles` (read when the search starts, and again if it restarts),
+   * `weight`, `reachabilityCheck` and `out` work as in findPath; what findPath refuses, begin
+   * refuses with the same TilenavError; `goals` (several goals) are searched a slice at a time
+   * too. What runs in one call only throws a TilenavError naming it: `anyAngle`. Answers that need no search (an invalid start or goal, start
+   * = goal, a goal the component labels rule out) are ready at once in {@link PathSearch.result}.
    *
    * Several searches may run at once, each on its own search slot (its own scratch: about 20
-   * bytes per padded cell, plus 20 per queued node, plus 4 per padded cell with `obstacles`),
+   * bytes per padded cell, plus 20 per queued node, plus 4 per padded cell with `obstacles`, 0.5
+   * with jump point search, and across k layers a scratch of k padded grids),
    * borrowed from this Pathfinder when it begins and given back when it finishes or is
    * cancelled; the Pathfinder keeps two idle slots for the next searches. A change to the grid
    * between two steps makes the next step start the search again (see {@link PathSearch.step}).
    */
   begin(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathSearch {
     const q = checkQuery(this.grid, newQuery(this.grid), sx, sy, gx, gy, options);
-    if (q.algorithm === 'jps' || q.algorithm === 'jps+' || q.algorithm === 'hpa') {
-      throw new TilenavError(`a search spread over frames runs A*; algorithm '${q.algorithm}' runs in one call only: use 'auto' or 'astar' with begin, or findPath`, { element: 'algorithm' });
-    }
     if (options.anyAngle === true) throw new TilenavError('a search spread over frames returns grid paths; for an any-angle path call findPath with anyAngle', { element: 'anyAngle' });
-    if (q.goals !== null) throw new TilenavError('a search spread over frames goes to one goal; for several goals call findPath', { element: 'goals' });
-    if (q.goalLayer !== q.layer) throw new TilenavError('a search spread over frames stays on one layer; across layers call findPath', { element: 'goalLayer' });
-    this.spreadable(q);
     return new PathSearch(this, q, sx, sy, gx, gy, options);
   }
 
-  /** Throws the TilenavError {@link begin} gives for a layer whose links a search would follow. @internal */
-  spreadable(q: Query): void {
-    if (this.linksFrom(q) !== null) throw new TilenavError(`a search spread over frames does not follow links, and layer ${q.layer} has enabled links (grid.addLink); call findPath`, { element: 'layer' });
+  /** Throws the TilenavError of an algorithm asked for by name that cannot answer `q` on `view`, whatever the cells. @internal */
+  refuseNamed(q: Query, view: SearchView): void {
+    if (q.algorithm !== 'auto' && q.algorithm !== 'astar') choose(q, view, jpsRefusal(q, view), false, this.linksFrom(q) !== null);
   }
 
   /** A search slot for a {@link PathSearch}: an idle one, or a new one. @internal */
@@ -427,39 +459,132 @@ export class Pathfinder {
    */
   private toGoals(sx: number, sy: number, q: Query, radius: number, anyAngle: boolean): PathResult {
     const grid = this.grid;
+    const plan = this.plan;
+    const settled = this.goalsPlanned(sx, sy, q, radius, plan);
+    if (settled !== null) return settled;
+    if (plan.runner === 'linked') {
+      const s = this.linkSearch!;
+      const scratch = this.linkScratch(s.views.length);
+      const out = linkedSearch(scratch, s, plan.start, -1, q.maxIterations, this.last);
+      s.goals = null;
+      this.traced = scratch.generation;
+      this.tracedScratch = scratch;
+      this.tracedBase = s.slotOf[q.layer] * s.size;
+      return this.linkedGoalsAnswer(out, scratch, s, q);
+    }
+    const out = this.last;
+    const mode = (this.goalsMode ??= { maxCost: Infinity, seeded: false, nearest: false, goals: q.goals });
+    this.astar.generic(q.view, q.model, plan.start, -1, plan.hs, q.maxIterations, out, mode);
+    this.traced = this.scratch.generation;
+    this.tracedScratch = this.scratch;
+    this.tracedBase = 0;
+    const r = this.goalsAnswer(out, this.astar, q);
+    if (!anyAngle || r.cells.length < 2) return r;
+    const a = this.anyAngle(sx, sy, grid.xOf(r.reached), grid.yOf(r.reached), q, r.expanded);
+    a.status = r.status;
+    return a;
+  }
+
+  /**
+   * What a search of `q` to its several goals from (sx, sy) runs, written into `plan`: `generic`
+   * (A* on the layer, from padded cell `plan.start` with heuristic scale `plan.hs`, the goals in
+   * `q.goals`) or `linked` (A* across links on the record `into` or this Pathfinder's, from node
+   * `plan.start`, its goals and heuristic prepared). Or the answer when no search is needed: an
+   * invalid start, no usable goal, the start a goal, every goal out of reach. @internal
+   */
+  goalsPlanned(sx: number, sy: number, q: Query, radius: number, plan: Plan, into?: LinkedSearch): PathResult | null {
+    const grid = this.grid;
     // The start as findPath checks it; the goals are sorted out below, one by one.
-    const refused = this.refusal(sx, sy, sx, sy, q, radius);
-    if (refused !== null) return refused;
-    if (q.goalLayer !== q.layer || this.linksFrom(q) !== null) {
-      throw new TilenavError(`several goals are searched on one layer without links, and ${q.goalLayer !== q.layer ? 'goalLayer differs from layer' : `layer ${q.layer} has enabled links (grid.addLink)`}; ask for one goal at a time there`, { element: 'goals' });
-    }
+    const refused = this.refusalOf(sx, sy, q.view, q.layer, radius);
+    if (refused !== null) return refusedResult('invalid-start', refused);
     const goals = q.goals!;
-    const pass = q.view.pass;
-    if (goals.prepare(grid.width, q.model, (p) => pass[p] > 0) === 0) {
-      let fits = true;
-      for (let k = 0; k < goals.length && fits; k++) fits = !(radius > 0 && grid.layers[q.layer].walkable[goals.cells[k]] === 1);
-      return refusedResult('invalid-goal', fits ? 'blocked' : 'unit-does-not-fit');
+    const links = this.linksFrom(q);
+    plan.links = links;
+    if (links !== null) return this.goalsAcrossLinks(sx, sy, q, radius, links, plan, into);
+    plan.runner = 'generic';
+    // Goals on other layers, which no link reaches from this one: dropped.
+    const only = goals.allOn(q.layer) ? null : (this.layerSlots ??= new Int8Array(grid.layers.length));
+    if (only !== null) {
+      only.fill(-1);
+      only[q.layer] = 0;
     }
+    if (only !== null && !this.anyGoalUsable(q, radius)) return this.noUsableGoal(q, radius);
+    const pass = q.view.pass;
+    if (goals.prepare(grid.width, q.model, (p) => pass[p] > 0, only, this.scratch.size) === 0) return only === null ? this.noUsableGoal(q, radius) : pathResult('no-path', EMPTY, Infinity, 0, -1);
     const start = padXY(this.stride, sx, sy);
     const startCell = sy * grid.width + sx;
     if (goals.has(start)) return pathResult('found', Int32Array.of(startCell), 0, 0, startCell);
-    if (q.reachabilityCheck && goals.prepare(grid.width, q.model, (p) => pass[p] > 0 && !this.outOfReach(q, start, p)) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
-    const out = this.last;
-    const mode = (this.goalsMode ??= { maxCost: Infinity, seeded: false, nearest: false, goals });
+    if (q.reachabilityCheck && goals.prepare(grid.width, q.model, (p) => pass[p] > 0 && !this.outOfReachOn(q, start, p, q.layer), only, this.scratch.size) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    plan.start = start;
     // Past GOAL_ESTIMATE_LIMIT goals the estimate is the distance to their bounding box: 0 all the
     // way from a start inside it, where computing it only costs time (64 goals spread over a map:
     // 1.6 times Dijkstra's), so such a search runs as Dijkstra.
     const estimate = goals.count <= GOAL_ESTIMATE_LIMIT || goals.estimate(sx, sy) > 0;
-    this.astar.generic(q.view, q.model, start, -1, estimate ? q.view.minCost * q.weight : 0, q.maxIterations, out, mode);
-    this.traced = this.scratch.generation;
+    plan.hs = estimate ? q.view.minCost * q.weight : 0;
+    return null;
+  }
+
+  /** The answer of a search to several goals on one layer that ended as `out`, read from `astar`'s scratch. @internal */
+  goalsAnswer(out: SearchOutcome, astar: GridAStar, q: Query): PathResult {
     if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
-    const node = this.astar.reachedGoal;
-    const cell = unpad(grid.width, node);
-    const r = pathResult('found', this.cellPath(this.scratch, node, q.out), this.scratch.g[node], out.expanded, cell);
-    if (!anyAngle || r.cells.length < 2) return r;
-    const a = this.anyAngle(sx, sy, grid.xOf(cell), grid.yOf(cell), q, r.expanded);
-    a.status = r.status;
-    return a;
+    const node = astar.reachedGoal;
+    return pathResult('found', this.cellPath(astar.scratch, node, q.out), astar.scratch.g[node], out.expanded, unpad(this.grid.width, node));
+  }
+
+  /** The answer of a search to several goals across links that ended as `out`, read from `scratch`. @internal */
+  linkedGoalsAnswer(out: SearchOutcome, scratch: SearchScratch, s: LinkedSearch, q: Query): PathResult {
+    if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+    return this.linkedPath(scratch, s, q, s.reached, 'found', out.expanded);
+  }
+
+  /**
+   * `invalid-goal` when no goal of `q.goals` is usable: `unit-does-not-fit` when one is walkable
+   * but too narrow for `radius`, else `blocked`. `views` by layer slot (`slotOf`), or the query's
+   * view for every goal.
+   */
+  private noUsableGoal(q: Query, radius: number): PathResult {
+    const goals = q.goals!;
+    let fits = true;
+    for (let k = 0; k < goals.length && fits; k++) fits = !(radius > 0 && this.grid.layers[goals.layers[k]].walkable[goals.cells[k]] === 1);
+    return refusedResult('invalid-goal', fits ? 'blocked' : 'unit-does-not-fit');
+  }
+
+  /** Whether some goal of `q.goals` may end a path (walkable on its layer, room for `radius`), whichever layers links reach. */
+  private anyGoalUsable(q: Query, radius: number): boolean {
+    const goals = q.goals!;
+    for (let k = 0; k < goals.length; k++) {
+      const l = goals.layers[k];
+      const view = l === q.layer ? q.view : this.layerView(l, radius);
+      if (view.pass[pad(this.grid.width, goals.cells[k])] > 0) return true;
+    }
+    return false;
+  }
+
+  /**
+   * {@link goalsPlanned} when links lead off the start's layer: one A* over (layer, cell) nodes
+   * (linked.ts) to the nearest goal, goals on layers no link reaches dropped, the estimate the
+   * nearest goal's across shortcuts.
+   */
+  private goalsAcrossLinks(sx: number, sy: number, q: Query, radius: number, links: LinkIndex, plan: Plan, into?: LinkedSearch): PathResult | null {
+    const grid = this.grid;
+    const goals = q.goals!;
+    const start = padXY(this.stride, sx, sy);
+    const s = this.linkRecord(q, links, into);
+    plan.runner = 'linked';
+    const P = s.size;
+    const startNode = s.slotOf[q.layer] * P + start;
+    const views = s.views;
+    if (!this.anyGoalUsable(q, radius)) return this.noUsableGoal(q, radius);
+    if (goals.prepare(grid.width, q.model, (n) => views[(n / P) | 0].pass[n % P] > 0, s.slotOf, P) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    const startCell = sy * grid.width + sx;
+    if (goals.has(startNode)) return pathResult('found', Int32Array.of(startCell), 0, 0, startCell);
+    const keep = (n: number): boolean => views[(n / P) | 0].pass[n % P] > 0 && !this.outOfReachOn(q, start, n % P, s.layerOf[(n / P) | 0]);
+    if (q.reachabilityCheck && goals.prepare(grid.width, q.model, keep, s.slotOf, P) === 0) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    s.goals = goals;
+    s.goalSlot = 0;
+    s.bounds.prepare(q.model, s.index, this.reachMask(q, s.index), q.stayOnLayer ? q.layer : -1, s.minCost, q.weight, 0, 0, this.stride, goals);
+    plan.start = startNode;
+    return null;
   }
 
   /** One search on the query's view; with `nearest`, the partial path when the goal is out of reach. */
@@ -494,23 +619,11 @@ export class Pathfinder {
   }
 
   private run(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean): PathResult {
-    const grid = this.grid;
-    const links = this.linksFrom(q);
-    // 'auto' on a layer whose costs differ reads the landmark bounds (bounds/landmarks/landmark-bounds.ts) when the layer
-    // has them, and otherwise counts its work towards building them. Not across links: the bounds know only the steps.
-    const plainAuto = q.algorithm === 'auto' && links === null && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
-    const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
-    const tables = marks === null ? null : marks.tables(q.layer);
-    const jpsWhy = q.algorithm === 'astar' ? 'A* asked for' : jpsRefusal(q, view);
-    const runner = choose(q, view, jpsWhy, tables !== null, links !== null);
-    // No link leads from the start's layer to the goal's: nothing to search, and the start is as near as it gets.
-    if (q.goalLayer !== q.layer && (links === null || ((this.reachMask(q, links) >>> q.goalLayer) & 1) === 0)) {
-      const startCell = unpad(grid.width, start);
-      return q.nearest ? pathResult('partial', Int32Array.of(startCell), 0, 0, startCell) : pathResult('no-path', EMPTY, Infinity, 0, -1);
-    }
-    if (runner === 'hpa') return this.hierarchical(q, start, goal, goalCell);
-    if (!q.nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
-    if (runner === 'linked') return this.acrossLinks(start, goal, goalCell, q, links!);
+    const plan = this.plan;
+    const settled = this.planned(start, goal, goalCell, q, view, blockedGoal, plan);
+    if (settled !== null) return settled;
+    const { runner, marks, tables, jpsWhy } = plan;
+    if (runner === 'linked') return this.acrossLinks(start, goal, goalCell, q, plan.links!);
     const out = this.last;
     const hs = view.minCost * q.weight;
     const cardinal = q.model.name === 'cardinal';
@@ -527,6 +640,46 @@ export class Pathfinder {
   }
 
   /**
+   * What a search of `q` on `view` from padded cell `start` to `goal` runs, written into `plan`:
+   * the runner {@link choose} picks, the landmark tables `auto` reads, the links it follows. Or
+   * the answer when no search is needed: no link leads to the goal's layer, the component labels
+   * rule the goal out, or the hierarchy or the subgoal graph (`hpa`, `subgoal`, answered here in one
+   * call). @internal
+   */
+  planned(start: number, goal: number, goalCell: number, q: Query, view: SearchView, blockedGoal: boolean, plan: Plan): PathResult | null {
+    const grid = this.grid;
+    const links = this.linksFrom(q);
+    // 'auto' on a layer whose costs differ reads the landmark bounds (bounds/landmarks/landmark-bounds.ts) when the layer
+    // has them, and otherwise counts its work towards building them. Not across links: the bounds know only the steps.
+    const plainAuto = q.algorithm === 'auto' && links === null && !q.nearest && !q.overlay && !view.uniform && q.weight === 1 && view.exits === null;
+    const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
+    const tables = marks === null ? null : marks.tables(q.layer);
+    const jpsWhy = q.algorithm === 'astar' ? 'A* asked for' : jpsRefusal(q, view);
+    // 'auto' searches the layer's subgoal graph once one was built (prepare, or a 'subgoal' query) and no change came since.
+    const graphed = q.algorithm === 'auto' && links === null && view.uniform && jpsWhy === null && subgoalsOf(grid).fresh(q.layer) !== null;
+    const runner = choose(q, view, jpsWhy, tables !== null, links !== null, graphed);
+    plan.runner = runner;
+    plan.marks = marks;
+    plan.tables = tables;
+    plan.jpsWhy = jpsWhy;
+    plan.links = links;
+    // No link leads from the start's layer to the goal's: nothing to search, and the start is as near as it gets.
+    if (q.goalLayer !== q.layer && (links === null || ((this.reachMask(q, links) >>> q.goalLayer) & 1) === 0)) {
+      const startCell = unpad(grid.width, start);
+      return q.nearest ? pathResult('partial', Int32Array.of(startCell), 0, 0, startCell) : pathResult('no-path', EMPTY, Infinity, 0, -1);
+    }
+    if (runner === 'hpa') return this.hierarchical(q, start, goal, goalCell);
+    if (!q.nearest && !blockedGoal && this.outOfReach(q, start, goal)) return pathResult('no-path', EMPTY, Infinity, 0, -1);
+    if (runner === 'subgoal') return this.onSubgoals(q, view, start, goal, goalCell);
+    return null;
+  }
+
+  /** The jump point search of this Pathfinder (its bit planes and tables), made on first use. @internal */
+  jumpPoints(): JumpPointSearch {
+    return this.jumpPointSearch();
+  }
+
+  /**
    * The answer of a grid search that ended as `out` says, read from `astar`'s scratch (or, for
    * jump point search, `jps`'s paths, on this Pathfinder's scratch): found, partial with
    * `q.nearest`, limit-reached or no-path. Writes the path into `q.out` when it fits. @internal
@@ -534,7 +687,7 @@ export class Pathfinder {
   answer(out: SearchOutcome, astar: GridAStar, jps: JumpPointSearch | null, cardinal: boolean, q: Query, goal: number, goalCell: number): PathResult {
     const scratch = astar.scratch;
     if (out.reached) {
-      const cells = jps !== null ? jps.reconstruct(goal, cardinal, q.out) : this.cellPath(scratch, goal, q.out);
+      const cells = jps !== null ? jps.reconstruct(goal, cardinal, q.out, scratch) : this.cellPath(scratch, goal, q.out);
       return pathResult('found', cells, scratch.g[goal], out.expanded, goalCell);
     }
     if (q.nearest && !out.limited) {
@@ -575,6 +728,12 @@ export class Pathfinder {
    * once they have done about half as much work as that, a slice per search (an eighth of one
    * landmark's build), so no search pauses for long; `prepare` at load time has them all from the
    * first query.
+   *
+   * `algorithm: 'subgoal'` builds the layer's subgoal graph (octile movement, uniform costs; it
+   * throws a TilenavError naming `algorithm` for a layer it cannot search), kept by the grid and
+   * listed by `grid.memory()`: from then on `auto` searches it on that layer until a change to the
+   * layer drops it (then `auto` runs JPS until it is built again). Build times and bytes per cell:
+   * docs/benchmarks.md.
    */
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName; landmarks?: number } = {}): void {
     assertOptionsObject(options, 'options');
@@ -582,7 +741,7 @@ export class Pathfinder {
     const model = this.grid.movementModel(options.movement);
     componentsOf(this.grid).labels(layer, model, this.grid.searchView(layer).pass, this.scratch);
     const algorithm = options.algorithm ?? 'auto';
-    if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
+    if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected ${ALGORITHM_LIST}, got ${describe(algorithm)}`, { element: 'algorithm' });
     if (options.landmarks !== undefined || algorithm === 'auto') {
       // Built only where 'auto' reads them: weighted jump point search's layers and movements.
       const view = this.grid.searchView(layer);
@@ -592,6 +751,14 @@ export class Pathfinder {
     if (algorithm === 'astar') return;
     if (algorithm === 'hpa') {
       this.hierarchy(layer, model.name);
+      return;
+    }
+    if (algorithm === 'subgoal') {
+      const view = this.grid.searchView(layer);
+      const q: Query = { ...this.query, layer, model, algorithm, weight: 1, nearest: false, overlay: false, view };
+      const why = this.linksFrom(q) !== null ? `layer ${layer}, which has enabled links (grid.addLink)` : jpsRefusal(q, view);
+      if (why !== null) throw new TilenavError(`the subgoal graph cannot search ${why}; use algorithm 'auto' or 'jps+'`, { element: 'algorithm' });
+      subgoalsOf(this.grid).graph(layer, view);
       return;
     }
     const jps = this.jumpPointSearch();
@@ -633,6 +800,12 @@ export class Pathfinder {
     return componentsOf(this.grid).separated(q.layer, q.model, this.grid.searchView(q.layer).pass, start, goal, this.scratch, q.goalLayer);
   }
 
+  /** {@link outOfReach} for a goal on `goalLayer`. */
+  private outOfReachOn(q: Query, start: number, goal: number, goalLayer: number): boolean {
+    if (!q.reachabilityCheck) return false;
+    return componentsOf(this.grid).separated(q.layer, q.model, this.grid.searchView(q.layer).pass, start, goal, this.scratch, goalLayer);
+  }
+
   /** The links a search of `q` may take (the grid's compiled index), or null when none starts on its layer. */
   private linksFrom(q: Query): LinkIndex | null {
     const grid = this.grid;
@@ -659,28 +832,32 @@ export class Pathfinder {
    * first use, kept, and counted in {@link bytes}).
    */
   private acrossLinks(start: number, goal: number, goalCell: number, q: Query, links: LinkIndex): PathResult {
+    const s = this.linkRecord(q, links);
+    const { startNode, goalNode } = this.linkEnds(q, s, start, goal, goalCell);
+    const scratch = this.linkScratch(s.views.length);
+    const out = linkedSearch(scratch, s, startNode, goalNode, q.maxIterations, this.last);
+    this.traced = scratch.generation;
+    this.tracedScratch = scratch;
+    this.tracedBase = s.slotOf[q.layer] * s.size;
+    return this.linkedAnswer(out, scratch, s, q, goalNode);
+  }
+
+  /**
+   * The record of a search across links for `q` (this Pathfinder's, or `into`): the layers the
+   * links reach from the query's layer, in slots, with their views (the query's own for its layer
+   * and goal layer), the model's step table. `links` null: the query's layer alone. @internal
+   */
+  linkRecord(q: Query, links: LinkIndex | null, into?: LinkedSearch): LinkedSearch {
     const grid = this.grid;
     const P = this.scratch.size;
-    const mask = this.reachMask(q, links);
-    const s = (this.linkSearch ??= {
-      size: P,
-      stride: this.stride,
-      views: [],
-      layerOf: new Uint8Array(grid.layers.length),
-      slotOf: new Int8Array(grid.layers.length),
-      index: links,
-      bounds: (this.linkBounds ??= new LinkBounds()),
-      model: q.model,
-      steps: this.astar.table(q.model),
-      goalSlot: 0,
-      nearest: false,
-      best: -1,
-    });
-    s.index = links;
+    const s = into ?? (this.linkSearch ??= newLinkedSearch(grid, P, this.stride, (this.linkBounds ??= new LinkBounds())));
+    const mask = links === null ? 1 << q.layer : this.reachMask(q, links);
+    if (links !== null) s.index = links;
     s.model = q.model;
     s.steps = this.astar.table(q.model);
     s.views.length = 0;
     s.slotOf.fill(-1);
+    s.goals = null;
     let minCost = Infinity;
     for (let l = 0; l < grid.layers.length; l++) {
       if (((mask >>> l) & 1) === 0) continue;
@@ -690,24 +867,38 @@ export class Pathfinder {
       s.views.push(v);
       if (v.minCost < minCost) minCost = v.minCost;
     }
-    const slots = s.views.length;
-    let scratch = this.scratch;
-    if (slots > 1) {
-      if (this.layersScratch === undefined || this.layersScratch.size < slots * P) this.layersScratch = new SearchScratch(slots * P);
-      scratch = this.layersScratch;
-    }
-    s.goalSlot = s.slotOf[q.goalLayer];
+    s.minCost = minCost;
     s.nearest = q.nearest;
-    const startNode = s.slotOf[q.layer] * P + start;
-    const goalNode = s.goalSlot * P + goal;
-    s.bounds.prepare(q.model, links, mask, q.stayOnLayer ? q.layer : -1, minCost, q.weight, grid.xOf(goalCell), grid.yOf(goalCell), this.stride);
-    const out = linkedSearch(scratch, s, startNode, goalNode, q.maxIterations, this.last);
-    this.traced = scratch.generation;
-    this.tracedScratch = scratch;
-    this.tracedBase = s.slotOf[q.layer] * P;
+    return s;
+  }
+
+  /** The start and goal nodes of a search across links on record `s`, its heuristic prepared. @internal */
+  linkEnds(q: Query, s: LinkedSearch, start: number, goal: number, goalCell: number): { startNode: number; goalNode: number } {
+    const P = s.size;
+    s.goalSlot = s.slotOf[q.goalLayer];
+    s.bounds.prepare(q.model, s.index, this.reachMask(q, s.index), q.stayOnLayer ? q.layer : -1, s.minCost, q.weight, this.grid.xOf(goalCell), this.grid.yOf(goalCell), this.stride);
+    return { startNode: s.slotOf[q.layer] * P + start, goalNode: s.goalSlot * P + goal };
+  }
+
+  /** This Pathfinder's scratch for a search across `slots` layers: its own for one, else one of slots x padded cells. */
+  private linkScratch(slots: number): SearchScratch {
+    if (slots <= 1) return this.scratch;
+    const P = this.scratch.size;
+    if (this.layersScratch === undefined || this.layersScratch.size < slots * P) this.layersScratch = new SearchScratch(slots * P);
+    return this.layersScratch;
+  }
+
+  /** The answer of a search across links that ended as `out`, read from `scratch`: found, partial with nearest, limit-reached or no-path. @internal */
+  linkedAnswer(out: SearchOutcome, scratch: SearchScratch, s: LinkedSearch, q: Query, goalNode: number): PathResult {
     const last = out.reached ? goalNode : q.nearest && !out.limited ? s.best : -1;
     if (last < 0) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
-    const width = grid.width;
+    return this.linkedPath(scratch, s, q, last, out.reached ? 'found' : 'partial', out.expanded);
+  }
+
+  /** The path of a search across links ending at node `last`, with its layers when it leaves the query's layer. */
+  private linkedPath(scratch: SearchScratch, s: LinkedSearch, q: Query, last: number, status: PathStatus, expanded: number): PathResult {
+    const P = s.size;
+    const width = this.grid.width;
     const cells = scratch.path(last, (n) => unpad(width, n % P), q.out);
     let layers: Uint8Array | null = null;
     for (let n = last, k = cells.length - 1; n !== -1; n = scratch.parent[n], k--) {
@@ -715,9 +906,24 @@ export class Pathfinder {
       if (l !== q.layer) layers ??= new Uint8Array(cells.length).fill(q.layer);
       if (layers !== null) layers[k] = l;
     }
-    const r = pathResult(out.reached ? 'found' : 'partial', cells, scratch.g[last], out.expanded, cells[cells.length - 1]);
+    const r = pathResult(status, cells, scratch.g[last], expanded, cells[cells.length - 1]);
     r.layers = layers;
     return r;
+  }
+
+  /**
+   * The layer's subgoal graph (built now when missing or dropped by a change) searched from padded
+   * cell `start` to `goal`; the path walked back into cells.
+   */
+  private onSubgoals(q: Query, view: SearchView, start: number, goal: number, goalCell: number): PathResult {
+    const graph = subgoalsOf(this.grid).graph(q.layer, view);
+    const s = (this.subgoalSearch ??= new SubgoalSearch(this.scratch));
+    const out = this.last;
+    const units = s.search(graph, view.pass, start, goal, q.maxIterations, out);
+    if (!out.reached) return pathResult(out.limited ? 'limit-reached' : 'no-path', EMPTY, Infinity, out.expanded, -1);
+    const n = s.cellCount;
+    const cells = s.cells(view.pass, q.out !== undefined && q.out.length >= n ? q.out : new Int32Array(n));
+    return pathResult('found', cells, units * view.minCost, out.expanded, goalCell);
   }
 
   private jumpPointSearch(): JumpPointSearch {
@@ -885,7 +1091,7 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
   q.stayOnLayer = (o as InternalPathOptions).stayOnLayer === true;
   q.model = grid.movementModel(o.movement);
   const algorithm = o.algorithm ?? 'auto';
-  if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected 'astar', 'jps', 'jps+', 'hpa' or 'auto', got ${describe(algorithm)}`, { element: 'algorithm' });
+  if (!ALGORITHMS.includes(algorithm)) throw new TilenavError(`expected ${ALGORITHM_LIST}, got ${describe(algorithm)}`, { element: 'algorithm' });
   q.algorithm = algorithm;
   const maxIterations = o.maxIterations ?? Infinity;
   if (typeof maxIterations !== 'number' || !(maxIterations >= 0)) throw new TilenavError(`expected a number >= 0, got ${describe(maxIterations)}`, { element: 'maxIterations' });
@@ -912,10 +1118,10 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
   q.goals = null;
   if (o.goals !== undefined) {
     const set = (q.goalSet ??= new GoalSet());
-    readGoals(grid, o.goals, gx, gy, set);
+    readGoals(grid, o.goals, gx, gy, q.goalLayer, set);
     if (q.nearest) throw new TilenavError('nearest goes as near as it can to one goal; ask for several goals without it', { element: 'goals' });
     if (o.obstacles !== undefined && o.obstacles.length > 0) throw new TilenavError('obstacles are weighed along the way to one goal; ask for several goals without them', { element: 'goals' });
-    if (algorithm === 'jps' || algorithm === 'jps+' || algorithm === 'hpa') throw new TilenavError(`'${algorithm}' searches for one goal; with goals use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
+    if (algorithm === 'jps' || algorithm === 'jps+' || algorithm === 'hpa' || algorithm === 'subgoal') throw new TilenavError(`'${algorithm}' searches for one goal; with goals use algorithm 'auto' or 'astar'`, { element: 'algorithm' });
     q.goals = set;
   }
   return q;
@@ -923,27 +1129,44 @@ export function checkQuery(grid: NavGrid, q: Query, sx: number, sy: number, gx: 
 
 /**
  * Reads findPath's `goals` into `set`: (gx, gy) when on the grid, then every entry, a cell index
- * or an [x, y] pair on the grid. Throws a TilenavError naming `goals` for an empty list or an
- * entry that is neither.
+ * or an [x, y] pair on the grid (on `layer`, the query's goal layer), or an [x, y, layer] triple
+ * (a layer index or name). Throws a TilenavError naming `goals` for an empty list or an entry
+ * that is none of these.
  */
-function readGoals(grid: NavGrid, goals: unknown, gx: number, gy: number, set: GoalSet): void {
+function readGoals(grid: NavGrid, goals: unknown, gx: number, gy: number, layer: number, set: GoalSet): void {
   if (goals === null || typeof goals !== 'object' || typeof (goals as { length?: unknown }).length !== 'number') {
-    throw new TilenavError(`expected an array of cell indices or [x, y] pairs, got ${describe(goals)}`, { element: 'goals' });
+    throw new TilenavError(`expected an array of cell indices, [x, y] pairs or [x, y, layer] triples, got ${describe(goals)}`, { element: 'goals' });
   }
   const list = goals as ArrayLike<unknown>;
-  if (list.length === 0) throw new TilenavError('expected at least one goal (cell indices or [x, y] pairs); for (gx, gy) alone leave the option out', { element: 'goals' });
+  if (list.length === 0) throw new TilenavError('expected at least one goal (cell indices, [x, y] pairs or [x, y, layer] triples); for (gx, gy) alone leave the option out', { element: 'goals' });
   set.clear();
-  if (grid.inBounds(gx, gy)) set.add(gy * grid.width + gx);
+  if (grid.inBounds(gx, gy)) set.add(gy * grid.width + gx, layer);
   for (let k = 0; k < list.length; k++) {
     const e = list[k];
     if (typeof e === 'number') {
       if (!Number.isInteger(e) || e < 0 || e >= grid.size) throw new TilenavError(`entry ${k} is ${describe(e)}, not a cell index 0..${grid.size - 1}`, { element: 'goals' });
-      set.add(e);
-    } else if (Array.isArray(e) && e.length === 2 && Number.isInteger(e[0]) && Number.isInteger(e[1])) {
+      set.add(e, layer);
+    } else if (Array.isArray(e) && (e.length === 2 || e.length === 3) && Number.isInteger(e[0]) && Number.isInteger(e[1])) {
       if (!grid.inBounds(e[0], e[1])) throw new TilenavError(`entry ${k} is (${e[0]}, ${e[1]}), outside the ${grid.width} x ${grid.height} grid`, { element: 'goals' });
-      set.add(e[1] * grid.width + e[0]);
-    } else throw new TilenavError(`entry ${k} is ${describe(e)}, not a cell index or an [x, y] pair of integers`, { element: 'goals' });
+      let l = layer;
+      if (e.length === 3) {
+        try {
+          l = grid.layerIndex(e[2]);
+        } catch (err) {
+          if (!(err instanceof TilenavError)) throw err;
+          throw new TilenavError(`entry ${k}: ${err.message.slice((err.element?.length ?? -2) + 2)}`, { element: 'goals' });
+        }
+      }
+      set.add(e[1] * grid.width + e[0], l);
+    } else throw new TilenavError(`entry ${k} is ${describe(e)}, not a cell index, an [x, y] pair of integers or an [x, y, layer] triple`, { element: 'goals' });
   }
+}
+
+/** An empty record for searches across links on `grid` (P padded cells, `stride` wide). @internal */
+export function newLinkedSearch(grid: NavGrid, P: number, stride: number, bounds: LinkBounds): LinkedSearch {
+  const none = null as unknown as LinkIndex;
+  const model = grid.movementModel();
+  return { size: P, stride, views: [], layerOf: new Uint8Array(grid.layers.length), slotOf: new Int8Array(grid.layers.length), index: none, bounds, model, steps: null as unknown as LinkedSearch['steps'], goalSlot: 0, nearest: false, best: -1, bestD: Infinity, goals: null, reached: -1, paused: false, minCost: 1 };
 }
 
 /** A fresh query record for {@link checkQuery}. @internal */

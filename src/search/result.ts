@@ -69,7 +69,7 @@ export interface PathResult {
 /**
  * The options of every path question: {@link Pathfinder.findPath}, the free {@link findPath}, the
  * path service's `findPath` and `request`, and `Pathfinder.begin` (a search spread over frames,
- * which runs A* and refuses `jps`, `jps+`, `hpa`, `anyAngle`, several `goals` and other layers).
+ * which runs the same algorithm a slice at a time, and refuses `anyAngle`).
  * All optional.
  */
 export interface FindPathOptions {
@@ -129,7 +129,15 @@ export interface FindPathOptions {
    *   excess over optimal is measured in docs/benchmarks.md), `octile` or `cardinal`, any costs, no
    *   one-way flags or edge walls, no `nearest`, `radius` or `obstacles`. `maxIterations`,
    *   `weight` and `out` do not apply to it; `expanded` counts abstract nodes.
-   * - `auto`: `jps` where it applies, `astar` elsewhere. On a layer whose costs differ it also
+   * - `subgoal`: a subgoal graph (subgoals at the convex corners of walls, joined where a
+   *   straight-line-length path links them; exact), for maps that rarely change: `octile`, uniform
+   *   costs, same conditions as `jps+`. Built by `Pathfinder.prepare({ algorithm: 'subgoal' })`
+   *   or by the first such query (build times and bytes per cell: docs/benchmarks.md), kept by
+   *   the grid (`grid.memory()`, freed by `releaseDerived`). Any change to the layer drops it:
+   *   `auto` runs `jps` there until `prepare` or a `subgoal` query builds it again. `expanded`
+   *   counts graph nodes.
+   * - `auto`: the subgoal graph where one was built for the layer and nothing changed since (and
+   *   the query is one it can answer), else `jps` where it applies, `astar` elsewhere. On a layer whose costs differ it also
    *   reads landmark bounds (exact: same optimal cost, far fewer cells opened), built by
    *   `Pathfinder.prepare` or by the searches once they have done enough work. On a layer with
    *   enabled links (`grid.addLink`) it runs A* over the links, without landmark bounds; `jps`,
@@ -181,21 +189,24 @@ export interface FindPathOptions {
   /**
    * More goals: the path goes to the cheapest to reach of (gx, gy) and these, and `reached` says
    * which (when several tie, one of them, the same on every machine). Entries are cell
-   * indices `y * width + x` or `[x, y]` pairs, all on the grid; pass your whole list here and any
-   * one of it as (gx, gy), or the first as (gx, gy) and the rest here. Goals that are blocked (or
-   * too narrow for `radius`), and (gx, gy) outside the grid, are skipped; `invalid-goal` only when
-   * none is left. One search, exact: A* estimating with the nearest goal (up to 16 goals; past
-   * that, with the goals' bounding box, and from a start inside it, Dijkstra), so `algorithm` `auto` runs A*; `jps`, `jps+` and `hpa`
-   * are refused, and so are `nearest` and `obstacles` (both measured towards one goal). Goals in
-   * another component than the start are dropped before the search (`reachabilityCheck`).
-   * Not available through the path service. Not across links: a TilenavError naming `goals` on
-   * a layer with enabled links (`grid.addLink`) or with a `goalLayer` of its own.
+   * indices `y * width + x` or `[x, y]` pairs, all on the grid, on `goalLayer` (default `layer`),
+   * or `[x, y, layer]` triples for a goal on a layer of its own (index or name); pass your whole
+   * list here and any one of it as (gx, gy), or the first as (gx, gy) and the rest here. Goals
+   * that are blocked (or too narrow for `radius`), on a layer no enabled link leads to, and (gx,
+   * gy) outside the grid, are skipped; `invalid-goal` only when none is left. One search, exact:
+   * A* estimating with the nearest goal (up to 16 goals; past that, with the goals' bounding box,
+   * and from a start inside it, Dijkstra), across links (stairs, teleporters: `grid.addLink`) as
+   * one search over (layer, cell), its estimate kept exact across cheap teleporters (docs/paths.md);
+   * the path's {@link PathResult.layers} gives the layer of the goal reached. So `algorithm`
+   * `auto` runs A*; `jps`, `jps+` and `hpa` are refused, and so are `nearest` and `obstacles`
+   * (both measured towards one goal). Goals in another component than the start are dropped
+   * before the search (`reachabilityCheck`). Not available through the path service; `Pathfinder.begin` searches them a slice at a time.
    */
-  goals?: ArrayLike<number> | readonly (readonly [number, number])[];
+  goals?: ArrayLike<number> | readonly (readonly [number, number] | readonly [number, number, number | string])[];
 }
 
 /** Search algorithms of {@link FindPathOptions.algorithm}. */
-export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'hpa' | 'auto';
+export type SearchAlgorithm = 'astar' | 'jps' | 'jps+' | 'hpa' | 'subgoal' | 'auto';
 
 /** findPath's options as the library's own modules pass them: plus a search view to search instead of the layer's. @internal */
 export interface InternalPathOptions extends FindPathOptions {

@@ -32,7 +32,7 @@ export const DONE_FIELDS = 10;
 export const WIRE_REASON = ['outside', 'blocked', 'unit-does-not-fit'] as const;
 
 /** Algorithm codes on the wire. */
-export const WIRE_ALGORITHM = ['astar', 'jps', 'jps+', 'hpa', 'auto'] as const;
+export const WIRE_ALGORITHM = ['astar', 'jps', 'jps+', 'hpa', 'auto', 'subgoal'] as const;
 
 /** Status codes on the wire; the index into this list. */
 export const WIRE_STATUS = ['found', 'no-path', 'limit-reached', 'invalid-start', 'invalid-goal', 'error', 'deadline', 'partial'] as const;

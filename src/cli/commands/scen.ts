@@ -42,6 +42,10 @@ export const ALGORITHMS: Record<SearchAlgorithm, (finder: Pathfinder, layer: num
     finder.prepare({ algorithm: 'hpa', layer });
     return withAlgorithm(finder, 'hpa');
   },
+  subgoal: (finder, layer) => {
+    finder.prepare({ algorithm: 'subgoal', layer });
+    return withAlgorithm(finder, 'subgoal');
+  },
 };
 
 function withAlgorithm(finder: Pathfinder, algorithm: SearchAlgorithm): Pathfinder['findPath'] {

@@ -3,13 +3,14 @@
  * tile layers kept for drawing, its entities placed on cells; then the levels of Free and
  * GridVania worlds stitched by their world positions. Internal to the LDtk loader.
  */
-import { NavGrid } from '../../grid/navgrid.js';
+import { FLAG_WALL_NORTH, FLAG_WALL_WEST, NavGrid } from '../../grid/navgrid.js';
 import { orthogonal } from '../../grid/projection.js';
 import type { TerrainTable } from '../../grid/terrain.js';
 import { resolveTiledPath } from '../tiled/index.js';
 import { fail, quote, warn, type Ctx } from '../tiled/model.js';
 import { readEntities, readFields, shiftEntity, type LdtkEntity, type LdtkField, type Placement } from './entities.js';
 import { addEntityLinks } from './links.js';
+import { addEntityWalls } from './walls.js';
 import { bool, got, int, list, MAX_INT, named, num, object, pair, str, type RawLayerDef, type RawLevel, type RawProject } from './read.js';
 import type { ValueNav } from './rules.js';
 
@@ -186,6 +187,9 @@ export interface BuildOptions {
   navs: Map<number, Map<number, ValueNav | null>>;
   layerCount: number;
   hiddenLayers: boolean;
+  /** Entity identifiers (lower case) that put up edge walls, and the navigation layer they go on. */
+  wallEntities: ReadonlySet<string>;
+  wallLayer: number;
 }
 
 /** Cells of every grid the load makes, refused past `maxCells` (a small file can name huge levels). */
@@ -273,6 +277,20 @@ function paint(values: Int32Array, cw: number, ch: number, p: Placement, grid: N
           }
           if (nav.cost === nav.cost) L.cost[i] = nav.cost;
           if (nav.walkable >= 0) L.walkable[i] = nav.walkable;
+        }
+      }
+      // Edge walls on the layer cell's sides (the outline of the nav cells it covers); none on
+      // the grid's outer edge, which is closed already.
+      const walls = nav.walls;
+      if (walls !== 0) {
+        const F = L.flags;
+        for (let x = x0; x <= x1; x++) {
+          if ((walls & 1) !== 0 && y0 > 0) F[y0 * W + x] |= FLAG_WALL_NORTH;
+          if ((walls & 4) !== 0 && y1 + 1 < H) F[(y1 + 1) * W + x] |= FLAG_WALL_NORTH;
+        }
+        for (let y = y0; y <= y1; y++) {
+          if ((walls & 8) !== 0 && x0 > 0) F[y * W + x0] |= FLAG_WALL_WEST;
+          if ((walls & 2) !== 0 && x1 + 1 < W) F[y * W + x1 + 1] |= FLAG_WALL_WEST;
         }
       }
     }
@@ -431,6 +449,7 @@ export function buildLevel(ctx: Ctx, level: RawLevel, project: RawProject, optio
   }
   grid.refresh();
   addEntityLinks(ctx, grid, entities, `level ${quote(level.name, 60)}`);
+  addEntityWalls(ctx, grid, entities, options.wallEntities, options.wallLayer, cs);
   if (grid.stats().every((s) => s.blocked === 0) && heads.length > 0) {
     warn(ctx, intGrids.length === 0 ? 'the level has no IntGrid layer, so every cell is walkable' : 'nothing in the level blocks, so every cell is walkable: give the blocking IntGrid values an identifier such as "walls" or pick them with rules');
   }

@@ -135,7 +135,7 @@ function prepare(source: string | Uint8Array, options: Omit<LdtkOptions, 'readFi
 function checkMapping(mapping: Partial<LdtkMapping> | undefined): LdtkMapping {
   assertOptionsObject(mapping, 'mapping');
   const m = { ...DEFAULT_LDTK_MAPPING, ...mapping };
-  for (const k of ['blockingValues', 'openValues', 'collisionLayers'] as const) {
+  for (const k of ['blockingValues', 'openValues', 'collisionLayers', 'edgeWallValues', 'edgeWallEntities'] as const) {
     if (!Array.isArray(m[k]) || !m[k].every((n) => typeof n === 'string')) throw new TilenavError(`expected a list of names, got ${describe(m[k])}`, { element: `mapping.${k}` });
   }
   for (const k of ['terrainValues', 'hiddenLayers'] as const) if (typeof m[k] !== 'boolean') throw new TilenavError(`expected true or false, got ${describe(m[k])}`, { element: `mapping.${k}` });
@@ -187,7 +187,7 @@ function finish(p: Prepared, contents: Map<string, string | Uint8Array>, options
   const tilesets = tilesetsOf(raw, ctx.file);
   const tilesetIndex = new Map(raw.tilesets.map((t, k) => [t.uid, k]));
   const defs = new Map(raw.layerDefs.map((d) => [d.uid, d]));
-  const buildOptions = { maxCells: p.maxCells, terrain, navs, layerCount, hiddenLayers: sets.mapping.hiddenLayers };
+  const buildOptions = { maxCells: p.maxCells, terrain, navs, layerCount, hiddenLayers: sets.mapping.hiddenLayers, wallEntities: sets.wallEntities, wallLayer: sets.mapping.layer };
   const files = new Map(p.external.map(({ level, path }) => [level, quoteName(path, 200)]));
   const levels: LdtkLevel[] = [];
   const byIid = new Map<string, string>();

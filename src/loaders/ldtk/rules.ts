@@ -4,7 +4,8 @@
  * use). Checked here for shape; names the project must have are matched when it is built.
  */
 import { TilenavError } from '../../errors.js';
-import { DEFAULT_LAYER_NAMES, MAX_LAYERS } from '../../grid/navgrid.js';
+import { DEFAULT_LAYER_NAMES, MAX_LAYERS, type EdgeSide } from '../../grid/navgrid.js';
+import { sideOfIdentifier } from '../edge-walls.js';
 import type { TerrainTable } from '../../grid/terrain.js';
 import { jsonError } from '../messages.js';
 import { ruleTerrain } from '../tiled/apply-rules.js';
@@ -46,6 +47,20 @@ export interface LdtkMapping {
   layer: number;
   /** IntGrid layers hidden in LDtk (`visible` false) still count: collision layers are often hidden. @default true */
   hiddenLayers: boolean;
+  /**
+   * Words that, followed by a side, make a value (or value group) identifier an edge wall on that
+   * side of its cells: `wall_north`, `fence-E`, `edgeSouth`, `wall w` (sides `n`/`north`/`top`,
+   * `e`/`east`/`right`, `s`/`south`/`bottom`, `w`/`west`/`left`). Its cells stay as they are.
+   * @default ['wall', 'fence', 'edge', 'barrier', 'railing']
+   */
+  edgeWallValues: readonly string[];
+  /**
+   * Entity identifiers that put up edge walls: on the side(s) of their box their `side` field names
+   * (a String or enum value such as `N` or `North`, or an array of them), or, without one, along
+   * the grid line a thin box (under half a cell across) lies on. A `Gate` whose Bool field `open`
+   * is true (or `closed` false) puts up none. @default ['wall', 'fence', 'gate', 'edgewall', 'thinwall', 'barrier', 'railing']
+   */
+  edgeWallEntities: readonly string[];
 }
 
 /** The mapping used where `options.mapping` leaves a field out. */
@@ -56,6 +71,8 @@ export const DEFAULT_LDTK_MAPPING: Readonly<LdtkMapping> = Object.freeze({
   terrainValues: true,
   layer: 0,
   hiddenLayers: true,
+  edgeWallValues: Object.freeze(['wall', 'fence', 'edge', 'barrier', 'railing']),
+  edgeWallEntities: Object.freeze(['wall', 'fence', 'gate', 'edgewall', 'thinwall', 'barrier', 'railing']),
 });
 
 /** Rules after their shape is checked. */
@@ -135,7 +152,12 @@ export interface ValueNav {
   cost: number;
   /** Navigation layer index. */
   layer: number;
+  /** Edge walls on the cells' sides: bit 0 north, 1 east, 2 south, 3 west (see {@link WALL_BITS}). */
+  walls: number;
 }
+
+/** A side's bit in {@link ValueNav.walls}. */
+export const WALL_BITS: Readonly<Record<EdgeSide, number>> = Object.freeze({ north: 1, east: 2, south: 4, west: 8 });
 
 /** The navigation layer a rule names: an index below `count`, or one of the grid's layer names. */
 function layerOf(rules: CheckedLdtkRules, element: string, v: number | string): number {
@@ -150,6 +172,7 @@ function fromRule(rules: CheckedLdtkRules, key: string, r: LdtkRule, table: Terr
     terrain: r.terrain === undefined ? -1 : ruleTerrain(rules, `${key}.terrain`, r.terrain, table),
     cost: r.cost ?? NaN,
     layer: r.layer === undefined ? fallbackLayer : layerOf(rules, `${key}.layer`, r.layer),
+    walls: 0,
   };
 }
 
@@ -159,17 +182,20 @@ export interface MappingSets {
   blocking: Set<string>;
   open: Set<string>;
   collisionLayers: Set<string>;
+  wallWords: Set<string>;
+  wallEntities: Set<string>;
 }
 
 export function mappingSets(mapping: LdtkMapping): MappingSets {
   const lower = (l: readonly string[]) => new Set(l.map((s) => s.toLowerCase()));
-  return { mapping, blocking: lower(mapping.blockingValues), open: lower(mapping.openValues), collisionLayers: lower(mapping.collisionLayers) };
+  return { mapping, blocking: lower(mapping.blockingValues), open: lower(mapping.openValues), collisionLayers: lower(mapping.collisionLayers), wallWords: lower(mapping.edgeWallValues), wallEntities: lower(mapping.edgeWallEntities) };
 }
 
 /**
  * What each value of an IntGrid layer means, or null for a value that means nothing to
  * navigation: its own rule (by number, identifier, then group), the layer's rule, then the
- * mapping's blocking and open identifiers, a terrain name, and last a collision layer's name.
+ * mapping's blocking and open identifiers, an edge wall's (`wall_north`), a terrain name, and last
+ * a collision layer's name.
  */
 export function valueNavs(layer: string, defs: readonly ValueDef[], rules: CheckedLdtkRules | undefined, sets: MappingSets, table: TerrainTable): Map<number, ValueNav | null> {
   const out = new Map<number, ValueNav | null>();
@@ -187,10 +213,12 @@ export function valueNavs(layer: string, defs: readonly ValueDef[], rules: Check
     else {
       const lower = names.map((n) => n.toLowerCase());
       const terrain = lower.map((n) => terrainByLower.get(n)).find((t) => t !== undefined);
-      if (lower.some((n) => sets.blocking.has(n))) nav = { walkable: 0, terrain: -1, cost: NaN, layer: fallback };
-      else if (lower.some((n) => sets.open.has(n))) nav = { walkable: 1, terrain: -1, cost: NaN, layer: fallback };
-      else if (terrain !== undefined) nav = { walkable: -1, terrain, cost: NaN, layer: fallback };
-      else if (sets.collisionLayers.has(layer.toLowerCase())) nav = { walkable: 0, terrain: -1, cost: NaN, layer: fallback };
+      const side = names.map((n) => sideOfIdentifier(n, sets.wallWords)).find((s) => s !== null);
+      if (lower.some((n) => sets.blocking.has(n))) nav = { walkable: 0, terrain: -1, cost: NaN, layer: fallback, walls: 0 };
+      else if (lower.some((n) => sets.open.has(n))) nav = { walkable: 1, terrain: -1, cost: NaN, layer: fallback, walls: 0 };
+      else if (side !== undefined) nav = { walkable: -1, terrain: -1, cost: NaN, layer: fallback, walls: WALL_BITS[side] };
+      else if (terrain !== undefined) nav = { walkable: -1, terrain, cost: NaN, layer: fallback, walls: 0 };
+      else if (sets.collisionLayers.has(layer.toLowerCase())) nav = { walkable: 0, terrain: -1, cost: NaN, layer: fallback, walls: 0 };
     }
     out.set(d.value, nav);
   }

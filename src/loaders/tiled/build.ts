@@ -11,6 +11,7 @@ import { FLOAT32_MAX, FLOAT32_MIN_NORMAL, type CheckedRules, type TiledRule } fr
 import { applyLayerTerrain, clearBridges, layerRuleOf, ruleTerrain, tileRulesOf, tilesetInfos, unmatchedLayerRules, type TiledTilesetInfo } from './apply-rules.js';
 import { objectShapes } from './shapes.js';
 import { addObjectLinks } from './links.js';
+import { addObjectWalls } from './walls.js';
 
 export { GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './model.js';
 
@@ -35,6 +36,14 @@ export interface TiledMapping {
   layer: number;
   /** Layers hidden in Tiled (their own or a group's `visible` false) still count: collision layers are often hidden. @default true */
   hiddenLayers: boolean;
+  /**
+   * Bool object properties that, true, make an object an edge wall: its lines (a polyline, a thin
+   * rectangle's centre line, a polygon's or wider rectangle's outline) along tile edges wall those
+   * edges, and its shape blocks no cell. @default ['edgeWall', 'fence', 'wall']
+   */
+  edgeWallProperties: readonly string[];
+  /** Object types / classes that make an object an edge wall, as `edgeWallProperties` do. @default ['edgewall', 'fence', 'thinwall', 'railing'] */
+  edgeWallTypes: readonly string[];
 }
 
 /** The conventions Tiled maps are read with unless `TiledOptions.mapping` overrides some. */
@@ -47,6 +56,8 @@ export const DEFAULT_TILED_MAPPING: Readonly<TiledMapping> = Object.freeze({
   lineWidth: 0,
   layer: 0,
   hiddenLayers: true,
+  edgeWallProperties: Object.freeze(['edgeWall', 'fence', 'wall']),
+  edgeWallTypes: Object.freeze(['edgewall', 'fence', 'thinwall', 'railing']),
 });
 
 /** One layer of the map as the game may want it: its place, inherited visibility and properties. */
@@ -446,6 +457,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   }
   grid.refresh();
   addObjectLinks(grid, used, (l) => navIndex(l, mapping.layer), surface, mapping.hiddenLayers, warn);
+  addObjectWalls(grid, used, (l) => navIndex(l, mapping.layer), surface, mapping, warn);
   const tilesetList = tilesetInfos(tilesets, used.flatMap((l) => (l.data !== null ? [l.data] : [])), options.resolve, MAX_INFO_GID);
   return { grid, projection, orientation, movement, tileWidth: tw, tileHeight: th, offset: { x: ox, y: oy }, warnings, properties: { map: map.properties, layers: infos, tiles: tileProps }, tilesets: tilesetList };
 }

@@ -54,6 +54,11 @@ export function boolProp(props: TiledProperties, names: Set<string>): boolean | 
   return out;
 }
 
+/** Whether object `o` declares edge walls (walls.ts): a true bool property of `props` or a class of `types`; its shape then blocks no cell. */
+export function isWallObject(o: RawObject, props: Set<string>, types: Set<string>): boolean {
+  return boolProp(o.properties, props) === true || types.has(o.type.toLowerCase());
+}
+
 export function lineWidthOf(o: RawObject, mapping: TiledMapping): number {
   const p = o.properties.get(mapping.lineWidthProperty);
   return p !== undefined && (p.type === 'float' || p.type === 'int') ? (p.value as number) : mapping.lineWidth;
@@ -273,6 +278,8 @@ export function applyObjectConventions(l: FlatLayer, mapping: TiledMapping, coll
   const layerFlag = boolProp(l.props, collideNames);
   const wholeLayer = ruleBlocks || layerFlag === true || (layerFlag === undefined && lower(mapping.collisionLayerNames).has(l.raw.name.toLowerCase()));
   const types = lower(mapping.collisionTypes);
+  const wallProps = lower(mapping.edgeWallProperties);
+  const wallTypes = lower(mapping.edgeWallTypes);
   const { W, H, ox, oy, tw, th, blocked } = s;
   const mark = (i: number) => {
     blocked[i] = 1;
@@ -282,6 +289,8 @@ export function applyObjectConventions(l: FlatLayer, mapping: TiledMapping, coll
   const [dx, dy] = s.orientation === 'isometric' ? [(l.offX / tw + l.offY / th) * th, (l.offY / th - l.offX / tw) * th] : [l.offX, l.offY];
   for (const o of l.raw.objects) {
     if (!o.visible && !mapping.hiddenLayers) continue;
+    // Edge walls stand on tile edges (walls.ts), and block no cell.
+    if (isWallObject(o, wallProps, wallTypes)) continue;
     const own = ruleBlocks ? true : boolProp(o.properties, collideNames);
     const collides = own ?? (wholeLayer || types.has(o.type.toLowerCase()));
     if (!collides) continue;

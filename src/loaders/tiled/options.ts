@@ -31,6 +31,8 @@ export function checkMapping(mapping: unknown): TiledMapping {
       case 'collisionProperties':
       case 'collisionTypes':
       case 'collisionLayerNames':
+      case 'edgeWallProperties':
+      case 'edgeWallTypes':
         if (!Array.isArray(v)) bad(element, 'an array of names (strings)', v);
         (v as unknown[]).forEach((name, k) => typeof name !== 'string' && bad(`${element}[${k}]`, 'a name (a string)', name));
         break;

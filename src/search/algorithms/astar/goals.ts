@@ -22,7 +22,9 @@ export class GoalSet {
   cells = new Int32Array(8);
   /** How many of {@link cells} are set. */
   length = 0;
-  /** After {@link prepare}: the padded goal cells kept, ascending and unique, {@link count} of them. */
+  /** Each goal's layer (index), beside {@link cells}. */
+  layers = new Uint8Array(8);
+  /** After {@link prepare}: the goal nodes kept (padded cells, or across links node ids), ascending and unique, {@link count} of them. */
   nodes = new Int32Array(8);
   /** How many of {@link nodes} are set. */
   count = 0;
@@ -43,21 +45,40 @@ export class GoalSet {
     this.count = 0;
   }
 
-  /** Adds goal cell `cell` (an index on the grid; duplicates are merged by {@link prepare}). */
-  add(cell: number): void {
-    if (this.length === this.cells.length) this.cells = grow(this.cells);
+  /** Adds goal cell `cell` (an index on the grid) on layer index `layer`; duplicates are merged by {@link prepare}. */
+  add(cell: number, layer = 0): void {
+    if (this.length === this.cells.length) {
+      this.cells = grow(this.cells);
+      const layers = new Uint8Array(this.cells.length);
+      layers.set(this.layers);
+      this.layers = layers;
+    }
+    this.layers[this.length] = layer;
     this.cells[this.length++] = cell;
   }
 
+  /** Whether every goal is on layer index `layer`. */
+  allOn(layer: number): boolean {
+    for (let k = 0; k < this.length; k++) if (this.layers[k] !== layer) return false;
+    return true;
+  }
+
   /**
-   * Keeps the goals whose padded cell passes `keep` (usable, reachable), sorted and unique, and
-   * readies the estimate for `model`. Returns how many are kept.
+   * Keeps the goals whose node passes `keep` (usable, reachable), sorted and unique, and readies
+   * the estimate for `model`. Returns how many are kept. A goal's node is its padded cell, or
+   * with `slotOf` (a search across links: node `slot * size + padded cell`, see linked.ts) the
+   * one of its layer's slot; goals on a layer without a slot (-1) are dropped.
    */
-  prepare(width: number, model: MovementModel, keep: (node: number) => boolean): number {
+  prepare(width: number, model: MovementModel, keep: (node: number) => boolean, slotOf: Int8Array | null = null, size = 0): number {
     if (this.nodes.length < this.length) this.nodes = new Int32Array(this.cells.length);
     let n = 0;
     for (let k = 0; k < this.length; k++) {
-      const p = pad(width, this.cells[k]);
+      let p = pad(width, this.cells[k]);
+      if (slotOf !== null) {
+        const slot = slotOf[this.layers[k]];
+        if (slot < 0) continue;
+        p += slot * size;
+      }
       if (keep(p)) this.nodes[n++] = p;
     }
     const sorted = this.nodes.subarray(0, n).sort();
@@ -74,7 +95,7 @@ export class GoalSet {
     this.q0 = this.r0 = Infinity;
     this.q1 = this.r1 = -Infinity;
     for (let k = 0; k < u; k++) {
-      const p = this.nodes[k];
+      const p = slotOf === null ? this.nodes[k] : this.nodes[k] % size;
       const y = ((p / W) | 0) - 1;
       const a = this.coords(p - (y + 1) * W - 1, y);
       this.qs[k] = a.x;

@@ -30,12 +30,20 @@
  * same argument, since R is constant over the nodes and R <= c_k + h(b_k) for each shortcut k (both
  * terms of h(b_k) give a bound no smaller than R: c_k + D(b_k, t) >= R, c_k + R >= R). A weight w
  * multiplies h (weighted A*, bounded by w times the optimum, as elsewhere).
+ *
+ * Several goals T (findPath's `goals`, on any layers): the same h with D(n, t) replaced by D(n, T),
+ * the goals' estimate of goals.ts times m (the step distance to the nearest goal, or to their
+ * bounding box), and the edges a_j -> t of the small graph by a_j -> T. D(n, T) is a lower bound
+ * of the steps from n to any goal and obeys D(n, T) <= D(n, n') + D(n', T) (a distance to a set,
+ * under a distance that obeys the triangle inequality), which is all the argument above uses; so
+ * the first goal A* settles is a nearest one, at its least cost.
  */
 import type { SearchView } from '../../../grid/navgrid.js';
 import type { LinkIndex } from '../../../grid/links.js';
 import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
 import { stepDistance, type MovementModel } from '../../movement.js';
 import type { StepTable } from './astar.js';
+import type { GoalSet } from './goals.js';
 
 /** Shortcuts past this count make the heuristic the cheap bound R (see the file's comment). */
 export const MAX_SHORTCUTS = 16;
@@ -50,6 +58,8 @@ export class LinkBounds {
   private w = 1;
   private gx = 0;
   private gy = 0;
+  /** Several goals: D to the nearest (see the file's comment); null for the one goal (gx, gy). */
+  private targets: GoalSet | null = null;
   /** Shortcuts kept for the precise bound; -1 when there were too many and {@link rest} stands for them. */
   private count = 0;
   private rest = Infinity;
@@ -64,10 +74,12 @@ export class LinkBounds {
   /**
    * Prepares h for a search to cell (gx, gy) with `model`, smallest cost `m` over the layers it
    * searches and heuristic weight `weight`, over the edges of `index` that start on the layers of
-   * `mask` (a bit per layer; with `only` >= 0, the edges from that layer to itself alone).
+   * `mask` (a bit per layer; with `only` >= 0, the edges from that layer to itself alone). With
+   * `targets` (prepared) the goal is the nearest of them and (gx, gy) is not read.
    */
-  prepare(model: MovementModel, index: LinkIndex, mask: number, only: number, m: number, weight: number, gx: number, gy: number, stride: number): void {
+  prepare(model: MovementModel, index: LinkIndex, mask: number, only: number, m: number, weight: number, gx: number, gy: number, stride: number, targets: GoalSet | null = null): void {
     this.model = model;
+    this.targets = targets;
     this.m = m;
     this.w = weight;
     this.gx = gx;
@@ -89,7 +101,7 @@ export class LinkBounds {
         const by = ((b / stride) | 0) - 1;
         const c = cost[e];
         if (!(c < this.d(ax, ay, bx, by))) continue;
-        const r = c + this.d(bx, by, gx, gy);
+        const r = c + this.toGoal(bx, by);
         if (r < this.rest) this.rest = r;
         if (shortcuts < MAX_SHORTCUTS) {
           this.ax[shortcuts] = ax;
@@ -109,7 +121,7 @@ export class LinkBounds {
     // H: a Dijkstra over the shortcut starts, dense (at most MAX_SHORTCUTS nodes).
     const { ax, ay, bx, by, H, done } = this;
     for (let k = 0; k < shortcuts; k++) {
-      H[k] = Math.min(this.d(ax[k], ay[k], gx, gy), this.c[k] + this.d(bx[k], by[k], gx, gy));
+      H[k] = Math.min(this.toGoal(ax[k], ay[k]), this.c[k] + this.toGoal(bx[k], by[k]));
       done[k] = 0;
     }
     for (let round = 0; round < shortcuts; round++) {
@@ -129,11 +141,16 @@ export class LinkBounds {
     return stepDistance(this.model!, x1, y1, x2, y2) * this.m;
   }
 
+  /** D from cell (x, y) to the goal, or to the nearest goal. */
+  private toGoal(x: number, y: number): number {
+    return this.targets === null ? this.d(x, y, this.gx, this.gy) : this.targets.estimate(x, y) * this.m;
+  }
+
   /** h of cell (x, y), whatever its layer. */
   h(x: number, y: number): number {
     const w = this.w;
     if (w === 0) return 0;
-    let best = this.d(x, y, this.gx, this.gy);
+    let best = this.toGoal(x, y);
     const count = this.count;
     if (count < 0) return (best < this.rest ? best : this.rest) * w;
     for (let k = 0; k < count; k++) {
@@ -160,11 +177,21 @@ export interface LinkedSearch {
   bounds: LinkBounds;
   model: MovementModel;
   steps: StepTable;
+  /** The smallest walkable cost over the views searched (the heuristic's scale). */
+  minCost: number;
   /** The goal's slot (for nearest tracking). */
   goalSlot: number;
   /** Keep the closed node nearest the goal on the goal's layer: written to `best`. */
   nearest: boolean;
   best: number;
+  /** {@link best}'s squared distance to the goal, for a search resumed with `nearest`. */
+  bestD: number;
+  /** Several goals (node ids, prepared): the search ends at the first it settles, in {@link reached}. */
+  goals: GoalSet | null;
+  /** The goal node the search settled, -1 when none. */
+  reached: number;
+  /** Whether the last call stopped at its slice's end (`stopAt`), to be resumed. */
+  paused: boolean;
 }
 
 /**
@@ -172,9 +199,15 @@ export interface LinkedSearch {
  * the generic loop runs it: the same steps, corner rule, one-way exits and tie order, plus the
  * link edges. With `s.nearest`, `s.best` is the closed node of the goal's layer nearest the goal
  * (Euclidean; ties to the cheaper path, then the lower node id), or the start when none is.
- * Fills `out`.
+ * With `s.goals` it ends at the first of them it settles (`s.reached`; `goal` is then -1 and the
+ * search ends at it only). Fills `out`.
+ *
+ * In slices: with `fresh` false it resumes the search on `scratch` (`start` ignored), `expanded`
+ * the expansions so far; a call stops, `s.paused` and `out.limited`, before it would take the next
+ * node off the open list once `expanded` reaches `stopAt`, so slices expand the nodes one call
+ * would, in the same order.
  */
-export function linkedSearch(scratch: SearchScratch, s: LinkedSearch, start: number, goal: number, maxIterations: number, out: SearchOutcome): SearchOutcome {
+export function linkedSearch(scratch: SearchScratch, s: LinkedSearch, start: number, goal: number, maxIterations: number, out: SearchOutcome, fresh = true, expanded = 0, stopAt = Infinity): SearchOutcome {
   const { size: P, stride: W, views, layerOf, slotOf, index, bounds, steps: t, model } = s;
   const { g, parent, stamp, heap } = scratch;
   const { fromCell, toLayer, toCell, cost: linkCost, bits: linkBits } = index;
@@ -186,15 +219,28 @@ export function linkedSearch(scratch: SearchScratch, s: LinkedSearch, start: num
   const axis = model.parityAxis;
   const corner = model.corner;
   const goalSlot = s.goalSlot;
-  const goalP = goal - goalSlot * P;
+  const goalP = goal < 0 ? 0 : goal - goalSlot * P;
   const gy = ((goalP / W) | 0) - 1;
   const gx = goalP - (gy + 1) * W - 1;
-  const open = scratch.start(start, h(start));
+  const goals = s.goals;
+  if (fresh) {
+    scratch.start(start, h(start));
+    s.best = start;
+    s.bestD = Infinity;
+    s.reached = -1;
+  }
+  s.paused = false;
+  const open = scratch.generation;
   const closed = open + 1;
-  let expanded = 0;
-  let best = start;
-  let bestD = Infinity;
+  let best = s.best;
+  let bestD = s.bestD;
   while (heap.size > 0) {
+    if (expanded >= stopAt) {
+      s.paused = true;
+      s.best = best;
+      s.bestD = bestD;
+      return report(out, false, expanded, true);
+    }
     const cur = heap.pop();
     const gc = g[cur];
     stamp[cur] = closed;
@@ -211,9 +257,13 @@ export function linkedSearch(scratch: SearchScratch, s: LinkedSearch, start: num
         best = cur;
       }
     }
-    if (cur === goal) break;
+    if (cur === goal || (goals !== null && goals.has(cur))) {
+      s.reached = cur;
+      break;
+    }
     if (expanded >= maxIterations) {
       s.best = best;
+      s.bestD = bestD;
       return report(out, false, expanded, true);
     }
     expanded++;
@@ -267,5 +317,6 @@ export function linkedSearch(scratch: SearchScratch, s: LinkedSearch, start: num
     }
   }
   s.best = best;
-  return report(out, stamp[goal] === closed, expanded, false);
+  s.bestD = bestD;
+  return report(out, s.reached >= 0, expanded, false);
 }

@@ -4,8 +4,7 @@ import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scr
 import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
-import { searchPlus, searchScan, successorCapacity } from './uniform.js';
-import { NodeMarks } from './marks.js';
+import { oneCall, searchPlus, searchScan, successorCapacity, type JumpCounts, type NodeStates } from './uniform.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
 import type { LandmarkBounds } from '../../bounds/landmarks/landmark-bounds.js';
 
@@ -34,7 +33,7 @@ const scanBackward = scanBackward_;
  * Memory per cell, per layer searched: 0.75 bytes on a layer whose costs are all the same (the
  * walkability planes, 0.25, and the uniform scans' stop planes, 0.5; see bits.ts), 0.5 on a layer
  * with differing costs (walkability and cost boundary planes); plus 0.5 bytes per cell for the
- * node states (marks.ts) and the uniform loops' open list (queue.ts), on top of the
+ * node states (see {@link NodeStates}) and the uniform loops' open list (queue.ts), on top of the
  * search scratch it is given (shared with the Pathfinder that owns it, and the hierarchy).
  * Not part of the public API: used through `findPath(..., { algorithm: 'jps' })` and the hierarchy.
  */
@@ -47,12 +46,8 @@ export class JumpPointSearch {
   private readonly tableViews: (SearchView | null)[];
   private readonly bounds: (CostBoundaries | null)[];
   private unsubscribe: (() => void) | null = null;
-  /** The uniform loops' successor buffer: 4 x (16 x the longer side + 48) bytes. */
-  private found = new Int32Array(0);
-  /** The uniform loops' open list: 21 bytes per queued entry, kept between queries. */
-  private readonly queue = new JumpQueue();
-  /** Each node's state in the current search, read in place of the scratch's stamps (see marks.ts). */
-  private readonly nodes: NodeMarks;
+  /** The state of the searches run in one call (on the scratch given at construction). */
+  private readonly own: JumpRun;
 
   /** Appends what it holds per layer (bit planes, JPS+ tables) and its own state, to `grid.memory()`'s form. */
   memory(out: { name: string; layer: number | null; bytes: number }[]): void {
@@ -62,17 +57,13 @@ export class JumpPointSearch {
     this.tables.forEach((t, layer) => {
       if (t !== null) out.push({ name: 'JPS+ table', layer, bytes: t.bytes });
     });
-    out.push({ name: 'JPS node states', layer: null, bytes: this.nodes.bytes + this.found.byteLength });
+    out.push({ name: 'JPS node states', layer: null, bytes: this.own.bytes });
   }
-  /** `relax`'s two doubles (see `search`). */
-  private readonly vals = new Float64Array(2);
-  /** The goal's landmark costs in the current search (see bounds/landmarks/landmark-bounds.ts). */
-  private goalCosts = new Float64Array(0);
 
   constructor(grid: NavGrid, scratch: SearchScratch) {
     this.grid = grid;
     this.scratch = scratch;
-    this.nodes = new NodeMarks(scratch.size);
+    this.own = new JumpRun(scratch);
     this.planes = grid.layers.map(() => null);
     this.tables = grid.layers.map(() => null);
     this.tableViews = grid.layers.map(() => null);
@@ -139,12 +130,6 @@ export class JumpPointSearch {
     return b;
   }
 
-  /** The uniform search's successor buffer, sized for `view`. */
-  private successors(view: SearchView): Int32Array {
-    const need = successorCapacity(view.stride, view.pass.length / view.stride);
-    if (this.found.length < need) this.found = new Int32Array(need);
-    return this.found;
-  }
 
   /** Stops following the grid and drops the bit planes (rebuilt on the next search). */
   dispose(): void {
@@ -169,13 +154,29 @@ export class JumpPointSearch {
    * ignored with `cardinal`; uniform layers only), built on first use. Uniform octile layers run
    * the loop of uniform.ts (JPS and JPS+); on a view whose costs differ the cost boundaries stop
    * every jump (weighted.ts), and `landmarks` (when given) tighten the distance heuristic.
+   *
+   * `run`: the search's own state (scratch, open list, node states), for a search run in slices
+   * ({@link JumpRun}: `run.counts` says where a slice stops, and whether it paused, `out.limited`
+   * then); by default this search's, on the scratch given at construction, in one call. A
+   * resumed slice ignores `start` and `landmarks` (it keeps the first slice's).
    */
-  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome, landmarks: LandmarkBounds | null = null): SearchOutcome {
-    if (!cardinal && view.uniform) {
-      const found = this.successors(view);
-      if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, this.nodes, out);
-      return searchScan(this.bits(layer), view.stride, view.minCost, this.scratch, start, goal, maxIterations, found, this.queue, this.nodes, out);
+  search(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, plus: boolean, out: SearchOutcome, landmarks: LandmarkBounds | null = null, run: JumpRun = this.own): SearchOutcome {
+    if (run === this.own) {
+      const c = run.counts;
+      c.fresh = true;
+      c.stopAt = Infinity;
     }
+    if (!cardinal && view.uniform) {
+      const found = run.successors(view);
+      if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, run.scratch, start, goal, maxIterations, found, run.queue, run, out, run.counts);
+      return searchScan(this.bits(layer), view.stride, view.minCost, run.scratch, start, goal, maxIterations, found, run.queue, run, out, run.counts);
+    }
+    return this.weighted(view, layer, start, goal, cardinal, maxIterations, out, landmarks, run);
+  }
+
+  /** {@link search} on layers whose costs differ, and cardinal: weighted.ts's boundaries, the rules here. */
+  private weighted(view: SearchView, layer: number, start: number, goal: number, cardinal: boolean, maxIterations: number, out: SearchOutcome, landmarks: LandmarkBounds | null, run: JumpRun): SearchOutcome {
+    const counts = run.counts;
     const wb = this.bits(layer);
     const rows = wb.rows;
     const cols = wb.cols;
@@ -190,28 +191,40 @@ export class JumpPointSearch {
     // The jump's cost per unit of length and the expanded node's cost, read by `relax`: kept in a
     // typed array, since a double written to a variable a closure shares is boxed (an allocation
     // per write: per expanded node and per direction).
-    const vals = this.vals;
+    const vals = run.vals;
     vals[COST] = view.minCost;
     const hCost = view.minCost;
-    const scratch = this.scratch;
+    const scratch = run.scratch;
     const { g, parent, stamp, heap } = scratch;
-    const open = scratch.start(start);
+    const marks = run.marks;
+    const touched = run.touched;
+    if (counts.fresh) {
+      scratch.start(start);
+      for (let i = run.touchedCount - 1; i >= 0; i--) marks[touched[i]] = 0;
+      marks[start >>> 4] = 1 << ((start & 15) << 1);
+      touched[0] = start >>> 4;
+      run.touchedCount = 1;
+      counts.expanded = 0;
+      counts.work = 0;
+      // The landmark bound: the largest |cost(L, goal) - cost(L, node)| (landmark-bounds.ts says
+      // why it is a consistent lower bound); an infinite one means the node cannot reach the goal.
+      // Kept for the whole search: more landmarks built between two slices are not read by it.
+      run.landmarks = bnd === null ? null : landmarks;
+      run.landmarkCount = run.landmarks === null ? 0 : run.landmarks.count;
+      const lk = run.landmarkCount;
+      if (run.goalCosts.length < lk) run.goalCosts = new Float64Array(lk);
+      for (let k = 0; k < lk; k++) run.goalCosts[k] = run.landmarks!.dist[goal * run.landmarks!.slots + k];
+    }
+    const open = scratch.generation;
     const closed = open + 1;
-    const nodes = this.nodes;
-    nodes.begin(start);
-    const marks = nodes.marks;
-    const touched = nodes.touched;
-    let touchedCount = 1;
+    let touchedCount = run.touchedCount;
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
-    // The landmark bound: the largest |cost(L, goal) - cost(L, node)| (landmark-bounds.ts says why it
-    // is a consistent lower bound); an infinite one means the node cannot reach the goal.
-    const lk = bnd === null || landmarks === null ? 0 : landmarks.count;
-    const ls = landmarks === null ? 0 : landmarks.slots;
-    const ld = landmarks === null ? EMPTY_F32 : landmarks.dist;
-    if (this.goalCosts.length < lk) this.goalCosts = new Float64Array(lk);
-    const gd = this.goalCosts;
-    for (let k = 0; k < lk; k++) gd[k] = ld[goal * ls + k];
+    const lm = run.landmarks;
+    const lk = run.landmarkCount;
+    const ls = lm === null ? 0 : lm.slots;
+    const ld = lm === null ? EMPTY_F32 : lm.dist;
+    const gd = run.goalCosts;
     // The path from a node to each successor is diagonal steps first, then straight ones (octile)
     // or vertical first, then horizontal (cardinal), so a successor's parent is the node it was
     // found from, with no intermediate cell on the open list (ICAPS 2014's pruned intermediates).
@@ -255,12 +268,19 @@ export class JumpPointSearch {
         heap.push(jp, f, ng);
       }
     };
-    let expanded = 0;
+    let expanded = counts.expanded;
     // Expansions plus the cells the jumps step over (see `search`'s comment); `limited` once it
     // passes maxIterations.
-    let work = 0;
+    let work = counts.work;
     let limited = false;
+    let paused = false;
+    const stopAt = counts.stopAt;
     search: while (heap.size > 0) {
+      // A slice ends before it takes the next node off the open list: the next one resumes there.
+      if (expanded >= stopAt) {
+        paused = true;
+        break;
+      }
       // The heap keeps each node's cost beside its key: read it there, not from the large g array.
       const curG = heap.firstG();
       const cur = heap.pop();
@@ -411,8 +431,11 @@ export class JumpPointSearch {
         }
       }
     }
-    nodes.count = touchedCount;
-    return limited ? report(out, false, expanded, true) : report(out, stamp[goal] === closed, expanded, false);
+    run.touchedCount = touchedCount;
+    counts.expanded = expanded;
+    counts.work = work;
+    counts.paused = paused;
+    return limited || paused ? report(out, false, expanded, true) : report(out, stamp[goal] === closed, expanded, false);
   }
 
   /**
@@ -420,8 +443,8 @@ export class JumpPointSearch {
    * between successive nodes: diagonal first, then straight (octile), or vertical first, then
    * horizontal (cardinal), the order `search` found them in. Fills `out` when it is long enough.
    */
-  reconstruct(goal: number, cardinal: boolean, out?: Int32Array): Int32Array {
-    const parent = this.scratch.parent;
+  reconstruct(goal: number, cardinal: boolean, out?: Int32Array, scratch: SearchScratch = this.scratch): Int32Array {
+    const parent = scratch.parent;
     const width = this.grid.width;
     const stride = strideOf(width);
     let len = 1;
@@ -482,4 +505,49 @@ function behind(dx: number, dy: number): number {
 
 function diagonalBit(dx: number, dy: number): number {
   return dx > 0 ? (dy < 0 ? 16 : 32) : dy > 0 ? 64 : 128;
+}
+
+/**
+ * What one jump point search owns while it runs: the scratch and open list it searches on, the
+ * node states and successor buffer, and where a search run in slices stopped (`counts`). A
+ * JumpPointSearch has one for its searches run in one call; a search spread over frames brings
+ * its own, so several can run at once on one JumpPointSearch's bit planes and tables. @internal
+ */
+export class JumpRun {
+  readonly scratch: SearchScratch;
+  /** The uniform loops' open list: 21 bytes per queued entry, kept between queries. */
+  readonly queue = new JumpQueue();
+  /** Each node's state in the current search (see {@link NodeStates}): 0.5 bytes per node with `touched`. */
+  readonly marks: Uint32Array;
+  /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
+  readonly touched: Int32Array;
+  touchedCount = 0;
+  /** `relax`'s two doubles (see `weighted`). */
+  readonly vals = new Float64Array(2);
+  /** The landmark tables the current search reads, how many of them, and the goal's costs in them. */
+  landmarks: LandmarkBounds | null = null;
+  landmarkCount = 0;
+  goalCosts = new Float64Array(0);
+  /** Where a search run in slices is (see {@link JumpCounts}). */
+  readonly counts: JumpCounts = oneCall();
+  /** The uniform loops' successor buffer: 4 x (16 x the longer side + 48) bytes. */
+  private found = new Int32Array(0);
+
+  constructor(scratch: SearchScratch) {
+    this.scratch = scratch;
+    this.marks = new Uint32Array((scratch.size + 15) >>> 4);
+    this.touched = new Int32Array(this.marks.length);
+  }
+
+  /** Bytes of its own (not the scratch's): node states, successor buffer, open list. */
+  get bytes(): number {
+    return this.marks.byteLength + this.touched.byteLength + this.found.byteLength;
+  }
+
+  /** The uniform search's successor buffer, sized for `view`. */
+  successors(view: SearchView): Int32Array {
+    const need = successorCapacity(view.stride, view.pass.length / view.stride);
+    if (this.found.length < need) this.found = new Int32Array(need);
+    return this.found;
+  }
 }

@@ -4,7 +4,6 @@
  * nothing of those runs per node here.
  */
 import { DX, DY, OCTILE_K } from '../../../grid/padded.js';
-import type { NodeMarks } from './marks.js';
 import type { JumpQueue } from './queue.js';
 import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
 import { jumpDown as jumpDown_, jumpUp as jumpUp_, type WalkBits } from './bits.js';
@@ -43,12 +42,12 @@ const NW = 128;
  * successors of the expanded node itself, so each successor's path from its parent is diagonal
  * steps, then straight ones. Fills and returns `out` like {@link JumpPointSearch.search}. `found`
  * holds one node's successors (at least {@link successorCapacity} entries), `heap` is the open
- * list (a lazy heap, see {@link LazyNodeHeap}; the scratch's stays empty). Stamps, costs and
- * parents are the scratch's.
+ * list (see {@link JumpQueue}; the scratch's stays empty), `nodes` the node states read in place
+ * of the stamps. Stamps, costs and parents are the scratch's.
  */
-export function searchPlus(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeMarks, out: SearchOutcome): SearchOutcome {
-  begin(scratch, heap, nodes, start);
-  return outcome(plusLoop(jumps, W, cost, scratch, goal, maxIterations, found, heap, nodes), scratch, goal, out);
+export function searchPlus(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeStates, out: SearchOutcome, run: JumpCounts = oneCall()): SearchOutcome {
+  if (run.fresh) begin(scratch, heap, nodes, start, run);
+  return outcome(plusLoop(jumps, W, cost, scratch, goal, maxIterations, found, heap, nodes, run), scratch, goal, out, run);
 }
 
 /**
@@ -56,26 +55,71 @@ export function searchPlus(jumps: Int16Array | Int32Array, W: number, cost: numb
  * cells at a time (transposed for vertical scans); single cells are tested on them too, which
  * stay in cache where the cost array would not.
  */
-export function searchScan(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeMarks, out: SearchOutcome): SearchOutcome {
-  begin(scratch, heap, nodes, start);
-  return outcome(scanLoop(bits, W, cost, scratch, goal, maxIterations, found, heap, nodes), scratch, goal, out);
+export function searchScan(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeStates, out: SearchOutcome, run: JumpCounts = oneCall()): SearchOutcome {
+  if (run.fresh) begin(scratch, heap, nodes, start, run);
+  return outcome(scanLoop(bits, W, cost, scratch, goal, maxIterations, found, heap, nodes, run), scratch, goal, out, run);
 }
 
-function begin(scratch: SearchScratch, heap: JumpQueue, nodes: NodeMarks, start: number): void {
+/**
+ * Where a jump point search run in slices is, between two calls (see {@link JumpPointSearch.search}):
+ * with `fresh` the call starts a new search, otherwise it resumes the one on its scratch and open
+ * list. A call stops, `paused`, before it would expand node `stopAt + 1` in all; `expanded` and
+ * `work` (counted against `maxIterations`, see above) carry over from call to call. @internal
+ */
+export interface JumpCounts {
+  fresh: boolean;
+  stopAt: number;
+  expanded: number;
+  work: number;
+  paused: boolean;
+}
+
+/** The counts of a search run in one call. */
+export function oneCall(): JumpCounts {
+  return { fresh: true, stopAt: Infinity, expanded: 0, work: 0, paused: false };
+}
+
+/**
+ * Each node's state in the current search, 2 bits per node (1 open, 2 closed, 0 neither), 16
+ * nodes per word: the same answers as the scratch's stamps (which the loops keep writing, for
+ * their callers), but a plane small enough to stay in cache, so rejecting a settled successor or a
+ * stale queue entry, or telling a new one, reads no large array. Cleared word by word through
+ * `touched` (`touchedCount` words in use) at the next search. @internal
+ */
+export interface NodeStates {
+  readonly marks: Uint32Array;
+  readonly touched: Int32Array;
+  touchedCount: number;
+}
+
+function begin(scratch: SearchScratch, heap: JumpQueue, nodes: NodeStates, start: number, run: JumpCounts): void {
   scratch.begin();
-  nodes.begin(start);
   scratch.place(start, 0);
+  const marks = nodes.marks;
+  const touched = nodes.touched;
+  for (let i = nodes.touchedCount - 1; i >= 0; i--) marks[touched[i]] = 0;
+  marks[start >>> 4] = 1 << ((start & 15) << 1);
+  touched[0] = start >>> 4;
+  nodes.touchedCount = 1;
   heap.clear();
   heap.push(start, 0, 0, 8);
+  run.expanded = 0;
+  run.work = 0;
 }
 
-/** Reports a loop's result: the nodes expanded, or -1 - that when the expansion limit stopped it. */
-function outcome(expanded: number, scratch: SearchScratch, goal: number, out: SearchOutcome): SearchOutcome {
-  return expanded < 0 ? report(out, false, -expanded - 1, true) : report(out, scratch.closed(goal), expanded, false);
+/** Reports a loop's result from its code (ENDED, LIMITED, PAUSED) and the counts in `run`. */
+function outcome(code: number, scratch: SearchScratch, goal: number, out: SearchOutcome, run: JumpCounts): SearchOutcome {
+  run.paused = code === PAUSED;
+  return code !== ENDED ? report(out, false, run.expanded, true) : report(out, scratch.closed(goal), run.expanded, false);
 }
 
-/** JPS+'s loop: returns the nodes expanded, or -1 - that when `maxIterations` stopped it. */
-function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeMarks): number {
+/** How a loop ended: the goal settled or the open list empty, at `maxIterations`, or at the slice's end. */
+const ENDED = 0;
+const LIMITED = 1;
+const PAUSED = 2;
+
+/** JPS+'s loop: returns how it ended (ENDED, LIMITED or PAUSED), its counts in `run`. */
+function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeStates, run: JumpCounts): number {
   const { g, parent, stamp } = scratch;
   const marks = nodes.marks;
   const touched = nodes.touched;
@@ -83,10 +127,17 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
   const closed = open + 1;
   const gy = (goal / W) | 0;
   const gx = goal - gy * W;
-  let expanded = 0;
+  let expanded = run.expanded;
   // Work done (see the top of this file): expansions plus diagonal hops.
-  let work = 0;
-  while (heap.size > 0) {
+  let work = run.work;
+  const stopAt = run.stopAt;
+  let code = ENDED;
+  loop: while (heap.size > 0) {
+    // A slice ends before it takes the next node off the open list: the next one resumes there.
+    if (expanded >= stopAt) {
+      code = PAUSED;
+      break;
+    }
     const cur = heap.pop();
     const curG = heap.g;
     const arrived = heap.dir;
@@ -97,7 +148,10 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
     marks[cm] ^= 3 << cs;
     stamp[cur] = closed;
     if (cur === goal) break;
-    if (work >= maxIterations) return -1 - expanded;
+    if (work >= maxIterations) {
+      code = LIMITED;
+      break;
+    }
     expanded++;
     work++;
     const cy = (cur / W) | 0;
@@ -132,7 +186,10 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
         if (h > 0) n = add(found, n, cx + (t + h) * dx, cy + t * dy);
         const v = jumps[q * 8 + kv];
         if (v > 0) n = add(found, n, cx + t * dx, cy + (t + v) * dy);
-        if (++work > maxIterations) return -1 - expanded;
+        if (++work > maxIterations) {
+          code = LIMITED;
+          break loop;
+        }
       }
       // The run crosses the goal's column (or row, or meets the goal) within its t free steps: the
       // goal is a successor when a straight jump from that cell reaches it before a jump point
@@ -167,7 +224,7 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
       if (st === 1) {
         if (ng >= g[jp]) continue;
       } else {
-        if (word === 0) touched[nodes.count++] = wi;
+        if (word === 0) touched[nodes.touchedCount++] = wi;
         marks[wi] = word | (1 << sh);
         stamp[jp] = open;
       }
@@ -180,11 +237,13 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
       heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng, dir);
     }
   }
-  return expanded;
+  run.expanded = expanded;
+  run.work = work;
+  return code;
 }
 
 /** Jump point search's loop, by bit plane scans: returns what {@link plusLoop} does. */
-function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeMarks): number {
+function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeStates, run: JumpCounts): number {
   const { g, parent, stamp } = scratch;
   const marks = nodes.marks;
   const touched = nodes.touched;
@@ -203,21 +262,29 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
   const gx = goal - gy * W;
   // The diagonal runs hand their successor count back in the buffer's last entry.
   const last = found.length - 1;
-  let expanded = 0;
+  let expanded = run.expanded;
   // As in plusLoop: the scans count the cells from their node to where they stop.
-  let work = 0;
-  while (heap.size > 0) {
+  let work = run.work;
+  const stopAt = run.stopAt;
+  let code = ENDED;
+  loop: while (heap.size > 0) {
+    if (expanded >= stopAt) {
+      code = PAUSED;
+      break;
+    }
     const cur = heap.pop();
     const curG = heap.g;
     const arrived = heap.dir;
-    // An entry left behind when its node's cost improved: the node is settled already.
     const cm = cur >>> 4;
     const cs = (cur & 15) << 1;
     if (((marks[cm] >>> cs) & 3) === 2) continue;
     marks[cm] ^= 3 << cs;
     stamp[cur] = closed;
     if (cur === goal) break;
-    if (work >= maxIterations) return -1 - expanded;
+    if (work >= maxIterations) {
+      code = LIMITED;
+      break;
+    }
     expanded++;
     work++;
     const cy = (cur / W) | 0;
@@ -240,7 +307,10 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
         n = diagonalScans(bits, cx, cy, k, gx, gy, found, n, last, maxIterations - work);
         work += found[last];
       }
-      if (work > maxIterations) return -1 - expanded;
+      if (work > maxIterations) {
+        code = LIMITED;
+        break loop;
+      }
     }
     // As in plusLoop.
     const base = curG;
@@ -259,7 +329,7 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
       if (st === 1) {
         if (ng >= g[jp]) continue;
       } else {
-        if (word === 0) touched[nodes.count++] = wi;
+        if (word === 0) touched[nodes.touchedCount++] = wi;
         marks[wi] = word | (1 << sh);
         stamp[jp] = open;
       }
@@ -272,7 +342,9 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
       heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng, dir);
     }
   }
-  return expanded;
+  run.expanded = expanded;
+  run.work = work;
+  return code;
 }
 
 /**
