@@ -2,19 +2,17 @@
  * A* against the libraries users pick instead, on the same queries of every Moving AI map in
  * test/fixtures/movingai, in one process: mean and p95 microseconds per query, the share of optimal
  * answers (octile cost recomputed from each library's path), bytes allocated per query, and our
- * speed ratio against each. A native C++ A* (bench/native/astar.cpp, built here when g++ exists)
- * gives the scale line.
+ * speed ratio against each. The tight native C++ A* (bench/native/astar-ref.cpp, built with g++
+ * -O3 by bench/native.ts when g++ exists) gives the scale line.
  */
-import { readFileSync, existsSync, mkdtempSync } from 'node:fs';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { Pathfinder } from '../src/index.js';
 import { parseMovingAiMap, parseScenario, type ScenarioQuery } from '../src/loaders/index.js';
 import { fixture } from '../test/fixtures.js';
 import { PEERS, octileLength, type Point } from './peers.js';
+import { nativeAstar, runNativeAstar, writeScenario } from './native.js';
 
 const MAPS = fixture('movingai/');
 const NAMES = ['rmtst01', 'maze-100-1', 'random-100-33', 'room-100-10', 'AcrosstheCape'];
@@ -91,20 +89,8 @@ function sample<T>(list: T[], n: number): T[] {
   return Array.from({ length: n }, (_, k) => list[Math.floor(k * step)]);
 }
 
-function buildNative(): string | null {
-  const src = fileURLToPath(new URL('./native/astar.cpp', import.meta.url));
-  try {
-    execFileSync('g++', ['--version'], { stdio: 'ignore' });
-  } catch {
-    return null;
-  }
-  const out = join(mkdtempSync(join(tmpdir(), 'tilenav-native-')), 'astar');
-  const r = spawnSync('g++', ['-O2', '-o', out, src], { encoding: 'utf8' });
-  return r.status === 0 && existsSync(out) ? out : null;
-}
-
-const native = buildNative();
-console.log(`\n## A* on the Moving AI maps (Node ${process.version}; native reference: ${native ? 'g++ -O2 bench/native/astar.cpp' : 'no g++, skipped'})`);
+const native = nativeAstar();
+console.log(`\n## A* on the Moving AI maps (Node ${process.version}; native reference: ${typeof native === 'string' ? 'g++ -O3 bench/native/astar-ref.cpp' : `skipped: ${native.reason}`})`);
 const only = process.env.TILENAV_BENCH_MAPS?.split(',');
 for (const mapName of NAMES) {
   if (only && !only.includes(mapName)) continue;
@@ -137,19 +123,15 @@ for (const mapName of NAMES) {
   // Every query, ours and native, for the scale line; our jump point searches beside it.
   const full = measure('tilenav A* (all queries)', all, ours);
   let nativeLine = '';
-  if (native) {
-    const out = spawnSync(native, [join(MAPS, `${mapName}.map`), join(MAPS, `${mapName}.map.scen`)], { encoding: 'utf8' });
-    if (out.status === 0) {
-      const j = JSON.parse(out.stdout.trim());
-      // Wall and CPU time: the native run happens at another moment, and on a shared machine CPU
-      // time is the fairer of the two.
-      nativeLine = `; native C++ A* ${j.meanUs.toFixed(1)} us, CPU ${j.cpuUs.toFixed(1)} (tilenav / native = ${(full.meanUs / j.meanUs).toFixed(2)}, CPU ${(full.cpuUs / j.cpuUs).toFixed(2)})`;
-      for (const algorithm of ['jps', 'jps+'] as const) {
-        finder.prepare({ algorithm });
-        const r = measure(`tilenav ${algorithm}`, all, (q) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm }).cost);
-        nativeLine += `; tilenav ${algorithm} ${r.meanUs.toFixed(1)} us, CPU ${r.cpuUs.toFixed(1)} (native A* / ${algorithm} = ${(j.meanUs / r.meanUs).toFixed(1)}, CPU ${(j.cpuUs / r.cpuUs).toFixed(1)})`;
-      }
+  const j = runNativeAstar(join(MAPS, `${mapName}.map`), writeScenario(all, mapName, grid.width, grid.height));
+  if (!('reason' in j)) {
+    // Wall time: the native run happens just after ours, on the same queries.
+    nativeLine = `; native C++ A* ${j.meanUs.toFixed(1)} us, optimal ${j.correct}/${j.queries} (tilenav / native = ${(full.meanUs / j.meanUs).toFixed(2)})`;
+    for (const algorithm of ['jps', 'jps+'] as const) {
+      finder.prepare({ algorithm });
+      const r = measure(`tilenav ${algorithm}`, all, (q) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm }).cost);
+      nativeLine += `; tilenav ${algorithm} ${r.meanUs.toFixed(1)} us (native A* / ${algorithm} = ${(j.meanUs / r.meanUs).toFixed(1)})`;
     }
-  }
+  } else if (typeof native === 'string') nativeLine = `; native C++ A*: ${j.reason}`;
   console.log(`All ${all.length} queries: tilenav A* mean ${full.meanUs.toFixed(1)} us, p95 ${full.p95Us.toFixed(1)} us, optimal ${(full.optimal * 100).toFixed(1)}%, allocated ${full.bytesPerQuery} per query${nativeLine}`);
 }

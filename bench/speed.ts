@@ -1,27 +1,42 @@
 /**
  * Jump point search against A* and PathFinding.js's JumpPointFinder on every Moving AI map in
- * test/fixtures/movingai: mean / median / p95 microseconds per query (wall clock, and process CPU time
+ * test/fixtures/movingai, and on the large maps bench/fetch-maps.sh puts in bench/maps/ (ost100d,
+ * a dense Dragon Age map, and TheFrozenSea, an open StarCraft one; TILENAV_BENCH_MAPS_DIR names
+ * another folder): mean / median / p95 microseconds per query (wall clock, and process CPU time
  * per query, which is steadier on a shared machine), optimal answers, preprocessing time and
  * memory (search scratch, JPS bit planes, JPS+ table, hierarchy, subgoal graph). The hierarchy is not exact: its
- * row also prints its mean excess over the optimum. A native C++ A* (bench/native/astar.cpp, built here when g++ exists) gives the scale.
+ * row also prints its mean excess over the optimum.
+ *
+ * Then the native anchors on the same queries (bench/native.ts): the tight C++ A*
+ * (bench/native/astar-ref.cpp, g++ -O3; its time covers search and parent walk) against our A*,
+ * and warthog's JPS and JPS2+ (bench/native/warthog.sh; its timer covers the search alone) against
+ * our JPS and JPS+. Our rows are given with the path and result built (findPath) and for the
+ * search alone (the search loop called directly, a bench-only hook), so each ratio compares like
+ * with like. A* runs on an evenly spaced sample of the queries on the large maps (said in the table).
  *
  * `npm run bench speed`; TILENAV_BENCH_MAPS=a,b limits the maps.
  */
-import { readFileSync, existsSync, mkdtempSync } from 'node:fs';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pathfinder, type NavGrid, type SearchAlgorithm } from '../src/index.js';
 import { parseMovingAiMap, parseScenario, type ScenarioQuery } from '../src/loaders/index.js';
+import { padXY, strideOf } from '../src/grid/padded.js';
+import type { GridAStar } from '../src/search/algorithms/astar/astar.js';
+import type { JumpPointSearch } from '../src/search/algorithms/jps/jps.js';
+import { outcome, type SearchScratch } from '../src/search/kernel/scratch.js';
 import { fixture } from '../test/fixtures.js';
 import { PEERS, octileLength } from './peers.js';
+import { nativeAstar, runNativeAstar, runWarthog, warthogAvailable, writeScenario, type NativeRun } from './native.js';
 
 const MAPS = fixture('movingai/');
 const NAMES = ['rmtst01', 'maze-100-1', 'random-100-33', 'room-100-10', 'AcrosstheCape'];
+/** The large maps, when fetched (bench/fetch-maps.sh): a dense one and an open one, 1024 x 1024. */
+const LARGE_DIR = process.env.TILENAV_BENCH_MAPS_DIR ?? fileURLToPath(new URL('./maps/', import.meta.url));
+const LARGE = ['ost100d', 'TheFrozenSea'];
 /** Queries per map for the slow rows (evenly spaced): A* ~15 ms and PathFinding.js ~200 ms a query on AcrosstheCape. */
-const SLOW_SAMPLE: Record<string, number> = { AcrosstheCape: 40 };
-const ASTAR_SAMPLE: Record<string, number> = { AcrosstheCape: 400 };
+const SLOW_SAMPLE: Record<string, number> = { AcrosstheCape: 40, ost100d: 10, TheFrozenSea: 10 };
+const ASTAR_SAMPLE: Record<string, number> = { AcrosstheCape: 400, ost100d: 200, TheFrozenSea: 200 };
 
 interface Timing {
   meanUs: number;
@@ -80,36 +95,72 @@ export function jpsBytes(grid: NavGrid): number {
   return 3 * (((W + 31) >>> 5) * H + ((H + 31) >>> 5) * W + 4) * 4;
 }
 
-function compileNative(name: string): string | null {
-  const src = fileURLToPath(new URL(`./native/${name}.cpp`, import.meta.url));
-  if (!existsSync(src)) return null;
-  try {
-    execFileSync('g++', ['--version'], { stdio: 'ignore' });
-  } catch {
-    return null;
-  }
-  const out = join(mkdtempSync(join(tmpdir(), 'tilenav-speed-')), name);
-  const r = spawnSync('g++', ['-O2', '-o', out, src], { encoding: 'utf8' });
-  return r.status === 0 && existsSync(out) ? out : null;
+/** The Pathfinder's own search objects, for the search-only rows (a bench-only hook). */
+interface Internals {
+  astar: GridAStar;
+  scratch: SearchScratch;
+  jumpPointSearch(): JumpPointSearch;
 }
 
-const nativeAstar = compileNative('astar');
-console.log(`\n## Jump point search on the Moving AI maps (Node ${process.version}; native reference: ${nativeAstar ? 'g++ -O2 bench/native/astar.cpp' : 'no g++, skipped'})`);
+/**
+ * The search alone, as warthog times it: the loop of `algorithm` called directly, no path cells,
+ * no result object, no reachability check (the scenarios hold reachable queries only). Returns the cost.
+ */
+function searchOnly(finder: Pathfinder, grid: NavGrid, algorithm: 'astar' | 'jps' | 'jps+'): (q: ScenarioQuery) => number {
+  const f = finder as unknown as Internals;
+  const view = grid.searchView(0);
+  const W = strideOf(grid.width);
+  const out = outcome();
+  const jps = algorithm === 'astar' ? null : f.jumpPointSearch();
+  const plus = algorithm === 'jps+';
+  return (q) => {
+    const s = padXY(W, q.startX, q.startY);
+    const g = padXY(W, q.goalX, q.goalY);
+    if (s === g) return 0;
+    if (jps === null) f.astar.octile(view, s, g, view.minCost, Infinity, out);
+    else jps.search(view, 0, s, g, false, Infinity, plus, out);
+    return out.reached ? f.scratch.g[g] : Infinity;
+  };
+}
+
+const maps: { name: string; dir: string }[] = NAMES.map((name) => ({ name, dir: MAPS }));
+const missing: string[] = [];
+for (const name of LARGE) {
+  if (existsSync(join(LARGE_DIR, `${name}.map`)) && existsSync(join(LARGE_DIR, `${name}.map.scen`))) maps.push({ name, dir: LARGE_DIR });
+  else missing.push(name);
+}
+const native = nativeAstar();
+const warthog = warthogAvailable();
+const why = (r: { reason: string }) => r.reason;
+console.log(`\n## Jump point search on the Moving AI maps (Node ${process.version})`);
+console.log(`Native anchors: tight C++ A* ${typeof native === 'string' ? '(bench/native/astar-ref.cpp, g++ -O3)' : `skipped: ${why(native)}`}; warthog JPS / JPS2+ ${warthog === true ? '(bench/native/warthog.sh)' : `skipped: ${why(warthog)}`}.`);
+if (missing.length > 0) console.log(`Large maps ${missing.join(', ')} not in ${LARGE_DIR}: run bench/fetch-maps.sh (or set TILENAV_BENCH_MAPS_DIR) to add them.`);
 const only = process.env.TILENAV_BENCH_MAPS?.split(',');
 const pfJps = PEERS.find((p) => p.name === 'PathFinding.js JPS (with clone)');
-for (const mapName of NAMES) {
+for (const { name: mapName, dir } of maps) {
   if (only && !only.includes(mapName)) continue;
-  const grid = parseMovingAiMap(readFileSync(join(MAPS, `${mapName}.map`), 'utf8')).grid;
-  const all = parseScenario(readFileSync(join(MAPS, `${mapName}.map.scen`), 'utf8'));
+  const mapFile = join(dir, `${mapName}.map`);
+  const grid = parseMovingAiMap(readFileSync(mapFile, 'utf8')).grid;
+  const all = parseScenario(readFileSync(join(dir, `${mapName}.map.scen`), 'utf8'));
   const rows: { name: string; t: Timing; prepMs: number; bytes: string }[] = [];
   const scratchBytes = (grid.width + 2) * (grid.height + 2) * 24;
+  const astarQueries = evenly(all, ASTAR_SAMPLE[mapName] ?? Infinity);
+  /** Search-only timings and the native anchors, by algorithm. */
+  const bare = new Map<string, Timing>();
+  const anchors = new Map<string, NativeRun | { reason: string }>();
   for (const algorithm of ['astar', 'jps', 'jps+', 'hpa', 'subgoal', 'auto'] as SearchAlgorithm[]) {
     const t0 = performance.now();
     const finder = new Pathfinder(grid);
     finder.prepare({ algorithm });
     const prepMs = performance.now() - t0;
-    const queries = algorithm === 'astar' ? evenly(all, ASTAR_SAMPLE[mapName] ?? Infinity) : all;
+    const queries = algorithm === 'astar' ? astarQueries : all;
     const t = timeQueries(queries, (q) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm }).cost);
+    if (algorithm === 'astar' || algorithm === 'jps' || algorithm === 'jps+') {
+      bare.set(algorithm, timeQueries(queries, searchOnly(finder, grid, algorithm)));
+      // The anchor right after our rows, on the same queries.
+      const scen = writeScenario(queries, mapName, grid.width, grid.height);
+      anchors.set(algorithm, algorithm === 'astar' ? runNativeAstar(mapFile, scen) : runWarthog(mapFile, scen, algorithm === 'jps' ? 'jps' : 'jps2+'));
+    }
     // The subgoal graph is the grid's (grid.memory()), its search lists the Pathfinder's.
     const held = (name: string) => [...grid.memory().entries, ...finder.memory()].filter((e) => e.name === name).reduce((sum, e) => sum + e.bytes, 0);
     const bytes =
@@ -152,18 +203,29 @@ for (const mapName of NAMES) {
     const t = r.t;
     console.log(`| ${r.name} | ${t.queries} | ${t.meanUs.toFixed(1)} | ${t.medianUs.toFixed(1)} | ${t.p95Us.toFixed(1)} | ${t.cpuUs.toFixed(1)} | ${t.optimal}/${t.queries} | ${(astar / t.meanUs).toFixed(1)} | ${r.prepMs.toFixed(1)} | ${r.bytes} |`);
   }
-  if (nativeAstar) {
-    const out = spawnSync(nativeAstar, [join(MAPS, `${mapName}.map`), join(MAPS, `${mapName}.map.scen`)], { encoding: 'utf8' });
-    if (out.status === 0) {
-      const j = JSON.parse(out.stdout.trim());
-      // Wall and CPU time: the native run happens at another moment, and on a shared machine CPU
-      // time is the fairer of the two.
-      const ratio = (name: string) => {
-        const r = rows.find((x) => x.name === `tilenav ${name}`);
-        return r === undefined ? '' : `; tilenav ${name} ${r.t.meanUs.toFixed(1)} us, CPU ${r.t.cpuUs.toFixed(1)} (native A* / ${name} = ${(j.meanUs / r.t.meanUs).toFixed(1)}, CPU ${(j.cpuUs / r.t.cpuUs).toFixed(1)})`;
-      };
-      const a = rows[0].t;
-      console.log(`native C++ A* (all ${j.queries} queries): mean ${j.meanUs.toFixed(1)} us, CPU ${j.cpuUs.toFixed(1)} us; tilenav A* / native A* = ${(a.meanUs / j.meanUs).toFixed(2)}, CPU ${(a.cpuUs / j.cpuUs).toFixed(2)}${ratio('jps')}${ratio('jps+')}${ratio('subgoal')}`);
+  console.log(`\n${mapName} against the native anchors, same queries, same run (mean us per query; ratio = tilenav / native, lower is better):`);
+  console.log('| tilenav | queries | findPath us (search + path + result) | search only us | optimal (ours, search only) | native anchor | native us | native optimal | ratio findPath | ratio search only | ratio, CPU time | target |');
+  console.log('|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|');
+  const anchorName: Record<string, string> = { astar: 'tight C++ A* (search + parent walk)', jps: 'warthog jps (search only)', 'jps+': 'warthog jps2+ (search only)' };
+  const target: Record<string, string> = { astar: '2.0', jps: '1.2', 'jps+': '1.2' };
+  for (const algorithm of ['astar', 'jps', 'jps+']) {
+    const full = rows.find((r) => r.name === `tilenav ${algorithm}`)!.t;
+    const b = bare.get(algorithm)!;
+    const a = anchors.get(algorithm)!;
+    const sampled = full.queries < all.length ? ` (sample of ${all.length})` : '';
+    const head = `| ${algorithm} | ${full.queries}${sampled} | ${full.meanUs.toFixed(1)} | ${b.meanUs.toFixed(1)} | ${full.optimal}/${full.queries}, ${b.optimal}/${b.queries} | ${anchorName[algorithm]}`;
+    if ('reason' in a) console.log(`${head} | skipped: ${a.reason} | | | | | ${target[algorithm]} |`);
+    else {
+      // CPU time where the anchor's is measured (the native A*: process CPU, map load included):
+      // steadier than wall time when other processes share the machine.
+      const cpu = Number.isNaN(a.cpuUs) ? '' : `${(full.cpuUs / a.cpuUs).toFixed(2)} (${full.cpuUs.toFixed(0)} / ${a.cpuUs.toFixed(0)} us)`;
+      console.log(`${head} | ${a.meanUs.toFixed(1)} | ${a.correct}/${a.queries} | ${(full.meanUs / a.meanUs).toFixed(2)} | ${(b.meanUs / a.meanUs).toFixed(2)} | ${cpu} | ${target[algorithm]} |`);
     }
+  }
+  // The subgoal graph against warthog's fastest, on the same queries as JPS+ (findPath only).
+  const sub = rows.find((r) => r.name === 'tilenav subgoal')?.t;
+  const w2 = anchors.get('jps+');
+  if (sub !== undefined && w2 !== undefined && !('reason' in w2)) {
+    console.log(`| subgoal | ${sub.queries} | ${sub.meanUs.toFixed(1)} | | ${sub.optimal}/${sub.queries} | ${anchorName['jps+']} | ${w2.meanUs.toFixed(1)} | ${w2.correct}/${w2.queries} | ${(sub.meanUs / w2.meanUs).toFixed(2)} | | | < 1 |`);
   }
 }

@@ -5,7 +5,8 @@
  * fixture with seeded regions of sand, mud, water... painted over it, and a seeded 1024 x 1024
  * game-like world. Per map and algorithm: mean and median microseconds per query (the middle of
  * three passes, after a warm-up of at least 300 ms), `auto`'s
- * speed-up over A*, how many costs differ from A*'s (must be 0), the landmarks' build time and
+ * speed-up over A*, how many costs differ from A*'s (must be 0), the nodes each expands (cells for A*,
+ * jump points for `auto`: the same on any machine at any load), the landmarks' build time and
  * memory, the hierarchy's mean excess over the optimal cost, and heap growth per query.
  */
 import { Pathfinder, type NavGrid, type SearchAlgorithm } from '../src/index.js';
@@ -28,6 +29,8 @@ interface Timing {
   median: number;
   costs: Float64Array;
   bytes: number;
+  /** Mean nodes expanded per query (cells for A*, jump points for JPS): the same on every machine and load. */
+  expanded: number;
 }
 
 function time(finder: Pathfinder, queries: Query[], algorithm: SearchAlgorithm, movement: 'octile' | 'cardinal'): Timing {
@@ -44,6 +47,7 @@ function time(finder: Pathfinder, queries: Query[], algorithm: SearchAlgorithm, 
   const costs = new Float64Array(queries.length);
   const passes: Float64Array[] = [];
   let bytes = 0;
+  let expanded = 0;
   for (let pass = 0; pass < PASSES; pass++) {
     const times = new Float64Array(queries.length);
     gc();
@@ -54,6 +58,7 @@ function time(finder: Pathfinder, queries: Query[], algorithm: SearchAlgorithm, 
       const r = finder.findPath(q[0], q[1], q[2], q[3], { algorithm, movement });
       times[k] = (performance.now() - t) * 1000;
       costs[k] = r.cost;
+      if (pass === 0) expanded += r.expanded;
     }
     if (pass === 0) bytes = Math.max(0, process.memoryUsage().heapUsed - h0) / queries.length;
     passes.push(times);
@@ -62,7 +67,7 @@ function time(finder: Pathfinder, queries: Query[], algorithm: SearchAlgorithm, 
   passes.sort((a, b) => meanOf(a) - meanOf(b));
   const times = passes[passes.length >> 1];
   const sorted = times.slice().sort();
-  return { mean: meanOf(times), median: sorted[sorted.length >> 1], costs, bytes };
+  return { mean: meanOf(times), median: sorted[sorted.length >> 1], costs, bytes, expanded: expanded / queries.length };
 }
 
 /** `count` seeded queries between walkable cells (reachability not required). */
@@ -122,6 +127,8 @@ for (const { name, grid, queries } of maps) {
       'auto speed-up (mean)': `${(a.mean / l.mean).toFixed(1)}x`,
       'auto speed-up (median)': `${(a.median / l.median).toFixed(1)}x`,
       'costs differing': differ,
+      'A* expanded': Math.round(a.expanded),
+      'auto expanded': Math.round(l.expanded),
       'landmarks build': `${landmarksMs.toFixed(0)} ms`,
       'landmarks MB': (landmarksOf(grid).bytes / 2 ** 20).toFixed(1),
       'A* B/query': Math.round(a.bytes),

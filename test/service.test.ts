@@ -244,6 +244,70 @@ test('priorities: the player unit first; cancel answers once and drops the later
   }
 });
 
+test('batches: a burst goes out in few messages, each answer is its own request\'s, errors and cancels stay per request', async () => {
+  const grid = maze();
+  const factory = inProcess();
+  const svc = new PathService(grid, { factory, workers: 2 });
+  const finder = new Pathfinder(grid);
+  // A search that throws in the worker for start (7, 7): one request's error inside a batch.
+  const findPath = Pathfinder.prototype.findPath;
+  Pathfinder.prototype.findPath = function (this: Pathfinder, ...args: Parameters<Pathfinder['findPath']>) {
+    if (args[0] === 7 && args[1] === 7) throw new Error('search failed for (7, 7)');
+    return findPath.apply(this, args);
+  };
+  try {
+    await svc.ready();
+    const rnd = mulberry32(5);
+    const asks: [number, number, number, number, number][] = [];
+    for (let k = 0; k < 300; k++) {
+      const layer = k % 3 === 0 ? 1 : 0;
+      asks.push(k % 50 === 7 ? [7, 7, 20, 3, 0] : [Math.floor(rnd() * 23), Math.floor(rnd() * 11), Math.floor(rnd() * 23), Math.floor(rnd() * 11), layer]);
+    }
+    // Hold the answers back: the first batches are running when some of their requests are cancelled.
+    for (const port of factory.ports) port.hold = true;
+    const ids = asks.map(([sx, sy, gx, gy, layer]) => svc.request(sx, sy, gx, gy, { layer }));
+    await new Promise((r) => setTimeout(r, 30));
+    const running = svc.stats().running;
+    assert.ok(running > 4 && running < 300, `${running} running`);
+    const cancelled = new Set([ids[1], ids[2], ids[150], ids[299]]);
+    for (const id of cancelled) assert.equal(svc.cancel(id), true);
+    for (const port of factory.ports) (port as unknown as { release(): void }).release();
+    const got = new Map<number, ServiceResult[]>();
+    await drain(svc, ids, got);
+    for (const [k, id] of ids.entries()) {
+      const list = got.get(id)!;
+      assert.equal(list.length, 1, `request ${k} answered once`);
+      const r = list[0];
+      if (cancelled.has(id)) {
+        assert.equal(r.status, 'cancelled', `request ${k}`);
+        continue;
+      }
+      const [sx, sy, gx, gy, layer] = asks[k];
+      if (sx === 7 && sy === 7) {
+        assert.equal(r.status, 'error', `request ${k}`);
+        assert.match(r.error!, /search failed for \(7, 7\)/);
+        continue;
+      }
+      const want = findPath.call(finder, sx, sy, gx, gy, { layer });
+      assert.equal(r.status, want.status, `request ${k}`);
+      assert.equal(r.cost, want.cost, `request ${k}`);
+      if (r.status !== 'found') continue;
+      // Its own path: from its start to its goal, on its layer, costing what it says.
+      assert.deepEqual([r.cells[0], r.cells[r.cells.length - 1]], [sy * 23 + sx, gy * 23 + gx], `request ${k}`);
+      const c = checkPath(grid, r.cells, { layer });
+      assert.ok(c.valid && Math.abs(c.cost - r.cost) <= 1e-9 * r.cost, `request ${k}: ${c.problem}`);
+    }
+    const s = svc.stats();
+    assert.equal(s.failed, asks.filter(([sx, sy], k) => sx === 7 && sy === 7 && !cancelled.has(ids[k])).length);
+    assert.equal(s.cancelled, 4);
+    assert.ok(s.batches * 4 <= 300, `${s.batches} messages for 300 requests`);
+    assert.ok(s.busyMs > 0, 'the workers\' time answering is counted');
+  } finally {
+    Pathfinder.prototype.findPath = findPath;
+    await svc.close();
+  }
+});
+
 test('deadline: requests still waiting or running past timeoutMs are answered deadline', async () => {
   const grid = maze();
   const factory = inProcess();

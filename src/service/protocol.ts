@@ -53,8 +53,12 @@ export type ToWorker =
 
 export type FromWorker =
   | { t: 'ready' }
-  /** `errors[k]` is the message of answer k when its status is `error`. */
-  | { t: 'done'; batch: number; meta: Float64Array; cells: Int32Array; errors: (string | null)[] | null };
+  /**
+   * A batch's answers in one buffer (moved, not copied): DONE_FIELDS numbers per answer (Float64),
+   * then the cells of every path (Int32) from byte `cellsAt`. `errors[k]` is the message of answer
+   * k when its status is `error`. `busyMs`: how long the worker spent on the batch.
+   */
+  | { t: 'done'; batch: number; data: ArrayBuffer; cellsAt: number; errors: (string | null)[] | null; busyMs: number };
 
 /** The grid's description for {@link gridFromMeta}. */
 export function gridMeta(grid: NavGrid): GridMeta {

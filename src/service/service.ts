@@ -157,7 +157,17 @@ export interface ServiceStats {
   restarts: number;
   /** Mean milliseconds from request to a search result, over `done`. */
   meanLatencyMs: number;
+  /**
+   * Milliseconds the workers spent answering, summed over the workers (from their own clocks).
+   * Against `workers` times the time passed, it says how much of the time they waited for work.
+   */
+  busyMs: number;
+  /** Messages of requests sent to the workers (each carries up to `maxBatch` requests). */
+  batches: number;
 }
+
+/** A batch takes at most 1/SHARE of the requests waiting per batch slot of the ready workers. */
+const SHARE = 2;
 
 const QUEUED = 0;
 const RUNNING = 1;
@@ -233,7 +243,7 @@ export class PathService {
   private checked: Query | undefined;
   private closed = false;
   private closing: Promise<void> | null = null;
-  private readonly counts = { done: 0, failed: 0, cancelled: 0, deadline: 0, rejected: 0, dropped: 0, restarts: 0, latency: 0 };
+  private readonly counts = { done: 0, failed: 0, cancelled: 0, deadline: 0, rejected: 0, dropped: 0, restarts: 0, latency: 0, busy: 0, batches: 0 };
 
   /**
    * Starts the pool over `grid`. Usually made by `createPathService` of `tilenav/service`, which
@@ -342,6 +352,8 @@ export class PathService {
       dropped: c.dropped,
       restarts: c.restarts,
       meanLatencyMs: c.done === 0 ? 0 : c.latency / c.done,
+      busyMs: c.busy,
+      batches: c.batches,
     };
   }
 
@@ -452,9 +464,12 @@ export class PathService {
       progress = false;
       for (const slot of ready) {
         if (slot.inflight.size >= batchesPerWorker || this.queued === 0) continue;
-        // Small enough that the queue is never all handed out at once: long queries sent in a few
-        // big batches would leave one worker busy while the other idles at the end.
-        const size = Math.min(maxBatch, Math.max(1, Math.ceil(this.queued / (ready.length * batchesPerWorker * 4))));
+        // Small enough that the queue is never all handed out at once (long queries sent in a few
+        // big batches would leave one worker busy while the other idles at the end), large enough
+        // that a long queue goes out in few messages: each answer message wakes this thread, which
+        // takes a core from the workers for a moment. A share of what waits, shrinking as the
+        // queue does, so the last batches are the smallest.
+        const size = Math.min(maxBatch, Math.max(1, Math.ceil(this.queued / (ready.length * batchesPerWorker * SHARE))));
         const reqs: Req[] = [];
         const now = epochNow();
         while (reqs.length < size && this.heap.length > 0) {
@@ -478,6 +493,7 @@ export class PathService {
           data[k * RUN_FIELDS + 9] = r.deadline;
         }
         this.running += reqs.length;
+        this.counts.batches++;
         slot.inflight.set(batch, reqs);
         slot.port.post({ t: 'run', batch, data }, [data.buffer]);
         progress = true;
@@ -501,7 +517,9 @@ export class PathService {
     const reqs = slot.inflight.get(msg.batch);
     if (reqs === undefined) return;
     slot.inflight.delete(msg.batch);
-    const meta = msg.meta;
+    this.counts.busy += msg.busyMs;
+    const meta = new Float64Array(msg.data, 0, msg.cellsAt / 8);
+    const all = new Int32Array(msg.data, msg.cellsAt);
     const now = epochNow();
     for (let k = 0; k < reqs.length; k++) {
       const req = reqs[k];
@@ -527,8 +545,8 @@ export class PathService {
         this.push(req);
         continue;
       }
-      const cells = meta[m + 6] > 0 ? msg.cells.subarray(meta[m + 5], meta[m + 5] + meta[m + 6]) : EMPTY;
-      const layers = meta[m + 9] === 1 ? Uint8Array.from(msg.cells.subarray(meta[m + 5] + meta[m + 6], meta[m + 5] + 2 * meta[m + 6])) : null;
+      const cells = meta[m + 6] > 0 ? all.subarray(meta[m + 5], meta[m + 5] + meta[m + 6]) : EMPTY;
+      const layers = meta[m + 9] === 1 ? Uint8Array.from(all.subarray(meta[m + 5] + meta[m + 6], meta[m + 5] + 2 * meta[m + 6])) : null;
       this.answer(req, status, cells, meta[m + 2], meta[m + 3], version, stale, null, meta[m + 8] > 0 ? WIRE_REASON[meta[m + 8] - 1] : null, meta[m + 7], layers);
     }
     this.dispatch();

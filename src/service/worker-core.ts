@@ -49,6 +49,7 @@ export function serveWorker(endpoint: WorkerEndpoint): void {
       grid?.replaceLinks(msg.links);
     } else if (msg.t === 'run') {
       if (finder === null) throw new Error('tilenav worker: run before init');
+      const began = performance.now();
       const data = msg.data;
       const count = data.length / RUN_FIELDS;
       const meta = new Float64Array(count * DONE_FIELDS);
@@ -100,8 +101,11 @@ export function serveWorker(endpoint: WorkerEndpoint): void {
           errors[k] = e instanceof Error ? e.message : String(e);
         }
       }
-      const cells = scratch.slice(0, used);
-      endpoint.post({ t: 'done', batch: msg.batch, meta, cells, errors }, [meta.buffer as ArrayBuffer, cells.buffer as ArrayBuffer]);
+      // One buffer for the batch: the answers' numbers, then their cells.
+      const out = new ArrayBuffer(meta.byteLength + 4 * used);
+      new Float64Array(out, 0, meta.length).set(meta);
+      new Int32Array(out, meta.byteLength, used).set(scratch.subarray(0, used));
+      endpoint.post({ t: 'done', batch: msg.batch, data: out, cellsAt: meta.byteLength, errors, busyMs: performance.now() - began }, [out]);
     }
   });
 }

@@ -10,20 +10,19 @@
 export class NodeHeap {
   size = 0;
   private nodes: Int32Array;
-  private keys: Float64Array;
-  private gs: Float64Array;
+  /** Each slot's key (f) at 2 * slot and tie value (g) at 2 * slot + 1: one cache line holds both. */
+  private fg: Float64Array;
   private readonly pos: Int32Array;
 
   /** Bytes held: the entries as the list has grown, and the position per node. */
   get bytes(): number {
-    return this.nodes.byteLength + this.keys.byteLength + this.gs.byteLength + this.pos.byteLength;
+    return this.nodes.byteLength + this.fg.byteLength + this.pos.byteLength;
   }
 
   constructor(nodeCount: number) {
     const initial = Math.max(1, Math.min(nodeCount, 1024));
     this.nodes = new Int32Array(initial);
-    this.keys = new Float64Array(initial);
-    this.gs = new Float64Array(initial);
+    this.fg = new Float64Array(2 * initial);
     this.pos = new Int32Array(nodeCount);
   }
 
@@ -46,7 +45,7 @@ export class NodeHeap {
   pop(): number {
     const top = this.nodes[0];
     const last = --this.size;
-    if (last > 0) this.down(this.nodes[last], this.keys[last], this.gs[last]);
+    if (last > 0) this.down(this.nodes[last], this.fg[2 * last], this.fg[2 * last + 1]);
     return top;
   }
 
@@ -56,9 +55,9 @@ export class NodeHeap {
    */
   before(node: number, f: number, g: number): boolean {
     if (this.size === 0) return true;
-    const tf = this.keys[0];
+    const tf = this.fg[0];
     if (f !== tf) return f < tf;
-    const tg = this.gs[0];
+    const tg = this.fg[1];
     return g > tg || (g === tg && node < this.nodes[0]);
   }
 
@@ -69,6 +68,7 @@ export class NodeHeap {
    */
   pushPop(node: number, f: number, g: number): number {
     if (this.before(node, f, g)) return node;
+    if (this.size === this.nodes.length) this.grow();
     const top = this.nodes[0];
     this.down(node, f, g);
     return top;
@@ -76,89 +76,99 @@ export class NodeHeap {
 
   /** The key of a queued node. */
   keyOf(node: number): number {
-    return this.keys[this.pos[node]];
+    return this.fg[2 * this.pos[node]];
   }
 
   /** The tie value (g) the first node was queued with. The heap must not be empty. */
   firstG(): number {
-    return this.gs[0];
+    return this.fg[1];
   }
 
   /** The first node's key, Infinity when empty. */
   peekKey(): number {
-    return this.size > 0 ? this.keys[0] : Infinity;
+    return this.size > 0 ? this.fg[0] : Infinity;
   }
 
   private up(i: number, node: number, f: number, g: number): void {
     const nodes = this.nodes;
-    const keys = this.keys;
-    const gs = this.gs;
+    const fg = this.fg;
     const pos = this.pos;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      const pf = keys[parent];
+      const pf = fg[2 * parent];
       if (pf < f) break;
-      if (pf === f) {
-        const pg = gs[parent];
-        if (pg > g || (pg === g && nodes[parent] < node)) break;
-      }
+      const pg = fg[2 * parent + 1];
+      if (pf === f && (pg > g || (pg === g && nodes[parent] < node))) break;
       const pn = nodes[parent];
       nodes[i] = pn;
-      keys[i] = pf;
-      gs[i] = gs[parent];
+      fg[2 * i] = pf;
+      fg[2 * i + 1] = pg;
       pos[pn] = i;
       i = parent;
     }
     nodes[i] = node;
-    keys[i] = f;
-    gs[i] = g;
+    fg[2 * i] = f;
+    fg[2 * i + 1] = g;
     pos[node] = i;
   }
 
+  /**
+   * Puts (`node`, `f`, `g`) in the root's place, the root being vacated. Bottom-up: the hole goes
+   * down to a leaf along the lesser children (one comparison a level, not two), then the entry
+   * rises from there, rarely far, as it comes from the bottom of the heap or is a fresh successor
+   * no better than the root's children. The order is the same strict one, so entries come out as
+   * with the plain sift.
+   */
   private down(node: number, f: number, g: number): void {
     const nodes = this.nodes;
-    const keys = this.keys;
-    const gs = this.gs;
+    const fg = this.fg;
     const pos = this.pos;
     const size = this.size;
-    const half = size >> 1;
+    // A sentinel past the last entry, never chosen: a lone left child needs no bounds test. The
+    // slot exists (push and pushPop grow first) and holds nothing live (the entry being placed
+    // was read from it, or was never queued).
+    fg[2 * size] = Infinity;
+    fg[2 * size + 1] = -Infinity;
     let i = 0;
-    while (i < half) {
-      let c = 2 * i + 1;
-      let cf = keys[c];
+    for (;;) {
+      const c = 2 * i + 1;
+      if (c >= size) break;
       const r = c + 1;
-      if (r < size) {
-        const rf = keys[r];
-        if (rf < cf || (rf === cf && (gs[r] > gs[c] || (gs[r] === gs[c] && nodes[r] < nodes[c])))) {
-          c = r;
-          cf = rf;
-        }
-      }
-      if (cf > f || (cf === f && (gs[c] < g || (gs[c] === g && nodes[c] > node)))) break;
-      const cn = nodes[c];
-      nodes[i] = cn;
-      keys[i] = cf;
-      gs[i] = gs[c];
-      pos[cn] = i;
-      i = c;
+      const cf = fg[2 * c];
+      const rf = fg[2 * r];
+      const cg = fg[2 * c + 1];
+      const rg = fg[2 * r + 1];
+      // 1 when the right child comes first, computed without branches: which child wins is a
+      // coin toss the processor cannot predict.
+      const m = c + (+(rf < cf) | (+(rf === cf) & (+(rg > cg) | (+(rg === cg) & +(nodes[r] < nodes[c])))));
+      const mf = fg[2 * m];
+      const mg = fg[2 * m + 1];
+      const mn = nodes[m];
+      // The entry stops above the lesser child that it comes before: a fresh successor (pushPop)
+      // mostly stops high up, the last entry (pop) mostly low down; either way this test goes
+      // the same way until the last level.
+      if (mf > f || (mf === f && (mg < g || (mg === g && mn > node)))) break;
+      nodes[i] = mn;
+      fg[2 * i] = mf;
+      fg[2 * i + 1] = mg;
+      pos[mn] = i;
+      i = m;
     }
     nodes[i] = node;
-    keys[i] = f;
-    gs[i] = g;
+    fg[2 * i] = f;
+    fg[2 * i + 1] = g;
     pos[node] = i;
   }
 
   private grow(): void {
-    const n = Math.min(this.nodes.length * 2, this.pos.length);
+    // One slot more than the nodes: down() writes a sentinel past the last entry.
+    const n = Math.min(this.nodes.length * 2, this.pos.length + 1);
     const nodes = new Int32Array(n);
-    const keys = new Float64Array(n);
-    const gs = new Float64Array(n);
+    const fg = new Float64Array(2 * n);
     nodes.set(this.nodes);
-    keys.set(this.keys);
-    gs.set(this.gs);
+    fg.set(this.fg);
     this.nodes = nodes;
-    this.keys = keys;
-    this.gs = gs;
+    this.fg = fg;
   }
 }
 

@@ -225,6 +225,8 @@ export class JumpPointSearch {
     const ls = lm === null ? 0 : lm.slots;
     const ld = lm === null ? EMPTY_F32 : lm.dist;
     const gd = run.goalCosts;
+    // Half the goal's cost: the landmark bound's potential term (landmark-bounds.ts).
+    const halfGoal = 0.5 * pass[goal];
     // The path from a node to each successor is diagonal steps first, then straight ones (octile)
     // or vertical first, then horizontal (cardinal), so a successor's parent is the node it was
     // found from, with no intermediate cell on the open list (ICAPS 2014's pruned intermediates).
@@ -249,12 +251,15 @@ export class JumpPointSearch {
         // Queued already: its bound is the one it was queued with.
         h = heap.keyOf(jp) - g[jp];
       } else if (lk !== 0) {
+        let m = 0;
         for (let k = 0, b = jp * ls; k < lk; k++) {
           const a = gd[k] - ld[b + k];
-          if (a > h) h = a;
-          else if (-a > h) h = -a;
+          if (a > m) m = a;
+          else if (-a > m) m = -a;
         }
-        if (h === Infinity) return;
+        if (m === Infinity) return;
+        m += halfGoal - 0.5 * pass[jp];
+        if (m > h) h = m;
       }
       const f = ng + h;
       g[jp] = ng;

@@ -79,18 +79,20 @@ export class LandmarkBounds {
   private near: Float32Array | null;
   /** The next new landmark's cell, -1 when no cell is left to place one on. */
   private next: number;
+  /** The cells landmarks may go on ({@link rimOf}). */
+  private readonly rim: Int32Array;
   /** Slots whose table is to be built, the first one in progress when `one` is set. */
   private readonly todo: number[] = [];
   /** The table being built (one cost per cell), or null. */
   private one: Float32Array | null = null;
 
   /**
-   * Room for `slots` landmarks spread over the layer: `first`, then each next one the cell whose
-   * cost from every landmark built is largest. Builds none: {@link grow} does.
+   * Room for `slots` landmarks spread around the layer's rim: `rim[0]`, then each next one the
+   * cell of `rim` whose cost from every landmark built is largest. Builds none: {@link grow} does.
    * @param view the layer's padded search view (read at each growth and repair: it follows the grid).
-   * @param first a walkable padded cell, best at the edge of the layer's largest area.
+   * @param rim walkable padded cells (see {@link rimOf}), at least one.
    */
-  constructor(view: SearchView, slots: number, first: number, queue: MonotoneQueue = new MonotoneQueue()) {
+  constructor(view: SearchView, slots: number, rim: Int32Array, queue: MonotoneQueue = new MonotoneQueue()) {
     this.view = view;
     this.pass = view.pass;
     this.stride = view.stride;
@@ -99,7 +101,8 @@ export class LandmarkBounds {
     this.cells = new Int32Array(slots);
     this.dist = new Float32Array(view.pass.length * slots);
     this.near = new Float32Array(view.pass.length).fill(Infinity);
-    this.next = first;
+    this.rim = rim;
+    this.next = rim[0];
   }
 
   /** Whether every landmark is built (or the layer has no cell left to place one on) and current. */
@@ -150,7 +153,7 @@ export class LandmarkBounds {
       this.one = null;
       if (near !== null) {
         this.count = slot + 1;
-        this.next = this.count < slots ? farthest(near) : -1;
+        this.next = this.count < slots ? farthest(near, this.rim) : -1;
         if (this.count === slots) this.near = null;
       }
     }
@@ -290,7 +293,7 @@ function offer(table: Float32Array, count: number, k: number, q: MonotoneQueue, 
   if (!(old > d)) return; // a step never offers less than the cost it starts from
   const c = pass[m];
   if (!(c > 0)) return; // a diagonal's side cells are open, its far cell may not be
-  const nd = down32(d + length * (c < own ? c : own));
+  const nd = down32(d + (c < own ? length * c + 0.5 * (own - c) : length * own + 0.5 * (c - own)));
   if (nd < old) {
     table[at] = nd;
     q.push(m, nd);
@@ -308,7 +311,7 @@ function bestOffer(dist: Float32Array, count: number, k: number, pass: Float32Ar
     const d = dist[m * count + k];
     const cm = pass[m];
     if (d === Infinity || !(cm > 0)) return;
-    const v = down32(d + length * (cm < c ? cm : c));
+    const v = down32(d + (cm < c ? length * cm + 0.5 * (c - cm) : length * c + 0.5 * (cm - c)));
     if (v < best) best = v;
   };
   if (n) at(p - W, 1);
@@ -448,9 +451,9 @@ export class GridLandmarks implements Derived {
       s.work = 0;
       // Stored costs must stay finite along every path; with costs near the float range, no tables.
       if (!(view.maxCost < MAX_STORED / view.pass.length)) return null;
-      const first = firstLandmark(view);
-      if (first < 0) return null;
-      s.tables = new LandmarkBounds(view, s.count, first, this.queue);
+      const rim = rimOf(view, s.count);
+      if (rim.length === 0) return null;
+      s.tables = new LandmarkBounds(view, s.count, rim, this.queue);
     }
     const t = s.tables;
     if (t === null) return null;
@@ -466,46 +469,42 @@ const GROW_SHARE = 8;
 const REPAIR_SHIFT = 6;
 
 /**
- * The first landmark: the cell of the layer's largest area (cells joined by octile steps without
- * corner cutting) farthest, in grid steps, from the cell the area's flood started at (the area's
- * first cell in row order, so that is the far end of the area), -1 when no cell is walkable. The
- * searches that need bounds most are the long ones, and those run in the largest area. One flood
- * of the layer.
+ * The cells landmarks may go on: the rim of the layer's largest area (cells joined by octile steps
+ * without corner cutting), the one farthest from the area's centre of mass first, then the others
+ * around it. A landmark bounds a search well when it lies "behind" the goal or the start, seen
+ * from the other; one amid the map lies behind almost nothing, and the farthest cell from the
+ * landmarks placed so far is often amid the map once the corners have theirs. So the rim: around
+ * the centre, {@link RIM_SECTORS} equal angles (8 per landmark when that is more), and in each the
+ * cell farthest from the centre. Padded cells; empty when no cell is walkable. One flood of the
+ * layer and one pass over its largest area.
  */
-function firstLandmark(view: SearchView): number {
+export function rimOf(view: SearchView, count: number): Int32Array {
   const pass = view.pass;
   const W = view.stride;
-  const seen = new Uint8Array(pass.length);
+  // Each walkable cell's area, numbered from 1.
+  const area = new Int32Array(pass.length);
   const stack = new Int32Array(pass.length);
-  let best = -1;
+  let best = 0;
   let bestSize = 0;
+  let areas = 0;
   for (let p0 = 0; p0 < pass.length; p0++) {
-    if (seen[p0] === 1 || !(pass[p0] > 0)) continue;
-    seen[p0] = 1;
+    if (area[p0] !== 0 || !(pass[p0] > 0)) continue;
+    const id = ++areas;
+    area[p0] = id;
     let top = 0;
     let size = 0;
-    let far = p0;
-    let farD = 0;
-    const y0 = (p0 / W) | 0;
-    const x0 = p0 - y0 * W;
     stack[top++] = p0;
     while (top > 0) {
       const p = stack[--top];
       size++;
-      const py = (p / W) | 0;
-      const d = Math.abs(p - py * W - x0) + py - y0;
-      if (d > farD) {
-        farD = d;
-        far = p;
-      }
       const n = pass[p - W] > 0;
       const e = pass[p + 1] > 0;
       const s = pass[p + W] > 0;
       const w = pass[p - 1] > 0;
       // A diagonal's side cells are open; its far cell may not be.
       const visit = (q: number): void => {
-        if (seen[q] === 0 && pass[q] > 0) {
-          seen[q] = 1;
+        if (area[q] === 0 && pass[q] > 0) {
+          area[q] = id;
           stack[top++] = q;
         }
       };
@@ -520,11 +519,54 @@ function firstLandmark(view: SearchView): number {
     }
     if (size > bestSize) {
       bestSize = size;
-      best = far;
+      best = id;
     }
   }
-  return best;
+  if (best === 0) return new Int32Array(0);
+  let sx = 0;
+  let sy = 0;
+  for (let p = 0; p < pass.length; p++) {
+    if (area[p] !== best) continue;
+    const y = (p / W) | 0;
+    sx += p - y * W;
+    sy += y;
+  }
+  const cx = sx / bestSize;
+  const cy = sy / bestSize;
+  // The rim: per sector of angle around the centre, the cell farthest from it.
+  const sectors = Math.max(RIM_SECTORS, 8 * count);
+  const rim = new Int32Array(sectors).fill(-1);
+  const reach = new Float64Array(sectors).fill(-1);
+  for (let p = 0; p < pass.length; p++) {
+    if (area[p] !== best) continue;
+    const y = (p / W) | 0;
+    const dx = p - y * W - cx;
+    const dy = y - cy;
+    const k = Math.min(sectors - 1, Math.floor(((Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI)) * sectors));
+    const d = dx * dx + dy * dy;
+    if (d > reach[k]) {
+      reach[k] = d;
+      rim[k] = p;
+    }
+  }
+  // The rim cells, the one farthest from the centre first.
+  const rimCells: number[] = [];
+  let first = 0;
+  let firstD = -1;
+  for (let k = 0; k < sectors; k++) {
+    if (rim[k] < 0) continue;
+    if (reach[k] > firstD) {
+      firstD = reach[k];
+      first = rimCells.length;
+    }
+    rimCells.push(rim[k]);
+  }
+  [rimCells[0], rimCells[first]] = [rimCells[first], rimCells[0]];
+  return Int32Array.from(rimCells);
 }
+
+/** Sectors of angle {@link rimOf} finds the rim in, at least. */
+const RIM_SECTORS = 64;
 
 /** The landmark tables `grid` keeps (created on first use; see NavGrid.memory and releaseDerived). */
 export function landmarksOf(grid: NavGrid): GridLandmarks {

@@ -15,12 +15,15 @@
 
 /**
  * The next landmark: the index of the largest finite value of `near` (the first one on ties), -1
- * when every value is Infinity (no node left that a landmark reaches).
+ * when every value is Infinity (no node left that a landmark reaches). With `among`, only those
+ * indices are looked at (in that order).
  */
-export function farthest(near: Float32Array | Float64Array): number {
+export function farthest(near: Float32Array | Float64Array, among?: Int32Array): number {
   let best = -1;
   let bestD = -1;
-  for (let n = 0; n < near.length; n++) {
+  const count = among === undefined ? near.length : among.length;
+  for (let i = 0; i < count; i++) {
+    const n = among === undefined ? i : among[i];
     const d = near[n];
     if (d !== Infinity && d > bestD) {
       bestD = d;
