@@ -516,7 +516,7 @@ function diagonalBit(dx: number, dy: number): number {
  * What one jump point search owns while it runs: the scratch and open list it searches on, the
  * node states and successor buffer, and where a search run in slices stopped (`counts`). A
  * JumpPointSearch has one for its searches run in one call; a search spread over frames brings
- * its own, so several can run at once on one JumpPointSearch's bit planes and tables. @internal
+ * its own, so several can run at once on one JumpPointSearch's bit planes and tables.
  */
 export class JumpRun {
   readonly scratch: SearchScratch;

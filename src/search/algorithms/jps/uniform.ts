@@ -64,7 +64,7 @@ export function searchScan(bits: WalkBits, W: number, cost: number, scratch: Sea
  * Where a jump point search run in slices is, between two calls (see {@link JumpPointSearch.search}):
  * with `fresh` the call starts a new search, otherwise it resumes the one on its scratch and open
  * list. A call stops, `paused`, before it would expand node `stopAt + 1` in all; `expanded` and
- * `work` (counted against `maxIterations`, see above) carry over from call to call. @internal
+ * `work` (counted against `maxIterations`, see above) carry over from call to call.
  */
 export interface JumpCounts {
   fresh: boolean;
