@@ -88,11 +88,11 @@ export function evenly<T>(list: T[], n: number): T[] {
   return Array.from({ length: n }, (_, k) => list[Math.floor((k * list.length) / n)]);
 }
 
-/** The JPS bit planes' bytes for a grid (2 bits per padded cell plus row padding). */
+/** The JPS bit planes' bytes for a grid: walkability by rows and by columns, and the four stop planes (6 bits per padded cell plus row padding). */
 export function jpsBytes(grid: NavGrid): number {
   const W = grid.width + 2;
   const H = grid.height + 2;
-  return (((W + 31) >>> 5) * H + ((H + 31) >>> 5) * W + 4) * 4;
+  return 3 * (((W + 31) >>> 5) * H + ((H + 31) >>> 5) * W + 4) * 4;
 }
 
 /** The Pathfinder's own search objects, for the search-only rows (a bench-only hook). */

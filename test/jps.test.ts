@@ -6,6 +6,7 @@ import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { readFixture } from './fixtures.js';
 import { gridArb } from './grids.js';
 import { buildJumpTable, updateJumpTable } from '../src/search/algorithms/jps/jps-plus.js';
+import { WalkBits } from '../src/search/algorithms/jps/bits.js';
 
 const MAPS = ['AcrosstheCape', 'maze-100-1', 'random-100-33', 'rmtst01', 'room-100-10'];
 
@@ -70,21 +71,49 @@ test('jps and jps+: stay exact through random sequences of tile changes', () => 
   );
 });
 
+/** Fills a rectangle of up to 5 x 5 cells placed by `at` with `walkable`; returns it as x, y, width, height. */
+function fillChange(grid: NavGrid, at: number, walkable: boolean, sw: number, sh: number): [number, number, number, number] {
+  const x = at % grid.width;
+  const y = Math.floor(at / grid.width) % grid.height;
+  const w = Math.min(sw + 1, grid.width - x);
+  const h = Math.min(sh + 1, grid.height - y);
+  grid.fillRect(x, y, w, h, { walkable });
+  return [x, y, w, h];
+}
+
 test('jps+: a jump table updated after each tile change equals one built from scratch', () => {
   fc.assert(
     fc.property(randomGrid, fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.nat(4), fc.nat(4)), { minLength: 1, maxLength: 20 }), ({ grid }, changes) => {
       const table = buildJumpTable(grid.searchView(0));
       for (const [at, walkable, sw, sh] of changes) {
-        const x = at % grid.width;
-        const y = Math.floor(at / grid.width) % grid.height;
-        const w = Math.min(sw + 1, grid.width - x);
-        const h = Math.min(sh + 1, grid.height - y);
-        grid.fillRect(x, y, w, h, { walkable });
+        const [x, y, w, h] = fillChange(grid, at, walkable, sw, sh);
         const view = grid.searchView(0);
         updateJumpTable(table, view, x, y, w, h);
         const fresh = buildJumpTable(view).jumps;
         const k = fresh.findIndex((v, i) => table.jumps[i] !== v);
         assert.equal(k, -1, `entry ${k} (cell ${k >> 3}, direction ${k & 7}): updated ${table.jumps[k]}, rebuilt ${fresh[k]}`);
+      }
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('jps: bit and stop planes updated after each tile change equal ones built from scratch', () => {
+  fc.assert(
+    fc.property(randomGrid, fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.nat(4), fc.nat(4)), { minLength: 1, maxLength: 20 }), ({ grid }, changes) => {
+      const planes = new WalkBits(grid, 0);
+      planes.stops();
+      for (const [at, walkable, sw, sh] of changes) {
+        const [x, y, w, h] = fillChange(grid, at, walkable, sw, sh);
+        planes.update(x, y, w, h);
+        const fresh = new WalkBits(grid, 0);
+        fresh.stops();
+        for (const name of ['rows', 'cols', 'east', 'west', 'south', 'north'] as const) {
+          const a = planes[name]!;
+          const b = fresh[name]!;
+          const k = b.findIndex((v, i) => a[i] !== v);
+          assert.equal(k, -1, `${name} word ${k}: updated ${a[k]}, rebuilt ${b[k]}`);
+        }
       }
     }),
     { numRuns: 200 },

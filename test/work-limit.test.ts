@@ -1,7 +1,7 @@
 /**
  * `maxIterations` bounds the work of every algorithm, jumps included: one unit per expanded node
  * and one per cell a jump steps over. Measured from outside the search: every read of the grid's
- * data (the padded view, the JPS bit planes and cost boundaries, the JPS+ table) goes through a
+ * data (the padded view, the JPS bit and stop planes and cost boundaries, the JPS+ table) goes through a
  * counting proxy.
  */
 import { test } from 'node:test';
@@ -61,7 +61,7 @@ function instrumented(grid: NavGrid, c: Case): { finder: Pathfinder; tally: { re
   const finder = new Pathfinder(grid);
   finder.findPath(0, 0, grid.width - 1, grid.height - 1, { ...c, reachabilityCheck: false });
   const tally = { reads: 0 };
-  type Planes = { rows: Int32Array; cols: Int32Array };
+  type Planes = { rows: Int32Array; cols: Int32Array; east?: Int32Array | null; west?: Int32Array | null; south?: Int32Array | null; north?: Int32Array | null };
   const view = grid.searchView(0) as { pass: Float32Array; uniform: boolean };
   view.pass = counting(view.pass, tally);
   if (c.algorithm !== 'astar') {
@@ -71,6 +71,11 @@ function instrumented(grid: NavGrid, c: Case): { finder: Pathfinder; tally: { re
     for (const p of planes) {
       p.rows = counting(p.rows, tally);
       p.cols = counting(p.cols, tally);
+      // The uniform scans' stop planes (built with the walkability planes on uniform layers).
+      for (const k of ['east', 'west', 'south', 'north'] as const) {
+        const plane = p[k];
+        if (plane) p[k] = counting(plane, tally);
+      }
     }
     if (c.algorithm === 'jps+') {
       const t = jps.table(view, 0);
@@ -82,7 +87,7 @@ function instrumented(grid: NavGrid, c: Case): { finder: Pathfinder; tally: { re
 
 /**
  * The reads a search limited to N units may make: about 12 per A* expansion (four sides, eight
- * neighbours), up to ~9 per unit of a jump (three words per 32 cells of a scan, three cells per
+ * neighbours), up to ~9 per unit of a jump (one to three words per 32 cells of a scan, three cells per
  * diagonal step), plus one scan past the limit (a 200-cell row: at most ~45 reads).
  */
 const readsAllowed = (n: number): number => 16 * n + 64;

@@ -93,7 +93,7 @@ export interface FindPathOptions {
    * where a scan starts to where it stops, at a jump point or a wall; the steps of a diagonal or
    * vertical run); JPS+, which reads one table entry per jump however long, adds one per diagonal
    * hop. So N bounds the cells any algorithm looks at to a small constant times N (A*: each
-   * expanded node and its up to 8 neighbours; JPS: three 32-cell words per 32 cells scanned),
+   * expanded node and its up to 8 neighbours; JPS: one to three 32-cell words per 32 cells scanned),
    * however far the jumps reach: a search checks the bound after every expansion and every jump,
    * and stops within one scan of it. The same N therefore stops jump point search after fewer
    * expansions than A* on open ground, where one expansion scans far. `expanded` still counts

@@ -1,10 +1,10 @@
 import type { NavGrid, SearchView } from '../../../grid/navgrid.js';
-import { LazyNodeHeap } from '../../kernel/heap.js';
+import { JumpQueue } from './queue.js';
 import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
 import { DX as DX_, DY as DY_, OCTILE_K, paddedY, strideOf } from '../../../grid/padded.js';
 import { WalkBits, scanBackward as scanBackward_, scanForward as scanForward_ } from './bits.js';
 import { buildJumpTable, updateJumpTable, type JumpTable } from './jps-plus.js';
-import { oneCall, searchPlus, searchScan, successorCapacity, type JumpCounts } from './uniform.js';
+import { oneCall, searchPlus, searchScan, successorCapacity, type JumpCounts, type NodeStates } from './uniform.js';
 import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighted.js';
 import type { LandmarkBounds } from '../../bounds/landmarks/landmark-bounds.js';
 
@@ -30,8 +30,10 @@ const scanBackward = scanBackward_;
  * - cardinal (a vertical step stops where a horizontal scan from it finds a jump point).
  * Exact: the same cost as A*. The walkability bit planes follow the grid through `onChange`.
  *
- * Memory: 0.25 bytes per cell per layer searched, 0.5 on a layer with differing costs (the cost
- * boundary planes), plus 0.5 bytes per cell for the node states (see `marks`), on top of the
+ * Memory per cell, per layer searched: 0.75 bytes on a layer whose costs are all the same (the
+ * walkability planes, 0.25, and the uniform scans' stop planes, 0.5; see bits.ts), 0.5 on a layer
+ * with differing costs (walkability and cost boundary planes); plus 0.5 bytes per cell for the
+ * node states (see {@link NodeStates}) and the uniform loops' open list (queue.ts), on top of the
  * search scratch it is given (shared with the Pathfinder that owns it, and the hierarchy).
  * Not part of the public API: used through `findPath(..., { algorithm: 'jps' })` and the hierarchy.
  */
@@ -55,7 +57,7 @@ export class JumpPointSearch {
   /** Appends what it holds per layer (bit planes, JPS+ tables) and its own state, to `grid.memory()`'s form. */
   memory(out: { name: string; layer: number | null; bytes: number }[]): void {
     this.planes.forEach((p, layer) => {
-      if (p !== null) out.push({ name: 'JPS bit planes', layer, bytes: p.rows.byteLength + p.cols.byteLength });
+      if (p !== null) out.push({ name: 'JPS bit planes', layer, bytes: p.bytes });
     });
     this.tables.forEach((t, layer) => {
       if (t !== null) out.push({ name: 'JPS+ table', layer, bytes: t.bytes });
@@ -116,7 +118,9 @@ export class JumpPointSearch {
       this.planes[layer] = w;
       this.follow();
     }
-    if (!this.grid.searchView(layer).uniform) this.boundaries(layer);
+    // Uniform layers scan the stop planes; others stop at cost boundaries too (see `search`).
+    if (this.grid.searchView(layer).uniform) w.stops();
+    else this.boundaries(layer);
     return w;
   }
 
@@ -169,8 +173,8 @@ export class JumpPointSearch {
     }
     if (!cardinal && view.uniform) {
       const found = run.successors(view);
-      if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, run.scratch, start, goal, maxIterations, found, run.queue, out, run.counts);
-      return searchScan(this.bits(layer), view.stride, view.minCost, run.scratch, start, goal, maxIterations, found, run.queue, out, run.counts);
+      if (plus) return searchPlus(this.table(view, layer).jumps, view.stride, view.minCost, run.scratch, start, goal, maxIterations, found, run.queue, run, out, run.counts);
+      return searchScan(this.bits(layer), view.stride, view.minCost, run.scratch, start, goal, maxIterations, found, run.queue, run, out, run.counts);
     }
     return this.weighted(view, layer, start, goal, cardinal, maxIterations, out, landmarks, run);
   }
@@ -521,14 +525,9 @@ function diagonalBit(dx: number, dy: number): number {
  */
 export class JumpRun {
   readonly scratch: SearchScratch;
-  /** The uniform loops' open list: 20 bytes per queued entry, kept between queries. */
-  readonly queue = new LazyNodeHeap();
-  /**
-   * Each node's state in the current search, 2 bits per node (1 open, 2 closed, 0 neither), 16
-   * nodes per word: the same answers as the scratch's stamps (which are kept too, for the callers),
-   * but a plane small enough to stay in cache, so rejecting a jump end that is settled, or telling
-   * a new one, reads no large array. Cleared word by word through `touched` at the next search.
-   */
+  /** The uniform loops' open list: 21 bytes per queued entry, kept between queries. */
+  readonly queue = new JumpQueue();
+  /** Each node's state in the current search (see {@link NodeStates}): 0.5 bytes per node with `touched`. */
   readonly marks: Uint32Array;
   /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
   readonly touched: Int32Array;

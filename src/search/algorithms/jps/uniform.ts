@@ -4,16 +4,16 @@
  * nothing of those runs per node here.
  */
 import { DX, DY, OCTILE_K } from '../../../grid/padded.js';
-import type { LazyNodeHeap } from '../../kernel/heap.js';
+import type { JumpQueue } from './queue.js';
 import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
-import { scanBackward as scanBackward_, scanForward as scanForward_, type WalkBits } from './bits.js';
+import { jumpDown as jumpDown_, jumpUp as jumpUp_, type WalkBits } from './bits.js';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX_ = DX;
 const DY_ = DY;
 const K = OCTILE_K;
-const scanForward = scanForward_;
-const scanBackward = scanBackward_;
+const jumpUp = jumpUp_;
+const jumpDown = jumpDown_;
 /** The direction bits: N E S W are 1 2 4 8, the diagonals these. */
 const NE = 16;
 const SE = 32;
@@ -23,7 +23,7 @@ const NW = 128;
 /**
  * Work, counted against `maxIterations` by both loops: one per expanded node, plus what its jumps
  * look at. Jump point search: one per cell a scan steps over, from where it starts to where it
- * stops (a jump point or a wall), the bit scans reading three words per 32 cells; a diagonal run's
+ * stops (a jump point or a wall), the scans reading one stop word per 32 cells; a diagonal run's
  * steps are paid by its two side scans (each at least one cell) on every step it goes on. JPS+,
  * which reads one table entry per jump whatever its length: one per diagonal hop (a node's
  * straight jumps are a constant four). A diagonal run or hop stops as soon as the work passes the
@@ -42,12 +42,12 @@ const NW = 128;
  * successors of the expanded node itself, so each successor's path from its parent is diagonal
  * steps, then straight ones. Fills and returns `out` like {@link JumpPointSearch.search}. `found`
  * holds one node's successors (at least {@link successorCapacity} entries), `heap` is the open
- * list (a lazy heap, see {@link LazyNodeHeap}; the scratch's stays empty). Stamps, costs and
- * parents are the scratch's.
+ * list (see {@link JumpQueue}; the scratch's stays empty), `nodes` the node states read in place
+ * of the stamps. Stamps, costs and parents are the scratch's.
  */
-export function searchPlus(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, out: SearchOutcome, run: JumpCounts = oneCall()): SearchOutcome {
-  if (run.fresh) begin(scratch, heap, start, run);
-  return outcome(plusLoop(jumps, W, cost, scratch, goal, maxIterations, found, heap, run), scratch, goal, out, run);
+export function searchPlus(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeStates, out: SearchOutcome, run: JumpCounts = oneCall()): SearchOutcome {
+  if (run.fresh) begin(scratch, heap, nodes, start, run);
+  return outcome(plusLoop(jumps, W, cost, scratch, goal, maxIterations, found, heap, nodes, run), scratch, goal, out, run);
 }
 
 /**
@@ -55,9 +55,9 @@ export function searchPlus(jumps: Int16Array | Int32Array, W: number, cost: numb
  * cells at a time (transposed for vertical scans); single cells are tested on them too, which
  * stay in cache where the cost array would not.
  */
-export function searchScan(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, out: SearchOutcome, run: JumpCounts = oneCall()): SearchOutcome {
-  if (run.fresh) begin(scratch, heap, start, run);
-  return outcome(scanLoop(bits, W, cost, scratch, goal, maxIterations, found, heap, run), scratch, goal, out, run);
+export function searchScan(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, start: number, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeStates, out: SearchOutcome, run: JumpCounts = oneCall()): SearchOutcome {
+  if (run.fresh) begin(scratch, heap, nodes, start, run);
+  return outcome(scanLoop(bits, W, cost, scratch, goal, maxIterations, found, heap, nodes, run), scratch, goal, out, run);
 }
 
 /**
@@ -79,11 +79,30 @@ export function oneCall(): JumpCounts {
   return { fresh: true, stopAt: Infinity, expanded: 0, work: 0, paused: false };
 }
 
-function begin(scratch: SearchScratch, heap: LazyNodeHeap, start: number, run: JumpCounts): void {
+/**
+ * Each node's state in the current search, 2 bits per node (1 open, 2 closed, 0 neither), 16
+ * nodes per word: the same answers as the scratch's stamps (which the loops keep writing, for
+ * their callers), but a plane small enough to stay in cache, so rejecting a settled successor or a
+ * stale queue entry, or telling a new one, reads no large array. Cleared word by word through
+ * `touched` (`touchedCount` words in use) at the next search. @internal
+ */
+export interface NodeStates {
+  readonly marks: Uint32Array;
+  readonly touched: Int32Array;
+  touchedCount: number;
+}
+
+function begin(scratch: SearchScratch, heap: JumpQueue, nodes: NodeStates, start: number, run: JumpCounts): void {
   scratch.begin();
   scratch.place(start, 0);
+  const marks = nodes.marks;
+  const touched = nodes.touched;
+  for (let i = nodes.touchedCount - 1; i >= 0; i--) marks[touched[i]] = 0;
+  marks[start >>> 4] = 1 << ((start & 15) << 1);
+  touched[0] = start >>> 4;
+  nodes.touchedCount = 1;
   heap.clear();
-  heap.push(start, 0, 0);
+  heap.push(start, 0, 0, 8);
   run.expanded = 0;
   run.work = 0;
 }
@@ -100,8 +119,10 @@ const LIMITED = 1;
 const PAUSED = 2;
 
 /** JPS+'s loop: returns how it ended (ENDED, LIMITED or PAUSED), its counts in `run`. */
-function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, run: JumpCounts): number {
+function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeStates, run: JumpCounts): number {
   const { g, parent, stamp } = scratch;
+  const marks = nodes.marks;
+  const touched = nodes.touched;
   const open = scratch.generation;
   const closed = open + 1;
   const gy = (goal / W) | 0;
@@ -118,8 +139,13 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
       break;
     }
     const cur = heap.pop();
+    const curG = heap.g;
+    const arrived = heap.dir;
     // An entry left behind when its node's cost improved: the node is settled already.
-    if (stamp[cur] === closed) continue;
+    const cm = cur >>> 4;
+    const cs = (cur & 15) << 1;
+    if (((marks[cm] >>> cs) & 3) === 2) continue;
+    marks[cm] ^= 3 << cs;
     stamp[cur] = closed;
     if (cur === goal) break;
     if (work >= maxIterations) {
@@ -131,61 +157,84 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
     const cy = (cur / W) | 0;
     const cx = cur - cy * W;
     let n = 0;
-    for (let dirs = pruned(tableMoves(jumps, cur), W, cx, cy, parent[cur]), k = 0; dirs !== 0; k++, dirs >>>= 1) {
+    for (let dirs = pruned(tableMoves(jumps, cur), arrived), k = 0; dirs !== 0; k++, dirs >>>= 1) {
       if ((dirs & 1) === 0) continue;
       if (k < 4) {
         n = straightJump(jumps[cur * 8 + k], cx, cy, k, gx, gy, found, n);
         continue;
       }
-      // A diagonal run: hop from one cell with straight jump points to the next.
+      // A diagonal run: hop from one cell with straight jump points to the next, queueing those
+      // jump points, never the cells of the run (as in the scans' runs, see diagonalScans). No hop
+      // cell has the goal on a line it jumps along: the run meets the goal's row or column only
+      // at the crossing, handled after the run.
       const dx = DX_[k];
       const dy = DY_[k];
       const kh = dx > 0 ? 1 : 3;
       const kv = dy > 0 ? 2 : 0;
-      for (let q = cur, x = cx, y = cy; ; ) {
+      const step = dy * W + dx;
+      let q = cur;
+      let t = 0;
+      for (;;) {
         const d = jumps[q * 8 + k];
-        // The run meets the goal's row or column within this hop: the cell where it does becomes
-        // a node (the goal itself when it lies on the diagonal), which reaches the goal straight.
-        const mx = (gx - x) * dx;
-        const my = (gy - y) * dy;
-        if (mx > 0 && my > 0) {
-          const m = mx < my ? mx : my;
-          if (m <= (d < 0 ? -d : d)) {
-            n = add(found, n, x + m * dx, y + m * dy);
-            break;
-          }
+        if (d <= 0) {
+          t -= d;
+          break;
         }
-        if (d <= 0) break;
-        x += d * dx;
-        y += d * dy;
-        q = y * W + x;
-        n = straightJump(jumps[q * 8 + kh], x, y, kh, gx, gy, found, n);
-        n = straightJump(jumps[q * 8 + kv], x, y, kv, gx, gy, found, n);
+        t += d;
+        q += d * step;
+        const h = jumps[q * 8 + kh];
+        if (h > 0) n = add(found, n, cx + (t + h) * dx, cy + t * dy);
+        const v = jumps[q * 8 + kv];
+        if (v > 0) n = add(found, n, cx + t * dx, cy + (t + v) * dy);
         if (++work > maxIterations) {
           code = LIMITED;
           break loop;
         }
       }
+      // The run crosses the goal's column (or row, or meets the goal) within its t free steps: the
+      // goal is a successor when a straight jump from that cell reaches it before a jump point
+      // or a wall (diagonal steps, then straight ones, like every successor's path).
+      const mx = (gx - cx) * dx;
+      const my = (gy - cy) * dy;
+      if (mx > 0 && my > 0) {
+        const m = mx < my ? mx : my;
+        if (m <= t) {
+          const c = cur + m * step;
+          const ahead = mx < my ? my - m : mx - m;
+          const e = ahead === 0 ? 0 : jumps[c * 8 + (mx < my ? kv : kh)];
+          if (ahead <= (e < 0 ? -e : e)) n = add(found, n, gx, gy);
+        }
+      }
     }
     // The successors, found as x, y pairs: each one's path is diagonal, then straight, so its
     // cost is the octile distance (kept in the loop: a call here would not be inlined).
-    const base = g[cur];
+    const base = curG;
     for (let i = 0; i < n; i += 2) {
       const jx = found[i];
       const jy = found[i + 1];
       const jp = jy * W + jx;
-      const st = stamp[jp];
-      if (st === closed) continue;
+      const wi = jp >>> 4;
+      const sh = (jp & 15) << 1;
+      const word = marks[wi];
+      const st = (word >>> sh) & 3;
+      if (st === 2) continue;
       const ax = jx > cx ? jx - cx : cx - jx;
       const ay = jy > cy ? jy - cy : cy - jy;
       const ng = base + (ax > ay ? ax + K * ay : ay + K * ax) * cost;
-      if (st === open && ng >= g[jp]) continue;
+      if (st === 1) {
+        if (ng >= g[jp]) continue;
+      } else {
+        if (word === 0) touched[nodes.touchedCount++] = wi;
+        marks[wi] = word | (1 << sh);
+        stamp[jp] = open;
+      }
       const hx = jx > gx ? jx - gx : gx - jx;
       const hy = jy > gy ? jy - gy : gy - jy;
       g[jp] = ng;
       parent[jp] = cur;
-      stamp[jp] = open;
-      heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng);
+      // The last step into it: straight unless the path is all diagonal (see `pruned`).
+      const dir = ax === ay ? (jy > cy ? (jx > cx ? 5 : 6) : jx > cx ? 4 : 7) : ax > ay ? (jx > cx ? 1 : 3) : jy > cy ? 2 : 0;
+      heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng, dir);
     }
   }
   run.expanded = expanded;
@@ -194,12 +243,19 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
 }
 
 /** Jump point search's loop, by bit plane scans: returns what {@link plusLoop} does. */
-function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: LazyNodeHeap, run: JumpCounts): number {
+function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratch, goal: number, maxIterations: number, found: Int32Array, heap: JumpQueue, nodes: NodeStates, run: JumpCounts): number {
   const { g, parent, stamp } = scratch;
+  const marks = nodes.marks;
+  const touched = nodes.touched;
   const open = scratch.generation;
   const closed = open + 1;
+  bits.stops();
   const rows = bits.rows;
   const cols = bits.cols;
+  const east = bits.east!;
+  const west = bits.west!;
+  const south = bits.south!;
+  const north = bits.north!;
   const rw = bits.rowWords;
   const cw = bits.colWords;
   const gy = (goal / W) | 0;
@@ -217,7 +273,12 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
       break;
     }
     const cur = heap.pop();
-    if (stamp[cur] === closed) continue;
+    const curG = heap.g;
+    const arrived = heap.dir;
+    const cm = cur >>> 4;
+    const cs = (cur & 15) << 1;
+    if (((marks[cm] >>> cs) & 3) === 2) continue;
+    marks[cm] ^= 3 << cs;
     stamp[cur] = closed;
     if (cur === goal) break;
     if (work >= maxIterations) {
@@ -229,16 +290,16 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
     const cy = (cur / W) | 0;
     const cx = cur - cy * W;
     let n = 0;
-    for (let dirs = pruned(bitMoves(rows, rw, cx, cy), W, cx, cy, parent[cur]), k = 0; dirs !== 0; k++, dirs >>>= 1) {
+    for (let dirs = pruned(bitMoves(rows, rw, cx, cy), arrived), k = 0; dirs !== 0; k++, dirs >>>= 1) {
       if ((dirs & 1) === 0) continue;
       if (k === 1 || k === 3) {
-        const p = k === 1 ? scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, null) : scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1, null);
+        const p = k === 1 ? jumpUp(east, rows, rw, cy, cx, cy === gy ? gx : -1) : jumpDown(west, rows, rw, cy, cx, cy === gy ? gx : -1);
         if (p >= 0) n = add(found, n, p, cy);
         // Where it stopped: p, or ~p at a wall (p ^ (p >> 31) is both).
         const stop = p ^ (p >> 31);
         work += k === 1 ? stop - cx : cx - stop;
       } else if (k === 0 || k === 2) {
-        const p = k === 2 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1, null) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1, null);
+        const p = k === 2 ? jumpUp(south, cols, cw, cx, cy, cx === gx ? gy : -1) : jumpDown(north, cols, cw, cx, cy, cx === gx ? gy : -1);
         if (p >= 0) n = add(found, n, cx, p);
         const stop = p ^ (p >> 31);
         work += k === 2 ? stop - cy : cy - stop;
@@ -252,23 +313,33 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
       }
     }
     // As in plusLoop.
-    const base = g[cur];
+    const base = curG;
     for (let i = 0; i < n; i += 2) {
       const jx = found[i];
       const jy = found[i + 1];
       const jp = jy * W + jx;
-      const st = stamp[jp];
-      if (st === closed) continue;
+      const wi = jp >>> 4;
+      const sh = (jp & 15) << 1;
+      const word = marks[wi];
+      const st = (word >>> sh) & 3;
+      if (st === 2) continue;
       const ax = jx > cx ? jx - cx : cx - jx;
       const ay = jy > cy ? jy - cy : cy - jy;
       const ng = base + (ax > ay ? ax + K * ay : ay + K * ax) * cost;
-      if (st === open && ng >= g[jp]) continue;
+      if (st === 1) {
+        if (ng >= g[jp]) continue;
+      } else {
+        if (word === 0) touched[nodes.touchedCount++] = wi;
+        marks[wi] = word | (1 << sh);
+        stamp[jp] = open;
+      }
       const hx = jx > gx ? jx - gx : gx - jx;
       const hy = jy > gy ? jy - gy : gy - jy;
       g[jp] = ng;
       parent[jp] = cur;
-      stamp[jp] = open;
-      heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng);
+      // The last step into it: straight unless the path is all diagonal (see `pruned`).
+      const dir = ax === ay ? (jy > cy ? (jx > cx ? 5 : 6) : jx > cx ? 4 : 7) : ax > ay ? (jx > cx ? 1 : 3) : jy > cy ? 2 : 0;
+      heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng, dir);
     }
   }
   run.expanded = expanded;
@@ -333,38 +404,37 @@ function tableMoves(jumps: Int16Array | Int32Array, cur: number): number {
 }
 
 /**
- * The directions jump point search follows from padded cell (cx, cy), whose open first steps are
- * `moves`, reached from padded cell `par` (-1 for the start: every open direction). A node's path
- * from its parent ends with a straight step unless it is all diagonal, so the last step is read
- * off the two cells' offsets.
+ * The directions jump point search follows from a node whose open first steps are `moves`, reached
+ * by a last step in direction `dir` (0-7 as DX / DY; 8 for the start: every open direction). A
+ * node's path from its parent is diagonal steps, then straight ones, so the last step is straight
+ * unless the path is all diagonal.
  */
-function pruned(moves: number, W: number, cx: number, cy: number, par: number): number {
-  if (par === -1) return moves;
-  const py = (par / W) | 0;
-  const px = par - py * W;
-  const ax = cx > px ? cx - px : px - cx;
-  const ay = cy > py ? cy - py : py - cy;
-  if (ax === ay) {
+function pruned(moves: number, dir: number): number {
+  switch (dir) {
+    // Straight arrival: ahead, and only the forced sides: a side cell open here whose diagonal from
+    // the cell behind is blocked, which (the cell behind and the side cell being open) means the
+    // corner cell beside the one behind is; an unforced side is reached more cheaply from behind.
+    // Plus the diagonal ahead beside each forced side.
+    case 0:
+      return (moves & 1) | ((moves & 2) !== 0 && (moves & SE) === 0 ? 2 | (moves & NE) : 0) | ((moves & 8) !== 0 && (moves & SW) === 0 ? 8 | (moves & NW) : 0);
+    case 1:
+      return (moves & 2) | ((moves & 1) !== 0 && (moves & NW) === 0 ? 1 | (moves & NE) : 0) | ((moves & 4) !== 0 && (moves & SW) === 0 ? 4 | (moves & SE) : 0);
+    case 2:
+      return (moves & 4) | ((moves & 2) !== 0 && (moves & NE) === 0 ? 2 | (moves & SE) : 0) | ((moves & 8) !== 0 && (moves & NW) === 0 ? 8 | (moves & SW) : 0);
+    case 3:
+      return (moves & 8) | ((moves & 1) !== 0 && (moves & NE) === 0 ? 1 | (moves & NW) : 0) | ((moves & 4) !== 0 && (moves & SE) === 0 ? 4 | (moves & SW) : 0);
     // Diagonal arrival: its two straight components and itself.
-    const east = cx > px;
-    return cy > py ? moves & (east ? 2 | 4 | SE : 8 | 4 | SW) : moves & (east ? 2 | 1 | NE : 8 | 1 | NW);
+    case 4:
+      return moves & (1 | 2 | NE);
+    case 5:
+      return moves & (2 | 4 | SE);
+    case 6:
+      return moves & (4 | 8 | SW);
+    case 7:
+      return moves & (1 | 8 | NW);
+    default:
+      return moves;
   }
-  // Straight arrival: ahead, and only the forced sides: a side cell open here whose diagonal from
-  // the cell behind is blocked, which (the cell behind and the side cell being open) means the
-  // corner cell beside the one behind is; an unforced side is reached more cheaply from behind.
-  // Plus the diagonal ahead beside each forced side.
-  if (ax > ay) {
-    const east = cx > px;
-    let m = moves & (east ? 2 : 8);
-    if ((moves & 1) !== 0 && (moves & (east ? NW : NE)) === 0) m |= 1 | (moves & (east ? NE : NW));
-    if ((moves & 4) !== 0 && (moves & (east ? SW : SE)) === 0) m |= 4 | (moves & (east ? SE : SW));
-    return m;
-  }
-  const south = cy > py;
-  let m = moves & (south ? 4 : 1);
-  if ((moves & 2) !== 0 && (moves & (south ? NE : SE)) === 0) m |= 2 | (moves & (south ? SE : NE));
-  if ((moves & 8) !== 0 && (moves & (south ? NW : SW)) === 0) m |= 8 | (moves & (south ? SW : NW));
-  return m;
 }
 
 /**
@@ -393,6 +463,8 @@ function diagonalScans(bits: WalkBits, x: number, y: number, k: number, gx: numb
   const cw = bits.colWords;
   const dx = DX_[k];
   const dy = DY_[k];
+  const hStops = dx > 0 ? bits.east! : bits.west!;
+  const vStops = dy > 0 ? bits.south! : bits.north!;
   // The first step is open (the caller's moves say so); after that, the two cells beside the
   // next step are the ones the scans start into, so each is tested once.
   let spent = 0;
@@ -407,12 +479,12 @@ function diagonalScans(bits: WalkBits, x: number, y: number, k: number, gx: numb
     const v = openAt(rows, rw, x, y + dy);
     // A blocked first cell ends a scan at once: skip the call (common in cluttered maps).
     if (h) {
-      const p = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, null) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, null);
+      const p = dx > 0 ? jumpUp(hStops, rows, rw, y, x, y === gy ? gx : -1) : jumpDown(hStops, rows, rw, y, x, y === gy ? gx : -1);
       if (p >= 0) n = add(found, n, p, y);
       spent += dx * ((p ^ (p >> 31)) - x);
     }
     if (v) {
-      const p = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, null) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, null);
+      const p = dy > 0 ? jumpUp(vStops, cols, cw, x, y, x === gx ? gy : -1) : jumpDown(vStops, cols, cw, x, y, x === gx ? gy : -1);
       if (p >= 0) n = add(found, n, x, p);
       spent += dy * ((p ^ (p >> 31)) - y);
     }
