@@ -1,6 +1,8 @@
 import { TilenavError, describe } from '../errors.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { lineOfSight } from '../path/los.js';
+import { movementRange } from '../search/pathfinder.js';
+import { mulberry32 } from '../query/random.js';
 import { movementModel, type MovementName } from '../search/movement.js';
 import type { WorldPoint } from '../grid/projection.js';
 import { Avoidance } from './avoidance.js';
@@ -115,6 +117,8 @@ export class NavigationSystem {
   private accumulator = 0;
   private time = 0;
   private readonly scratch = { x: 0, y: 0 };
+  /** Units wandering (see {@link wander}), by id. */
+  private readonly wanderers = new Map<number, Wanderer>();
 
   /**
    * An empty system on `grid`; it listens to the grid's changes until `dispose()`. Throws a
@@ -319,6 +323,7 @@ export class NavigationSystem {
 
   /** Removes an agent; its id may be handed out again by addAgent. */
   removeAgent(id: number): void {
+    this.wanderers.delete(id);
     this.agents.remove(id);
   }
 
@@ -345,7 +350,99 @@ export class NavigationSystem {
   moveTo(id: number, x: number, y: number, intent: MoveIntent = {}): void {
     this.agents.check(id);
     this.checkPoint(x, y, 'target x', 'target y');
+    this.wanderers.delete(id);
     this.agents.order(id, x, y, this.resolved(intent), -1, this.time);
+  }
+
+  /**
+   * Sends unit `id` away from a threat at (fromX, fromY) (cell coordinates): to the cell within
+   * `distance` movement points of where it stands (its movement range, as
+   * `Pathfinder.movementRange` counts them: walls, costs and the system's movement) that lies
+   * farthest, in a straight line, from the threat; of equally far cells the cheapest to reach. A
+   * plain order follows (as {@link moveTo}, with `intent`). Call it again while the threat comes
+   * on. Returns false, giving no order, when no cell in range lies farther from the threat than
+   * the unit's own (cornered). Throws a TilenavError naming `distance` (a number > 0 expected),
+   * `threat x` or `threat y` (finite numbers).
+   */
+  flee(id: number, fromX: number, fromY: number, intent: MoveIntent & { distance?: number } = {}): boolean {
+    this.agents.check(id);
+    if (!Number.isFinite(fromX)) throw new TilenavError(`expected a finite number, got ${describe(fromX)}`, { element: 'threat x' });
+    if (!Number.isFinite(fromY)) throw new TilenavError(`expected a finite number, got ${describe(fromY)}`, { element: 'threat y' });
+    const distance = intent.distance ?? 8;
+    if (typeof distance !== 'number' || !(distance > 0) || distance === Infinity) throw new TilenavError(`expected a distance in movement points, a finite number > 0, got ${describe(distance)}`, { element: 'distance' });
+    const a = this.agents;
+    const grid = this.grid;
+    const at = cellIndexAt(grid, a.x[id], a.y[id]);
+    if (at < 0) return false;
+    const range = movementRange(grid, grid.xOf(at), grid.yOf(at), { budget: distance, layer: a.layer[id], movement: this.movement });
+    let best = -1;
+    let far = (grid.xOf(at) - fromX) ** 2 + (grid.yOf(at) - fromY) ** 2;
+    // Cheapest first: a strictly farther cell wins, so ties go to the cheaper one.
+    for (let k = 0; k < range.cells.length; k++) {
+      const c = range.cells[k];
+      const d = (grid.xOf(c) - fromX) ** 2 + (grid.yOf(c) - fromY) ** 2;
+      if (d > far + 1e-9) {
+        far = d;
+        best = c;
+      }
+    }
+    if (best < 0) return false;
+    const { distance: _, ...order } = intent;
+    this.moveTo(id, grid.xOf(best), grid.yOf(best), { ...order, layer: a.layer[id] });
+    return true;
+  }
+
+  /**
+   * Lets unit `id` wander: it walks to a cell picked at random within `radius` cells (straight-line
+   * distance) of where it stands now, among those it can reach from there, stands `pause`
+   * seconds, and walks to the next, until it is given another order ({@link moveTo}, a group
+   * order, a chase, {@link stopInPlace}) or removed. The picks come from a generator seeded with
+   * `seed` (default: the unit's id), so the same calls give the same walk. Throws a TilenavError
+   * naming `radius` (a finite number > 0), `pause` (a number >= 0) or `seed` (an integer).
+   */
+  wander(id: number, options: Omit<MoveIntent, 'onArrived' | 'layer'> & { radius?: number; pause?: number; seed?: number } = {}): void {
+    this.agents.check(id);
+    const { radius = 5, pause = 1, seed = id, ...intent } = options;
+    if (typeof radius !== 'number' || !(radius > 0) || radius === Infinity) throw new TilenavError(`expected a radius in cells, a finite number > 0, got ${describe(radius)}`, { element: 'radius' });
+    if (typeof pause !== 'number' || !(pause >= 0) || pause === Infinity) throw new TilenavError(`expected a pause in seconds, a finite number >= 0, got ${describe(pause)}`, { element: 'pause' });
+    if (!Number.isInteger(seed)) throw new TilenavError(`expected an integer, got ${describe(seed)}`, { element: 'seed' });
+    const a = this.agents;
+    const grid = this.grid;
+    const at = cellIndexAt(grid, a.x[id], a.y[id]);
+    this.stopInPlace(id);
+    if (at < 0) return;
+    const hx = grid.xOf(at);
+    const hy = grid.yOf(at);
+    // Reachable within the disc: a path there is at most the disc's walk round its walls, so the
+    // range's budget is generous and the disc test does the choosing.
+    const range = movementRange(grid, hx, hy, { budget: radius * 4, layer: a.layer[id], movement: this.movement });
+    const spots: number[] = [];
+    for (let k = 0; k < range.cells.length; k++) {
+      const c = range.cells[k];
+      if ((grid.xOf(c) - hx) ** 2 + (grid.yOf(c) - hy) ** 2 <= radius * radius) spots.push(c);
+    }
+    if (spots.length < 2) return;
+    this.wanderers.set(id, { spots: Int32Array.from(spots), pause, next: this.time, random: mulberry32(seed >>> 0), intent: this.resolved({ ...intent, layer: a.layer[id] }) });
+  }
+
+  /** Sends the wanderers whose pause is over to their next spot (at the start of a step). */
+  private wanderOn(): void {
+    for (const [id, w] of this.wanderers) {
+      if (!this.agents.has(id)) {
+        this.wanderers.delete(id);
+        continue;
+      }
+      if (w.next > this.time) continue;
+      const grid = this.grid;
+      const here = cellIndexAt(grid, this.agents.x[id], this.agents.y[id]);
+      let c = w.spots[Math.floor(w.random() * w.spots.length)];
+      if (c === here) c = w.spots[(w.spots.indexOf(c) + 1) % w.spots.length];
+      w.next = Infinity;
+      const onArrived = (): void => {
+        if (this.wanderers.get(id) === w) w.next = this.time + w.pause;
+      };
+      this.agents.order(id, grid.xOf(c), grid.yOf(c), { ...w.intent, onArrived }, -1, this.time);
+    }
   }
 
   /** `intent` with its `layer` as an index (a TilenavError naming `layer` for an unknown one). */
@@ -380,6 +477,7 @@ export class NavigationSystem {
     if (ids === null || typeof ids !== 'object' || typeof ids.length !== 'number') throw new TilenavError(`expected an array of agent ids, got ${describe(ids)}`, { element: 'ids' });
     for (let k = 0; k < ids.length; k++) agents.check(ids[k]);
     this.checkPoint(x, y, 'target x', 'target y');
+    for (let k = 0; k < ids.length; k++) this.wanderers.delete(ids[k]);
     const asked = intent.mode ?? 'auto';
     if (asked !== 'auto' && asked !== 'formation' && asked !== 'flow') throw new TilenavError(`expected 'auto', 'formation' or 'flow', got ${describe(asked)}`, { element: 'mode' });
     intent = this.resolved(intent);
@@ -450,6 +548,7 @@ export class NavigationSystem {
     } else if (typeof target !== 'function') {
       throw new TilenavError(`expected an agent id or a function returning { x, y }, got ${describe(target)}`, { element: 'target' });
     }
+    for (let k = 0; k < ids.length; k++) this.wanderers.delete(ids[k]);
     const g = this.nextGroup++;
     const chase = this.replanner.newChase(target, ids);
     if (chase === null) {
@@ -491,6 +590,7 @@ export class NavigationSystem {
   /** Forgets the agent's target and path: it stands where it is. */
   stopInPlace(id: number): void {
     this.agents.check(id);
+    this.wanderers.delete(id);
     this.agents.stop(id);
   }
 
@@ -565,6 +665,7 @@ export class NavigationSystem {
       prevX[i] = x[i];
       prevY[i] = y[i];
     }
+    if (this.wanderers.size > 0) this.wanderOn();
     this.replanner.refreshFields(now);
     this.replanner.checkShortcuts();
     this.replanner.planWhereNeeded();
@@ -590,4 +691,16 @@ export class NavigationSystem {
       }
     }
   }
+}
+
+/** A wandering unit's state (see {@link NavigationSystem.wander}). */
+interface Wanderer {
+  /** The cells it may walk to. */
+  readonly spots: Int32Array;
+  /** Seconds it stands at each. */
+  readonly pause: number;
+  /** Simulated time it walks on at (Infinity while it walks). */
+  next: number;
+  readonly random: () => number;
+  readonly intent: MoveIntent;
 }
