@@ -50,10 +50,11 @@ export function planFormation(grid: NavGrid, layer: number, xs: ArrayLike<number
   // Reachable cells around the centre: a breadth-first flood, widened until it holds every slot.
   const mark = new Uint8Array(grid.size);
   let radius = Math.ceil((Math.max(rows, cols) * spacing) / 2) + 4;
-  let reached: Int32Array;
-  let count: number;
+  let reached = new Int32Array(0);
+  let count = 0;
   for (;;) {
-    mark.fill(0);
+    // Only the cells the last flood marked are cleared (not the whole map).
+    for (let k = 0; k < count; k++) mark[reached[k]] = 0;
     reached = new Int32Array(Math.min(grid.size, (2 * radius + 1) ** 2));
     count = flood(grid, walk, center, radius, mark, reached);
     if (count >= n || radius > grid.width + grid.height) break;
@@ -61,17 +62,29 @@ export function planFormation(grid: NavGrid, layer: number, xs: ArrayLike<number
   }
   // Where the slots that find no free cell near them go: the reached cells in flood order.
   let spare = 0;
+  // Free reached cells per block of BLOCK x BLOCK cells: a slot's search skips at once a
+  // neighbourhood with none (a big group filling a room would otherwise scan every ring for each
+  // of its last slots).
+  const BW = Math.ceil(W / BLOCK);
+  const free = new Uint16Array(BW * Math.ceil(grid.height / BLOCK));
+  for (let k = 0; k < count; k++) free[blockOf(reached[k], W, BW)]++;
+  const take = (i: number) => {
+    if (mark[i] === REACHED) free[blockOf(i, W, BW)]--;
+    mark[i] |= TAKEN;
+  };
 
   // Units in front-to-back, then left-to-right order, matched to slots in the same order.
-  const order = Array.from({ length: n }, (_, k) => k);
-  const fwd = (k: number) => (xs[k] - mx) * fx + (ys[k] - my) * fy;
-  const lat = (k: number) => -(xs[k] - mx) * fy + (ys[k] - my) * fx;
-  order.sort((a, b) => fwd(b) - fwd(a) || a - b);
-  for (let r = 0; r < rows; r++) {
-    const row = order.slice(r * cols, Math.min(n, (r + 1) * cols));
-    row.sort((a, b) => lat(a) - lat(b) || a - b);
-    for (let k = 0; k < row.length; k++) order[r * cols + k] = row[k];
+  // (The keys are computed once: the sorts compare them some n log n times.)
+  const fwd = new Float64Array(n);
+  const lat = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    fwd[k] = (xs[k] - mx) * fx + (ys[k] - my) * fy;
+    lat[k] = -(xs[k] - mx) * fy + (ys[k] - my) * fx;
   }
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = k;
+  order.sort((a, b) => fwd[b] - fwd[a] || a - b);
+  for (let r = 0; r < rows; r++) order.subarray(r * cols, Math.min(n, (r + 1) * cols)).sort((a, b) => lat[a] - lat[b] || a - b);
 
   const slots = new Float64Array(n * 2);
   for (let s = 0; s < n; s++) {
@@ -88,7 +101,8 @@ export function planFormation(grid: NavGrid, layer: number, xs: ArrayLike<number
       // The nearest free reached cell within a few rings; else (a big group in a small room, where
       // a search per slot out to the formation's size would cost it the square of that size) the
       // free reached cell nearest the centre by the flood's steps.
-      let j = nearestCell(grid, walk, c, d, Math.min(NEAR_RINGS, radius * 2), mark);
+      const rings = Math.min(NEAR_RINGS, radius * 2);
+      let j = anyFree(free, BW, W, grid.height, c, d, rings) ? nearestCell(grid, walk, c, d, rings, mark) : -1;
       while (j < 0 && spare < count) {
         const k = reached[spare++];
         if (mark[k] === REACHED) j = k;
@@ -97,15 +111,30 @@ export function planFormation(grid: NavGrid, layer: number, xs: ArrayLike<number
       const t = j >= 0 ? j : center;
       px = grid.xOf(t);
       py = grid.yOf(t);
-      mark[t] |= TAKEN;
+      take(t);
     } else {
-      mark[i] |= TAKEN;
+      take(i);
     }
     const unit = order[s];
     slots[unit * 2] = px;
     slots[unit * 2 + 1] = py;
   }
   return { slots, facing, center };
+}
+
+/** Side of the blocks planFormation counts free cells in. */
+const BLOCK = 8;
+
+const blockOf = (i: number, W: number, BW: number) => Math.floor(Math.floor(i / W) / BLOCK) * BW + Math.floor((i % W) / BLOCK);
+
+/** Whether a block overlapping the square of Chebyshev radius `r` around (x, y) (clipped to the grid) holds a free reached cell. */
+function anyFree(free: Uint16Array, BW: number, W: number, H: number, x: number, y: number, r: number): boolean {
+  const x0 = Math.floor(Math.max(0, x - r) / BLOCK);
+  const x1 = Math.floor(Math.min(W - 1, x + r) / BLOCK);
+  const y0 = Math.floor(Math.max(0, y - r) / BLOCK);
+  const y1 = Math.floor(Math.min(H - 1, y + r) / BLOCK);
+  for (let by = y0; by <= y1; by++) for (let bx = x0; bx <= x1; bx++) if (free[by * BW + bx] > 0) return true;
+  return false;
 }
 
 /** Rings searched around a slot whose own cell is blocked, unreachable or taken (see planFormation). */
@@ -139,33 +168,40 @@ function flood(grid: NavGrid, walk: Uint8Array, start: number, radius: number, m
 }
 
 /**
- * The cell nearest (x, y) (Euclidean between centres; ties to the lower index) that is walkable,
- * and with `mark` also reached and not taken, searching square rings out to `radius`; -1 if none.
+ * The cell nearest (x, y) (Euclidean between centres; ties to the first in row order) that is
+ * walkable, and with `mark` also reached and not taken, searching square rings out to `radius`; -1
+ * if none. Once a ring holds one, one more ring settles it (a cell of the next ring can still be
+ * nearer than this ring's corner; none farther out can, within the few rings searched).
  */
 function nearestCell(grid: NavGrid, walk: Uint8Array, x: number, y: number, radius: number, mark: Uint8Array | null): number {
-  const ok = (i: number) => walk[i] === 1 && (mark === null || mark[i] === REACHED);
-  if (grid.inBounds(x, y) && ok(y * grid.width + x)) return y * grid.width + x;
-  for (let r = 1; r <= radius; r++) {
-    const best = ringBest(grid, ok, x, y, r);
-    if (best === null) continue;
-    // A cell on the next ring can still be nearer than this ring's corner; one more ring settles it.
-    const next = r + 1 <= radius ? ringBest(grid, ok, x, y, r + 1) : null;
-    return next !== null && next.d < best.d ? next.i : best.i;
+  const W = grid.width;
+  const H = grid.height;
+  if (x >= 0 && y >= 0 && x < W && y < H) {
+    const i = y * W + x;
+    if (walk[i] === 1 && (mark === null || mark[i] === REACHED)) return i;
   }
-  return -1;
-}
-
-/** The nearest acceptable cell on the square ring at Chebyshev distance r (ties: first in scan order). */
-function ringBest(grid: NavGrid, ok: (i: number) => boolean, x: number, y: number, r: number): { i: number; d: number } | null {
-  let best: { i: number; d: number } | null = null;
-  for (let dy = -r; dy <= r; dy++) {
-    const step = Math.abs(dy) === r ? 1 : 2 * r;
-    for (let dx = -r; dx <= r; dx += step) {
-      if (!grid.inBounds(x + dx, y + dy)) continue;
-      const i = (y + dy) * grid.width + x + dx;
-      const d = dx * dx + dy * dy;
-      if (ok(i) && (best === null || d < best.d)) best = { i, d };
+  let best = -1;
+  let bestD = Infinity;
+  let last = radius;
+  for (let r = 1; r <= last; r++) {
+    for (let dy = -r; dy <= r; dy++) {
+      const cy = y + dy;
+      if (cy < 0 || cy >= H) continue;
+      const step = dy === r || dy === -r ? 1 : 2 * r;
+      for (let dx = -r; dx <= r; dx += step) {
+        const cx = x + dx;
+        if (cx < 0 || cx >= W) continue;
+        const i = cy * W + cx;
+        if (walk[i] !== 1 || (mark !== null && mark[i] !== REACHED)) continue;
+        const d = dx * dx + dy * dy;
+        // Strictly nearer only: the inner ring, then the first in scan order, keeps a tie.
+        if (d < bestD) {
+          bestD = d;
+          best = i;
+        }
+      }
     }
+    if (best >= 0 && last === radius) last = Math.min(radius, r + 1);
   }
   return best;
 }

@@ -112,6 +112,18 @@ export const ASTAR_WORK = 32;
 /** Searches spread over steps at once (each holds a search slot: about 20 bytes per cell of the map). */
 const MAX_SLICED = 2;
 
+/** Work per expansion a spread jump point search is first taken to do (see GridPlanner's stepSliced). */
+const JUMP_WORK_GUESS = 16;
+
+/** A search of an agent's spread over steps: the goal cell it searches for, whether as near as it gets, whether it jumps (its work counts cells, not expansions). */
+interface Sliced {
+  search: PathSearch;
+  gx: number;
+  gy: number;
+  nearest: boolean;
+  jump: boolean;
+}
+
 /** Cells of a path searched for the one an agent that walked on while the search ran joins it at (see joinIndex). */
 const JOIN_SCAN = 512;
 
@@ -200,10 +212,10 @@ export class GridPlanner implements AgentPlanner {
   private agentNow = -1;
   /** Agents whose last plan ran out of its budget (once more, and their search is spread over steps). */
   private readonly cutOnce = new Set<number>();
-  /** Agents whose search is spread over steps, with the goal cell it searches for. */
-  private readonly sliced = new Map<number, { search: PathSearch; gx: number; gy: number }>();
-  /** Agents whose search is to be spread over steps once a search slot is free. */
-  private readonly queued = new Set<number>();
+  /** Agents whose search is spread over steps (see Sliced). */
+  private readonly sliced = new Map<number, Sliced>();
+  /** Agents whose search is to be spread over steps once a search slot is free: true for a jump point search, false for A* as near as it gets. */
+  private readonly queued = new Map<number, boolean>();
   /** Agents whose next plan runs whole: their search could not be spread (a layer with links). */
   private readonly unbounded = new Set<number>();
 
@@ -240,16 +252,17 @@ export class GridPlanner implements AgentPlanner {
     const goalLayer = req.goalLayer ?? req.layer;
     const running = this.sliced.get(req.agent);
     if (running !== undefined) {
-      if (running.gx === gx && running.gy === gy && grid.isWalkable(sx, sy, req.layer)) return this.stepSliced(req, running.search);
+      if (running.gx === gx && running.gy === gy && grid.isWalkable(sx, sy, req.layer)) return this.stepSliced(req, running);
       this.forget(req.agent);
     }
     if (!grid.isWalkable(sx, sy, req.layer) || !grid.inBounds(gx, gy)) return this.forget(req.agent);
     if (!this.nearest && !grid.isWalkable(gx, gy, goalLayer)) return this.forget(req.agent);
-    if (this.queued.has(req.agent)) {
+    const jump = this.queued.get(req.agent);
+    if (jump !== undefined) {
       // Waits for a search slot (at most MAX_SLICED searches are spread at once), doing no work.
       if (this.sliced.size >= MAX_SLICED) return this.wait();
       this.queued.delete(req.agent);
-      return this.slice(req, sx, sy, gx, gy);
+      return this.slice(req, sx, sy, gx, gy, jump && grid.isWalkable(gx, gy, req.layer) ? false : this.nearest);
     }
     const hex = !canSmooth(req.movement);
     // The straight line past the walls: the plan when no standing agent is near it, and the path
@@ -271,12 +284,14 @@ export class GridPlanner implements AgentPlanner {
     const r = this.search(sx, sy, gx, gy, req.layer, goalLayer, req.movement, line);
     if (this.cut) {
       // Out of this step's budget. Cut short twice (the second time with a whole step's budget,
-      // as the system plans it first then): the search is longer than one step may run. An A*
-      // goes on as a search spread over the next steps; a jump point search (which cannot be
-      // spread, and whose A* would cost it some thirty times the time) runs whole at its next turn.
+      // as the system plans it first then): the search is longer than one step may run, and goes
+      // on as a search spread over the next steps (a jump point search where one applies). But
+      // a jump point search after the way around standing agents failed runs whole at its next
+      // turn, the search around them included: a search spread over steps does not walk around
+      // them, and a unit walled in by a crowd would find the same blocked way again.
       if (!this.cutOnce.has(req.agent)) this.cutOnce.add(req.agent);
-      else if (this.jumped) this.unbounded.add(req.agent);
-      else this.queued.add(req.agent);
+      else if (this.jumped && obstacles.length > 0) this.unbounded.add(req.agent);
+      else this.queued.set(req.agent, this.jumped);
       return this.wait();
     }
     this.cutOnce.delete(req.agent);
@@ -321,36 +336,50 @@ export class GridPlanner implements AgentPlanner {
   }
 
   /**
-   * Starts agent `req.agent`'s search as one spread over steps ({@link Pathfinder.begin}, A*
-   * to the goal or as near as it gets) and runs its first slice, stepped with what is left of each
-   * step's budget. On a layer with links (which such a search does not follow) the search runs
-   * whole at the next plan.
+   * Starts agent `req.agent`'s search as one spread over steps ({@link Pathfinder.begin}: with
+   * `nearest` false (a jump point search cut short, to a walkable goal) the search findPath runs,
+   * a jump point search where the layer allows, and A* as near as it gets when that finds no path;
+   * else A* as near as it gets) and runs its first slice, stepped with what is left of each step's
+   * budget. On a layer with links (which such a search does not follow)
+   * the search runs whole at the next plan.
    */
-  private slice(req: PlanRequest, sx: number, sy: number, gx: number, gy: number): Float64Array | null {
+  private slice(req: PlanRequest, sx: number, sy: number, gx: number, gy: number, nearest: boolean): Float64Array | null {
     this.cutOnce.delete(req.agent);
     if (hasLinksFrom(this.grid, req.layer) || (req.goalLayer ?? req.layer) !== req.layer) {
       this.unbounded.add(req.agent);
       return this.wait();
     }
-    const search = this.pathfinder.begin(sx, sy, gx, gy, { layer: req.layer, movement: req.movement, nearest: this.nearest });
-    this.sliced.set(req.agent, { search, gx, gy });
-    return this.stepSliced(req, search);
+    if (nearest && !this.nearest) return null;
+    const search = this.pathfinder.begin(sx, sy, gx, gy, { layer: req.layer, movement: req.movement, nearest });
+    const entry: Sliced = { search, gx, gy, nearest, jump: !nearest && this.pathfinder.mayJump(req.layer, req.movement) };
+    this.sliced.set(req.agent, entry);
+    return this.stepSliced(req, entry);
   }
 
-  /** One slice of agent `req.agent`'s spread search; once it answers, the waypoints from where the agent stands now. */
-  private stepSliced(req: PlanRequest, search: PathSearch): Float64Array | null {
+  /**
+   * Slices of agent `req.agent`'s spread search, as many as what is left of the step's budget
+   * allows; once it answers, the waypoints from where the agent stands now.
+   */
+  private stepSliced(req: PlanRequest, entry: Sliced): Float64Array | null {
+    const search = entry.search;
     let r = search.result;
-    if (r === null) {
-      const expansions = Math.floor(this.left / ASTAR_WORK);
-      if (!(expansions >= 1)) return this.wait();
-      const before = search.expanded;
+    // A jump point search's expansions scan runs of cells: a slice asks for as many as the
+    // budget left allows at the work per expansion seen so far (its `work` counts them exactly).
+    const unit = entry.jump ? 1 : ASTAR_WORK;
+    while (r === null) {
+      const per = entry.jump ? Math.max(JUMP_WORK_GUESS, search.expanded > 0 ? search.work / search.expanded : 0) : 1;
+      const expansions = Math.floor(this.left / (unit * per));
+      if (!(expansions >= 1)) break;
+      const before = search.work;
       r = search.step({ maxExpansions: expansions });
-      // A restart (the grid changed) counts from 0 again: then at most the slice's expansions.
-      const done = r === null ? search.expanded - before : r.expanded - before;
-      this.lastWork = ASTAR_WORK * (done >= 0 ? done : Math.min(expansions, r === null ? search.expanded : r.expanded));
-      if (r === null) return this.wait();
+      const work = Math.max(1, search.work - before) * unit;
+      this.lastWork += work;
+      this.left -= work;
     }
+    if (r === null) return this.wait();
     this.sliced.delete(req.agent);
+    // No path to the goal itself (the grid changed meanwhile): as near as it gets, spread as well.
+    if (r.status === 'no-path' && !entry.nearest) return this.slice(req, cellOf(req.fromX), cellOf(req.fromY), entry.gx, entry.gy, true);
     if (r.status !== 'found' && r.status !== 'partial') return null;
     // The agent walked on while the search ran: it joins the path where that is shortest.
     const cells = r.cells;

@@ -20,8 +20,11 @@ import { StepAside } from './stepaside.js';
 import { Steering } from './steering.js';
 import { AGENT_FLOW, AGENT_INTENT, AgentStore, type AgentSpec, type MoveIntent } from './store.js';
 
-/** A group order computes its flow field this many steps' worth of `flowFieldBudget` at once (see moveGroup). */
-const ORDER_FIELD_STEPS = 2;
+/**
+ * A group order computes this share of `flowFieldBudget` cells of its flow field in the call (see
+ * moveGroup): the call stays short, and the steps after it grow the field.
+ */
+const ORDER_FIELD_SHARE = 1 / 8;
 
 /** A group order's outcome. */
 export interface GroupOrder {
@@ -506,10 +509,10 @@ export class NavigationSystem {
       for (let k = 0; k < n; k++) agents.markUnreachable(ids[k]);
       return { mode, formation, unreachable: n };
     }
-    // The field is computed now as far as the units within ORDER_FIELD_STEPS x `flowFieldBudget`
+    // The field is computed now as far as the units within ORDER_FIELD_SHARE x `flowFieldBudget`
     // cells, and grows by `flowFieldBudget` cells a step until it reaches every unit: the units it has not reached yet walk
     // straight at their slots meanwhile (every unit moves at the next step, whatever the map).
-    const field: FlowField | null = mode === 'flow' ? this.replanner.buildField(formation.center, xs, ys, ORDER_FIELD_STEPS * this.options.flowFieldBudget) : null;
+    const field: FlowField | null = mode === 'flow' ? this.replanner.buildField(formation.center, xs, ys, Math.ceil(ORDER_FIELD_SHARE * this.options.flowFieldBudget)) : null;
     let growing = false;
     for (let k = 0; k < n; k++) {
       const id = ids[k];

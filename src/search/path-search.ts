@@ -110,6 +110,8 @@ export class PathSearch {
   private goalsMode: GenericMode | null = null;
   private fresh = true;
   private done = 0;
+  /** Search work of every slice so far (see {@link work}). */
+  private workDone = 0;
   /** Expansions of an AROUND phase that found no way round, added to the answer's. */
   private aroundExpanded = 0;
   private readonly out = outcome();
@@ -145,6 +147,14 @@ export class PathSearch {
   /** Nodes expanded so far by the current run (what `result.expanded` counts once done). */
   get expanded(): number {
     return this.answer !== null ? this.answer.expanded : this.aroundExpanded + this.done;
+  }
+
+  /**
+   * Search work of every slice so far, restarts included, as findPath's `maxIterations` counts it:
+   * A* one per expansion, jump point search one per expanded node and per cell its jumps scan. @internal
+   */
+  get work(): number {
+    return this.workDone;
   }
 
   /** How many times a grid change made this search start again. */
@@ -306,7 +316,9 @@ export class PathSearch {
       run.counts.fresh = fresh;
       run.counts.stopAt = before + n;
       const cardinal = q.model.name === 'cardinal';
+      const workBefore = fresh ? 0 : run.counts.work;
       const out = this.jps!.search(q.view, q.layer, this.start, this.goal, cardinal, q.maxIterations, runner === 'jps+', this.out, this.plan.tables, run);
+      this.workDone += run.counts.work - workBefore;
       this.done = out.expanded;
       if (!run.counts.paused) this.ended(this.finder.answer(out, slot.astar, this.jps, cardinal, q, this.goal, this.goalCell));
       return out.expanded - before;
@@ -316,6 +328,7 @@ export class PathSearch {
       const scratch = this.linkScratch as SearchScratch;
       const out = linkedSearch(scratch, s, this.start, this.goal, q.maxIterations, this.out, fresh, before, before + n);
       this.done = out.expanded;
+      this.workDone += out.expanded - before;
       if (!s.paused) {
         const goals = q.goals !== null;
         s.goals = null;
@@ -332,6 +345,7 @@ export class PathSearch {
           ? slot.astar.genericSteps(q.view, q.model, this.start, -1, this.plan.hs, fresh, before, stopAt, this.out, this.goalsMode!)
           : slot.astar.genericSteps(q.view, q.model, this.start, this.goal, hs, fresh, before, stopAt, this.out, q.nearest ? NEAREST : PLAIN);
     this.done = out.expanded;
+    this.workDone += out.expanded - before;
     // Stopped by the slice, not by maxIterations: paused.
     if (!(out.limited && out.expanded < q.maxIterations)) this.ended(q.goals !== null ? this.finder.goalsAnswer(out, slot.astar, q) : this.finder.answer(out, slot.astar, null, false, q, this.goal, this.goalCell));
     return out.expanded - before;
