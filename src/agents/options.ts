@@ -129,9 +129,11 @@ export interface NavigationOptions {
    * and cuts the running search short at it, so a thousand units ordered at once are planned over
    * a few hundred steps, in turn, and every step stays short. Units not planned yet walk straight
    * at their targets meanwhile (every unit moves at the step after its order) and take their exact
-   * path from where they stand once planned. A search longer than a whole step's budget runs at
-   * its next turn: an A* spread over the steps (`Pathfinder.begin`), a jump point search whole,
-   * alone in its step. A whole number >= 32. @default 262144
+   * path from where they stand once planned. A search longer than a whole step's budget goes on
+   * over the next steps, spread (`Pathfinder.begin`): a jump point search as one, its work counted
+   * as in one call; else A* as near as it gets. (A jump point search after the way around standing
+   * units failed runs whole, alone in its step, with that way round.) A whole number >= 32.
+   * @default 262144
    */
   planBudget: number;
   /** With avoidance, walkers within this distance of a walker are its neighbours (cells). @default 5 */
