@@ -84,7 +84,7 @@ export function oneCall(): JumpCounts {
  * nodes per word: the same answers as the scratch's stamps (which the loops keep writing, for
  * their callers), but a plane small enough to stay in cache, so rejecting a settled successor or a
  * stale queue entry, or telling a new one, reads no large array. Cleared word by word through
- * `touched` (`touchedCount` words in use) at the next search. @internal
+ * `touched` (`touchedCount` words in use) at the next search.
  */
 export interface NodeStates {
   readonly marks: Uint32Array;
