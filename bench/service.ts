@@ -22,12 +22,12 @@ const { parseMovingAiMap, parseScenario } = (await import(new URL('loaders/index
 
 const grid = parseMovingAiMap(readFixture('movingai/AcrosstheCape.map')).grid;
 const all = parseScenario(readFixture('movingai/AcrosstheCape.map.scen'));
-// Every 24th query: all lengths, 123 queries; a run sends them STREAM times over (492 requests, about
-// 150 ms for one worker on a free core), all at once, so that the pool is measured working, not
+// Every 24th query: all lengths, 123 queries; a run sends them STREAM times over (1,968 requests, about
+// 250 ms for one worker on a free core), all at once, so that the pool is measured working, not
 // starting and draining (each run's first and last milliseconds, when a worker waits for its first
 // batch or for the other to finish, would weigh more on the shorter runs of two workers).
 const queries = all.filter((_, i) => i % 24 === 0);
-const STREAM = Number(process.env.SERVICE_BENCH_STREAM ?? 4);
+const STREAM = Number(process.env.SERVICE_BENCH_STREAM ?? 16);
 const ROUNDS = Number(process.env.SERVICE_BENCH_ROUNDS ?? 5);
 /**
  * How often the throughput runs collect answers (fetchCompleted), in ms: a 60 Hz game's frame.
