@@ -122,3 +122,34 @@ test('graph search over frames: the same mistake gets the same error as findPath
     assert.throws(() => graphSearch.step(budget as never), (e: unknown) => e instanceof TilenavError && e.message === gridError.message && e.element === gridError.element);
   }
 });
+
+test('graph search over frames: after the graph throws part way through a node, the next step goes on to findPath\'s answer', () => {
+  // A grid-like graph 10 x 10; node 5's neighbours throw once, after visiting one edge.
+  const side = 10;
+  let failOnce = false;
+  const graph: Graph = {
+    nodeCount: side * side,
+    neighbours(v, visit) {
+      const x = v % side;
+      const y = Math.floor(v / side);
+      if (x + 1 < side) visit(v + 1, 1);
+      if (v === 5 && failOnce) {
+        failOnce = false;
+        throw new Error('the game lost its map for a moment');
+      }
+      if (y + 1 < side) visit(v + side, 1);
+      if (x > 0) visit(v - 1, 1);
+      if (y > 0) visit(v - side, 1);
+    },
+  };
+  const whole = new GraphAStar().findPath(graph, 0, 99);
+  failOnce = true;
+  const search = new GraphAStar().begin(graph, 0, 99);
+  assert.throws(() => search.step(), /lost its map/);
+  assert.equal(search.state, 'running');
+  const r = search.step()!;
+  assert.equal(r.status, 'found');
+  assert.equal(r.cost, whole.cost);
+  assert.equal(r.expanded, whole.expanded);
+  assert.deepEqual(Array.from(r.nodes), Array.from(whole.nodes));
+});

@@ -105,8 +105,13 @@ export class PathSearch {
   private cancelled = false;
   private restartCount = 0;
 
-  /** @internal Made by `Pathfinder.begin`, which has checked the query into `q` (a record of its own). */
-  constructor(finder: Pathfinder, q: Query, sx: number, sy: number, gx: number, gy: number, options: FindPathOptions) {
+  /** Made by `Pathfinder.begin`, which has checked the query into `q` (a record of its own). @internal */
+  static begin(finder: Pathfinder, q: Query, sx: number, sy: number, gx: number, gy: number, options: FindPathOptions): PathSearch {
+    return new PathSearch(finder, q, sx, sy, gx, gy, options);
+  }
+
+  /** Searches are begun by `Pathfinder.begin`. */
+  private constructor(finder: Pathfinder, q: Query, sx: number, sy: number, gx: number, gy: number, options: FindPathOptions) {
     this.finder = finder;
     this.q = q;
     this.sx = sx;

@@ -77,7 +77,7 @@ export class GraphAStar {
    */
   begin(graph: Graph, start: number, goal: number, options: GraphSearchOptions = {}): GraphSearch {
     const q = checkGraphQuery(graph, start, goal, options);
-    return new GraphSearch(this, graph, start, goal, q);
+    return GraphSearch.begin(this, graph, start, goal, q);
   }
 
   /** A scratch of at least `n` nodes for a search spread over frames. @internal */
@@ -102,8 +102,13 @@ export class GraphSearch {
   private answer: GraphPathResult | null;
   private cancelled = false;
 
-  /** @internal Made by {@link GraphAStar.begin}, which has checked the query. */
-  constructor(owner: GraphAStar, graph: Graph, start: number, goal: number, q: GraphQuery) {
+  /** Made by {@link GraphAStar.begin}, which has checked the query. @internal */
+  static begin(owner: GraphAStar, graph: Graph, start: number, goal: number, q: GraphQuery): GraphSearch {
+    return new GraphSearch(owner, graph, start, goal, q);
+  }
+
+  /** Searches are begun by {@link GraphAStar.begin}. */
+  private constructor(owner: GraphAStar, graph: Graph, start: number, goal: number, q: GraphQuery) {
     this.owner = owner;
     this.answer = q.answer;
     if (q.answer === null) this.run = new GraphRun(owner.borrow(q.n), graph, q.n, start, goal, q.maxIterations, q.weight);
@@ -135,7 +140,8 @@ export class GraphSearch {
    * answer when the search is done (then every later call returns it again, doing nothing), or
    * null while it is not. Throws a TilenavError naming the option for a budget out of range
    * (`maxExpansions` a whole number >= 1, `budgetMs` a number >= 0; both may be Infinity), and
-   * one naming `search` after {@link cancel}; an edge out of range throws as in findPath.
+   * one naming `search` after {@link cancel}; an edge out of range throws as in findPath. After a
+   * throw from the graph's callbacks, the search can go on: the next step expands that node again.
    */
   step(options: StepOptions = {}): GraphPathResult | null {
     const { maxExpansions, until } = stepBudget(options);
@@ -201,6 +207,7 @@ class GraphRun {
   private readonly graph: Graph;
   private readonly goal: number;
   private readonly maxIterations: number;
+  private readonly h: (node: number) => number;
   private readonly open: number;
   private readonly closed: number;
   private cur = -1;
@@ -211,7 +218,7 @@ class GraphRun {
     this.graph = graph;
     this.goal = goal;
     this.maxIterations = maxIterations;
-    const h = graph.estimate === undefined || weight === 0 ? () => 0 : (node: number) => weight * graph.estimate!(node, goal);
+    const h = (this.h = graph.estimate === undefined || weight === 0 ? () => 0 : (node: number) => weight * graph.estimate!(node, goal));
     const open = (this.open = s.start(start, h(start)));
     const closed = (this.closed = open + 1);
     const { g, parent, stamp, heap } = s;
@@ -256,7 +263,17 @@ class GraphRun {
         return k;
       }
       this.expanded++;
-      graph.neighbours(cur, visit);
+      try {
+        graph.neighbours(cur, visit);
+      } catch (e) {
+        // The graph threw (or an edge was refused) part way through the node's edges: put the
+        // node back on the open list, so a later step expands it again from the start. Edges
+        // already relaxed stay relaxed, and relaxing them again changes nothing.
+        this.expanded--;
+        stamp[cur] = this.open;
+        heap.push(cur, g[cur] + this.h(cur), g[cur]);
+        throw e;
+      }
     }
     return slice;
   }
