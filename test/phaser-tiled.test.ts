@@ -170,6 +170,9 @@ test('phaser tiled: sync and watch re-read tile walls and keep what the objects 
   sync(objects, walled);
   assert.deepEqual(navOf(walled), before);
   assert.equal(walled.isWalkable(0, 5), false);
+  // What the grid keeps for that is listed by grid.memory(): the objects' blocked cells and walls, 8 x 6 bytes each.
+  assert.deepEqual(walled.memory().entries.filter((e) => e.name === 'phaser tilemap'), [{ name: 'phaser tilemap', layer: 0, bytes: 2 * 48 }]);
+  assert.deepEqual(grid.memory().entries.filter((e) => e.name === 'phaser tilemap'), [{ name: 'phaser tilemap', layer: 0, bytes: 6 * 4 }], 'the tiles\' walls, 6 x 4 bytes');
 });
 
 test('phaser tiled: the mapping option takes the Tiled loader\'s conventions and is checked as loadTiled checks it', () => {
@@ -187,4 +190,40 @@ test('phaser tiled: the mapping option takes the Tiled loader\'s conventions and
   const bad = phaserMap(P, text);
   (bad.objects![0] as { properties: unknown }).properties = [{ name: 'collisionLayer', type: 'int', value: 3 }];
   assert.throws(() => tilemapToNavGrid(bad), (e: unknown) => e instanceof TilenavError && /object layer "Walls"/.test(e.message) && /collisionLayer 3/.test(e.message));
+});
+
+test('phaser tiled: collision shapes of every kind block the cells parseTiled blocks, on orthogonal, isometric and hexagonal maps', () => {
+  const P = parsers('phaser');
+  const bool = (name: string) => [{ name, type: 'bool', value: true }];
+  const objects = [
+    { id: 1, name: 'rotated', type: '', x: 40, y: 8, width: 40, height: 12, rotation: 30, visible: true },
+    { id: 2, name: 'pond', type: '', x: 100, y: 60, width: 36, height: 20, rotation: 0, visible: true, ellipse: true },
+    { id: 3, name: 'rock', type: 'Obstacle', x: 20, y: 90, width: 0, height: 0, rotation: 0, visible: true, polygon: [{ x: 0, y: 0 }, { x: 30, y: 10 }, { x: 10, y: 30 }] },
+    { id: 4, name: 'hedge', type: '', x: 150, y: 10, width: 0, height: 0, rotation: 0, visible: true, polyline: [{ x: 0, y: 0 }, { x: 0, y: 70 }], properties: [...bool('solid'), { name: 'lineWidth', type: 'float', value: 10 }] },
+    // A tile object flipped both ways (its gid's flip bits, which Phaser splits off) hangs from its bottom-left corner.
+    { id: 5, name: 'crate', type: '', x: 60, y: 120, width: 32, height: 16, rotation: 0, visible: true, gid: (1 | 0x80000000 | 0x40000000) >>> 0, properties: bool('collides') },
+    { id: 6, name: 'hidden', type: '', x: 0, y: 0, width: 16, height: 16, rotation: 0, visible: false, properties: bool('collides') },
+    { id: 7, name: 'marker', type: '', x: 90, y: 90, width: 0, height: 0, rotation: 0, visible: true, point: true, properties: bool('collides') },
+  ];
+  // Stagger index even: Phaser draws the hexagons half a tile from where Tiled does, and the objects must still fall on Tiled's cells.
+  for (const [orientation, extra] of [['orthogonal', {}], ['isometric', {}], ['hexagonal', { hexsidelength: 8, staggeraxis: 'y', staggerindex: 'even' }]] as const) {
+    const json = {
+      type: 'map', version: '1.10', orientation, renderorder: 'right-down', width: 12, height: 10, tilewidth: 16, tileheight: 16, infinite: false, ...extra,
+      tilesets: [{ firstgid: 1, name: 'crates', tilewidth: 16, tileheight: 16, tilecount: 1, columns: 1 }],
+      layers: [
+        { type: 'tilelayer', name: 'Ground', width: 12, height: 10, visible: true, opacity: 1, x: 0, y: 0, data: new Array(120).fill(0) },
+        { type: 'objectgroup', name: 'Things', visible: true, opacity: 1, x: 0, y: 0, objects: objects.slice(0, 5) },
+        { type: 'objectgroup', name: 'Collision', visible: true, opacity: 1, x: 0, y: 0, objects: objects.slice(5) },
+      ],
+    };
+    const text = JSON.stringify(json);
+    const tiled = navOf(parseTiled(text, { file: `${orientation}.tmj` }).grid);
+    const got = navOf(tilemapToNavGrid(phaserMap(P, text)));
+    assert.deepEqual(got, tiled, orientation);
+    const blocked = got.layers[0].walkable.filter((w) => w === 0).length;
+    assert.ok(blocked > 10, `${orientation}: the shapes block cells (${blocked})`);
+    const shown = navOf(tilemapToNavGrid(phaserMap(P, text), { mapping: { hiddenLayers: false, collisionTypes: [] } }));
+    assert.deepEqual(shown, navOf(parseTiled(text, { file: `${orientation}.tmj`, mapping: { hiddenLayers: false, collisionTypes: [] } }).grid), `${orientation}, other mapping`);
+    assert.ok(shown.layers[0].walkable.filter((w) => w === 0).length < blocked, `${orientation}: without the Obstacle class the rock blocks nothing`);
+  }
 });

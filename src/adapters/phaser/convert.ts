@@ -4,7 +4,7 @@
  */
 import { NavGrid, TerrainTable, TilenavError, orthogonal, isometric, staggered } from '../../index.js';
 import type { MovementName, Projection } from '../../index.js';
-import type { CellRect, Derived } from '../../grid/navgrid.js';
+import type { CellRect, Derived, MemoryEntry } from '../../grid/navgrid.js';
 import { FINITE_PROJECTION_RULE, projectionExtent, unfitAxis } from '../../grid/projection.js';
 import { FLAG_WALL_MASK } from '../../grid/navgrid.js';
 import type { TiledMapping } from '../../loaders/tiled/build.js';
@@ -80,7 +80,15 @@ class TilemapLink implements Derived {
   readonly kept = true;
   state: State | null = null;
   patches: Patch[] | null = null;
-  memory(): void {}
+  /** The per-cell arrays it keeps: the objects' blocked cells and walls, the tiles' walls (per navigation layer, where there are any). */
+  memory(out: MemoryEntry[]): void {
+    const state = this.state;
+    if (state === null) return;
+    state.tileWalls.forEach((a, layer) => {
+      const bytes = (a?.byteLength ?? 0) + (state.objects.blocked[layer]?.byteLength ?? 0) + (state.objects.walls[layer]?.byteLength ?? 0);
+      if (bytes > 0) out.push({ name: 'phaser tilemap', layer, bytes });
+    });
+  }
   release(): void {}
 }
 
