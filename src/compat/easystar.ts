@@ -27,21 +27,34 @@ import type { MovementName } from '../search/movement.js';
 import type { PathSearch } from '../search/path-search.js';
 import { CompatEngine } from './engine.js';
 
-/** The eight directions a cell may be entered from (see {@link js.setDirectionalCondition}). */
+/** Entered from the cell above: one of the eight directions {@link js.setDirectionalCondition} takes. */
 export const TOP = 'TOP';
+/** Entered from the cell above and to the right. */
 export const TOP_RIGHT = 'TOP_RIGHT';
+/** Entered from the cell to the right. */
 export const RIGHT = 'RIGHT';
+/** Entered from the cell below and to the right. */
 export const BOTTOM_RIGHT = 'BOTTOM_RIGHT';
+/** Entered from the cell below. */
 export const BOTTOM = 'BOTTOM';
+/** Entered from the cell below and to the left. */
 export const BOTTOM_LEFT = 'BOTTOM_LEFT';
+/** Entered from the cell to the left. */
 export const LEFT = 'LEFT';
+/** Entered from the cell above and to the left. */
 export const TOP_LEFT = 'TOP_LEFT';
 
 /** Where the cell a step comes from lies, seen from the cell it enters. */
 export type Direction = 'TOP' | 'TOP_RIGHT' | 'RIGHT' | 'BOTTOM_RIGHT' | 'BOTTOM' | 'BOTTOM_LEFT' | 'LEFT' | 'TOP_LEFT';
 
 /** A found path, start first, or null when there is none. */
-export type Path = { x: number; y: number }[];
+export type Path = {
+  /** Column. */
+  x: number;
+  /** Row. */
+  y: number;
+}[];
+/** What {@link js.findPath} calls with the answer: the path, or null when there is none. */
 export type PathCallback = (path: Path | null) => void;
 
 /** Bit of each direction in a cell's allowed-entry mask; index (dy + 1) * 3 + (dx + 1) of the source's offset. */
@@ -149,6 +162,7 @@ export class js {
     this.#diagonals = true;
   }
 
+  /** Paths step to the four side neighbours only (the default). */
   disableDiagonals(): void {
     this.#diagonals = false;
   }
@@ -177,11 +191,13 @@ export class js {
     this.#point(x, y, (i) => (this.#cost[i] = cost));
   }
 
+  /** Cell (x, y) costs what its tile costs again. */
   removeAdditionalPointCost(x: number, y: number): void {
     this.#pointCost.delete(key(x, y));
     this.#point(x, y, (i) => (this.#cost[i] = 0));
   }
 
+  /** Every cell costs what its tile costs again. */
   removeAllAdditionalPointCosts(): void {
     for (const k of this.#pointCost.keys()) this.#pointAt(k, (i) => (this.#cost[i] = 0));
     this.#pointCost.clear();
@@ -193,11 +209,13 @@ export class js {
     this.#point(x, y, (i) => this.#setAvoid(i, 1));
   }
 
+  /** Paths may enter cell (x, y) again when its tile is accepted. */
   stopAvoidingAdditionalPoint(x: number, y: number): void {
     this.#avoided.delete(key(x, y));
     this.#point(x, y, (i) => this.#setAvoid(i, 0));
   }
 
+  /** Paths may enter every avoided cell again. */
   stopAvoidingAllAdditionalPoints(): void {
     for (const k of this.#avoided) this.#pointAt(k, (i) => this.#setAvoid(i, 0));
     this.#avoided.clear();
@@ -230,6 +248,7 @@ export class js {
     this.#point(x, y, (i) => this.#setEntry(i, mask));
   }
 
+  /** Every cell may be entered from every side again. */
   removeAllDirectionalConditions(): void {
     for (const k of this.#conditions.keys()) this.#pointAt(k, (i) => this.#setEntry(i, ANY));
     this.#conditions.clear();
@@ -520,7 +539,7 @@ function checkCoordinate(v: unknown, size: number, name: string): void {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= size) throw new TilenavError(`expected an integer 0..${size - 1} on the grid, got ${describe(v)}`, { element: name });
 }
 
-/** Everything above as one object, for `import EasyStar from 'tilenav/compat/easystar'`. */
+/** Everything above as one object, for `import EasyStar from 'tilenav/compat/easystar'` (each part is documented under its own name). @hidden */
 const EasyStar = Object.freeze({ js, TOP, TOP_RIGHT, RIGHT, BOTTOM_RIGHT, BOTTOM, BOTTOM_LEFT, LEFT, TOP_LEFT });
 
 export default EasyStar;
