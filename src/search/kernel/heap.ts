@@ -265,6 +265,16 @@ export class LazyNodeHeap {
   }
 }
 
+/** A {@link MonotoneQueue}'s content as plain typed arrays (see MonotoneQueue.snapshot). */
+export interface QueueSnapshot {
+  /** size, key, bucket mode (1) or heap (0), 1 / lo, ring mask, current bucket, top, first free slot. */
+  state: Float64Array<ArrayBuffer>;
+  head: Int32Array<ArrayBuffer>;
+  next: Int32Array<ArrayBuffer>;
+  nodes: Int32Array<ArrayBuffer>;
+  keys: Float64Array<ArrayBuffer>;
+}
+
 /**
  * A priority queue for Dijkstra searches whose edges all cost between `lo` and `hi` (set by
  * {@link reset}). No decrease-key: push a node again with its lower key; {@link pop} returns entries
@@ -334,6 +344,50 @@ export class MonotoneQueue {
     this.next[e] = this.head[b];
     this.head[b] = e;
     this.size++;
+  }
+
+  /**
+   * The key of the entry {@link pop} would return next (Infinity when empty), the queue unchanged.
+   * In bucket mode it is the first entry of the lowest bucket: others of that bucket may be up to
+   * lo less.
+   */
+  peekKey(): number {
+    if (this.size === 0) return Infinity;
+    if (!this.buckets) return this.keys[0];
+    let c = this.cur;
+    while (this.head[c] === -1) c = (c + 1) & this.ring;
+    return this.keys[this.head[c]];
+  }
+
+  /**
+   * The queue's entries and state as typed arrays, for {@link restore} on another thread (the
+   * arrays are handed over, so their buffers can be transferred): the queue is left empty.
+   */
+  snapshot(): QueueSnapshot {
+    const out: QueueSnapshot = { state: Float64Array.of(this.size, this.key, this.buckets ? 1 : 0, this.inv, this.ring, this.cur, this.top, this.free), head: this.head, next: this.next, nodes: this.nodes, keys: this.keys };
+    this.head = new Int32Array(MonotoneQueue.MAX_RING);
+    this.next = new Int32Array(1024);
+    this.nodes = new Int32Array(1024);
+    this.keys = new Float64Array(1024);
+    this.reset(1, 1);
+    return out;
+  }
+
+  /** Becomes the queue {@link snapshot} described, taking its arrays over: the same entries, popped in the same order. */
+  restore(s: QueueSnapshot): void {
+    const v = s.state;
+    this.size = v[0];
+    this.key = v[1];
+    this.buckets = v[2] === 1;
+    this.inv = v[3];
+    this.ring = v[4];
+    this.cur = v[5];
+    this.top = v[6];
+    this.free = v[7];
+    this.head = s.head;
+    this.next = s.next;
+    this.nodes = s.nodes;
+    this.keys = s.keys;
   }
 
   /** Removes and returns the entry with the least key (its key in {@link key}). The queue must not be empty. */
