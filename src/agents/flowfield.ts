@@ -768,6 +768,8 @@ export class FlowField {
     local.reset(0, 1);
     const K = this.key;
     let lowered = 0;
+    // The dearest cost handed to the main search: a change can raise costs behind it far above K.
+    let farthest = -1;
     for (const list of [reset, ring]) {
       for (const c of list) {
         if (pass[pad(W, c)] <= 0 || c === this.goal) continue;
@@ -788,7 +790,10 @@ export class FlowField {
         touched.add(k);
         lowered++;
         if (best.cost <= K) local.push(c, best.cost);
-        else this.queue.push(this.packed(c), best.cost);
+        else {
+          this.queue.push(this.packed(c), best.cost);
+          if (best.cost > farthest) farthest = best.cost;
+        }
       }
     }
     while (local.size > 0) {
@@ -830,9 +835,16 @@ export class FlowField {
         lowered++;
         const j = ny * W + nx;
         if (d <= K) local.push(j, d);
-        else this.queue.push(this.packed(j), d);
+        else {
+          this.queue.push(this.packed(j), d);
+          if (d > farthest) farthest = d;
+        }
       }
     }
+    // The main search's ring of buckets scans on from its last pop, which stale entries may have
+    // taken up to hi past K, and holds keys about hi apart: the cells handed to it lie from K to
+    // `farthest`, so it scans from K again, and grows when they spread wider.
+    if (farthest >= 0) this.queue.rewind(K, farthest - K + this.hi);
     this.exhausted = this.queue.size === 0;
     this.repairs++;
     this.lastRepair = { cells: reset.length + lowered, sectors: touched.size };

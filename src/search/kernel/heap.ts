@@ -267,7 +267,7 @@ export class LazyNodeHeap {
 
 /** A {@link MonotoneQueue}'s content as plain typed arrays (see MonotoneQueue.snapshot). */
 export interface QueueSnapshot {
-  /** size, key, bucket mode (1) or heap (0), 1 / lo, ring mask, current bucket, top, first free slot. */
+  /** size, key, bucket mode (1) or heap (0), lo, ring mask, current bucket, top, first free slot. */
   state: Float64Array<ArrayBuffer>;
   head: Int32Array<ArrayBuffer>;
   next: Int32Array<ArrayBuffer>;
@@ -294,6 +294,7 @@ export class MonotoneQueue {
   /** The key of the entry {@link pop} returned last. */
   key = 0;
   private buckets = true;
+  private lo = 1;
   private inv = 1;
   /** The ring's size - 1 (a power of two - 1: the mask). */
   private ring = 0;
@@ -308,6 +309,7 @@ export class MonotoneQueue {
 
   /** Empties the queue for a search whose edges cost lo..hi and whose first keys lie in 0..hi. */
   reset(lo: number, hi: number): void {
+    this.lo = lo;
     this.size = 0;
     this.top = 0;
     this.free = -1;
@@ -347,6 +349,43 @@ export class MonotoneQueue {
   }
 
   /**
+   * For entries pushed below the last key popped (a Dijkstra repairing cells it had settled:
+   * the ring's scan may have gone on past stale entries, up to hi beyond the last cell settled):
+   * the ring pops from key `least` on again, and holds keys up to `span` above it, laid out
+   * again ({@link widen}) when it must grow. Entries below `least` must be stale ones.
+   */
+  rewind(least: number, span: number): void {
+    if (!this.buckets) return;
+    if (span >= (this.ring - 1) * this.lo) this.widen(span);
+    else this.cur = ((least * this.inv) | 0) & this.ring;
+  }
+
+  /**
+   * Keeps the entries, and lets the ring hold keys up to `span` apart: for a search that pushed
+   * keys further above the last one popped than its edges cost (a repair whose changes raised
+   * costs far behind them). Bucket mode holds keys at most about hi apart (the ring wraps round
+   * beyond), so the entries are laid out again, the ring sized for `span` (a heap past
+   * MAX_RING buckets). Costs O(entries).
+   */
+  widen(span: number): void {
+    const n = this.size;
+    const nodes = new Int32Array(n);
+    const keys = new Float64Array(n);
+    let least = Infinity;
+    for (let k = 0; k < n; k++) {
+      nodes[k] = this.pop();
+      keys[k] = this.key;
+      if (this.key < least) least = this.key;
+    }
+    const key = this.key;
+    this.reset(this.lo, span);
+    this.key = key;
+    // Pops scan the ring from the least key's bucket on.
+    if (this.buckets && n > 0) this.cur = ((least * this.inv) | 0) & this.ring;
+    for (let k = 0; k < n; k++) this.push(nodes[k], keys[k]);
+  }
+
+  /**
    * The key of the entry {@link pop} would return next (Infinity when empty), the queue unchanged.
    * In bucket mode it is the first entry of the lowest bucket: others of that bucket may be up to
    * lo less.
@@ -364,7 +403,7 @@ export class MonotoneQueue {
    * arrays are handed over, so their buffers can be transferred): the queue is left empty.
    */
   snapshot(): QueueSnapshot {
-    const out: QueueSnapshot = { state: Float64Array.of(this.size, this.key, this.buckets ? 1 : 0, this.inv, this.ring, this.cur, this.top, this.free), head: this.head, next: this.next, nodes: this.nodes, keys: this.keys };
+    const out: QueueSnapshot = { state: Float64Array.of(this.size, this.key, this.buckets ? 1 : 0, this.lo, this.ring, this.cur, this.top, this.free), head: this.head, next: this.next, nodes: this.nodes, keys: this.keys };
     this.head = new Int32Array(MonotoneQueue.MAX_RING);
     this.next = new Int32Array(1024);
     this.nodes = new Int32Array(1024);
@@ -379,7 +418,8 @@ export class MonotoneQueue {
     this.size = v[0];
     this.key = v[1];
     this.buckets = v[2] === 1;
-    this.inv = v[3];
+    this.lo = v[3];
+    this.inv = 1 / v[3];
     this.ring = v[4];
     this.cur = v[5];
     this.top = v[6];
