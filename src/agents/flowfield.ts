@@ -111,6 +111,13 @@ export interface UnitField {
   next(i: number): number;
   /** The cost to the goal from cell i, Infinity where it cannot be reached. */
   cost(i: number): number;
+  /**
+   * Whether a unit in cell i walks straight at its target for now instead of reading the field:
+   * the cell is not computed yet, and the field grows a step at a time or comes from a worker.
+   */
+  waits(i: number): boolean;
+  /** Whether cell i is known, without computing anything, to be unable to reach the goal (blocked, another component). */
+  cannotReach(i: number): boolean;
 }
 
 /** One sector's storage. */
@@ -341,6 +348,17 @@ export class FlowField {
     if ((s.state[l] & 3) !== SETTLED) return -1;
     this.found = s;
     return l;
+  }
+
+  /** A group's field: a unit waits while its cell is not settled (see {@link UnitField.waits}). @internal */
+  waits(i: number): boolean {
+    return !this.isSettled(i);
+  }
+
+  /** Whether cell i certainly cannot reach the goal (see {@link UnitField.cannotReach}). @internal */
+  cannotReach(i: number): boolean {
+    if (this.pending !== null) this.sync();
+    return this.unreachable(i);
   }
 
   /** Whether cell i's answer is known now: settled, or certainly unreachable (nothing is computed). @internal */

@@ -509,7 +509,7 @@ export class StepAside {
       let c = cellIndexAt(grid, a.x[w], a.y[w]);
       while (left[0] > 0 && n - first < WAY_POINTS) {
         // A cell the field has not reached yet (it grows a step at a time) gives no way ahead.
-        const next = c < 0 || (!field.chasing && !(field as FlowField).isSettled(c)) ? -1 : field.next(c);
+        const next = c < 0 || field.waits(c) ? -1 : field.next(c);
         if (next < 0) break;
         ways[2 * n] = grid.xOf(next);
         ways[2 * n + 1] = grid.yOf(next);

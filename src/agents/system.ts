@@ -161,7 +161,7 @@ export class NavigationSystem {
     this.onArrivedAll = options.onArrived;
     this.measureOverlap = options.measureOverlap ?? false;
     this.agents = new AgentStore(o);
-    this.replanner = new Replanner(this.agents, this.hash, grid, this.layer, this.movement, o, this.stats, this.planner);
+    this.replanner = new Replanner(this.agents, this.hash, grid, this.layer, this.movement, o, this.stats, this.planner, options.service ?? null);
     const avoidance = o.avoidance === 'orca' ? new Avoidance(this.agents, grid, this.layer, o) : null;
     this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields, avoidance);
     this.stepAside = new StepAside(this.agents, this.hash, grid, this.layer, this.movement, o, this.replanner.fields);
@@ -572,7 +572,8 @@ export class NavigationSystem {
   private follow(id: number, field: UnitField): boolean {
     const agents = this.agents;
     const c = cellIndexAt(this.grid, agents.x[id], agents.y[id]);
-    if (c < 0 || field.cost(c) === Infinity) {
+    // A cell the field has not computed yet (a worker builds it) is asked only whether it can reach the goal at all.
+    if (c < 0 || (field.waits(c) ? field.cannotReach(c) : field.cost(c) === Infinity)) {
       agents.markUnreachable(id);
       return false;
     }
