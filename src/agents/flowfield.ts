@@ -439,13 +439,7 @@ export class FlowField {
       storage.push(s.cost.buffer as ArrayBuffer);
     }
     const snapshot: FlowFieldSnapshot = { sectors: Int32Array.from(index), storage, queue: this.queue.snapshot(), numbers: Float64Array.of(this.key, this.lo, this.hi, this.settledCount, this.exhausted ? 1 : 0) };
-    this.sectors = new Array<Sector | undefined>(this.sectors.length);
-    this.sectorCount = 0;
-    this.settledCount = 0;
-    this.started = false;
-    this.pending = null;
-    this.pendingArea = 0;
-    this.labels = null;
+    this.forget();
     return snapshot;
   }
 
@@ -532,6 +526,12 @@ export class FlowField {
       const s = this.sectors[k];
       if (s !== undefined) this.cache.recycle(s);
     }
+    this.forget();
+    this.queue.reset(1, 1);
+  }
+
+  /** Drops the sectors (recycled or handed over by the caller) and the search's state: the next read starts again. */
+  private forget(): void {
     this.sectors = new Array<Sector | undefined>(this.sectors.length);
     this.sectorCount = 0;
     this.settledCount = 0;
@@ -539,7 +539,6 @@ export class FlowField {
     this.pending = null;
     this.pendingArea = 0;
     this.labels = null;
-    this.queue.reset(1, 1);
   }
 
   // ---- the search ---------------------------------------------------------------------------

@@ -20,12 +20,6 @@ import { StepAside } from './stepaside.js';
 import { Steering } from './steering.js';
 import { AGENT_FLOW, AGENT_INTENT, AgentStore, type AgentSpec, type MoveIntent } from './store.js';
 
-/**
- * A group order computes this share of `flowFieldBudget` cells of its flow field in the call (see
- * moveGroup): the call stays short, and the steps after it grow the field.
- */
-const ORDER_FIELD_SHARE = 1 / 8;
-
 /** A group order's outcome. */
 export interface GroupOrder {
   /** 'formation': one plan per unit to its slot; 'flow': one flow field shared by all. */
@@ -509,10 +503,11 @@ export class NavigationSystem {
       for (let k = 0; k < n; k++) agents.markUnreachable(ids[k]);
       return { mode, formation, unreachable: n };
     }
-    // The field is computed now as far as the units within ORDER_FIELD_SHARE x `flowFieldBudget`
-    // cells, and grows by `flowFieldBudget` cells a step until it reaches every unit: the units it has not reached yet walk
+    // No cell of the field is computed in the call (its code may be new to the process: the call
+    // stays short); it grows by `flowFieldBudget` cells a step, from the first, until it reaches
+    // every unit (or comes from the service's workers), and the units it has not reached yet walk
     // straight at their slots meanwhile (every unit moves at the next step, whatever the map).
-    const field: FlowField | null = mode === 'flow' ? this.replanner.buildField(formation.center, xs, ys, Math.ceil(ORDER_FIELD_SHARE * this.options.flowFieldBudget)) : null;
+    const field: FlowField | null = mode === 'flow' ? this.replanner.buildField(formation.center, xs, ys, 0) : null;
     let growing = false;
     for (let k = 0; k < n; k++) {
       const id = ids[k];
