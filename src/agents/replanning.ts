@@ -134,7 +134,6 @@ export class Replanner {
    */
   private growFields(): void {
     const t0 = performance.now();
-    const a = this.agents;
     for (let k = this.growing.length - 1; k >= 0; k--) {
       const g = this.growing[k];
       const field = this.fields[g];
@@ -145,18 +144,28 @@ export class Replanner {
       const f = field as FlowField;
       // A worker builds it: the units walk straight meanwhile.
       if (f.workerBuilds > 0) continue;
-      let waiting = 0;
-      const grown = f.grow(this.options.flowFieldBudget);
-      for (let i = 0; i < a.count; i++) {
-        if (a.group[i] !== g || (a.flags[i] & AGENT_FLOW) === 0) continue;
-        const c = cellIndexAt(this.grid, a.x[i], a.y[i]);
-        if (c >= 0 && f.isSettled(c)) continue;
-        if (grown === 0 || c < 0) a.markUnreachable(i);
-        else waiting++;
-      }
-      if (waiting === 0) this.growing.splice(k, 1);
+      // Grown only while a unit waits (a field from a worker may reach them all already).
+      const grown = this.waitingFor(g, f, -1) > 0 ? f.grow(this.options.flowFieldBudget) : 0;
+      if (this.waitingFor(g, f, grown) === 0) this.growing.splice(k, 1);
     }
     this.stats.planMs += performance.now() - t0;
+  }
+
+  /**
+   * The units of group `g` on field `f` whose cell it has not settled. With `grown` 0 (the field
+   * is complete) those stand, flagged unreachable, and are not counted; -1 only counts.
+   */
+  private waitingFor(g: number, f: FlowField, grown: number): number {
+    const a = this.agents;
+    let waiting = 0;
+    for (let i = 0; i < a.count; i++) {
+      if (a.group[i] !== g || (a.flags[i] & AGENT_FLOW) === 0) continue;
+      const c = cellIndexAt(this.grid, a.x[i], a.y[i]);
+      if (c >= 0 && f.isSettled(c)) continue;
+      if (grown !== -1 && (grown === 0 || c < 0)) a.markUnreachable(i);
+      else waiting++;
+    }
+    return waiting;
   }
 
   /**
