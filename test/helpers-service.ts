@@ -36,7 +36,7 @@ export function inProcess(options: { failOnRun?: () => boolean; failAtStart?: bo
         const copy = structuredClone(m, { transfer });
         setImmediate(() => {
           if (dead) return;
-          if (options.failAtStart || (copy.t === 'run' && options.failOnRun?.())) {
+          if (options.failAtStart || ((copy.t === 'run' || copy.t === 'field') && options.failOnRun?.())) {
             port.crash();
             return;
           }

@@ -177,14 +177,35 @@ test('a field request refuses what flowFieldTo refuses, with the same TilenavErr
     const factory = inProcess();
     const held = new PathService(grid, { factory });
     factory.ports[0].hold = true;
-    const asked = held.flowField(5, 5);
-    const id = (await Promise.race([asked, turn().then(() => null)])) === null ? 1 : -1;
+    const answers: string[] = [];
+    const id = held.enqueueField(5, 5, undefined, (r) => {
+      answers.push(r.status);
+      assert.equal(r.field.costAt(5, 6), 1);
+    });
     assert.equal(held.cancel(id), true);
-    const r = await asked;
-    assert.equal(r.status, 'cancelled');
-    assert.equal(r.field.costAt(5, 6), 1);
+    assert.equal(held.cancel(id), false);
+    await turn();
+    assert.deepEqual(answers, ['cancelled']);
     await held.close();
     await assert.rejects(held.flowField(1, 1), /closed/);
+  } finally {
+    await service.close();
+  }
+});
+
+test('a worker that dies building a field: the request runs again on its replacement, and is answered once', async () => {
+  const grid = new NavGrid(90, 50);
+  grid.fillRect(45, 0, 1, 45, { walkable: false });
+  let crashes = 1;
+  const service = new PathService(grid, { factory: inProcess({ failOnRun: () => crashes-- > 0 }) });
+  try {
+    const r = await service.flowField(80, 5);
+    assert.equal(r.status, 'built');
+    assert.equal(service.stats().restarts, 1);
+    assert.equal(service.stats().fields, 1);
+    const reference = flowFieldTo(gridFor(grid, 'octile'), 80, 5);
+    const why = firstDifference(grid, r.field, reference);
+    assert.equal(why, null, why ?? '');
   } finally {
     await service.close();
   }
