@@ -193,6 +193,25 @@ test('a field request refuses what flowFieldTo refuses, with the same TilenavErr
   }
 });
 
+test('a full queue: a field request is rejected, or with the wait policy waits for room and is built', async () => {
+  for (const overflow of ['reject', 'wait'] as const) {
+    const grid = new NavGrid(40, 30);
+    const service = new PathService(grid, { factory: inProcess(), queueLimit: 1, overflow });
+    try {
+      await service.ready();
+      const first = service.flowField(1, 1);
+      const second = service.flowField(30, 20);
+      const [a, b] = await Promise.all([first, second]);
+      assert.equal(a.status, 'built');
+      assert.equal(b.status, overflow === 'reject' ? 'rejected' : 'built', overflow);
+      // Rejected or not, the field answers every cell.
+      assert.equal(b.field.costAt(30, 21), 1);
+    } finally {
+      await service.close();
+    }
+  }
+});
+
 test('a worker that dies building a field: the request runs again on its replacement, and is answered once', async () => {
   const grid = new NavGrid(90, 50);
   grid.fillRect(45, 0, 1, 45, { walkable: false });

@@ -415,12 +415,17 @@ export class PathService {
    * is installed (`changes` counts them), as any change is. A field already built that far
    * answers at once, without a worker.
    *
+   * A full queue answers `rejected`, or with the `wait` overflow policy waits for room first.
    * Resolves with any {@link ServiceFieldStatus}; rejects with a TilenavError for a caller's
    * mistake (the error `flowFieldTo` throws for the same goal, layer or movement; `maxCost`,
    * `cells`, `priority`, `timeoutMs` named) or when the service is closed.
    * @example const { field } = await service.flowField(40, 12, { cells: unitCells }); field.directionAt(3, 4)
    */
-  flowField(goalX: number, goalY: number, options?: ServiceFlowFieldOptions): Promise<ServiceFieldResult> {
+  async flowField(goalX: number, goalY: number, options?: ServiceFlowFieldOptions): Promise<ServiceFieldResult> {
+    // The `wait` overflow policy waits for room here, as findPath does.
+    while (this.opts.overflow === 'wait' && this.queued >= this.opts.queueLimit && !this.closed) {
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
     return new Promise((resolve, reject) => {
       try {
         this.enqueueField(goalX, goalY, options, resolve);
