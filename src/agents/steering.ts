@@ -2,7 +2,7 @@ import type { NavGrid } from '../grid/navgrid.js';
 import { isLinkStep } from '../path/smooth.js';
 import { canMoveTo } from './planner.js';
 import type { Avoidance } from './avoidance.js';
-import type { FlowField, UnitField } from './flowfield.js';
+import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
 import { AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
 

@@ -2,7 +2,7 @@ import { hypot } from './hypot.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { LazyNodeHeap } from '../search/kernel/heap.js';
 import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
-import type { FlowField, UnitField } from './flowfield.js';
+import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
 import { cellIndexAt, cellOf, segmentDistance, walkableAt } from './planner.js';
 import type { SpatialHash } from './spatial.js';
