@@ -58,6 +58,8 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
    * Plan through this PathService (from `tilenav/service`, on this grid) instead: the searches
    * run on its workers and the step never waits; units stand (or keep their old path) until their
    * answer arrives. Shorthand for `planner: new ServicePlanner(service)`; ignored when `planner` is given.
+   * Group orders' and chases' flow fields are built on its workers too (`service.flowField`), with
+   * or without `planner`: their units walk straight at their slots (the target) until it comes.
    */
   service?: PathService;
   /** Layer agents walk on. @default 0 */
