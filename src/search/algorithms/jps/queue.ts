@@ -62,7 +62,7 @@ export class JumpQueue {
 
   /** Adds an entry: `node` at key `f`, cost `g`, reached by a last step in direction `dir` (0-7, 8 none). */
   push(node: number, f: number, g: number, dir: number): void {
-    if (this.size === this.nodes.length) this.grow();
+    if (this.size + 1 === this.nodes.length) this.grow();
     const nodes = this.nodes;
     const keys = this.keys;
     const gs = this.gs;
@@ -122,25 +122,26 @@ export class JumpQueue {
     const top = nodes[0];
     this.g = gs[0];
     this.dir = dirs[0];
-    const half = size >> 1;
+    // A sentinel past the last entry, never chosen: a lone left child needs no bounds test (push
+    // keeps a slot spare for it).
+    keys[size] = Infinity;
     let i = 0;
-    while (i < half) {
-      let c = 2 * i + 1;
-      let cf = keys[c];
-      const r = c + 1;
-      if (r < size) {
-        const rf = keys[r];
-        if (rf < cf || (rf === cf && (gs[r] > gs[c] || (gs[r] === gs[c] && nodes[r] < nodes[c])))) {
-          c = r;
-          cf = rf;
-        }
-      }
-      if (cf > f || (cf === f && (gs[c] < g || (gs[c] === g && nodes[c] > node)))) break;
-      nodes[i] = nodes[c];
-      keys[i] = cf;
-      gs[i] = gs[c];
-      dirs[i] = dirs[c];
-      i = c;
+    for (let c = 1; c < size; c = 2 * i + 1) {
+      // The lesser child, picked without a branch: which one wins is a coin toss the processor
+      // cannot predict.
+      const cf = keys[c];
+      const rf = keys[c + 1];
+      const cg = gs[c];
+      const rg = gs[c + 1];
+      const m = c + (+(rf < cf) | (+(rf === cf) & (+(rg > cg) | (+(rg === cg) & +(nodes[c + 1] < nodes[c])))));
+      const mf = keys[m];
+      const mg = gs[m];
+      if (mf > f || (mf === f && (mg < g || (mg === g && nodes[m] > node)))) break;
+      nodes[i] = nodes[m];
+      keys[i] = mf;
+      gs[i] = mg;
+      dirs[i] = dirs[m];
+      i = m;
     }
     nodes[i] = node;
     keys[i] = f;
