@@ -39,10 +39,10 @@ export interface ChaseOrder {
   unreachable: number;
 }
 
-/** The fields of one chase and the units it moves. @internal */
 /** Asks for `field` to be built elsewhere as far as `cells` need (a PathService worker); it is installed later. @internal */
 export type FieldBuilder = (field: FlowField, cells: Int32Array) => void;
 
+/** The fields of one chase and the units it moves. @internal */
 export class Chase implements UnitField {
   readonly chasing = true;
   readonly target: ChaseTarget;

@@ -84,7 +84,7 @@ export interface FlowFieldOptions {
 /**
  * A field's computed state as a PathService worker hands it over (see {@link FlowField.handOver}):
  * numbers and typed arrays only, each sector's storage its own buffer, so the message moves them
- * rather than copying a cell. @internal
+ * rather than copying a cell. It travels in the PathService's messages, whose declarations name it.
  */
 export interface FlowFieldSnapshot {
   /** Per sector reached: its index (sector row * sectors per row + sector column) and its settled cells, in pairs. */
