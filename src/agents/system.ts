@@ -72,7 +72,7 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
   movement?: MovementName;
   /** Called for every arrival, after the agent's own callback. */
   onArrived?: (id: number) => void;
-  /** Track stats.maxOverlap (one extra pass over the spatial hash per step). @default false */
+  /** Track stats.maxOverlap (one extra pass over the near pairs per step). @default false */
   measureOverlap?: boolean;
 }
 
@@ -84,7 +84,7 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
  * Each step: plan the agents that need it; move every walker toward its waypoint (or its group's
  * flow field), with `avoidance: 'orca'` at the velocity that keeps it clear of the others and of
  * the walls (src/agents/avoidance.ts), and turn it toward the way it goes; push overlapping agents apart
- * (`collisionIterations` passes over a spatial hash, only into walkable cells); send the standing
+ * (`collisionIterations` passes over the pairs near enough to touch, only into walkable cells); send the standing
  * units a walker is about to reach (or touches) a cell or so out of its way, and units that made
  * way back to their posts once the way is clear; replan walkers that a mover came near; fire
  * arrival callbacks.
@@ -105,7 +105,7 @@ export class NavigationSystem {
   readonly movement: MovementName;
   /** Counters since the system was created. */
   readonly stats: NavigationStats = { steps: 0, plans: 0, replans: 0, flowFields: 0, planMs: 0, planWork: 0, maxStepPlanWork: 0, maxOverlap: 0 };
-  /** Track `stats.maxOverlap` (one extra pass over the spatial hash per step). */
+  /** Track `stats.maxOverlap` (one extra pass over the near pairs per step). */
   measureOverlap: boolean;
 
   private readonly agents: AgentStore;
@@ -165,7 +165,7 @@ export class NavigationSystem {
     const avoidance = o.avoidance === 'orca' ? new Avoidance(this.agents, grid, this.layer, o) : null;
     this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields, avoidance);
     this.stepAside = new StepAside(this.agents, this.hash, grid, this.layer, this.movement, o, this.replanner.fields);
-    this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats, this.stepAside);
+    this.collision = new Collision(this.agents, grid, this.layer, o, this.stats, this.stepAside);
     this.unsubscribe = grid.onChange((c) => this.replanner.gridChanged(c));
     this.agents.canRetarget = (id, x, y) => this.lastLegClear(id, x, y);
   }
