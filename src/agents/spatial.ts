@@ -55,8 +55,8 @@ export class SpatialHash {
     return Math.floor((v + 0.5) / this.bucket);
   }
 
-  /** Counting sort of the active agents (those whose flags pass `keep`, when given) into their slots, in id order. */
-  build(agents: AgentStore, keep?: (flags: number) => boolean): void {
+  /** Counting sort of the active agents (those `keep` accepts, when given) into their slots, in id order. */
+  build(agents: AgentStore, keep?: (id: number) => boolean): void {
     const n = agents.count;
     let size = 64;
     while (size < 2 * n) size *= 2;
@@ -76,7 +76,7 @@ export class SpatialHash {
     const y = agents.y;
     start.fill(0);
     for (let i = 0; i < n; i++) {
-      if ((flags[i] & AGENT_ACTIVE) === 0 || (keep !== undefined && !keep(flags[i]))) {
+      if ((flags[i] & AGENT_ACTIVE) === 0 || (keep !== undefined && !keep(i))) {
         slotOf[i] = -1;
         continue;
       }

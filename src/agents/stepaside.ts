@@ -87,7 +87,9 @@ export class StepAside {
   private checks = 0;
   /** When each agent last found no free cell to step to early (seconds); it looks again RETRY_TIME later. */
   private triedAt = new Float64Array(0);
-  /** The agents that may have to make way (see {@link mayMakeWay}), hashed as `hash` is. */
+  /** Whether agent i may have to make way (see {@link mayMakeWay}). */
+  private readonly mayMakeWay = (i: number): boolean => mayMakeWay(this.agents.flags[i]);
+  /** The agents that may have to make way, hashed as `hash` is. */
   private readonly standing = new SpatialHash();
   /** The same in squares of COARSE cells. */
   private readonly standingCoarse = new SpatialHash();
@@ -140,10 +142,10 @@ export class StepAside {
     // none of them near skips its way. In a horde nearly every unit walks.
     const hash = this.standing;
     hash.bucket = this.hash.bucket;
-    hash.build(a, mayMakeWay);
+    hash.build(a, this.mayMakeWay);
     const coarse = this.standingCoarse;
     coarse.bucket = COARSE;
-    coarse.build(a, mayMakeWay);
+    coarse.build(a, this.mayMakeWay);
     for (let w = 0; w < a.count; w++) {
       if (w % CHECK_EVERY !== turn || (a.flags[w] & (AGENT_ACTIVE | AGENT_INTENT | AGENT_NUDGED)) !== (AGENT_ACTIVE | AGENT_INTENT)) continue;
       this.setAhead(w);

@@ -104,7 +104,7 @@ export class NavigationSystem {
   /** The agents' movement model. */
   readonly movement: MovementName;
   /** Counters since the system was created. */
-  readonly stats: NavigationStats = { steps: 0, plans: 0, replans: 0, flowFields: 0, planMs: 0, planWork: 0, maxStepPlanWork: 0, maxOverlap: 0 };
+  readonly stats: NavigationStats = newStats();
   /** Track `stats.maxOverlap` (one extra pass over the near pairs per step). */
   measureOverlap: boolean;
 
@@ -694,6 +694,18 @@ export class NavigationSystem {
       }
     }
   }
+}
+
+/** Zeroed stats. */
+function newStats(): NavigationStats {
+  const stats = { steps: 0, plans: 0, replans: 0, flowFields: 0, planMs: 0, planWork: 0, maxStepPlanWork: 0, maxOverlap: 0 };
+  // Stored as fractions once, these are held as doubles from the start: planWork passes 2^30 (the
+  // engine's small integers) some 12,000 steps into a big order, and the others take fractions.
+  // Else the stats' shape would change then, and the functions that read them would be thrown back
+  // to unoptimized code in the middle of a game.
+  stats.planWork = stats.planMs = stats.maxOverlap = 0.5;
+  stats.planWork = stats.planMs = stats.maxOverlap = 0;
+  return stats;
 }
 
 /** A wandering unit's state (see {@link NavigationSystem.wander}). */
