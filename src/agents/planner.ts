@@ -238,7 +238,8 @@ export class GridPlanner implements AgentPlanner {
    * Builds the search view and jump point planes of `layer` that plans read, and readies the
    * searches spread over steps (see {@link slice}): their MAX_SLICED search slots are made and
    * written over (a search over the component of the layer's first walkable cell, in slices, on
-   * each), and a jump point search runs in slices too. Without this, the first long plans of a
+   * each), and a jump point search runs in slices too; the plans' own search scratch is written
+   * over by one more such search, whole. Without this, the first long plans of a
    * game run on memory the system has not yet mapped (a page fault every few cells) and through
    * code the compiler has not seen run, a step of them taking several times its budget's time.
    * The slots stay with the Pathfinder (about 20 bytes per cell each, see Pathfinder.begin).
@@ -256,6 +257,8 @@ export class GridPlanner implements AgentPlanner {
     const reached = finish(searches[0]).reached;
     for (let k = 1; k < MAX_SLICED; k++) finish(searches[k]);
     if (reached >= 0 && reached !== first) finish(this.pathfinder.begin(sx, sy, grid.xOf(reached), grid.yOf(reached), { layer, movement }));
+    // The plans' own searches: their scratch written over the same way.
+    this.pathfinder.findPath(sx, sy, gx, gy, { layer, movement, nearest: true });
   }
 
   plan(req: PlanRequest): Float64Array | null {
