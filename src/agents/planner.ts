@@ -236,13 +236,13 @@ export class GridPlanner implements AgentPlanner {
 
   /**
    * Builds the search view and jump point planes of `layer` that plans read, and readies the
-   * searches spread over steps (see {@link slice}): their MAX_SLICED search slots are made and
-   * written over (a search over the component of the layer's first walkable cell, in slices, on
-   * each), and a jump point search runs in slices too; the plans' own search scratch is written
-   * over by one more such search, whole. Without this, the first long plans of a
-   * game run on memory the system has not yet mapped (a page fault every few cells) and through
-   * code the compiler has not seen run, a step of them taking several times its budget's time.
-   * The slots stay with the Pathfinder (about 20 bytes per cell each, see Pathfinder.begin).
+   * searches spread over steps (a plan longer than a step's budget): their two search slots are
+   * made and written over (a search over the component of the layer's first walkable cell, in
+   * slices, on each), and a jump point search runs in slices too; the plans' own search scratch
+   * is written over by one more such search, whole. Without this, the first long plans of a game
+   * run on memory the process has not touched yet (a page fault every few cells) and through code
+   * the compiler has not seen run, a step of them taking several times its budget's time. The
+   * slots stay with the Pathfinder (about 20 bytes per cell each, see Pathfinder.begin).
    */
   prepare(layer: number, movement: MovementName): void {
     this.pathfinder.prepare({ layer, movement });
