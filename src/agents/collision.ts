@@ -2,20 +2,21 @@ import { hypot } from './hypot.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import type { NavigationOptions } from './options.js';
 import { canMoveTo } from './planner.js';
-import type { SpatialHash } from './spatial.js';
+import { NearPairs } from './pairs.js';
 import type { NavigationStats } from './system.js';
 import type { StepAside } from './stepaside.js';
 import { AGENT_INTENT, AGENT_NUDGED, AGENT_PLAYER, type AgentStore } from './store.js';
 
 /**
- * Keeps agents' discs apart: `collisionIterations` passes over the spatial hash push every
- * overlapping pair apart, only into walkable cells. A standing unit that a walker pushes steps
+ * Keeps agents' discs apart: `collisionIterations` passes over the pairs near enough to touch
+ * push every overlapping pair apart, only into walkable cells. A standing unit that a walker pushes steps
  * aside (see {@link StepAside}: flagged AGENT_NUDGED, it walks back to its post later); a standing
  * player pushed just stops where the push left it.
  */
 export class Collision {
   private readonly agents: AgentStore;
-  private readonly hash: SpatialHash;
+  /** The pairs near enough to touch, kept between steps. */
+  private readonly pairs = new NearPairs();
   private readonly grid: NavGrid;
   private readonly layer: number;
   private readonly options: Readonly<NavigationOptions>;
@@ -24,9 +25,8 @@ export class Collision {
   /** Simulated time of the step being resolved (seconds). */
   private now = 0;
 
-  constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, stats: NavigationStats, stepAside: StepAside) {
+  constructor(agents: AgentStore, grid: NavGrid, layer: number, options: Readonly<NavigationOptions>, stats: NavigationStats, stepAside: StepAside) {
     this.agents = agents;
-    this.hash = hash;
     this.grid = grid;
     this.layer = layer;
     this.options = options;
@@ -36,55 +36,44 @@ export class Collision {
 
   /**
    * Pushes overlapping agents apart at simulated time `now`, marking pushed agents in `contact`;
-   * with `measure`, one more pass raises `stats.maxOverlap` to the deepest overlap left.
+   * with `measure`, one more pass raises `stats.maxOverlap` to the deepest overlap left. Each
+   * pass reads the near pairs (see {@link NearPairs}), renewed only when agents moved far enough
+   * since it was built that a pair missing from it could touch.
    */
   resolve(now: number, measure: boolean): void {
     this.now = now;
     const iterations = this.options.collisionIterations;
     for (let it = 0; it < iterations; it++) {
-      this.hash.build(this.agents);
+      this.pairs.update(this.agents);
       this.visitPairs(true);
     }
     if (measure) {
-      this.hash.build(this.agents);
+      this.pairs.update(this.agents);
       this.visitPairs(false);
     }
   }
 
-  /** Visits every overlapping pair once (i < j, in id order): pushes them apart, or only measures. */
+  /** Visits every overlapping pair once, in the list's order: pushes them apart, or only measures. */
   private visitPairs(push: boolean): void {
-    const hash = this.hash;
-    const { start, items, slotOf, around } = hash;
+    const { first, second, count } = this.pairs;
     const a = this.agents;
-    const n = a.count;
     const x = a.x;
     const y = a.y;
     const r = a.radius;
-    for (let i = 0; i < n; i++) {
-      if (slotOf[i] < 0) continue;
-      // From where i stands now: earlier pushes in this pass may have moved it out of its bucket.
-      const bx = hash.bucketOf(x[i]);
-      const by = hash.bucketOf(y[i]);
-      const slots = hash.slotsAround(bx, by);
-      for (let q = 0; q < slots; q++) {
-        const s = around[q];
-        for (let k = start[s]; k < start[s + 1]; k++) {
-          const j = items[k];
-          // Agents on different layers (a floor above, a cellar) do not meet.
-          if (j <= i || a.layer[j] !== a.layer[i]) continue;
-          const dx = x[j] - x[i];
-          const dy = y[j] - y[i];
-          const rs = r[i] + r[j];
-          const d2 = dx * dx + dy * dy;
-          if (d2 >= rs * rs) continue;
-          if (!push) {
-            const d = Math.sqrt(d2);
-            if (rs - d > this.stats.maxOverlap) this.stats.maxOverlap = rs - d;
-            continue;
-          }
-          this.pushApart(i, j);
-        }
+    for (let k = 0; k < count; k++) {
+      const i = first[k];
+      const j = second[k];
+      const dx = x[j] - x[i];
+      const dy = y[j] - y[i];
+      const rs = r[i] + r[j];
+      const d2 = dx * dx + dy * dy;
+      if (d2 >= rs * rs) continue;
+      if (!push) {
+        const d = Math.sqrt(d2);
+        if (rs - d > this.stats.maxOverlap) this.stats.maxOverlap = rs - d;
+        continue;
       }
+      this.pushApart(i, j);
     }
   }
 

@@ -112,6 +112,9 @@ export const ASTAR_WORK = 32;
 /** Searches spread over steps at once (each holds a search slot: about 20 bytes per cell of the map). */
 const MAX_SLICED = 2;
 
+/** Expansions per slice of the searches GridPlanner.prepare runs: many slices, so resuming a search is run too. */
+const WARM_SLICE = 4096;
+
 /** Work per expansion a spread jump point search is first taken to do (see GridPlanner's stepSliced). */
 const JUMP_WORK_GUESS = 16;
 
@@ -231,9 +234,31 @@ export class GridPlanner implements AgentPlanner {
     this.pathfinder = options.pathfinder ?? new Pathfinder(grid);
   }
 
-  /** Builds the search view and jump point planes of `layer` that plans read. */
+  /**
+   * Builds the search view and jump point planes of `layer` that plans read, and readies the
+   * searches spread over steps (a plan longer than a step's budget): their two search slots are
+   * made and written over (a search over the component of the layer's first walkable cell, in
+   * slices, on each), and a jump point search runs in slices too; the plans' own search scratch
+   * is written over by one more such search, whole. Without this, the first long plans of a game
+   * run on memory the process has not touched yet (a page fault every few cells) and through code
+   * the compiler has not seen run, a step of them taking several times its budget's time. The
+   * slots stay with the Pathfinder (about 20 bytes per cell each, see Pathfinder.begin).
+   */
   prepare(layer: number, movement: MovementName): void {
     this.pathfinder.prepare({ layer, movement });
+    const walkable = this.grid.layers[layer].walkable;
+    const first = walkable.indexOf(1);
+    const last = walkable.lastIndexOf(1);
+    if (first < 0 || first === last || hasLinksFrom(this.grid, layer)) return;
+    const grid = this.grid;
+    const [sx, sy, gx, gy] = [grid.xOf(first), grid.yOf(first), grid.xOf(last), grid.yOf(last)];
+    const searches: PathSearch[] = [];
+    for (let k = 0; k < MAX_SLICED; k++) searches.push(this.pathfinder.begin(sx, sy, gx, gy, { layer, movement, nearest: true }));
+    const reached = finish(searches[0]).reached;
+    for (let k = 1; k < MAX_SLICED; k++) finish(searches[k]);
+    if (reached >= 0 && reached !== first) finish(this.pathfinder.begin(sx, sy, grid.xOf(reached), grid.yOf(reached), { layer, movement }));
+    // The plans' own searches: their scratch written over the same way.
+    this.pathfinder.findPath(sx, sy, gx, gy, { layer, movement, nearest: true });
   }
 
   plan(req: PlanRequest): Float64Array | null {
@@ -508,6 +533,12 @@ export class GridPlanner implements AgentPlanner {
     return this.find(sx, sy, gx, gy, { layer, goalLayer, movement, nearest: true });
   }
 
+}
+
+/** Runs `search` to its answer in slices of WARM_SLICE expansions (see GridPlanner.prepare). */
+function finish(search: PathSearch): PathResult {
+  while (search.result === null) search.step({ maxExpansions: WARM_SLICE });
+  return search.result;
 }
 
 /** A link's far end an agent's plan leads to: a cell, and its layer when the link leads to another (else the agent's). */

@@ -12,7 +12,7 @@ import type { PathService } from '../service/service.js';
 import { TilenavError, describe } from '../errors.js';
 import type { NavigationOptions } from './options.js';
 import { GridPlanner, cellIndexAt, segmentDistance, type AgentObstacle, type AgentPlanner } from './planner.js';
-import type { SpatialHash } from './spatial.js';
+import { SpatialHash } from './spatial.js';
 import { AGENT_NUDGED, AGENT_ACTIVE, AGENT_BLOCKED, AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, AGENT_UNREACHABLE, type AgentStore } from './store.js';
 import type { NavigationStats } from './system.js';
 
@@ -47,6 +47,17 @@ export class Replanner {
   /** Rectangles grid changes opened since the last shortcut check (shortcutFactor > 0 only). */
   private opened: CellRect[] = [];
   private shortcuts: ShortcutCheck | null = null;
+  /** The movers (see triggerReplans) in squares of COARSE_MOVERS cells. */
+  private readonly coarseMovers = new SpatialHash();
+  /** The squared distance past which an agent moved this step (`movedEps` squared). */
+  private moverEps2 = 0;
+  /** Whether agent i is a mover: it moved more than `movedEps` this step, and not along a way a walker can foresee. */
+  private readonly isMover = (i: number): boolean => {
+    const a = this.agents;
+    const dx = a.x[i] - a.prevX[i];
+    const dy = a.y[i] - a.prevY[i];
+    return dx * dx + dy * dy > this.moverEps2 && !foreseen(a.flags[i]);
+  };
   /** Which of every STUCK_EVERY walkers checkStuck looks at this step. */
   private stuckPhase = 0;
   /** The agent planning starts from at the next step (see planWhereNeeded). */
@@ -270,7 +281,12 @@ export class Replanner {
       else if (a.group[i] !== soleGroup) soleGroup = -1;
     }
     if (movers === 0) return;
-    this.hash.build(a);
+    // The movers alone are hashed (the walkers they may block are most of the agents), and in
+    // coarse squares too: a walker with no mover near its segment skips the walk along it.
+    this.moverEps2 = eps2;
+    this.hash.build(a, this.isMover);
+    this.coarseMovers.bucket = COARSE_MOVERS;
+    this.coarseMovers.build(a, this.isMover);
     for (let w = 0; w < n; w++) {
       if ((a.flags[w] & (AGENT_HAS_PATH | AGENT_FLOW | AGENT_DIRTY)) !== AGENT_HAS_PATH) continue;
       if (now - a.lastReplan[w] < o.replanCooldown) continue;
@@ -289,7 +305,10 @@ export class Replanner {
         ex = x + ((ex - x) * ahead) / len;
         ey = y + ((ey - y) * ahead) / len;
       }
-      if (this.moverNear(w, x, y, ex, ey, eps2)) {
+      const T = o.replanTriggerDist;
+      const coarse = this.coarseMovers;
+      const near = coarse.anyInRect(coarse.bucketOf(Math.min(x, ex) - T), coarse.bucketOf(Math.max(x, ex) + T), coarse.bucketOf(Math.min(y, ey) - T), coarse.bucketOf(Math.max(y, ey) + T));
+      if (near && this.moverNear(w, x, y, ex, ey, eps2)) {
         a.flags[w] |= AGENT_DIRTY;
         a.lastReplan[w] = now;
       }
@@ -298,7 +317,7 @@ export class Replanner {
 
   /**
    * Whether a mover outside walker w's group order stands within `replanTriggerDist` of the
-   * segment (sx, sy)-(ex, ey); reads the hash as built this step.
+   * segment (sx, sy)-(ex, ey); reads the hash of movers as built this step.
    */
   private moverNear(w: number, sx: number, sy: number, ex: number, ey: number, eps2: number): boolean {
     const a = this.agents;
@@ -681,6 +700,9 @@ export class Replanner {
 
 /** checkStuck looks at each walker once every this many steps. */
 const STUCK_EVERY = 8;
+
+/** Side of the squares in which triggerReplans first looks for movers near a walker's segment (cells). */
+const COARSE_MOVERS = 8;
 
 /**
  * Whether an agent with flags `f` walks a way of its own (a path, or a flow field, toward an

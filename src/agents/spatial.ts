@@ -55,8 +55,8 @@ export class SpatialHash {
     return Math.floor((v + 0.5) / this.bucket);
   }
 
-  /** Counting sort of the active agents into their slots, in id order. */
-  build(agents: AgentStore): void {
+  /** Counting sort of the active agents (those `keep` accepts, when given) into their slots, in id order. */
+  build(agents: AgentStore, keep?: (id: number) => boolean): void {
     const n = agents.count;
     let size = 64;
     while (size < 2 * n) size *= 2;
@@ -76,7 +76,7 @@ export class SpatialHash {
     const y = agents.y;
     start.fill(0);
     for (let i = 0; i < n; i++) {
-      if ((flags[i] & AGENT_ACTIVE) === 0) {
+      if ((flags[i] & AGENT_ACTIVE) === 0 || (keep !== undefined && !keep(i))) {
         slotOf[i] = -1;
         continue;
       }
@@ -93,6 +93,18 @@ export class SpatialHash {
     }
     for (let s = size; s > 0; s--) start[s] = start[s - 1];
     start[0] = 0;
+  }
+
+  /** Whether a slot of the buckets bx0..bx1 x by0..by1 holds an agent (perhaps one of another bucket sharing the slot). */
+  anyInRect(bx0: number, bx1: number, by0: number, by1: number): boolean {
+    const start = this.start;
+    for (let by = by0; by <= by1; by++) {
+      for (let bx = bx0; bx <= bx1; bx++) {
+        const s = this.slot(bx, by);
+        if (start[s] < start[s + 1]) return true;
+      }
+    }
+    return false;
   }
 
   /** The table slot of bucket (bx, by). */

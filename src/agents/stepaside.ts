@@ -5,7 +5,7 @@ import { movementModel, type MovementModel, type MovementName } from '../search/
 import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
 import { cellIndexAt, cellOf, segmentDistance, walkableAt } from './planner.js';
-import type { SpatialHash } from './spatial.js';
+import { SpatialHash } from './spatial.js';
 import { AGENT_ACTIVE, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_NUDGED, AGENT_PATHFINDING, AGENT_PLAYER, DEFAULT_INTENT, type AgentStore } from './store.js';
 
 /** Room kept between a spot to step to and a walker's way, beyond the two radii (cells). */
@@ -28,6 +28,8 @@ const POST_PASSING = 2;
 const CHECK_EVERY = 4;
 /** A unit that found no free cell to step to early looks again this much later (seconds); a walker's touch still sends it aside at once. */
 const RETRY_TIME = 0.25;
+/** Side of the squares in which a walker first looks for units that may have to make way (cells): about its way's length. */
+const COARSE = 8;
 /** Most points of one way: a walker's position and the waypoints (or flow field cells) ahead of it. */
 const WAY_POINTS = 64;
 
@@ -85,6 +87,12 @@ export class StepAside {
   private checks = 0;
   /** When each agent last found no free cell to step to early (seconds); it looks again RETRY_TIME later. */
   private triedAt = new Float64Array(0);
+  /** Whether agent i may have to make way (see {@link mayMakeWay}). */
+  private readonly mayMakeWay = (i: number): boolean => mayMakeWay(this.agents.flags[i]);
+  /** The agents that may have to make way, hashed as `hash` is. */
+  private readonly standing = new SpatialHash();
+  /** The same in squares of COARSE cells. */
+  private readonly standingCoarse = new SpatialHash();
   /** The standing agents found in one walker's way, collected before any of them moves. */
   private inWay: Int32Array<ArrayBuffer> = new Int32Array(16);
   /** The cell the last {@link findSpot} chose: [x, y]. */
@@ -120,26 +128,34 @@ export class StepAside {
     const turn = this.checks++ % CHECK_EVERY;
     if (!(o.stepAsideTime > 0)) return;
     const a = this.agents;
-    const hash = this.hash;
     // Most steps of a long march have nobody standing: nothing to look for.
     let standing = false;
-    for (let j = 0; j < a.count && !standing; j++) standing = (a.flags[j] & (AGENT_ACTIVE | AGENT_PLAYER)) === AGENT_ACTIVE && (a.flags[j] & (AGENT_INTENT | AGENT_NUDGED)) !== AGENT_INTENT;
+    for (let j = 0; j < a.count && !standing; j++) standing = (a.flags[j] & AGENT_ACTIVE) !== 0 && mayMakeWay(a.flags[j]);
     if (!standing) return;
     if (this.triedAt.length < a.x.length) {
       const tried = new Float64Array(a.x.length).fill(-Infinity);
       tried.set(this.triedAt);
       this.triedAt = tried;
     }
-    let built = false;
+    // Only units that may have to make way (see inWayOf) are looked for: those standing or walking
+    // back to a post, hashed apart from the walkers, and in coarse squares too, so a walker with
+    // none of them near skips its way. In a horde nearly every unit walks.
+    const hash = this.standing;
+    hash.bucket = this.hash.bucket;
+    hash.build(a, this.mayMakeWay);
+    const coarse = this.standingCoarse;
+    coarse.bucket = COARSE;
+    coarse.build(a, this.mayMakeWay);
     for (let w = 0; w < a.count; w++) {
       if (w % CHECK_EVERY !== turn || (a.flags[w] & (AGENT_ACTIVE | AGENT_INTENT | AGENT_NUDGED)) !== (AGENT_ACTIVE | AGENT_INTENT)) continue;
-      this.wayCount = 0;
       this.setAhead(w);
+      // The way stays within left[0] of the walker; the buckets read below lie within this.
+      const reach = this.left[0] + a.radius[w] + 2 * hash.bucket;
+      const wx = a.x[w];
+      const wy = a.y[w];
+      if (!coarse.anyInRect(coarse.bucketOf(wx - reach), coarse.bucketOf(wx + reach), coarse.bucketOf(wy - reach), coarse.bucketOf(wy + reach))) continue;
+      this.wayCount = 0;
       if (!this.appendWay(w)) continue;
-      if (!built) {
-        hash.build(a);
-        built = true;
-      }
       let x0 = Infinity;
       let y0 = Infinity;
       let x1 = -Infinity;
@@ -635,6 +651,11 @@ export class StepAside {
     }
     return this.generation;
   }
+}
+
+/** Whether an active agent with these flags may have to make way (see StepAside.inWayOf): not the player, standing or walking back to its post. */
+function mayMakeWay(flags: number): boolean {
+  return (flags & AGENT_PLAYER) === 0 && (flags & (AGENT_INTENT | AGENT_NUDGED)) !== AGENT_INTENT;
 }
 
 /** A copy of `a`, `capacity` long. */

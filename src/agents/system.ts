@@ -68,7 +68,7 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
   movement?: MovementName;
   /** Called for every arrival, after the agent's own callback. */
   onArrived?: (id: number) => void;
-  /** Track stats.maxOverlap (one extra pass over the spatial hash per step). @default false */
+  /** Track stats.maxOverlap (one extra pass over the near pairs per step). @default false */
   measureOverlap?: boolean;
 }
 
@@ -80,7 +80,7 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
  * Each step: plan the agents that need it; move every walker toward its waypoint (or its group's
  * flow field), with `avoidance: 'orca'` at the velocity that keeps it clear of the others and of
  * the walls (src/agents/avoidance.ts), and turn it toward the way it goes; push overlapping agents apart
- * (`collisionIterations` passes over a spatial hash, only into walkable cells); send the standing
+ * (`collisionIterations` passes over the pairs near enough to touch, only into walkable cells); send the standing
  * units a walker is about to reach (or touches) a cell or so out of its way, and units that made
  * way back to their posts once the way is clear; replan walkers that a mover came near; fire
  * arrival callbacks.
@@ -100,8 +100,8 @@ export class NavigationSystem {
   /** The agents' movement model. */
   readonly movement: MovementName;
   /** Counters since the system was created. */
-  readonly stats: NavigationStats = { steps: 0, plans: 0, replans: 0, flowFields: 0, planMs: 0, planWork: 0, maxStepPlanWork: 0, maxOverlap: 0 };
-  /** Track `stats.maxOverlap` (one extra pass over the spatial hash per step). */
+  readonly stats: NavigationStats = newStats();
+  /** Track `stats.maxOverlap` (one extra pass over the near pairs per step). */
   measureOverlap: boolean;
 
   private readonly agents: AgentStore;
@@ -161,7 +161,7 @@ export class NavigationSystem {
     const avoidance = o.avoidance === 'orca' ? new Avoidance(this.agents, grid, this.layer, o) : null;
     this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields, avoidance);
     this.stepAside = new StepAside(this.agents, this.hash, grid, this.layer, this.movement, o, this.replanner.fields);
-    this.collision = new Collision(this.agents, this.hash, grid, this.layer, o, this.stats, this.stepAside);
+    this.collision = new Collision(this.agents, grid, this.layer, o, this.stats, this.stepAside);
     this.unsubscribe = grid.onChange((c) => this.replanner.gridChanged(c));
     this.agents.canRetarget = (id, x, y) => this.lastLegClear(id, x, y);
   }
@@ -262,8 +262,10 @@ export class NavigationSystem {
 
   /**
    * Builds what planning reads (the layer's search view, the jump point planes of the system's
-   * and the planner's searches) now rather than in the first order: call it while a level loads.
-   * Optional; the time it takes is not counted in `stats.planMs`.
+   * and the planner's searches) now rather than in the first order, and readies the default
+   * planner's searches spread over steps (their search slots, about 20 bytes a cell each, made and
+   * run once: see GridPlanner.prepare): call it while a level loads. Optional; the time it takes
+   * (a fraction of a second on a 1024 x 1024 map) is not counted in `stats.planMs`.
    */
   prepare(): void {
     this.replanner.prepare();
@@ -692,6 +694,18 @@ export class NavigationSystem {
       }
     }
   }
+}
+
+/** Zeroed stats. */
+function newStats(): NavigationStats {
+  const stats = { steps: 0, plans: 0, replans: 0, flowFields: 0, planMs: 0, planWork: 0, maxStepPlanWork: 0, maxOverlap: 0 };
+  // Stored as fractions once, these are held as doubles from the start: planWork passes 2^30 (the
+  // engine's small integers) some 12,000 steps into a big order, and the others take fractions.
+  // Else the stats' shape would change then, and the functions that read them would be thrown back
+  // to unoptimized code in the middle of a game.
+  stats.planWork = stats.planMs = stats.maxOverlap = 0.5;
+  stats.planWork = stats.planMs = stats.maxOverlap = 0;
+  return stats;
 }
 
 /** A wandering unit's state (see {@link NavigationSystem.wander}). */
