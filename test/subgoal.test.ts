@@ -137,6 +137,40 @@ test('subgoal: auto takes the graph once prepared, the grid owns it (memory, rel
   assert.equal(finder.findPath(0, 0, 29, 11).expanded, jps.expanded, 'auto is back on jps');
 });
 
+test('subgoal: after prepare, auto takes the graph only where a fixed sample judges it faster (mazes, rooms), not on open maps; the same choice every time', () => {
+  const cases: [string, boolean][] = [
+    ['maze-100-1', true],
+    ['room-100-10', true],
+    ['rmtst01', false],
+    ['AcrosstheCape', false],
+  ];
+  for (const [name, graphWanted] of cases) {
+    const grid = parseMovingAiMap(readFixture(`movingai/${name}.map`)).grid;
+    const queries = parseScenario(readFixture(`movingai/${name}.map.scen`));
+    const finder = new Pathfinder(grid);
+    finder.prepare({ algorithm: 'subgoal' });
+    assert.ok(grid.memory().entries.some((e) => e.name === 'subgoal graph'), `${name}: built either way`);
+    // The longest queries, where the two searches' expansion counts tell them apart.
+    let told = 0;
+    for (const q of queries.slice(-20)) {
+      const sub = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm: 'subgoal' });
+      const jps = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm: 'jps' });
+      if (sub.expanded === jps.expanded) continue;
+      const auto = finder.findPath(q.startX, q.startY, q.goalX, q.goalY);
+      assert.equal(auto.expanded, graphWanted ? sub.expanded : jps.expanded, `${name} line ${q.line}: auto ran ${graphWanted ? 'jps' : 'the graph'}`);
+      assert.ok(Math.abs(auto.cost - q.optimal) <= 1e-4 * Math.max(1, q.optimal), `${name} line ${q.line}: cost ${auto.cost}`);
+      told++;
+    }
+    assert.ok(told > 0, `${name}: some query tells the two apart`);
+    // Another grid of the same map, another Pathfinder: the same choice (a count, not a clock).
+    const again = parseMovingAiMap(readFixture(`movingai/${name}.map`)).grid;
+    const other = new Pathfinder(again);
+    other.prepare({ algorithm: 'subgoal' });
+    const q = queries[queries.length - 1];
+    assert.equal(other.findPath(q.startX, q.startY, q.goalX, q.goalY).expanded, finder.findPath(q.startX, q.startY, q.goalX, q.goalY).expanded, `${name}: same choice`);
+  }
+});
+
 test('subgoal: refuses by name what it cannot search (weighted costs, other movements, one-way flags, edge walls, links, several goals); begin answers whole', () => {
   const grid = new NavGrid(9, 5);
   grid.fillRect(4, 0, 1, 4, { walkable: false });

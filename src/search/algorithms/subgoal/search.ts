@@ -15,27 +15,44 @@ const K = OCTILE_K;
 const BOUND_EPS = 1e-9;
 
 /**
- * The subgoal graphs a grid keeps, one per layer (built on demand). A change on a layer drops its
- * graph (a change may add or remove subgoals and edges anywhere along the lines through it):
- * `auto` then runs jump point search there until `prepare` or an `algorithm: 'subgoal'` query
- * builds it again.
+ * The subgoal graphs a grid keeps, one per layer (built on demand), and for each whether `auto`
+ * searches it. A change on a layer drops its graph (a change may add or remove subgoals and edges
+ * anywhere along the lines through it): `auto` then runs jump point search there until `prepare`
+ * or an `algorithm: 'subgoal'` query builds it again.
  */
 export class GridSubgoals implements Derived {
   private readonly grid: NavGrid;
   private readonly graphs: (SubgoalGraph | null)[];
+  /** Per layer: whether `auto` searches its graph, decided once per graph; null before. */
+  private readonly picks: (boolean | null)[];
   private readonly unsubscribe: () => void;
 
   constructor(grid: NavGrid) {
     this.grid = grid;
     this.graphs = grid.layers.map(() => null);
+    this.picks = grid.layers.map(() => null);
     this.unsubscribe = grid.onChange((c) => {
       this.graphs[c.layer] = null;
+      this.picks[c.layer] = null;
     });
   }
 
   /** The layer's graph when built and not dropped since, else null. */
   fresh(layer: number): SubgoalGraph | null {
     return this.graphs[layer];
+  }
+
+  /**
+   * Whether `auto` searches the layer's graph: false without a graph, null while a graph is
+   * undecided (the Pathfinder that built it decides, {@link decide}).
+   */
+  autoPick(layer: number): boolean | null {
+    return this.graphs[layer] === null ? false : this.picks[layer];
+  }
+
+  /** Records whether `auto` searches the layer's current graph. */
+  decide(layer: number, pick: boolean): void {
+    this.picks[layer] = pick;
   }
 
   /** The layer's graph, built now from `view` (the layer's uniform search view) when missing. */
@@ -52,6 +69,7 @@ export class GridSubgoals implements Derived {
   release(): void {
     this.unsubscribe();
     this.graphs.fill(null);
+    this.picks.fill(null);
   }
 }
 
@@ -76,6 +94,8 @@ export class SubgoalSearch {
   /** The last path's graph nodes as padded cells, goal first. */
   private route = new Int32Array(16);
   private routeLength = 0;
+  /** Edges the last search looked at (its work, beside `expanded`; 0 when it needed no graph search). */
+  scanned = 0;
   /** The padded row length of the last search's graph. */
   private stride = 0;
 
@@ -101,6 +121,7 @@ export class SubgoalSearch {
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
     this.routeLength = 0;
+    this.scanned = 0;
     // Reached without a bend: the straight-line distance, and no search.
     if (diagonalFirstOpen(pass, W, start, goal)) {
       this.setRoute(goal, start);
@@ -157,10 +178,12 @@ export class SubgoalSearch {
     stamp[S] = open;
     heap.push(S, octileUnits(gx - sx, gy - sy), 0);
     let expanded = 0;
+    let scanned = 0;
     while (heap.size > 0) {
       const u = heap.pop();
       if (u === G) {
         stamp[u] = closed;
+        this.scanned = scanned;
         report(out, true, expanded, false);
         this.routeFrom(graph, u, start, goal, n);
         return g[u];
@@ -197,6 +220,7 @@ export class SubgoalSearch {
       const lo = fromStart ? 0 : first[u];
       const hi = fromStart ? graph.reach(pass, start, this.scan) : first[u + 1];
       const cells = this.scan.cells;
+      scanned += hi - lo;
       for (let e = lo; e < hi; e++) {
         let v: number;
         if (fromStart) v = idOf[cells[e]];
@@ -260,6 +284,7 @@ export class SubgoalSearch {
         }
       }
     }
+    this.scanned = scanned;
     report(out, false, expanded, false);
     return Infinity;
   }
