@@ -6,6 +6,7 @@ import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { readFixture } from './fixtures.js';
 import { gridArb } from './grids.js';
 import { refDistances } from './reference.js';
+import { subgoalsOf } from '../src/search/algorithms/subgoal/search.js';
 
 const MAPS = ['AcrosstheCape', 'maze-100-1', 'random-100-33', 'rmtst01', 'room-100-10'];
 
@@ -87,6 +88,10 @@ test('subgoal: optimal on every query of the Moving AI fixtures', () => {
     const queries = parseScenario(readFixture(`movingai/${name}.map.scen`));
     const finder = new Pathfinder(grid);
     finder.prepare({ algorithm: 'subgoal' });
+    // The searches run over levels: some subgoals taken out, some shortcuts opened on the way.
+    const graph = subgoalsOf(grid).fresh(0)!;
+    assert.ok(graph.levels.coreCount < graph.count, `${name}: ${graph.levels.coreCount} of ${graph.count} subgoals in the core`);
+    if (name === 'AcrosstheCape') assert.ok(graph.levels.shortcuts > 0, `${name}: shortcuts`);
     for (const q of queries) {
       const r = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm: 'subgoal' });
       if (q.optimal === 0 && (q.startX !== q.goalX || q.startY !== q.goalY)) {
@@ -102,9 +107,9 @@ test('subgoal: optimal on every query of the Moving AI fixtures', () => {
 });
 
 test('subgoal: auto takes the graph once prepared, the grid owns it (memory, releaseDerived), results fill out', () => {
+  // A winding corridor (walls from alternate sides): the sample judges the graph faster here.
   const grid = new NavGrid(30, 12);
-  grid.fillRect(10, 0, 2, 9, { walkable: false });
-  grid.fillRect(20, 3, 2, 9, { walkable: false });
+  for (let x = 2; x < 29; x += 3) grid.fillRect(x, x % 2 === 0 ? 0 : 2, 1, 10, { walkable: false });
   const finder = new Pathfinder(grid);
   const jps = finder.findPath(0, 0, 29, 11, { algorithm: 'jps' });
   assert.equal(finder.findPath(0, 0, 29, 11).expanded, jps.expanded, 'auto runs jps before prepare');

@@ -162,13 +162,13 @@ function aStarLoop(q: Query, view: SearchView): 'octile' | 'generic' {
 const SUBGOAL_SAMPLE = 64;
 /**
  * Above this many edges looked at per jump point, the subgoal graph is judged slower than jump
- * point search: an edge costs the graph search 25-85 ns, a jump point costs JPS 130-730 ns (CPU
- * per query, Moving AI fixtures and two 1024 x 1024 maps, docs/benchmarks.md). On the sample the
- * maps where the graph was faster came out at 0.6-14 edges per jump point (mazes 0.6, rooms 2.5,
- * ost100d 9-14), those where it was slower at 16-50 (rmtst01 17-20, AcrosstheCape 22-27,
- * TheFrozenSea 46-51).
+ * point search: an edge costs the graph search 33-100 ns on the larger graphs, a jump point costs
+ * JPS 130-840 ns (CPU per query, Moving AI fixtures and two 1024 x 1024 maps,
+ * docs/benchmarks.md). On the sample the maps where the graph was faster came out at 0.5-9 edges
+ * per jump point (maze 0.5, random walls 0.9, rooms 2.1, ost100d 9.0), those where it was slower
+ * at 11.8-21 (rmtst01 and AcrosstheCape 11.8, TheFrozenSea 21).
  */
-const EDGES_PER_JUMP_POINT = 15;
+const EDGES_PER_JUMP_POINT = 10;
 
 /** Idle search slots a Pathfinder keeps for its {@link PathSearch}es; more are made while more run. */
 const IDLE_SLOTS_KEPT = 2;
