@@ -162,13 +162,13 @@ function aStarLoop(q: Query, view: SearchView): 'octile' | 'generic' {
 const SUBGOAL_SAMPLE = 64;
 /**
  * Above this many edges looked at per jump point, the subgoal graph is judged slower than jump
- * point search: an edge costs the graph search 33-100 ns on the larger graphs, a jump point costs
- * JPS 130-840 ns (CPU per query, Moving AI fixtures and two 1024 x 1024 maps,
- * docs/benchmarks.md). On the sample the maps where the graph was faster came out at 0.5-9 edges
- * per jump point (maze 0.5, random walls 0.9, rooms 2.1, ost100d 9.0), those where it was slower
- * at 11.8-21 (rmtst01 and AcrosstheCape 11.8, TheFrozenSea 21).
+ * point search. Measured on the Moving AI fixtures and two 1024 x 1024 maps (CPU per query,
+ * docs/search.md): the sample came out at 0.5-23 edges per jump point where the graph was faster
+ * (maze 0.5, random walls 0.8, rooms 2.3, ost100d 9.9, TheFrozenSea 12.7, AcrosstheCape 22.6),
+ * and at 97 on the nearly empty rmtst01, where JPS expands about 12 jump points a query and is
+ * many times faster.
  */
-const EDGES_PER_JUMP_POINT = 10;
+const EDGES_PER_JUMP_POINT = 40;
 
 /** Idle search slots a Pathfinder keeps for its {@link PathSearch}es; more are made while more run. */
 const IDLE_SLOTS_KEPT = 2;
@@ -770,9 +770,11 @@ export class Pathfinder {
    *
    * `algorithm: 'subgoal'` builds the layer's subgoal graph (octile movement, uniform costs; it
    * throws a TilenavError naming `algorithm` for a layer it cannot search), kept by the grid and
-   * listed by `grid.memory()`: from then on `auto` searches it on that layer until a change to the
-   * layer drops it (then `auto` runs JPS until it is built again). Build times and bytes per cell:
-   * docs/benchmarks.md.
+   * listed by `grid.memory()`, and judges on a fixed sample of queries whether it is faster than
+   * JPS on that layer (a count, the same on every machine; docs/search.md): where it is, `auto`
+   * searches it on that layer until a change to the layer drops it (then `auto` runs JPS until it
+   * is built again); where it is not (open maps), `auto` stays on JPS and only `subgoal` queries
+   * read the graph. Build times and bytes per cell: docs/benchmarks.md.
    */
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName; landmarks?: number } = {}): void {
     assertOptionsObject(options, 'options');

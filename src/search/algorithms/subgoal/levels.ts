@@ -24,6 +24,8 @@ import { BENDS, type SubgoalGraph } from './graph.js';
 
 /** A subgoal whose removal would add more shortcuts than this stays in the core (keeps the graph sparse). */
 const MAX_SHORTCUTS = 6;
+/** Nodes a witness search (a path round a subgoal as short as the one through it) may settle before it gives up. */
+const WITNESS_SETTLED = 24;
 /** Tolerance of the length comparisons (sums of straight and diagonal steps rounded differently). */
 const EPS = 1e-9;
 
@@ -39,6 +41,8 @@ export class SubgoalLevels {
   readonly to: Int32Array;
   /** Each edge's middle subgoal, -1 for an edge of the simple graph (walked diagonal steps first from one end). */
   readonly via: Int32Array;
+  /** The order subgoals were taken out in (0 first), the subgoal count for core ones: every upward edge goes to a higher rank or within the core. */
+  readonly rank: Int32Array;
   /** How many subgoals are in the core. */
   readonly coreCount: number;
   /** Shortcuts added. */
@@ -87,12 +91,49 @@ export class SubgoalLevels {
       list.length = k;
     }
     const alive = new Uint8Array(n).fill(1);
+    const rank = new Int32Array(n).fill(n);
+    let taken = 0;
     const upTo: number[][] = new Array<number[]>(n);
     const upVia: number[][] = new Array<number[]>(n);
     // Two-hop witnesses: a subgoal's neighbours marked with their distance from it.
     const near = new Float64Array(n);
     const nearMark = new Int32Array(n);
     let markNo = 0;
+    // Witness searches: A* from p towards q without s, no farther than c, a few nodes at most.
+    const wDist = new Float64Array(n);
+    const wSeen = new Uint32Array(n);
+    let wNo = 0;
+    const wHeap = new NodeHeap(n);
+    const witnessSearch = (p: number, q: number, s: number, c: number): boolean => {
+      const bound = c * (1 + EPS) + EPS;
+      wNo++;
+      wHeap.clear();
+      wDist[p] = 0;
+      wSeen[p] = wNo;
+      wHeap.push(p, len(p, q), 0);
+      for (let settled = 0; wHeap.size > 0 && settled < WITNESS_SETTLED; settled++) {
+        const u = wHeap.pop();
+        if (u === q) return true;
+        const du = wDist[u];
+        const ul = adj[u];
+        for (let k = 0; k < ul.length; k++) {
+          const v = ul[k];
+          if (v === s || alive[v] === 0) continue;
+          const nd = du + len(u, v);
+          const f = nd + len(v, q);
+          if (f > bound) continue;
+          if (wSeen[v] !== wNo) {
+            wSeen[v] = wNo;
+            wDist[v] = nd;
+            wHeap.push(v, f, nd);
+          } else if (nd < wDist[v]) {
+            wDist[v] = nd;
+            wHeap.decrease(v, f, nd);
+          }
+        }
+      }
+      return false;
+    };
     const order = new NodeHeap(n);
     for (let u = 0; u < n; u++) order.push(u, adj[u].length, 0);
     const nb: number[] = [];
@@ -145,6 +186,8 @@ export class SubgoalLevels {
           }
           if (witness) continue;
           if (bend) {
+            // Last, a short search for a path as short round s, before keeping s.
+            if (WITNESS_SETTLED > 0 && witnessSearch(p, q, s, c)) continue;
             keep = true;
             break;
           }
@@ -160,6 +203,7 @@ export class SubgoalLevels {
         continue;
       }
       alive[s] = 0;
+      rank[s] = taken++;
       upTo[s] = nb.slice();
       upVia[s] = nbVia.slice();
       for (let k = 0; k < added.length; k += 2) {
@@ -201,6 +245,7 @@ export class SubgoalLevels {
     }
     this.first[n] = m;
     this.core = core;
+    this.rank = rank;
     this.coreCount = coreCount;
     this.shortcuts = shortcuts;
     this.buildMs = performance.now() - t0;
@@ -208,13 +253,14 @@ export class SubgoalLevels {
 
   /** Bytes held. */
   get bytes(): number {
-    return this.core.byteLength + this.first.byteLength + this.to.byteLength + this.via.byteLength;
+    return this.core.byteLength + this.rank.byteLength + this.first.byteLength + this.to.byteLength + this.via.byteLength;
   }
 
-  /** The middle subgoal of the edge between u and v (kept by whichever went first), -1 for a simple one. */
+  /** The middle subgoal of the edge between u and v (kept by whichever went first: the lower rank), -1 for a simple one. */
   middle(u: number, v: number): number {
-    for (let e = this.first[u]; e < this.first[u + 1]; e++) if (this.to[e] === v) return this.via[e];
-    for (let e = this.first[v]; e < this.first[v + 1]; e++) if (this.to[e] === u) return this.via[e];
+    const a = this.rank[u] <= this.rank[v] ? u : v;
+    const b = a === u ? v : u;
+    for (let e = this.first[a]; e < this.first[a + 1]; e++) if (this.to[e] === b) return this.via[e];
     throw new Error(`subgoal levels: no edge between subgoals ${u} and ${v}`);
   }
 }

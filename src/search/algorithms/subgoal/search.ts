@@ -8,7 +8,6 @@
  */
 import type { Derived, MemoryEntry, NavGrid, SearchView } from '../../../grid/navgrid.js';
 import { OCTILE_K } from '../../../grid/padded.js';
-import { NodeHeap } from '../../kernel/heap.js';
 import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
 import { Scan, SubgoalGraph, diagonalFirstOpen, writeSegment } from './graph.js';
 import type { SubgoalLevels } from './levels.js';
@@ -16,6 +15,8 @@ import type { SubgoalLevels } from './levels.js';
 const K = OCTILE_K;
 /** Landmark bounds are differences of sums rounded differently: lowered by this much they never overestimate. */
 const BOUND_EPS = 1e-9;
+/** Sort keys of the goal side: rank times this plus the position in the list (below 2^22 subgoals there). */
+const ORDER_SPAN = 1 << 22;
 
 /**
  * The subgoal graphs a grid keeps, one per layer (built on demand), and for each whether `auto`
@@ -97,12 +98,14 @@ export class SubgoalSearch {
   /** The last path's subgoals (shortcuts opened), start and goal as padded cells, goal first. */
   private readonly routeList = new Scan();
   private routeLength = 0;
-  /** Edges the last search looked at (its work, beside `expanded`; 0 when it needed no graph search). */
+  /** Edges the last search looked at, on the goal's side (twice: found, then settled) and from the start (its work, beside `expanded`; 0 when it needed no graph search). */
   scanned = 0;
-  /** The goal side: each marked subgoal's distance down to the goal, the next node on the way (the goal: n + 1), and the side's queue. */
+  /** The goal side: each marked subgoal's distance down to the goal and the next node on the way (the goal: n + 1). */
   private below = new Float64Array(0);
   private next = new Int32Array(0);
-  private downHeap = new NodeHeap(1);
+  /** The subgoals above the goal, as found, and their sort keys (rank, then position). */
+  private readonly above = new Scan();
+  private order = new Float64Array(0);
   /** The last path as graph nodes, start first, shortcuts closed. */
   private readonly nodes = new Scan();
   /** The padded row length of the last search's graph. */
@@ -114,7 +117,7 @@ export class SubgoalSearch {
 
   /** Bytes held besides the Pathfinder's scratch. */
   get bytes(): number {
-    return this.scan.cells.byteLength + this.goalMarks.byteLength + this.goalFar.byteLength + this.routeList.cells.byteLength + this.below.byteLength + this.next.byteLength + this.downHeap.bytes + this.nodes.cells.byteLength;
+    return this.scan.cells.byteLength + this.goalMarks.byteLength + this.goalFar.byteLength + this.routeList.cells.byteLength + this.below.byteLength + this.next.byteLength + this.above.cells.byteLength + this.order.byteLength + this.nodes.cells.byteLength;
   }
 
   /**
@@ -153,41 +156,33 @@ export class SubgoalSearch {
     const open = scratch.begin();
     const closed = open + 1;
     // Down to the goal: the subgoals above it (it reaches them directly, or is one, then up from
-    // them short of the core) with their distances to it, a small Dijkstra of its own.
+    // them short of the core) with their distances to it. Upward edges go to later-taken-out
+    // subgoals only, so one pass in that order settles them: no queue.
     if (this.below.length < n) {
       const size = Math.max(n, this.below.length * 2);
       if (this.goalMarks.length < size) this.goalMarks = new Uint32Array(size);
       this.below = new Float64Array(size);
       this.next = new Int32Array(size);
-      this.downHeap = new NodeHeap(size);
     }
     if (open < this.lastOpen) this.goalMarks.fill(0);
     this.lastOpen = open;
     const marks = this.goalMarks;
     const below = this.below;
     const next = this.next;
-    const down = this.downHeap;
-    down.clear();
-    const seed = (t: number, d: number, via: number): void => {
-      if (marks[t] !== open) {
-        marks[t] = open;
-        below[t] = d;
-        next[t] = via;
-        down.push(t, d, 0);
-      } else if (d < below[t]) {
-        below[t] = d;
-        next[t] = via;
-        down.decrease(t, d, 0);
-      }
-    };
-    // The goal's landmark distances, as in search: its own, or through the subgoals it reaches.
+    const above = this.above;
+    // The goal's landmark distances: its own, or through the subgoals it reaches directly.
     const L = graph.landmarks;
     const far = graph.far;
     if (this.goalFar.length < L) this.goalFar = new Float64Array(L);
     const gl = this.goalFar;
+    let count = 0;
     if (idOf[goal] >= 0) {
-      seed(idOf[goal], 0, G);
-      for (let i = 0; i < L; i++) gl[i] = far[idOf[goal] * L + i];
+      const t = idOf[goal];
+      marks[t] = open;
+      below[t] = 0;
+      next[t] = G;
+      count = above.push(count, t);
+      for (let i = 0; i < L; i++) gl[i] = far[t * L + i];
     } else {
       gl.fill(Infinity);
       const k = graph.reach(pass, goal, this.scan);
@@ -198,20 +193,47 @@ export class SubgoalSearch {
       for (let j = 0; j < k; j++) {
         const t = idOf[this.scan.cells[j]];
         const d = octileUnits(xs[t] - gx, ys[t] - gy);
-        seed(t, d, G);
+        if (marks[t] !== open) {
+          marks[t] = open;
+          below[t] = d;
+          next[t] = G;
+          count = above.push(count, t);
+        } else if (d < below[t]) below[t] = d;
         for (let i = 0; i < L; i++) {
           const via = far[t * L + i] + d;
           if (via < gl[i]) gl[i] = via;
         }
       }
     }
-    while (down.size > 0) {
-      const u = down.pop();
+    const rank = levels.rank;
+    let scanned = 0;
+    for (let i = 0; i < count; i++) {
+      const u = above.cells[i];
       if (core[u] === 1) continue;
+      scanned += 2 * (first[u + 1] - first[u]);
+      for (let e = first[u]; e < first[u + 1]; e++) {
+        const v = to[e];
+        if (marks[v] === open) continue;
+        marks[v] = open;
+        below[v] = Infinity;
+        count = above.push(count, v);
+      }
+    }
+    if (this.order.length < count) this.order = new Float64Array(Math.max(count, this.order.length * 2));
+    const order = this.order.subarray(0, count);
+    for (let i = 0; i < count; i++) order[i] = rank[above.cells[i]] * ORDER_SPAN + i;
+    order.sort();
+    for (let k = 0; k < count; k++) {
+      const u = above.cells[order[k] % ORDER_SPAN];
+      if (core[u] === 1) break;
       const du = below[u];
       for (let e = first[u]; e < first[u + 1]; e++) {
         const v = to[e];
-        seed(v, du + octileUnits(xs[v] - xs[u], ys[v] - ys[u]), u);
+        const d = du + octileUnits(xs[v] - xs[u], ys[v] - ys[u]);
+        if (d < below[v]) {
+          below[v] = d;
+          next[v] = u;
+        }
       }
     }
     g[S] = 0;
@@ -219,7 +241,6 @@ export class SubgoalSearch {
     stamp[S] = open;
     heap.push(S, octileUnits(gx - sx, gy - sy), 0);
     let expanded = 0;
-    let scanned = 0;
     while (heap.size > 0) {
       const u = heap.pop();
       if (u === G) {
