@@ -364,12 +364,13 @@ export class JumpPointSearch {
           // Diagonal run: each cell's straight jump points (and the goal) are successors.
           const dx = DX[k];
           const dy = DY[k];
-          const d = dy * W + dx;
-          let p = cur;
+          // Cells are tested on the walkability plane, which stays in cache where the cost array
+          // would not (a diagonal step reaches a new cache line of it on every row).
           let x = cx;
           let y = cy;
-          while (pass[p + dx] > 0 && pass[p + dy * W] > 0 && pass[p + d] > 0) {
-            p += d;
+          let h = openAt(rows, rw, x + dx, y);
+          let v = openAt(rows, rw, x, y + dy);
+          while (h && v && openAt(rows, rw, x + dx, y + dy)) {
             x += dx;
             y += dy;
             if (++work > maxIterations) {
@@ -380,16 +381,18 @@ export class JumpPointSearch {
               nf = addJump(found, nf, x, y, k);
               break;
             }
+            h = openAt(rows, rw, x + dx, y);
+            v = openAt(rows, rw, x, y + dy);
             // A blocked first cell ends a scan at once: skip the call (common in cluttered maps).
-            if (pass[p + dx] > 0) {
-              const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, br) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, br);
-              if (h >= 0) nf = addJump(found, nf, h, y, k);
-              work += dx * ((h ^ (h >> 31)) - x);
+            if (h) {
+              const p = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, br) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, br);
+              if (p >= 0) nf = addJump(found, nf, p, y, k);
+              work += dx * ((p ^ (p >> 31)) - x);
             }
-            if (pass[p + dy * W] > 0) {
-              const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, bc) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, bc);
-              if (v >= 0) nf = addJump(found, nf, x, v, k);
-              work += dy * ((v ^ (v >> 31)) - y);
+            if (v) {
+              const p = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, bc) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, bc);
+              if (p >= 0) nf = addJump(found, nf, x, p, k);
+              work += dy * ((p ^ (p >> 31)) - y);
             }
           }
         }
@@ -515,6 +518,11 @@ export class JumpPointSearch {
     }
     return cells;
   }
+}
+
+/** Whether padded cell (x, y) is walkable, read off the row bit plane `rows` (`rw` words a row). */
+function openAt(rows: Int32Array, rw: number, x: number, y: number): boolean {
+  return rows[y * rw + (x >>> 5) + 1] << (x & 31) < 0;
 }
 
 /** Appends jump point (x, y), found by a jump whose first step is in direction `k`, to `found` at `n`; returns the new length. */
