@@ -111,5 +111,6 @@ export function showUnits(): void {
         ['replans', String(u.sys.stats.replans)],
         ['step', `${u.lastStepMs.toFixed(2)} ms (mean ${u.meanStepMs().toFixed(2)})`],
       ];
-  ui.units.innerHTML = rows.map(([k, v]) => `<div><span>${k}</span><b data-k="${k}">${v}</b></div>`).join('');
+  // Two counters to a row (the panel's grid); the step time, the longest value, has a row of its own.
+  ui.units.innerHTML = rows.map(([k, v]) => `<div${k === 'step' ? ' class="wide"' : ''}><span>${k}</span><b data-k="${k}">${v}</b></div>`).join('');
 }

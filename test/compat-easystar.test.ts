@@ -532,21 +532,77 @@ test('tilenav/compat/easystar: mistakes throw a TilenavError naming the argument
   assert.deepEqual(answer, [{ x: 0, y: 0 }, { x: 1, y: 0 }]);
 });
 
-test('tilenav/compat/easystar: one calculate() with few iterations still answers a whole search; the default export holds every named export', async () => {
+/** Rows of a w x h field with a wall down every third column, its gap at the bottom and top in turn: a long winding way. */
+function serpentine(w: number, h: number): number[][] {
+  const rows = Array.from({ length: h }, () => new Array(w).fill(0));
+  for (let x = 2, k = 0; x < w - 1; x += 3, k++) for (let y = 0; y < h; y++) if (y !== (k % 2 === 0 ? h - 1 : 0)) rows[y][x] = 1;
+  return rows;
+}
+
+/** Calls calculate() (then lets the timers run) until `done()` or `max` calls; returns the calls made. */
+async function calculateUntil(es: compat.js, done: () => boolean, max = 10_000): Promise<number> {
+  let calls = 0;
+  while (!done() && calls < max) {
+    es.calculate();
+    calls++;
+    await tick();
+  }
+  return calls;
+}
+
+test('tilenav/compat/easystar: a search longer than the iterations per calculation pauses and goes on at the next call; the default export holds every named export', async () => {
+  const rows = serpentine(30, 12);
+  const whole = solve(finder(compat, rows), 0, 0, 29, 11)!;
   const es = new compat.js();
-  es.setGrid(Array.from({ length: 20 }, () => new Array(20).fill(0)));
+  es.setGrid(rows);
   es.setAcceptableTiles([0]);
-  es.setIterationsPerCalculation(1);
+  es.setIterationsPerCalculation(2);
   let first: Point[] | null | undefined;
   let second: Point[] | null | undefined;
-  es.findPath(0, 0, 19, 19, (p) => (first = p));
-  es.findPath(0, 19, 19, 0, (p) => (second = p));
-  es.calculate();
-  await tick();
-  assert.equal(first!.length, 39, 'the first search ran whole');
-  assert.equal(second, undefined, 'the budget was spent: the second waits for the next call');
-  es.calculate();
-  await tick();
-  assert.equal(second!.length, 39);
+  es.findPath(0, 0, 29, 11, (p) => (first = p));
+  es.findPath(29, 11, 0, 0, (p) => (second = p));
+  const calls = await calculateUntil(es, () => first !== undefined);
+  assert.deepEqual(first, whole);
+  assert.ok(calls > 3, `the first search took ${calls} calls of 2 nodes`);
+  assert.equal(second, undefined, 'the second waits for the first');
+  await calculateUntil(es, () => second !== undefined);
+  assert.equal(second!.length, whole.length);
   for (const [k, v] of Object.entries(compat)) if (k !== 'default') assert.equal((EasyStarDefault as Record<string, unknown>)[k], v, k);
+});
+
+test('tilenav/compat/easystar: a paused search sees the rows changed before the next call, cancelPath drops it, and a blocked start does not restart it', async () => {
+  const rows = serpentine(30, 12);
+  const es = new compat.js();
+  es.setGrid(rows);
+  es.setAcceptableTiles([0]);
+  es.setIterationsPerCalculation(2);
+  // In a record: the callback sets it, which narrowing after an assertion does not see.
+  const got: { path?: Point[] | null } = {};
+  es.findPath(0, 0, 29, 11, (p) => (got.path = p));
+  es.calculate();
+  await tick();
+  assert.equal(got.path === undefined, true, 'paused after 2 nodes');
+  // The first wall's gap moves from the bottom to the top: the answer is the one on the new rows.
+  rows[11][2] = 1;
+  rows[0][2] = 0;
+  await calculateUntil(es, () => got.path !== undefined);
+  assert.deepEqual(got.path, solve(finder(compat, rows), 0, 0, 29, 11));
+  assert.ok(got.path!.some((p) => p.x === 2 && p.y === 0), 'through the new gap');
+  // A paused search cancelled: its callback never runs, and the next one answers.
+  let dropped = 0;
+  const id = es.findPath(0, 0, 29, 11, () => dropped++)!;
+  es.calculate();
+  assert.equal(es.cancelPath(id), true);
+  let next: Point[] | null | undefined;
+  es.findPath(0, 0, 1, 0, (p) => (next = p));
+  await calculateUntil(es, () => next !== undefined);
+  assert.equal(dropped, 0);
+  assert.equal(next!.length, 2);
+  // A blocked start (a unit on its own cell) does not make a paused search start over each call.
+  rows[0][0] = 1;
+  let fromBlocked = undefined as Point[] | null | undefined;
+  es.findPath(0, 0, 29, 11, (p) => (fromBlocked = p));
+  const taken = await calculateUntil(es, () => fromBlocked !== undefined, 500);
+  assert.ok(fromBlocked !== undefined && fromBlocked !== null, `answered within ${taken} calls`);
+  assert.equal(fromBlocked.length, got.path!.length);
 });

@@ -662,6 +662,12 @@ test('demo: crowd scene: two groups of 200 cross with avoidance on, the figures 
   await page.waitForFunction(() => ((window as any).__tilenav.crowd?.meanStepMs ?? 0) > 0);
   const f = await page.evaluate(() => (window as any).__tilenav.crowd);
   assert.equal(f.units, 400);
+  // With the unit counters filled in, the Search panel's buttons still fit in a 1280 x 800 window.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const id of ['#fit', '#clear']) {
+    const bottom = await page.$eval(id, (e: any) => e.getBoundingClientRect().bottom);
+    assert.ok(bottom <= 800, `${id} is in view with a crowd running (bottom ${Math.round(bottom)})`);
+  }
   assert.ok(f.meanFrameMs > 0 && f.stepMs >= 0, JSON.stringify(f));
   await page.evaluate(() => (window as any).__tilenav.pauseUnits(true));
   const before = await units(page);

@@ -67,6 +67,45 @@ test('LDtk: IntGrid values named for a side and Wall / Fence / Gate entities loa
   assert.ok(findPath(g, 1, 0, 1, 1, { movement: 'cardinal' }).cost > 1);
 });
 
+test('LDtk: a stitched world keeps the walls a level puts on its own outer edge where another level borders it', () => {
+  // Three copies of the yard in one Free world: one at (0, 0), one below it, one to its right.
+  // The level below has its wall_north at (4, 0) on its top edge, which its own grid cannot hold;
+  // the one to the right gets an edge-W value at (0, 2), on its left edge.
+  const raw = JSON.parse(readFileSync(ldtkPath, 'utf8'));
+  const yard = raw.levels[0];
+  const copy = (name: string, uid: number, worldX: number, worldY: number) => {
+    const level = JSON.parse(JSON.stringify(yard));
+    Object.assign(level, { identifier: name, iid: `level-${name}`, uid, worldX, worldY });
+    for (const layer of level.layerInstances) {
+      layer.levelId = uid;
+      for (const e of layer.entityInstances) e.iid = `${name}-${e.iid}`;
+    }
+    return level;
+  };
+  const right = copy('Right', 2, 128, 0);
+  right.layerInstances.find((l: { __identifier: string }) => l.__identifier === 'Collisions').intGridCsv[2 * 8] = 5;
+  raw.levels.push(copy('Below', 1, 0, 96), right);
+  const p = parseLdtk(JSON.stringify(raw), { file: 'three-yards.ldtk' });
+  const [own, below, side] = p.levels;
+  // The levels' own grids leave their outer edges as they are.
+  assert.equal(below.grid.hasEdgeWall(4, 0, 'north'), false);
+  assert.equal(side.grid.hasEdgeWall(0, 2, 'west'), false);
+  const shifted = (g: NavGrid, ox: number, oy: number) =>
+    wallsOf(g).map((w) => {
+      const [xy, s] = w.split(' ');
+      const [x, y] = xy.split(',').map(Number);
+      return `${x + ox},${y + oy} ${s}`;
+    });
+  const world = p.world!.grid;
+  assert.equal(world.width, 16);
+  assert.equal(world.height, 12);
+  const expected = [...shifted(own.grid, 0, 0), ...shifted(below.grid, 0, 6), ...shifted(side.grid, 8, 0), '4,6 N', '8,2 W'].sort();
+  assert.deepEqual(wallsOf(world), expected);
+  // Searches in the world respect them: straight down from (4, 5) to (4, 6) is walled.
+  assert.ok(findPath(world, 4, 5, 4, 6, { movement: 'cardinal' }).cost > 1);
+  assert.ok(findPath(world, 7, 2, 8, 2, { movement: 'cardinal' }).cost > 1);
+});
+
 test('LDtk: the mapping names the words and entities; empty lists read no walls', () => {
   const none = loadLdtk({ mapping: { edgeWallValues: [], edgeWallEntities: [] } });
   assert.deepEqual(wallsOf(none.levels[0].grid), []);

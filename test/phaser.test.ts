@@ -238,6 +238,13 @@ test('phaser: drawDebug draws the paths it is given and nothing else unless aske
   assert.deepEqual(empty.calls, ['clear'], 'no options: the graphics is only cleared');
   assert.equal(DEFAULT_DEBUG_DRAW_OPTIONS.cells, false);
   assert.throws(() => drawDebug(fakeGraphics(), grid, { layer: 'Roof' }), TilenavError, 'a wrong layer throws without cell tints too');
+  // The dot's size is an option; 0 draws none; a wrong one throws naming it.
+  const circles: number[] = [];
+  const sized = { ...fakeGraphics(), fillCircle: (_x: number, _y: number, r: number) => circles.push(r) };
+  drawDebug(sized, grid, { paths: [path], dotRadius: 1.5 });
+  drawDebug(sized, grid, { paths: [path], dotRadius: 0 });
+  assert.deepEqual(circles, [1.5]);
+  assert.throws(() => drawDebug(fakeGraphics(), grid, { paths: [path], dotRadius: -1 }), (e: unknown) => e instanceof TilenavError && e.element === 'dotRadius');
 });
 
 test('phaser: drawDebug with cells and expandedBy fills cells in the overlay colours, the expanded cells and the path', () => {

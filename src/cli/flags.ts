@@ -73,7 +73,7 @@ export function parseCommand<T extends Record<string, Flag>>(command: string, sp
     const name = arg.startsWith('--') ? arg.slice(2, eq < 0 ? undefined : eq) : arg;
     const flag = arg.startsWith('--') && Object.hasOwn(spec.flags, name) ? spec.flags[name] : undefined;
     if (flag === undefined) {
-      const near = suggest(arg.startsWith('--') ? name : arg.replace(/^-+/, ''), Object.keys(spec.flags));
+      const near = arg.startsWith('--') ? suggest(name, Object.keys(spec.flags)) : shortFlag(arg, Object.keys(spec.flags));
       throw new TilenavError(`unknown flag ${quote(arg.slice(0, eq < 0 ? undefined : eq))}${near ? `; did you mean '--${near}'?` : `; see tilenav ${command} --help`}`);
     }
     const element = `--${name}`;
@@ -188,6 +188,21 @@ export function suggest(word: string, candidates: readonly string[]): string | u
     }
   }
   return best;
+}
+
+/**
+ * The flag a short one such as `-o` means: `--out` for `-o`, else the one flag whose name starts
+ * with its letter (the CLI has only long flags); for a word after one dash (`-from`), the nearest flag.
+ */
+function shortFlag(arg: string, flags: readonly string[]): string | undefined {
+  const word = arg.replace(/^-+/, '');
+  if (word.length === 1) {
+    // `-o` is the output file in most tools.
+    if (word === 'o' && flags.includes('out')) return 'out';
+    const starting = flags.filter((f) => f.startsWith(word.toLowerCase()));
+    return starting.length === 1 ? starting[0] : undefined;
+  }
+  return suggest(word, flags);
 }
 
 /** Levenshtein distance with adjacent transpositions counted as one edit. */

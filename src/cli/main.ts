@@ -21,6 +21,27 @@ export const COMMANDS: Record<string, { run: Command; spec: CommandSpec }> = {
   simulate: { run: simulateCommand, spec: simulateSpec },
 };
 
+/** Commands people reach for by another name (the library's own words, other tools'), and the one that does it. */
+const COMMAND_GUESSES: Readonly<Record<string, string>> = {
+  find: 'path',
+  findpath: 'path',
+  route: 'path',
+  search: 'path',
+  draw: 'render',
+  png: 'render',
+  image: 'render',
+  show: 'info',
+  stats: 'info',
+  bench: 'scen',
+  benchmark: 'scen',
+  scenario: 'scen',
+  export: 'convert',
+  load: 'info',
+  run: 'simulate',
+  agents: 'simulate',
+  units: 'simulate',
+};
+
 /** The package version, read from package.json beside src/ and dist/ alike (both sit one level down). */
 export function version(): string {
   try {
@@ -72,7 +93,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const cmd = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (cmd === undefined) {
-    const near = suggest(name, Object.keys(COMMANDS));
+    // A near name: a command's, or another name for one (`find`, `fnd`: path).
+    const guess = suggest(name, [...Object.keys(COMMANDS), ...Object.keys(COMMAND_GUESSES)]);
+    const near = guess === undefined ? undefined : COMMAND_GUESSES[guess] ?? guess;
     const what = name.startsWith('-') ? 'option' : 'command';
     io.err(`tilenav: unknown ${what} '${name}'; ${near ? `did you mean '${near}'?` : `expected one of ${Object.keys(COMMANDS).join(', ')} (tilenav --help)`}`);
     return 2;

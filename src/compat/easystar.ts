@@ -22,25 +22,39 @@
  * other differences and the measured speed.
  */
 import { TilenavError, assertCost, describe } from '../errors.js';
-import { GraphAStar, type Graph } from '../search/graph/graph-astar.js';
+import { GraphAStar, type Graph, type GraphSearch } from '../search/graph/graph-astar.js';
 import type { MovementName } from '../search/movement.js';
+import type { PathSearch } from '../search/path-search.js';
 import { CompatEngine } from './engine.js';
 
-/** The eight directions a cell may be entered from (see {@link js.setDirectionalCondition}). */
+/** Entered from the cell above: one of the eight directions {@link js.setDirectionalCondition} takes. */
 export const TOP = 'TOP';
+/** Entered from the cell above and to the right. */
 export const TOP_RIGHT = 'TOP_RIGHT';
+/** Entered from the cell to the right. */
 export const RIGHT = 'RIGHT';
+/** Entered from the cell below and to the right. */
 export const BOTTOM_RIGHT = 'BOTTOM_RIGHT';
+/** Entered from the cell below. */
 export const BOTTOM = 'BOTTOM';
+/** Entered from the cell below and to the left. */
 export const BOTTOM_LEFT = 'BOTTOM_LEFT';
+/** Entered from the cell to the left. */
 export const LEFT = 'LEFT';
+/** Entered from the cell above and to the left. */
 export const TOP_LEFT = 'TOP_LEFT';
 
 /** Where the cell a step comes from lies, seen from the cell it enters. */
 export type Direction = 'TOP' | 'TOP_RIGHT' | 'RIGHT' | 'BOTTOM_RIGHT' | 'BOTTOM' | 'BOTTOM_LEFT' | 'LEFT' | 'TOP_LEFT';
 
 /** A found path, start first, or null when there is none. */
-export type Path = { x: number; y: number }[];
+export type Path = {
+  /** Column. */
+  x: number;
+  /** Row. */
+  y: number;
+}[];
+/** What {@link js.findPath} calls with the answer: the path, or null when there is none. */
 export type PathCallback = (path: Path | null) => void;
 
 /** Bit of each direction in a cell's allowed-entry mask; index (dy + 1) * 3 + (dx + 1) of the source's offset. */
@@ -52,6 +66,19 @@ const ANY = 0xff;
 // Step order: up, right, down, left, then the diagonals.
 const DX = [0, 1, 0, -1, -1, 1, 1, -1];
 const DY = [-1, 0, 1, 0, -1, 1, -1, 1];
+
+/**
+ * The search running across calculate() calls: its request, the search (the grid's, or the graph
+ * A*'s when entry conditions or avoided corners need EasyStar's own steps), and the edits and
+ * movement it began with (after any other, it begins again).
+ */
+interface Running {
+  request: Request;
+  search: PathSearch | GraphSearch;
+  edits: number;
+  movement: MovementName;
+  graph: boolean;
+}
 
 interface Request {
   id: number;
@@ -105,7 +132,11 @@ export class js {
   #minCost = 1;
 
   readonly #queue: Request[] = [];
+  /** Requests asked and not yet answered or cancelled, the running one included. */
   readonly #open = new Map<number, Request>();
+  #running: Running | null = null;
+  /** Counts what changes the cells a search sees: cells written, points avoided or conditioned, a new size. */
+  #edits = 0;
   #nextId = 1;
 
   /** The tile values that can be walked on: an array of them, or one number. */
@@ -131,6 +162,7 @@ export class js {
     this.#diagonals = true;
   }
 
+  /** Paths step to the four side neighbours only (the default). */
   disableDiagonals(): void {
     this.#diagonals = false;
   }
@@ -159,11 +191,13 @@ export class js {
     this.#point(x, y, (i) => (this.#cost[i] = cost));
   }
 
+  /** Cell (x, y) costs what its tile costs again. */
   removeAdditionalPointCost(x: number, y: number): void {
     this.#pointCost.delete(key(x, y));
     this.#point(x, y, (i) => (this.#cost[i] = 0));
   }
 
+  /** Every cell costs what its tile costs again. */
   removeAllAdditionalPointCosts(): void {
     for (const k of this.#pointCost.keys()) this.#pointAt(k, (i) => (this.#cost[i] = 0));
     this.#pointCost.clear();
@@ -175,11 +209,13 @@ export class js {
     this.#point(x, y, (i) => this.#setAvoid(i, 1));
   }
 
+  /** Paths may enter cell (x, y) again when its tile is accepted. */
   stopAvoidingAdditionalPoint(x: number, y: number): void {
     this.#avoided.delete(key(x, y));
     this.#point(x, y, (i) => this.#setAvoid(i, 0));
   }
 
+  /** Paths may enter every avoided cell again. */
   stopAvoidingAllAdditionalPoints(): void {
     for (const k of this.#avoided) this.#pointAt(k, (i) => this.#setAvoid(i, 0));
     this.#avoided.clear();
@@ -212,15 +248,16 @@ export class js {
     this.#point(x, y, (i) => this.#setEntry(i, mask));
   }
 
+  /** Every cell may be entered from every side again. */
   removeAllDirectionalConditions(): void {
     for (const k of this.#conditions.keys()) this.#pointAt(k, (i) => this.#setEntry(i, ANY));
     this.#conditions.clear();
   }
 
   /**
-   * How many nodes one {@link calculate} call may expand (a number > 0). Searches are not split:
-   * a call starts queued searches while it has expanded fewer, so it runs at least one whole search
-   * and may pass the figure by one search's work. @default Number.MAX_VALUE
+   * How many nodes one {@link calculate} call may expand (a number > 0), as in EasyStar.js: a
+   * search that needs more pauses and goes on at the next call (at least one node a call).
+   * @default Number.MAX_VALUE
    */
   setIterationsPerCalculation(iterations: number): void {
     if (typeof iterations !== 'number' || !(iterations > 0)) throw new TilenavError(`expected a number > 0, got ${describe(iterations)}`, { element: 'iterations' });
@@ -262,31 +299,50 @@ export class js {
     return request.id;
   }
 
-  /** Drops a queued search: true when it was still waiting, false otherwise (its callback never runs). */
+  /** Drops a search not yet answered (queued, or paused part way): true then, false otherwise; its callback never runs. */
   cancelPath(instanceId: number): boolean {
     return this.#open.delete(instanceId);
   }
 
   /**
-   * Answers queued searches in the order they were asked, each whole, on the grid as it is when the
-   * search starts: all of them with sync on, else until the expanded nodes reach
-   * {@link setIterationsPerCalculation}'s figure. Does nothing before setGrid and setAcceptableTiles.
+   * Answers queued searches in the order they were asked, on the grid as it is when the search
+   * runs: all of them with sync on, else until the nodes expanded in this call reach
+   * {@link setIterationsPerCalculation}'s figure; a search that needs more pauses there and goes
+   * on at the next call (from the start again if the rows, points or settings changed in
+   * between). Does nothing before setGrid and setAcceptableTiles.
    */
   calculate(): void {
-    if (this.#queue.length === 0 || this.#rows === null || this.#acceptable === null) return;
+    if ((this.#queue.length === 0 && this.#running === null) || this.#rows === null || this.#acceptable === null) return;
     let spent = 0;
     let fresh = false;
-    while (this.#queue.length > 0 && (this.#sync || spent < this.#iterations)) {
+    while ((this.#running !== null || this.#queue.length > 0) && (this.#sync || spent < this.#iterations)) {
       // Read the rows once per call, and again after a callback that ran in between. A read that
       // throws (rows of different lengths) leaves the queue as it was.
       if (!fresh) this.#read();
       fresh = true;
-      const request = this.#queue.shift()!;
-      if (!this.#open.delete(request.id)) continue;
+      let run = this.#running;
+      if (run !== null && !this.#open.has(run.request.id)) {
+        run.search.cancel();
+        this.#running = null;
+        continue;
+      }
+      if (run === null) {
+        const request = this.#queue.shift()!;
+        if (!this.#open.has(request.id)) continue;
+        run = this.#running = this.#begin(request);
+      } else if (run.edits !== this.#edits || run.movement !== this.#movement() || run.graph !== this.#needsGraph()) {
+        run.search.cancel();
+        run = this.#running = this.#begin(run.request);
+      }
+      const before = run.search.expanded;
+      const result = run.search.step({ maxExpansions: this.#sync ? Infinity : Math.max(1, Math.ceil(this.#iterations - spent)) });
+      spent += Math.max(1, (result === null ? run.search.expanded : result.expanded) - before);
+      if (result === null) continue;
+      this.#running = null;
+      this.#open.delete(run.request.id);
       fresh = !this.#sync;
-      const found = this.#search(request);
-      spent += Math.max(1, found.expanded);
-      this.#answer(request.callback, found.path);
+      const cells = result.status !== 'found' ? null : 'cells' in result ? result.cells : result.nodes;
+      this.#answer(run.request.callback, this.#pathOf(cells));
     }
   }
 
@@ -295,29 +351,40 @@ export class js {
     else setTimeout(() => callback(path));
   }
 
-  /** The search of one request on the cells as last read. */
-  #search(r: Request): { path: Path | null; expanded: number } {
-    const engine = this.#engine!;
+  /** How units step now: the diagonal and corner settings as tilenav's movement model. */
+  #movement(): MovementName {
+    return !this.#diagonals ? 'cardinal' : this.#cornerCutting ? 'octile-always' : 'octile';
+  }
+
+  /**
+   * Whether searches take the graph A*: entry conditions, and avoided cells that still count as
+   * free beside a diagonal, are more than a NavGrid's cells say, and the graph's steps follow
+   * EasyStar's rules.
+   */
+  #needsGraph(): boolean {
+    return this.#conditionCount > 0 || (this.#diagonals && !this.#cornerCutting && this.#avoidCount > 0);
+  }
+
+  /** Begins the search of one request on the cells as last read. */
+  #begin(r: Request): Running {
     const w = this.#width;
-    let cells: Int32Array | null;
-    let expanded: number;
-    // Entry conditions, and avoided cells that still count as free beside a diagonal, are more than
-    // a NavGrid's cells say: those searches take the graph A*, whose steps follow EasyStar's rules.
-    if (this.#conditionCount > 0 || (this.#diagonals && !this.#cornerCutting && this.#avoidCount > 0)) {
+    const movement = this.#movement();
+    const edits = this.#edits;
+    if (this.#needsGraph()) {
       const search = (this.#graphSearch ??= new GraphAStar());
-      this.#minCost = engine.grid.searchView(0).minCost;
-      const result = search.findPath((this.#graph ??= this.#graphOf()), r.sy * w + r.sx, r.ey * w + r.ex);
-      cells = result.status === 'found' ? result.nodes : null;
-      expanded = result.expanded;
-    } else {
-      const movement: MovementName = !this.#diagonals ? 'cardinal' : this.#cornerCutting ? 'octile-always' : 'octile';
-      cells = engine.findPath(r.sx, r.sy, r.ex, r.ey, movement);
-      expanded = engine.expanded;
+      this.#minCost = this.#engine!.grid.searchView(0).minCost;
+      return { request: r, search: search.begin((this.#graph ??= this.#graphOf()), r.sy * w + r.sx, r.ey * w + r.ex), edits, movement, graph: true };
     }
-    if (cells === null) return { path: null, expanded };
+    return { request: r, search: this.#engine!.begin(r.sx, r.sy, r.ex, r.ey, movement), edits, movement, graph: false };
+  }
+
+  /** A found path's cells as EasyStar.js's points, or null. */
+  #pathOf(cells: ArrayLike<number> | null): Path | null {
+    if (cells === null) return null;
+    const w = this.#width;
     const path: Path = new Array(cells.length);
     for (let k = 0; k < cells.length; k++) path[k] = { x: cells[k] % w, y: (cells[k] / w) | 0 };
-    return { path, expanded };
+    return path;
   }
 
   /**
@@ -395,6 +462,7 @@ export class js {
     } else for (const i of this.#pending) changed[count++] = i;
     this.#pending = [];
     this.#all = false;
+    if (count > 0) this.#edits++;
     const avoid = this.#avoid;
     const point = this.#cost;
     const tileCost = this.#tileCost;
@@ -404,6 +472,7 @@ export class js {
   /** A new engine and per-cell state for a w x h grid, with the points that lie on it. */
   #resize(w: number, h: number): void {
     const n = w * h;
+    this.#edits++;
     this.#width = w;
     this.#height = h;
     this.#engine = new CompatEngine(w, h);
@@ -424,11 +493,13 @@ export class js {
   }
 
   #setAvoid(i: number, v: number): void {
+    this.#edits++;
     this.#avoidCount += v - this.#avoid[i];
     this.#avoid[i] = v;
   }
 
   #setEntry(i: number, mask: number): void {
+    this.#edits++;
     this.#conditionCount += (mask !== ANY ? 1 : 0) - (this.#entry[i] !== ANY ? 1 : 0);
     this.#entry[i] = mask;
   }
@@ -468,7 +539,7 @@ function checkCoordinate(v: unknown, size: number, name: string): void {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= size) throw new TilenavError(`expected an integer 0..${size - 1} on the grid, got ${describe(v)}`, { element: name });
 }
 
-/** Everything above as one object, for `import EasyStar from 'tilenav/compat/easystar'`. */
+/** Everything above as one object, for `import EasyStar from 'tilenav/compat/easystar'` (each part is documented under its own name). @hidden */
 const EasyStar = Object.freeze({ js, TOP, TOP_RIGHT, RIGHT, BOTTOM_RIGHT, BOTTOM, BOTTOM_LEFT, LEFT, TOP_LEFT });
 
 export default EasyStar;

@@ -5,6 +5,7 @@
  */
 import { NavGrid, type CellValues } from '../grid/navgrid.js';
 import { Pathfinder } from '../search/pathfinder.js';
+import type { PathSearch } from '../search/path-search.js';
 import type { MovementName } from '../search/movement.js';
 
 /** Written cells above this share of the grid are copied into its arrays and refreshed at once. */
@@ -32,6 +33,8 @@ export class CompatEngine {
    * through the grid's setters in one batch, so what follows the grid hears exactly what opened.
    */
   write(cells: ArrayLike<number>, count: number, walkable: (i: number) => boolean, cost?: (i: number) => number): void {
+    // Nothing to write: the grid (and a start opened for a paused search) stays as it is.
+    if (count === 0) return;
     this.unpatch();
     const grid = this.grid;
     const layer = grid.layers[0];
@@ -65,18 +68,28 @@ export class CompatEngine {
    * it changes no answer. It stays open until the next write or a search from elsewhere.
    */
   findPath(sx: number, sy: number, gx: number, gy: number, movement: MovementName): Int32Array | null {
-    const grid = this.grid;
-    const start = sy * grid.width + sx;
-    if (this.patched !== start) {
-      this.unpatch();
-      if (grid.layers[0].walkable[start] === 0) {
-        grid.setWalkable(sx, sy, true);
-        this.patched = start;
-      }
-    }
+    this.openStart(sx, sy);
     const r = this.finder.findPath(sx, sy, gx, gy, { movement });
     this.expanded = r.expanded;
     return r.status === 'found' ? r.cells : null;
+  }
+
+  /** The same search as {@link findPath}, to run a slice of nodes at a time (EasyStar's iterations per calculation). */
+  begin(sx: number, sy: number, gx: number, gy: number, movement: MovementName): PathSearch {
+    this.openStart(sx, sy);
+    return this.finder.begin(sx, sy, gx, gy, { movement });
+  }
+
+  /** Opens a blocked start cell for the searches from it (see {@link findPath}). */
+  private openStart(sx: number, sy: number): void {
+    const grid = this.grid;
+    const start = sy * grid.width + sx;
+    if (this.patched === start) return;
+    this.unpatch();
+    if (grid.layers[0].walkable[start] === 0) {
+      grid.setWalkable(sx, sy, true);
+      this.patched = start;
+    }
   }
 
   /** Closes the start opened by the last search, if any. */

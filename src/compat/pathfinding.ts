@@ -33,7 +33,16 @@ import { CompatEngine } from './engine.js';
  * - `IfAtMostOneObstacle` (3): when at least one side cell is free (`octile-one-obstacle`);
  * - `OnlyWhenNoObstacles` (4): when both are free, no corner cutting (`octile`).
  */
-export const DiagonalMovement = Object.freeze({ Always: 1, Never: 2, IfAtMostOneObstacle: 3, OnlyWhenNoObstacles: 4 } as const);
+export const DiagonalMovement = Object.freeze({
+  /** Diagonal steps even between two blocked side cells (`octile-always`). */
+  Always: 1,
+  /** No diagonal steps (`cardinal`). */
+  Never: 2,
+  /** Diagonal steps when at least one side cell is free (`octile-one-obstacle`). */
+  IfAtMostOneObstacle: 3,
+  /** Diagonal steps when both side cells are free (`octile`). */
+  OnlyWhenNoObstacles: 4,
+} as const);
 
 /** One of the {@link DiagonalMovement} values. */
 export type DiagonalMovementValue = (typeof DiagonalMovement)[keyof typeof DiagonalMovement];
@@ -68,24 +77,29 @@ export const Heuristic = Object.freeze({
  * PathFinding.js wrote on them (`g`, `f`, `opened`, `closed`, `parent`) are not written here.
  */
 export class Node {
+  /** Its column. */
   x: number;
+  /** Its row. */
   y: number;
-  /** The node before this one on a path, for {@link Util.backtrace}. Searches here do not set it. */
+  /** The node before this one on a path, for `Util.backtrace`. Searches here do not set it. */
   parent?: Node | null;
   [field: string]: unknown;
   #grid: Grid | null = null;
   #walkable: boolean;
 
+  /** A node of its own (not a grid's) at (x, y), walkable unless `walkable` is false. */
   constructor(x: number, y: number, walkable?: boolean) {
     this.x = x;
     this.y = y;
     this.#walkable = walkable === undefined ? true : Boolean(walkable);
   }
 
+  /** Whether the cell can be walked: a grid's node reads and writes its grid's cell. */
   get walkable(): boolean {
     return this.#grid === null ? this.#walkable : this.#grid.isWalkableAt(this.x, this.y);
   }
 
+  /** Blocks (false) or opens (true) the cell; a grid's node writes its grid's cell. */
   set walkable(value: boolean) {
     if (this.#grid === null) this.#walkable = Boolean(value);
     else this.#grid.setWalkableAt(this.x, this.y, value);
@@ -110,7 +124,8 @@ interface Family {
   diff: Int32Array | null;
 }
 
-type Matrix = ArrayLike<ArrayLike<unknown>>;
+/** Rows of cells: 0, false or null walkable, anything else blocked. */
+export type Matrix = ArrayLike<ArrayLike<unknown>>;
 
 /**
  * A width x height grid of walkable and blocked cells; x grows right, y down.
@@ -123,7 +138,9 @@ type Matrix = ArrayLike<ArrayLike<unknown>>;
  * cell) and its Pathfinder (about 20), shared with every clone.
  */
 export class Grid {
+  /** Columns. */
   readonly width: number;
+  /** Rows. */
   readonly height: number;
   /** 1 walkable, 0 blocked, index `y * width + x`. */
   readonly #walk: Uint8Array;
@@ -138,7 +155,9 @@ export class Grid {
   #overflow = false;
   #nodes: Node[][] | null = null;
 
+  /** A grid the size of `matrix`, its cells as the matrix says. */
   constructor(matrix: Matrix);
+  /** A width x height grid, every cell walkable, or as `matrix` says. */
   constructor(width: number, height: number, matrix?: Matrix);
   constructor(widthOrMatrix: number | Matrix, height?: number, matrix?: Matrix) {
     let width: number;
@@ -341,17 +360,24 @@ export interface FinderOptions {
   timeLimit?: number;
   /** IDAStarFinder's and the jump point finders' debugging switches; kept, no effect. */
   trackRecursion?: boolean;
+  /** The jump point finders' debugging switch; kept, no effect. */
   trackJumpRecursion?: boolean;
 }
 
 /** What every finder has: its settings and `findPath`. */
 abstract class GridFinder {
+  /** When its paths step diagonally, from `diagonalMovement` or the older `allowDiagonal` / `dontCrossCorners`. */
   readonly diagonalMovement: DiagonalMovementValue;
+  /** The `allowDiagonal` option as given. */
   readonly allowDiagonal: boolean | undefined;
+  /** The `dontCrossCorners` option as given. */
   readonly dontCrossCorners: boolean | undefined;
+  /** The estimate given, or the default for its diagonal rule; kept, the search uses its own exact one. */
   readonly heuristic: HeuristicFunction;
+  /** The weight given (1 by default); kept, paths are shortest whatever it is. */
   readonly weight: number;
 
+  /** A finder with `options` (see {@link FinderOptions}); a wrong option throws a TilenavError naming it. */
   constructor(options?: FinderOptions) {
     if (options !== undefined && (options === null || typeof options !== 'object')) throw new TilenavError(`expected an options object, got ${describe(options)}`, { element: 'options' });
     const o = options ?? {};
@@ -422,8 +448,10 @@ export class BiBreadthFirstFinder extends GridFinder {}
  * depth-first repetition, so `timeLimit` is never reached).
  */
 export class IDAStarFinder extends GridFinder {
+  /** The time limit given in seconds (Infinity without one); kept, never reached. */
   readonly timeLimit: number;
 
+  /** A finder with `options` (see {@link FinderOptions}). */
   constructor(options?: FinderOptions) {
     super(options);
     this.timeLimit = options?.timeLimit || Infinity;
@@ -471,7 +499,9 @@ export class JPFMoveDiagonallyIfNoObstacles extends JumpPointFinderBase {
 
 /** {@link JumpPointFinder}: called with or without `new`, like PathFinding.js's. */
 export interface JumpPointFinderFactory {
+  /** The jump point finder for `options.diagonalMovement`, with `new`. */
   new (options?: FinderOptions): JumpPointFinderBase;
+  /** The jump point finder for `options.diagonalMovement`, without `new`. */
   (options?: FinderOptions): JumpPointFinderBase;
 }
 
@@ -490,10 +520,13 @@ export const JumpPointFinder = function JumpPointFinder(options?: FinderOptions)
 
 // ---- path utilities -------------------------------------------------------------------------------
 
-/** A node chain as {@link Util.backtrace} reads it. */
+/** A node chain as `Util.backtrace` reads it. */
 export interface TraceNode {
+  /** Its column. */
   x: number;
+  /** Its row. */
   y: number;
+  /** The node before it; the chain ends at a node without one. */
   parent?: TraceNode | null;
 }
 
@@ -609,9 +642,24 @@ function smoothenPath(grid: Grid, path: readonly (readonly number[])[]): number[
 }
 
 /** PathFinding.js's path helpers: the same results on the same input (see each for its edge cases). */
-export const Util = Object.freeze({ backtrace, biBacktrace, pathLength, interpolate, expandPath, compressPath, smoothenPath });
+export const Util = Object.freeze({
+  /** The path ending at a node, following `parent` links back to the start: [x, y] pairs, start first. */
+  backtrace,
+  /** A path meeting in the middle: the chain back from `a`, then the chain back from `b` reversed. */
+  biBacktrace,
+  /** The Euclidean length of a path of [x, y] points. */
+  pathLength,
+  /** The cells of the line from (x0, y0) to (x1, y1), both ends included (Bresenham's line). */
+  interpolate,
+  /** A path of corners expanded into every cell between them. */
+  expandPath,
+  /** A path with the cells between its corners left out. */
+  compressPath,
+  /** PathFinding.js's smoothing: a corner is dropped while the straight line past it crosses no blocked cell. */
+  smoothenPath,
+});
 
-/** Everything above as one object, for `import PF from 'tilenav/compat/pathfinding'`. */
+/** Everything above as one object, for `import PF from 'tilenav/compat/pathfinding'` (each part is documented under its own name). @hidden */
 const PF = Object.freeze({
   Node,
   Grid,

@@ -4,6 +4,7 @@
  *
  * @module tilenav/graph
  */
-export { GraphAStar, aStarGraph } from '../search/graph/graph-astar.js';
+export { GraphAStar, GraphSearch, aStarGraph } from '../search/graph/graph-astar.js';
 export type { Graph, GraphPathResult, GraphSearchOptions } from '../search/graph/graph-astar.js';
 export type { PathStatus } from '../search/result.js';
+export type { StepOptions, PathSearchState } from '../search/step.js';

@@ -3,7 +3,7 @@
  * jump point search, JPS+, A* across links) run a slice of expansions at a time on a search slot
  * of its own, for games that search on the main thread without workers.
  */
-import { TilenavError, assertOptionsObject, describe } from '../errors.js';
+import { TilenavError } from '../errors.js';
 import type { SearchView } from '../grid/navgrid.js';
 import { padXY } from '../grid/padded.js';
 import { ObstacleOverlay, type DynamicObstacle, type DynamicObstacleOptions } from '../query/obstacles.js';
@@ -14,6 +14,7 @@ import { JumpRun, type JumpPointSearch } from './algorithms/jps/jps.js';
 import { SearchScratch, outcome } from './kernel/scratch.js';
 import { newLinkedSearch, newPlan, type Pathfinder, type Query } from './pathfinder.js';
 import type { FindPathOptions, PathResult } from './result.js';
+import { runStep, stepBudget, type PathSearchState, type StepOptions } from './step.js';
 
 /**
  * What one running search owns: a search scratch for the grid's padded size with the A* loops on
@@ -40,22 +41,7 @@ export function slotBytes(slot: SearchSlot): number {
   return b;
 }
 
-/** How much one {@link PathSearch.step} may do. Neither given: run to the end. */
-export interface StepOptions {
-  /** Expand at most this many nodes in this step (a whole number >= 1, or Infinity). @default Infinity */
-  maxExpansions?: number;
-  /**
-   * Stop once this many milliseconds have passed (checked every 256 expansions, so a step may run
-   * a little over; a step always expands at least one node). @default Infinity
-   */
-  budgetMs?: number;
-}
-
-/** Where a {@link PathSearch} is: still searching, answered, or cancelled. */
-export type PathSearchState = 'running' | 'done' | 'cancelled';
-
-/** Expansions between two clock readings of a step with `budgetMs`. */
-const CLOCK_EVERY = 256;
+export type { StepOptions, PathSearchState } from './step.js';
 
 /** Phases of a search with obstacles: around them first, then through them (as findPath). */
 const AROUND = 1;
@@ -119,8 +105,13 @@ export class PathSearch {
   private cancelled = false;
   private restartCount = 0;
 
-  /** @internal Made by `Pathfinder.begin`, which has checked the query into `q` (a record of its own). */
-  constructor(finder: Pathfinder, q: Query, sx: number, sy: number, gx: number, gy: number, options: FindPathOptions) {
+  /** Made by `Pathfinder.begin`, which has checked the query into `q` (a record of its own). @internal */
+  static begin(finder: Pathfinder, q: Query, sx: number, sy: number, gx: number, gy: number, options: FindPathOptions): PathSearch {
+    return new PathSearch(finder, q, sx, sy, gx, gy, options);
+  }
+
+  /** Searches are begun by `Pathfinder.begin`. */
+  private constructor(finder: Pathfinder, q: Query, sx: number, sy: number, gx: number, gy: number, options: FindPathOptions) {
     this.finder = finder;
     this.q = q;
     this.sx = sx;
@@ -178,13 +169,7 @@ export class PathSearch {
    * after {@link cancel}.
    */
   step(options: StepOptions = {}): PathResult | null {
-    assertOptionsObject(options, 'options');
-    const maxExpansions = options.maxExpansions ?? Infinity;
-    const budgetMs = options.budgetMs ?? Infinity;
-    if (typeof maxExpansions !== 'number' || !(maxExpansions === Infinity || (Number.isInteger(maxExpansions) && maxExpansions >= 1))) {
-      throw new TilenavError(`expected a whole number >= 1 or Infinity, got ${describe(maxExpansions)}`, { element: 'maxExpansions' });
-    }
-    if (typeof budgetMs !== 'number' || !(budgetMs >= 0)) throw new TilenavError(`expected a number of milliseconds >= 0, got ${describe(budgetMs)}`, { element: 'budgetMs' });
+    const { maxExpansions, until } = stepBudget(options);
     if (this.cancelled) throw new TilenavError('this search was cancelled: begin another one', { element: 'search' });
     if (this.answer !== null) return this.answer;
     // Deferred changes (an obstacle registry's flush) land now, and move the version.
@@ -194,15 +179,8 @@ export class PathSearch {
       this.restart();
       if (this.answer !== null) return this.answer;
     }
-    const timed = budgetMs !== Infinity;
-    const until = timed ? performance.now() + budgetMs : 0;
-    let left = maxExpansions;
-    for (;;) {
-      const slice = timed && left > CLOCK_EVERY ? CLOCK_EVERY : left;
-      left -= this.advance(slice);
-      if (this.answer !== null) return this.answer;
-      if (left <= 0 || (timed && performance.now() >= until)) return null;
-    }
+    runStep(maxExpansions, until, (slice) => this.advance(slice), () => this.answer !== null);
+    return this.answer;
   }
 
   /** Stops the search and gives its slot back; `result` is null after it. Does nothing once done. */

@@ -342,7 +342,7 @@ export class Pathfinder {
   begin(sx: number, sy: number, gx: number, gy: number, options: FindPathOptions = {}): PathSearch {
     const q = checkQuery(this.grid, newQuery(this.grid), sx, sy, gx, gy, options);
     if (options.anyAngle === true) throw new TilenavError('a search spread over frames returns grid paths; for an any-angle path call findPath with anyAngle', { element: 'anyAngle' });
-    return new PathSearch(this, q, sx, sy, gx, gy, options);
+    return PathSearch.begin(this, q, sx, sy, gx, gy, options);
   }
 
   /** Throws the TilenavError of an algorithm asked for by name that cannot answer `q` on `view`, whatever the cells. @internal */

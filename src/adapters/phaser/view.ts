@@ -1,5 +1,5 @@
 /** World <-> cell, debug drawing onto a Phaser Graphics, and sprites that follow navigation agents. */
-import { TilenavError } from '../../index.js';
+import { TilenavError, describe } from '../../errors.js';
 import type { NavGrid, PathResult, Pathfinder } from '../../index.js';
 import type { NavigationSystem } from '../../agents/index.js';
 import { OVERLAY_COLORS, EXPANDED_ALPHA, cellColor, cellOutline, pickCell, type Rgb } from '../../render/index.js';
@@ -57,14 +57,17 @@ export interface DebugDrawOptions {
   expandedBy?: Pathfinder;
   /** Path line width in pixels. @default 3 */
   lineWidth?: number;
+  /** Radius in pixels of the dot on each path's last cell; 0 draws none. @default 4 */
+  dotRadius?: number;
 }
 
 /** The defaults of {@link DebugDrawOptions}: paths only, no cell tints. */
-export const DEFAULT_DEBUG_DRAW_OPTIONS: Readonly<Required<Pick<DebugDrawOptions, 'cells' | 'alpha' | 'layer' | 'lineWidth'>>> = Object.freeze({
+export const DEFAULT_DEBUG_DRAW_OPTIONS: Readonly<Required<Pick<DebugDrawOptions, 'cells' | 'alpha' | 'layer' | 'lineWidth' | 'dotRadius'>>> = Object.freeze({
   cells: false,
   alpha: 0.35,
   layer: 0,
   lineWidth: 3,
+  dotRadius: 4,
 });
 
 const outline = new Float64Array(12);
@@ -89,6 +92,8 @@ function fillCell(g: GraphicsLike, grid: NavGrid, x: number, y: number, color: n
  */
 export function drawDebug(g: GraphicsLike, grid: NavGrid, options: DebugDrawOptions = {}): void {
   const alpha = options.alpha ?? DEFAULT_DEBUG_DRAW_OPTIONS.alpha;
+  const dotRadius = options.dotRadius ?? DEFAULT_DEBUG_DRAW_OPTIONS.dotRadius;
+  if (typeof dotRadius !== 'number' || !(dotRadius >= 0) || dotRadius === Infinity) throw new TilenavError(`expected a number of pixels >= 0, got ${describe(dotRadius)}`, { element: 'dotRadius' });
   // Looked up even when no cell is tinted, so a wrong layer throws either way.
   const layer = grid.layer(options.layer ?? DEFAULT_DEBUG_DRAW_OPTIONS.layer);
   g.clear();
@@ -118,9 +123,10 @@ export function drawDebug(g: GraphicsLike, grid: NavGrid, options: DebugDrawOpti
       else g.lineTo(p.x, p.y);
     }
     g.strokePath();
+    if (dotRadius === 0) continue;
     cellToWorld(grid, points[points.length - 2], points[points.length - 1], p);
     g.fillStyle(colorNumber(OVERLAY_COLORS.goal), 1);
-    g.fillCircle(p.x, p.y, 4);
+    g.fillCircle(p.x, p.y, dotRadius);
   }
 }
 

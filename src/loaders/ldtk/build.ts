@@ -11,6 +11,7 @@ import { fail, quote, warn, type Ctx } from '../tiled/model.js';
 import { readEntities, readFields, shiftEntity, type LdtkEntity, type LdtkField, type Placement } from './entities.js';
 import { addEntityLinks } from './links.js';
 import { addEntityWalls } from './walls.js';
+import { OuterWalls } from '../edge-walls.js';
 import { bool, got, int, list, MAX_INT, named, num, object, pair, str, type RawLayerDef, type RawLevel, type RawProject } from './read.js';
 import type { ValueNav } from './rules.js';
 
@@ -148,6 +149,16 @@ export interface LdtkLevel {
   file: string;
 }
 
+/** What {@link buildLevel} makes of a level: the level without its neighbours, and the walls on its outer edge its grid cannot hold. */
+export type BuiltLevel = Omit<LdtkLevel, 'neighbours'> & { outerWalls: OuterWalls };
+
+/** A level as {@link stitch} takes it: the loaded level, its index among the project's levels, its outer-edge walls. */
+export interface StitchMember {
+  level: LdtkLevel;
+  index: number;
+  outerWalls: OuterWalls;
+}
+
 /** The levels of one depth of a Free or GridVania world, stitched into one grid by their world positions. */
 export interface LdtkWorld {
   /** The world's identifier ('' in a project without named worlds). */
@@ -242,7 +253,7 @@ function slotsOf(navs: Map<number, ValueNav | null> | undefined): Slots {
  * its pixels overlap (one cell when the layer's grid is the nav grid's). Returns the values met
  * that no rule covers, for the warnings.
  */
-function paint(values: Int32Array, cw: number, ch: number, p: Placement, grid: NavGrid, slots: Slots, terrain: TerrainTable): Set<number> {
+function paint(values: Int32Array, cw: number, ch: number, p: Placement, grid: NavGrid, slots: Slots, terrain: TerrainTable, outer: OuterWalls): Set<number> {
   const { width: W, height: H } = grid;
   const cs = p.cellSize;
   const g = p.gridSize;
@@ -279,18 +290,30 @@ function paint(values: Int32Array, cw: number, ch: number, p: Placement, grid: N
           if (nav.walkable >= 0) L.walkable[i] = nav.walkable;
         }
       }
-      // Edge walls on the layer cell's sides (the outline of the nav cells it covers); none on
-      // the grid's outer edge, which is closed already.
+      // Edge walls on the layer cell's sides (the outline of the nav cells it covers); those on
+      // the grid's outer edge, which is closed already, are kept aside for a stitched world.
       const walls = nav.walls;
       if (walls !== 0) {
         const F = L.flags;
         for (let x = x0; x <= x1; x++) {
-          if ((walls & 1) !== 0 && y0 > 0) F[y0 * W + x] |= FLAG_WALL_NORTH;
-          if ((walls & 4) !== 0 && y1 + 1 < H) F[(y1 + 1) * W + x] |= FLAG_WALL_NORTH;
+          if ((walls & 1) !== 0) {
+            if (y0 > 0) F[y0 * W + x] |= FLAG_WALL_NORTH;
+            else outer.add(nav.layer, 'north', x);
+          }
+          if ((walls & 4) !== 0) {
+            if (y1 + 1 < H) F[(y1 + 1) * W + x] |= FLAG_WALL_NORTH;
+            else outer.add(nav.layer, 'south', x);
+          }
         }
         for (let y = y0; y <= y1; y++) {
-          if ((walls & 8) !== 0 && x0 > 0) F[y * W + x0] |= FLAG_WALL_WEST;
-          if ((walls & 2) !== 0 && x1 + 1 < W) F[y * W + x1 + 1] |= FLAG_WALL_WEST;
+          if ((walls & 8) !== 0) {
+            if (x0 > 0) F[y * W + x0] |= FLAG_WALL_WEST;
+            else outer.add(nav.layer, 'west', y);
+          }
+          if ((walls & 2) !== 0) {
+            if (x1 + 1 < W) F[y * W + x1 + 1] |= FLAG_WALL_WEST;
+            else outer.add(nav.layer, 'east', y);
+          }
         }
       }
     }
@@ -412,11 +435,12 @@ function valueName(def: RawLayerDef | undefined, v: number): string {
 }
 
 /** Builds one level whose layers are in `level.layers`. */
-export function buildLevel(ctx: Ctx, level: RawLevel, project: RawProject, options: BuildOptions, cs: number, budget: CellBudget, tilesetIndex: Map<number, number>, defs: Map<number, RawLayerDef>): Omit<LdtkLevel, 'neighbours'> {
+export function buildLevel(ctx: Ctx, level: RawLevel, project: RawProject, options: BuildOptions, cs: number, budget: CellBudget, tilesetIndex: Map<number, number>, defs: Map<number, RawLayerDef>): BuiltLevel {
   const W = Math.ceil(level.pxWid / cs);
   const H = Math.ceil(level.pxHei / cs);
   budget.spend(ctx, level.element, W, H);
   const grid = new NavGrid(W, H, { layers: options.layerCount, projection: orthogonal(cs, cs), terrain: options.terrain, maxCells: options.maxCells });
+  const outerWalls = new OuterWalls(W, H, options.layerCount);
   const tileLayers: LdtkTileLayer[] = [];
   const intGrids: LdtkIntGridLayer[] = [];
   const entities: LdtkEntity[] = [];
@@ -430,7 +454,7 @@ export function buildLevel(ctx: Ctx, level: RawLevel, project: RawProject, optio
       if (h.def === undefined) warn(ctx, `${h.short}: no layer definition has its uid, so its values mean nothing to navigation`);
       else if (h.visible || options.hiddenLayers) {
         const slots = slotsOf(options.navs.get(h.def.uid));
-        const unmapped = paint(values, h.cw, h.ch, p, grid, slots, options.terrain);
+        const unmapped = paint(values, h.cw, h.ch, p, grid, slots, options.terrain, outerWalls);
         const undefinedValues = [...unmapped].filter((v) => !slots.defined.has(v));
         const silent = [...unmapped].filter((v) => slots.defined.has(v));
         if (undefinedValues.length > 0) warn(ctx, `${h.short}: ${values_(undefinedValues, String, 'is', 'are')} not defined by the layer, so their cells are left as they are`);
@@ -449,12 +473,13 @@ export function buildLevel(ctx: Ctx, level: RawLevel, project: RawProject, optio
   }
   grid.refresh();
   addEntityLinks(ctx, grid, entities, `level ${quote(level.name, 60)}`);
-  addEntityWalls(ctx, grid, entities, options.wallEntities, options.wallLayer, cs);
+  addEntityWalls(ctx, grid, entities, options.wallEntities, options.wallLayer, cs, outerWalls);
   if (grid.stats().every((s) => s.blocked === 0) && heads.length > 0) {
     warn(ctx, intGrids.length === 0 ? 'the level has no IntGrid layer, so every cell is walkable' : 'nothing in the level blocks, so every cell is walkable: give the blocking IntGrid values an identifier such as "walls" or pick them with rules');
   }
   const fields = readFields(ctx, level.element, level.fields, { cellSize: cs, gridSize: project.defaultGridSize, offsetX: 0, offsetY: 0 });
   return {
+    outerWalls,
     name: level.name,
     iid: level.iid,
     world: level.world,
@@ -479,8 +504,8 @@ export function buildLevel(ctx: Ctx, level: RawLevel, project: RawProject, optio
  * its place (world pixels over the cell size); cells no level covers are blocked. Levels that
  * overlap at one depth: the one later in the file is kept there, with a warning.
  */
-export function stitch(ctx: Ctx, world: { name: string; iid: string; layout: string }, members: { level: LdtkLevel; index: number }[], cs: number, layerCount: number, terrain: TerrainTable, budget: CellBudget, maxCells: number): LdtkWorld[] {
-  const byDepth = new Map<number, { level: LdtkLevel; index: number }[]>();
+export function stitch(ctx: Ctx, world: { name: string; iid: string; layout: string }, members: StitchMember[], cs: number, layerCount: number, terrain: TerrainTable, budget: CellBudget, maxCells: number): LdtkWorld[] {
+  const byDepth = new Map<number, StitchMember[]>();
   for (const m of members) {
     const list = byDepth.get(m.level.depth) ?? [];
     list.push(m);
@@ -529,6 +554,10 @@ export function stitch(ctx: Ctx, world: { name: string; iid: string; layout: str
       levels.push({ name: level.name, index, x: ox, y: oy, width: lg.width, height: lg.height });
       for (const e of level.entities) entities.push(shiftEntity(e, ox, oy, level.worldX, level.worldY));
     });
+    // Walls on a level's own outer edge, where it borders another level; after every level's
+    // cells are in, as a later level's copy would overwrite the flags of the row or column it
+    // shares with an earlier one.
+    ms.forEach(({ outerWalls }, k) => outerWalls.apply(grid, place[k].x - x0, place[k].y - y0));
     grid.refresh();
     addEntityLinks(ctx, grid, entities, element);
     out.push({ name: world.name, iid: world.iid, layout: world.layout, depth, grid, movement: 'octile', levels, entities });

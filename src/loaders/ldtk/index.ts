@@ -10,7 +10,7 @@ import { TerrainTable } from '../../grid/terrain.js';
 import { checkLimit } from '../limits.js';
 import { resolveTiledPath } from '../tiled/index.js';
 import { fail, oneLine, quote, quoteName, warn, type Ctx } from '../tiled/model.js';
-import { buildLevel, CellBudget, cellSizeOf, stitch, tilesetsOf, type LdtkLevel, type LdtkTileset, type LdtkWorld } from './build.js';
+import { buildLevel, CellBudget, cellSizeOf, stitch, tilesetsOf, type LdtkLevel, type LdtkTileset, type LdtkWorld, type StitchMember } from './build.js';
 import type { LdtkEntity } from './entities.js';
 import type { LoadedGrid } from '../result.js';
 import { parseJson, readExternalLevel, readProject, type RawLevel, type RawProject } from './read.js';
@@ -192,20 +192,20 @@ function finish(p: Prepared, contents: Map<string, string | Uint8Array>, options
   const levels: LdtkLevel[] = [];
   const byIid = new Map<string, string>();
   for (const w of raw.worlds) for (const l of w.levels) if (l.iid !== '') byIid.set(l.iid, l.name);
-  const members: { level: LdtkLevel; index: number }[][] = [];
+  const members: StitchMember[][] = [];
   for (const w of raw.worlds) {
-    const list: { level: LdtkLevel; index: number }[] = [];
+    const list: StitchMember[] = [];
     for (const l of w.levels) {
       const file = files.get(l) ?? ctx.file;
       const lctx: Ctx = { file, foreign: file !== ctx.file, warnings: [] };
-      const built = buildLevel(lctx, l, raw, buildOptions, cs, budget, tilesetIndex, defs);
+      const { outerWalls, ...built } = buildLevel(lctx, l, raw, buildOptions, cs, budget, tilesetIndex, defs);
       const neighbours = l.neighbours.flatMap((n) => {
         const name = byIid.get(n.levelIid);
         if (name === undefined) warn(lctx, `a neighbour names the level iid ${quote(n.levelIid, 60)}, which the project does not have; it is left out`);
         return name === undefined ? [] : [{ level: name, iid: n.levelIid, dir: n.dir }];
       });
       const level: LdtkLevel = { ...built, neighbours };
-      list.push({ level, index: levels.length });
+      list.push({ level, index: levels.length, outerWalls });
       levels.push(level);
     }
     members.push(list);

@@ -4,7 +4,7 @@
  * grid line its thin box lies on. Described in docs/formats.md.
  */
 import type { EdgeSide, NavGrid } from '../../grid/navgrid.js';
-import { sideNamed, wallAlong, wallOnSide } from '../edge-walls.js';
+import { sideNamed, wallAlong, wallOnSide, type OuterWalls } from '../edge-walls.js';
 import { quote, warn, type Ctx } from '../tiled/model.js';
 import type { LdtkEntity, LdtkFieldValue } from './entities.js';
 
@@ -17,7 +17,7 @@ const SIDE_FIELDS = new Set(['side', 'sides', 'edge', 'edges', 'wall', 'walls'])
  * naming no side, or a wall entity with neither a side nor a thin box, is left out with a warning;
  * a gate left open puts up nothing.
  */
-export function addEntityWalls(ctx: Ctx, grid: NavGrid, entities: readonly LdtkEntity[], names: ReadonlySet<string>, layer: number, cs: number): void {
+export function addEntityWalls(ctx: Ctx, grid: NavGrid, entities: readonly LdtkEntity[], names: ReadonlySet<string>, layer: number, cs: number, outer?: OuterWalls): void {
   if (names.size === 0 || layer >= grid.layers.length) return;
   grid.batch(() => {
     for (const e of entities) {
@@ -41,13 +41,13 @@ export function addEntityWalls(ctx: Ctx, grid: NavGrid, entities: readonly LdtkE
         const cy0 = Math.round(y0);
         const cw = Math.max(1, Math.round(x0 + w) - cx0);
         const ch = Math.max(1, Math.round(y0 + h) - cy0);
-        for (const side of sides) wallOnSide(grid, layer, cx0, cy0, cw, ch, side);
+        for (const side of sides) wallOnSide(grid, layer, cx0, cy0, cw, ch, side, outer);
         continue;
       }
       // No side: a thin box along a grid line.
       const thinX = w < 0.5;
       const thinY = h < 0.5;
-      const done = thinY && !thinX ? wallAlong(grid, layer, x0, y0 + h / 2, x0 + w, y0 + h / 2) : thinX && !thinY ? wallAlong(grid, layer, x0 + w / 2, y0, x0 + w / 2, y0 + h) : false;
+      const done = thinY && !thinX ? wallAlong(grid, layer, x0, y0 + h / 2, x0 + w, y0 + h / 2, outer) : thinX && !thinY ? wallAlong(grid, layer, x0 + w / 2, y0, x0 + w / 2, y0 + h, outer) : false;
       if (!done) warn(ctx, `${name}: give it a side field (N, E, S, W) or make its box thin along a tile edge (under half a cell across, on the grid line); it puts up no wall`);
     }
   });
