@@ -216,6 +216,8 @@ test('demo: every bundled map opens, isometric and hexagonal ones find paths in 
   await page.click('#add-units');
   await page.evaluate(() => {
     const t = window.__tilenav;
+    // Only the steps asked for: real-time stepping would run on after a slow call and could bring them in.
+    t.pauseUnits(true);
     t.selectUnits(t.units.map((u: { id: number }) => u.id));
     t.orderUnits(40, 24);
     t.stepUnits(150);

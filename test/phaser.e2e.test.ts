@@ -118,6 +118,15 @@ for (const major of [4, 3] as const) {
     assert.equal(check.maps.orthogonal.phaserAgrees, check.maps.orthogonal.cells, "orthogonal: agrees with Phaser's worldToTileXY");
     // Converting, watching, searching, drawing and agents through the plugin and the free functions added no input listener.
     assert.deepEqual(check.input.after, check.input.before, 'the scene\'s input listeners are the same before and after');
+    // Tiled maps with edge walls (tile properties, object lines), a blocking object and links, loaded by Phaser: what parseTiled makes of the files.
+    for (const [name, file] of [['edge-walls', 'walls/edge-walls.tmj'], ['edge-wall-objects', 'walls/edge-wall-objects.tmj'], ['links', 'links/links.tmj']]) {
+      const tiled = parseTiled(readFileSync(join(root, 'test/fixtures/tiled', file), 'utf8'), { file }).grid;
+      const got = check.tiled[name];
+      assert.deepEqual(got.walkable, tiled.layers.map((l) => Array.from(l.walkable)), `${name}: the same blocked cells as parseTiled`);
+      assert.deepEqual(got.flags, tiled.layers.map((l) => Array.from(l.flags)), `${name}: the same edge walls as parseTiled`);
+      assert.deepEqual(got.links, tiled.links().map((k) => ({ from: k.from, to: k.to, cost: k.cost, bidirectional: k.bidirectional })), `${name}: the same links as parseTiled`);
+    }
+    assert.equal(check.tiled['edge-walls'].cost.toFixed(2), '5.41', 'edge-walls.tmj: around the L-shaped fence, not through its corner (4.24)');
   });
 }
 

@@ -3,11 +3,15 @@
  * orthogonal, isometric and hexagonal tilemaps made from data, converted (the orthogonal one by
  * the free functions, the others by the scene plugin), searched, a door tile put with putTileAt,
  * world <-> cell checked against where Phaser draws the tiles, and the scene's input listeners
- * compared before and after all of it. The results go to `window.__check` for the e2e test.
+ * compared before and after all of it; the Tiled fixtures with edge walls, blocking objects and
+ * links loaded by Phaser and converted. The results go to `window.__check` for the e2e test.
  */
 import * as Phaser from 'phaser';
 import { findPath, type FindPathOptions, type NavGrid, type PathResult } from 'tilenav';
 import { tilemapToNavGrid, watch, cellToWorld, worldToCell, drawDebug, TILENAV_SCENE_PLUGIN, type TilemapLike } from 'tilenav/phaser';
+import edgeWalls from '../../test/fixtures/tiled/walls/edge-walls.tmj?raw';
+import edgeWallObjects from '../../test/fixtures/tiled/walls/edge-wall-objects.tmj?raw';
+import links from '../../test/fixtures/tiled/links/links.tmj?raw';
 
 interface MapCheck {
   movement: string;
@@ -25,9 +29,18 @@ interface MapCheck {
   centreError: number;
 }
 
+/** A Tiled fixture as the adapter converts it from Phaser's tilemap: per navigation layer, its cells and flags. */
+interface TiledCheck {
+  walkable: number[][];
+  flags: number[][];
+  links: { from: unknown; to: unknown; cost: number; bidirectional: boolean }[];
+  /** The path from (5, 3) to (2, 0): around edge-walls.tmj's L-shaped fence. */
+  cost: number;
+}
+
 declare global {
   interface Window {
-    __check?: { version: string; maps: Record<string, MapCheck>; input?: { before: Record<string, number>; after: Record<string, number> }; error?: string; done: boolean };
+    __check?: { version: string; maps: Record<string, MapCheck>; tiled?: Record<string, TiledCheck>; input?: { before: Record<string, number>; after: Record<string, number> }; error?: string; done: boolean };
   }
 }
 
@@ -94,14 +107,37 @@ function check(scene: Phaser.Scene, map: Phaser.Tilemaps.Tilemap, layer: Phaser.
   };
 }
 
-function tilesTexture(scene: Phaser.Scene, key: string, tw: number, th: number): void {
-  const canvas = scene.textures.createCanvas(key, tw * 2, th) as Phaser.Textures.CanvasTexture;
+function tilesTexture(scene: Phaser.Scene, key: string, tw: number, th: number, columns = 2): void {
+  const canvas = scene.textures.createCanvas(key, tw * columns, th) as Phaser.Textures.CanvasTexture;
   const ctx = canvas.getContext();
   ctx.fillStyle = '#4a7';
   ctx.fillRect(0, 0, tw, th);
   ctx.fillStyle = '#555';
   ctx.fillRect(tw, 0, tw, th);
   canvas.refresh();
+}
+
+/**
+ * A Tiled fixture loaded by Phaser, its tile layers drawn, converted by the scene plugin. Phaser
+ * keeps per-tile properties only for tilesets with an image, so each tileset gets one.
+ */
+function tiledCheck(scene: Phaser.Scene, key: string, text: string): TiledCheck {
+  const json = JSON.parse(text);
+  for (const t of json.tilesets) Object.assign(t, { image: `${t.name}.png`, imagewidth: t.columns * t.tilewidth, imageheight: t.tileheight });
+  scene.cache.tilemap.add(key, { format: Phaser.Tilemaps.Formats.TILED_JSON, data: json });
+  const map = scene.make.tilemap({ key });
+  const sets = json.tilesets.map((t: { name: string; tilewidth: number; tileheight: number; columns: number }) => {
+    tilesTexture(scene, `${key}-${t.name}`, t.tilewidth, t.tileheight, t.columns);
+    return map.addTilesetImage(t.name, `${key}-${t.name}`)!;
+  });
+  if (sets.length > 0) for (const l of map.layers) map.createLayer(l.name, sets, 0, 0);
+  const { grid, findPath } = scene.tilenav.fromTilemap(map);
+  return {
+    walkable: grid.layers.map((l) => Array.from(l.walkable)),
+    flags: grid.layers.map((l) => Array.from(l.flags)),
+    links: grid.links().map((k) => ({ from: k.from, to: k.to, cost: k.cost, bidirectional: k.bidirectional })),
+    cost: grid.width > 5 && grid.height > 3 ? findPath(5, 3, 2, 0).cost : NaN,
+  };
 }
 
 /** Every event the scene's input plugin (and its keyboard, when there is one) has listeners for, with their counts. */
@@ -141,7 +177,8 @@ class CheckScene extends Phaser.Scene {
     }
     this.tilenav.navigation.agents().update(16);
     input.after = inputListeners(this);
-    window.__check = { version: Phaser.VERSION, maps, input, done: true };
+    const tiled = { 'edge-walls': tiledCheck(this, 'edge-walls', edgeWalls), 'edge-wall-objects': tiledCheck(this, 'edge-wall-objects', edgeWallObjects), links: tiledCheck(this, 'links', links) };
+    window.__check = { version: Phaser.VERSION, maps, tiled, input, done: true };
   }
 }
 

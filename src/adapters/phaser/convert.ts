@@ -4,8 +4,14 @@
  */
 import { NavGrid, TerrainTable, TilenavError, orthogonal, isometric, staggered } from '../../index.js';
 import type { MovementName, Projection } from '../../index.js';
-import type { CellRect, Derived } from '../../grid/navgrid.js';
+import type { CellRect, Derived, MemoryEntry } from '../../grid/navgrid.js';
 import { FINITE_PROJECTION_RULE, projectionExtent, unfitAxis } from '../../grid/projection.js';
+import { FLAG_WALL_MASK } from '../../grid/navgrid.js';
+import type { TiledMapping } from '../../loaders/tiled/build.js';
+import { lower } from '../../loaders/tiled/collide.js';
+import { checkMapping } from '../../loaders/tiled/options.js';
+import { putTileWalls, tileWallSides, wallFlipTable, wallNames } from '../../loaders/tiled/tile-walls.js';
+import { applyObjects, type ObjectNav } from './objects.js';
 import type { LayerDataLike, TileLike, TilemapLayerLike, TilemapLike } from './types.js';
 
 /** Options of {@link tilemapToNavGrid}; {@link sync} and {@link watch} reuse the ones a grid was made with. */
@@ -14,8 +20,27 @@ export interface TilemapNavOptions {
   layers?: readonly (string | number)[];
   /** Tiles Phaser marks colliding (`setCollision*`, `tile.collides`) block. @default true */
   phaserCollision?: boolean;
-  /** Bool tile properties that block when true. @default ['collides', 'collision', 'solid'] */
+  /**
+   * Bool properties that block when true, on a tile, an object layer or an object (the Tiled
+   * loader's `mapping.collisionProperties`; this wins when both are given).
+   * @default ['collides', 'collision', 'solid']
+   */
   collisionProperties?: readonly string[];
+  /**
+   * The Tiled loader's conventions for the map's object layers (`loadTiled`'s `mapping`, checked the
+   * same way; unknown keys throw): `collisionTypes`, `collisionLayerNames`, `edgeWallProperties`,
+   * `edgeWallTypes`, `lineWidth`, `lineWidthProperty`, `hiddenLayers`, and `layer` (the navigation
+   * layer a layer without `collisionLayer` feeds, tile layers included). `tileShapes` has no effect:
+   * the adapter does not read tiles' collision shapes.
+   * @default DEFAULT_TILED_MAPPING
+   */
+  mapping?: Partial<TiledMapping>;
+  /**
+   * Called with each warning the Tiled loader would give about the map's objects (an edge wall
+   * off the tile edges, a link to a missing object, ...) and tile walls on a map without square
+   * cells. @default none: warnings are dropped
+   */
+  onWarning?: (message: string) => void;
   /** Terrain names for the `terrainType` tile property. @default new TerrainTable() */
   terrain?: TerrainTable;
   /** Your own rule, consulted after the built-in ones for every non-empty tile: true blocks. */
@@ -32,13 +57,19 @@ export interface TilemapNavOptions {
   movement?: MovementName;
 }
 
-const DEFAULT_COLLISION_PROPERTIES = Object.freeze(['collides', 'collision', 'solid']);
-
 interface State {
   options: TilemapNavOptions;
   /** Per counted tile layer: its data, navigation layer index and `isTilesetWalkable` (undefined when unset). */
   layers: { data: LayerDataLike; nav: number; floor: boolean | undefined }[];
   names: readonly string[];
+  /** Cells blocked and walls put up by the map's objects, read once: every sync keeps them. */
+  objects: ObjectNav;
+  /** Where a tile's walls turn with its flips (`wallFlipTable`); null on maps without square cells. */
+  wallFlips: Uint8Array | null;
+  /** Per navigation layer, the wall bits tiles put up at the last sync (null until a tile had walls). */
+  tileWalls: (Uint8Array | null)[];
+  /** Tile indexes already warned about (walls on a map without square cells). */
+  warned: Set<number>;
 }
 
 /**
@@ -49,7 +80,15 @@ class TilemapLink implements Derived {
   readonly kept = true;
   state: State | null = null;
   patches: Patch[] | null = null;
-  memory(): void {}
+  /** The per-cell arrays it keeps: the objects' blocked cells and walls, the tiles' walls (per navigation layer, where there are any). */
+  memory(out: MemoryEntry[]): void {
+    const state = this.state;
+    if (state === null) return;
+    state.tileWalls.forEach((a, layer) => {
+      const bytes = (a?.byteLength ?? 0) + (state.objects.blocked[layer]?.byteLength ?? 0) + (state.objects.walls[layer]?.byteLength ?? 0);
+      if (bytes > 0) out.push({ name: 'phaser tilemap', layer, bytes });
+    });
+  }
   release(): void {}
 }
 
@@ -159,11 +198,17 @@ function checkTilemap(tilemap: TilemapLike): void {
  * says so. Its cost is the `terrainType`'s cost, or the tile's `cost` property, times its
  * `slowMultiplier` (upper layers win over lower ones). Empty cells are walkable at cost 1.
  *
+ * Edge walls, collision objects and links, as the Tiled loader reads them and by its code: the
+ * tile properties `wallNorth` ... `wallWest` wall the tile's sides (turned with its flips and
+ * rotation); the map's object layers (`tilemap.objects`) block cells with collision shapes, wall
+ * tile edges with wall objects and add links from `linkTo` objects, by the conventions of
+ * `options.mapping`. Orthogonal and isometric maps only for walls.
+ *
  * Layer properties, as the Tiled loader reads them: the map property `navigationLayers` (1-8)
  * gives the navigation layers' count, a tile layer's `collisionLayer` (index or name) the one it
  * feeds (default 0); `isTilesetWalkable` true makes a layer the floor (where a navigation layer has
  * one, only cells it covers are walkable), false makes every tile on it block.
- * @throws TilenavError for a tilemap that is not one, an unknown layer, a bad cost, a movement that does not fit the map's cells.
+ * @throws TilenavError for a tilemap that is not one, an unknown layer, a bad cost, a movement that does not fit the map's cells, a bad `mapping`, an object layer's unknown `collisionLayer`.
  */
 export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOptions = {}): NavGrid {
   checkTilemap(tilemap);
@@ -174,18 +219,26 @@ export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOption
   const worldAt = options.worldLayer !== undefined ? tilemap.layers[layerIndex(tilemap, options.worldLayer, 'options.worldLayer')].tilemapLayer ?? null : counted.map((i) => tilemap.layers[i].tilemapLayer).find((l) => l != null) ?? null;
   const { projection, movement } = projectionOf(tilemap, orientation, worldAt);
   checkExtent(tilemap, projection, worldAt);
+  const mapping = checkMapping(options.mapping);
+  if (mapping.layer >= navCount) throw new TilenavError(`navigation layer ${mapping.layer} is not one of this map's ${navCount} (the map property navigationLayers says how many)`, { element: 'mapping.layer' });
   const grid = new NavGrid(tilemap.width, tilemap.height, { layers: navCount, projection, terrain: options.terrain, movement: options.movement ?? movement });
+  const navLayer = (properties: unknown, element: string): number => {
+    const p = propertyOf(properties, 'collisionLayer');
+    if (p === undefined) return mapping.layer;
+    if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < navCount) return p;
+    if (typeof p === 'string' && grid.layers.some((l) => l.name === p)) return grid.layerIndex(p);
+    throw new TilenavError(`collisionLayer ${JSON.stringify(p)} is not one of the map's ${navCount} navigation layers (${grid.layers.map((l) => l.name).join(', ')})`, { element });
+  };
   const layers = counted.map((i) => {
     const data = tilemap.layers[i];
-    const p = propertyOf(data.properties, 'collisionLayer');
-    let nav = 0;
-    if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < navCount) nav = p;
-    else if (typeof p === 'string' && grid.layers.some((l) => l.name === p)) nav = grid.layerIndex(p);
-    else if (p !== undefined) throw new TilenavError(`collisionLayer ${JSON.stringify(p)} is not one of the map's ${navCount} navigation layers (${grid.layers.map((l) => l.name).join(', ')})`, { element: `layer ${JSON.stringify(data.name)}` });
     const w = propertyOf(data.properties, 'isTilesetWalkable');
-    return { data, nav, floor: typeof w === 'boolean' ? w : undefined };
+    return { data, nav: navLayer(data.properties, `layer ${JSON.stringify(data.name)}`), floor: typeof w === 'boolean' ? w : undefined };
   });
-  linkOf(grid).state = { options, layers, names: options.collisionProperties ?? DEFAULT_COLLISION_PROPERTIES };
+  const names = options.collisionProperties ?? mapping.collisionProperties;
+  const warn = (message: string) => options.onWarning?.(message);
+  const objects = applyObjects(tilemap, grid, { orientation, mapping, collideNames: lower(names), navLayer, warn });
+  const wallFlips = orientation === 'orthogonal' || orientation === 'isometric' ? wallFlipTable(orientation) : null;
+  linkOf(grid).state = { options, layers, names, objects, wallFlips, tileWalls: grid.layers.map(() => null), warned: new Set() };
   sync(tilemap, grid);
   return grid;
 }
@@ -206,6 +259,8 @@ interface TileNav {
   /** The `cost` property, or 0 without one. */
   cost: number;
   slow: number;
+  /** The sides the tile walls (1 north, 2 east, 4 south, 8 west), before its flips. */
+  walls: number;
 }
 
 function hasOwnProperties(tile: TileLike): boolean {
@@ -224,7 +279,8 @@ function tileNav(tile: TileLike, names: readonly string[], terrain: TerrainTable
   }
   const c = tileProperty(tile, 'cost');
   const slow = tileProperty(tile, 'slowMultiplier');
-  return { blocks, terrain: id, cost: c === undefined ? 0 : positive(c, `${where} property "cost"`), slow: slow === undefined ? 1 : positive(slow, `${where} property "slowMultiplier"`) };
+  const walls = tileWallSides((name) => tileProperty(tile, name) === true);
+  return { blocks, terrain: id, cost: c === undefined ? 0 : positive(c, `${where} property "cost"`), slow: slow === undefined ? 1 : positive(slow, `${where} property "slowMultiplier"`), walls };
 }
 
 function positive(v: unknown, what: string): number {
@@ -235,8 +291,10 @@ function positive(v: unknown, what: string): number {
 /**
  * Recomputes the grid's cells in `rect` (default: the whole map) from the tilemap, after the game
  * changed tiles (putTileAt, removeTileAt, fill, setCollision ...). Uses the options the grid was
- * made with; one change event per navigation layer, so agents replan once.
- * A rectangle reaching past the map is clipped to it.
+ * made with; one change event per navigation layer, so agents replan once. The tiles' edge walls
+ * are re-read too; the cells the map's objects block and the walls they put up stay (the objects
+ * are read once, by {@link tilemapToNavGrid}), and so does a wall put up with `grid.setEdgeWall`
+ * on an edge no tile walled. A rectangle reaching past the map is clipped to it.
  * @throws TilenavError when `grid` was not made by {@link tilemapToNavGrid}, `rect` is not finite, or a tile's cost is bad.
  */
 export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void {
@@ -257,14 +315,25 @@ export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void
   const groundCost = terrain.get(0).cost;
   // Tiles of one index share their tileset's properties: read them once per index per sync.
   const byIndex = new Map<number, TileNav>();
+  const navOf = (tile: TileLike, l: LayerDataLike, x: number, y: number): TileNav => {
+    const own = hasOwnProperties(tile);
+    let t = own ? undefined : byIndex.get(tile.index);
+    if (t === undefined) {
+      t = tileNav(tile, names, terrain, `layer ${JSON.stringify(l.name)} tile (${x}, ${y})`);
+      if (!own) byIndex.set(tile.index, t);
+    }
+    return t;
+  };
   for (let n = 0; n < grid.layers.length; n++) {
     const nav = grid.layers[n];
     const hasFloor = layers.some((l) => l.nav === n && l.floor === true);
+    const objectBlocked = state.objects.blocked[n];
+    let walls = state.tileWalls[n] !== null;
     for (let y = y0; y < y1; y++) {
       for (let x = x0; x < x1; x++) {
         const i = y * grid.width + x;
         let floor = !hasFloor;
-        let walkable = 1;
+        let walkable = objectBlocked !== null && objectBlocked[i] === 1 ? 0 : 1;
         let cost = groundCost;
         let id = 0;
         for (const l of layers) {
@@ -274,11 +343,8 @@ export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void
           if (l.floor === true) floor = true;
           else if (l.floor === false) walkable = 0;
           if (phaserCollision && tile.collides) walkable = 0;
-          let t = hasOwnProperties(tile) ? undefined : byIndex.get(tile.index);
-          if (t === undefined) {
-            t = tileNav(tile, names, terrain, `layer ${JSON.stringify(l.data.name)} tile (${x}, ${y})`);
-            if (!hasOwnProperties(tile)) byIndex.set(tile.index, t);
-          }
+          const t = navOf(tile, l.data, x, y);
+          if (t.walls !== 0) walls = true;
           if (t.blocks) walkable = 0;
           if (t.terrain >= 0) {
             id = t.terrain;
@@ -293,8 +359,90 @@ export function sync(tilemap: TilemapLike, grid: NavGrid, rect?: CellRect): void
         nav.terrain[i] = id;
       }
     }
-    grid.refresh(n, { x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
+    // No tile of this layer has walled a side yet (`tileWalls` is made at the first), nor does one here: no wall to re-read.
+    const far = walls ? syncWalls(state, grid, n, x0, y0, x1, y1, navOf) : { x1, y1 };
+    grid.refresh(n, { x: x0, y: y0, width: far.x1 - x0, height: far.y1 - y0 });
   }
+}
+
+/**
+ * Re-reads the edge walls tiles put on cells (x0, y0) - (x1, y1) of navigation layer `n`: the
+ * cells' north and west edges, which the tiles north and west of the rectangle reach too, and the
+ * west edges of column x1 and north edges of row y1, which the rectangle's tiles reach. Walls the
+ * map's objects put up stay. Returns the rectangle's far corner with the cells it rewrote.
+ */
+function syncWalls(state: State, grid: NavGrid, n: number, x0: number, y0: number, x1: number, y1: number, navOf: (tile: TileLike, l: LayerDataLike, x: number, y: number) => TileNav): { x1: number; y1: number } {
+  const W = grid.width;
+  const H = grid.height;
+  const ex1 = Math.min(W, x1 + 1);
+  const ey1 = Math.min(H, y1 + 1);
+  const walled: number[] = [];
+  for (const l of state.layers) {
+    if (l.nav !== n) continue;
+    for (let y = Math.max(0, y0 - 1); y < ey1; y++) {
+      for (let x = Math.max(0, x0 - 1); x < ex1; x++) {
+        const tile = l.data.data[y]?.[x];
+        if (tile == null || tile.index < 0) continue;
+        const t = navOf(tile, l.data, x, y);
+        if (t.walls === 0) continue;
+        if (state.wallFlips === null) {
+          if (!state.warned.has(tile.index)) state.options.onWarning?.(`layer ${JSON.stringify(l.data.name)} tile ${tile.index}: ${wallNames(t.walls)} ignored: edge walls need square cells, and this map's cells move as '${grid.movement}'`);
+          state.warned.add(tile.index);
+          continue;
+        }
+        walled.push(y * W + x, state.wallFlips[flipRow(tile) * 16 + t.walls]);
+      }
+    }
+  }
+  if (state.tileWalls[n] === null && walled.length === 0) return { x1, y1 };
+  const now = (state.tileWalls[n] ??= new Uint8Array(W * H));
+  const flags = grid.layers[n].flags;
+  const objects = state.objects.walls[n];
+  for (let y = y0; y < ey1; y++) {
+    for (let i = y * W + x0; i < y * W + ex1; i++) {
+      flags[i] &= ~now[i];
+      now[i] = 0;
+    }
+  }
+  for (let k = 0; k < walled.length; k += 2) putTileWalls(now, W, H, walled[k], walled[k + 1], x0, y0, ex1, ey1);
+  for (let y = y0; y < ey1; y++) {
+    for (let i = y * W + x0; i < y * W + ex1; i++) flags[i] |= (now[i] | (objects === null ? 0 : objects[i])) & FLAG_WALL_MASK;
+  }
+  return { x1: ex1, y1: ey1 };
+}
+
+/**
+ * Tiled's flip bits (H << 2 | V << 1 | D, the row of `wallFlipTable`) of a tile Phaser draws
+ * mirrored (`flipX`, `flipY`) and then turned (`rotation`, read in quarter turns), indexed by
+ * quarter turns << 2 | flipX << 1 | flipY. Phaser's parser turns each of Tiled's eight flips into
+ * one of these; the table finds, for each, the flip that moves the tile's corners the same way.
+ */
+const PHASER_FLIPS: Uint8Array = (() => {
+  const tiled = (r: number, x: number, y: number): [number, number] => {
+    if ((r & 1) !== 0) [x, y] = [y, x];
+    if ((r & 4) !== 0) x = -x;
+    if ((r & 2) !== 0) y = -y;
+    return [x, y];
+  };
+  const phaser = (k: number, x: number, y: number): [number, number] => {
+    if ((k & 2) !== 0) x = -x;
+    if ((k & 1) !== 0) y = -y;
+    // A quarter turn clockwise on the screen (y down).
+    for (let q = k >> 2; q > 0; q--) [x, y] = [-y, x];
+    return [x, y];
+  };
+  const out = new Uint8Array(16);
+  for (let k = 0; k < 16; k++) {
+    const key = [...phaser(k, 1, 0), ...phaser(k, 0, 1)].join();
+    for (let r = 0; r < 8; r++) if ([...tiled(r, 1, 0), ...tiled(r, 0, 1)].join() === key) out[k] = r;
+  }
+  return out;
+})();
+
+function flipRow(tile: TileLike): number {
+  const r = tile.rotation;
+  const quarters = typeof r === 'number' && Number.isFinite(r) ? ((Math.round(r / (Math.PI / 2)) % 4) + 4) % 4 : 0;
+  return PHASER_FLIPS[(quarters << 2) | (tile.flipX === true ? 2 : 0) | (tile.flipY === true ? 1 : 0)];
 }
 
 /** Methods that change one tile, and where their cell is among the arguments (or in the returned tile). */

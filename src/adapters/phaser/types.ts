@@ -29,6 +29,12 @@ export interface TileLike {
   readonly collides: boolean;
   /** The tile's own properties (Phaser copies Tiled's per-tile properties here or leaves {}). */
   properties?: unknown;
+  /** Drawn mirrored left to right (Phaser's reading of Tiled's flip bits, with `rotation`). */
+  flipX?: boolean;
+  /** Drawn mirrored top to bottom. */
+  flipY?: boolean;
+  /** Clockwise turn in radians, after the flips; edge walls on the tile's sides turn with it in quarter turns. */
+  rotation?: number;
   /** The tileset the index belongs to; its `getTileProperties(index)` gives Tiled's tile properties. */
   readonly tileset?: {
     /** Tiled's properties of the tile with global id `index`, or undefined / null when it has none. */
@@ -66,6 +72,74 @@ export interface TilemapLayerLike {
   layer: LayerDataLike;
 }
 
+/** A point of a Tiled polyline or polygon, relative to its object's x, y. */
+export interface PointLike {
+  /** Pixels right of the object's x. */
+  x: number;
+  /** Pixels below the object's y. */
+  y: number;
+}
+
+/**
+ * One object of a Phaser object layer (Phaser.Types.Tilemaps.TiledObject): Tiled's object as
+ * Phaser's parser keeps it, with x and y moved by its layer's (and groups') offsets, and a tile
+ * object's gid without its flip bits, which are in the three `flipped*` flags.
+ */
+export interface TiledObjectLike {
+  /** Tiled's object id, unique in the map (links name their other end by it). */
+  id: number;
+  /** The object's name. */
+  name: string;
+  /** Its type or class. */
+  type: string;
+  /** Shown in Tiled. @default true */
+  visible?: boolean;
+  /** Position x in map pixels. */
+  x?: number;
+  /** Position y in map pixels. */
+  y?: number;
+  /** Width in pixels. */
+  width?: number;
+  /** Height in pixels. */
+  height?: number;
+  /** Degrees clockwise about (x, y). */
+  rotation?: number;
+  /** Its Tiled properties. */
+  properties?: unknown;
+  /** A tile object's tile, without flip bits. */
+  gid?: number;
+  /** A tile object's flip bits. */
+  flippedHorizontal?: boolean;
+  /** A tile object's flip bits. */
+  flippedVertical?: boolean;
+  /** A tile object's flip bits. */
+  flippedAntiDiagonal?: boolean;
+  /** A polyline's points. */
+  polyline?: readonly PointLike[];
+  /** A polygon's points. */
+  polygon?: readonly PointLike[];
+  /** A text object's settings. */
+  text?: unknown;
+  /** True for rectangles. */
+  rectangle?: boolean;
+  /** True for ellipses. */
+  ellipse?: boolean;
+  /** True for points. */
+  point?: boolean;
+}
+
+/** Phaser.Tilemaps.ObjectLayer: a Tiled object layer (a group's layers named `group/layer`). */
+export interface ObjectLayerLike {
+  /** The layer's name, after its groups' names and a slash each. */
+  name: string;
+  /** False when the layer or a group holding it is hidden in Tiled. */
+  visible?: boolean;
+  /** The layer's own Tiled properties (its groups' are not kept). */
+  properties?: unknown;
+  /** The objects. */
+  objects: readonly TiledObjectLike[];
+}
+
 /** Phaser.Tilemaps.Tilemap. `orientation` is Phaser's number (0 orthogonal .. 3 hexagonal) or Tiled's name. */
 export interface TilemapLike {
   /** Width in tiles. */
@@ -85,10 +159,11 @@ export interface TilemapLike {
   /** Hexagonal maps: 'x' (shifted columns) or 'y' (shifted rows); read as 'y' unless 'x'. */
   staggerAxis?: string;
   /** Hexagonal maps: 'odd' or 'even', which rows or columns are shifted; read as 'odd' unless 'even'. */
-
   staggerIndex?: string;
   /** The map's Tiled properties. */
   properties?: PropertiesLike | unknown;
+  /** The object layers (Phaser keeps them from the Tiled JSON): collision shapes, edge walls and links. */
+  objects?: readonly ObjectLayerLike[];
 }
 
 /** Phaser.GameObjects.Graphics: the drawing calls the debug view makes. */

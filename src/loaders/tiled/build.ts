@@ -1,6 +1,6 @@
 /** Navigation from a parsed Tiled map: the navigation properties (isTilesetWalkable, useTilesetBorder and the tiles' own), then the common collision conventions. */
 import { TilenavError } from '../../errors.js';
-import { DEFAULT_LAYER_NAMES, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_SAFE_ZONE, FLAG_WALL_NORTH, FLAG_WALL_WEST, MAX_LAYERS, NavGrid } from '../../grid/navgrid.js';
+import { DEFAULT_LAYER_NAMES, FLAG_NO_EXIT_EAST, FLAG_NO_EXIT_NORTH, FLAG_NO_EXIT_SOUTH, FLAG_NO_EXIT_WEST, FLAG_SAFE_ZONE, MAX_LAYERS, NavGrid } from '../../grid/navgrid.js';
 import { FINITE_PROJECTION_RULE, isometric, orthogonal, projectionExtent, staggered, unfitAxis, type Projection } from '../../grid/projection.js';
 import type { TerrainTable } from '../../grid/terrain.js';
 import { movementModel, type MovementName } from '../../search/movement.js';
@@ -12,6 +12,7 @@ import { applyLayerTerrain, clearBridges, layerRuleOf, ruleTerrain, tileRulesOf,
 import { objectShapes } from './shapes.js';
 import { addObjectLinks } from './links.js';
 import { addObjectWalls } from './walls.js';
+import { putTileWalls, tileWallSides, wallFlipTable, wallNames } from './tile-walls.js';
 
 export { GID_FLIP_D, GID_FLIP_H, GID_FLIP_V, GID_MASK, GID_ROTATE_120 } from './model.js';
 
@@ -206,31 +207,7 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   // ---- projection and movement
   const tw = map.tileWidth;
   const th = map.tileHeight;
-  let projection: Projection;
-  let movement: MovementName;
-  if (orientation === 'orthogonal') {
-    projection = orthogonal(tw, th, ox * tw, oy * th);
-    movement = 'octile';
-  } else if (orientation === 'isometric') {
-    // Tiled puts tile (0, 0)'s top corner half a tile width per row right of the left edge.
-    projection = isometric(tw, th, map.height * (tw / 2) + (ox - oy) * (tw / 2), (ox + oy) * (th / 2));
-    movement = 'iso';
-  } else {
-    const sx = map.staggerAxis === 'x';
-    // An odd offset along the stagger axis flips which grid rows (columns) are the shifted ones.
-    const flip = ((sx ? ox : oy) & 1) === 1;
-    const index = (map.staggerIndex === 'even') !== flip ? 'even' : 'odd';
-    const side = orientation === 'hexagonal' ? map.hexSideLength : 0;
-    const sideX = sx ? side : 0;
-    const sideY = sx ? 0 : side;
-    // Tiled lays staggered and hexagonal tiles out on even pixel sizes (HexagonalRenderer's RenderParams).
-    const ew = Number.isInteger(tw) && tw >= 2 ? tw - (tw % 2) : tw;
-    const eh = Number.isInteger(th) && th >= 2 ? th - (th % 2) : th;
-    const originX = ox * (sx ? (ew - sideX) / 2 + sideX : ew + sideX);
-    const originY = oy * (sx ? eh + sideY : (eh - sideY) / 2 + sideY);
-    projection = staggered(ew, eh, { staggerAxis: sx ? 'x' : 'y', staggerIndex: index, hexSideLength: side, originX, originY });
-    movement = `${orientation === 'hexagonal' ? 'hex' : 'staggered'}-${index}-${sx ? 'q' : 'r'}` as MovementName;
-  }
+  const { projection, movement } = tiledProjection(map, ox, oy);
 
   checkExtent(ctx, map, projection, W, H);
 
@@ -322,11 +299,9 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
       if (b('oneWayEast')) nav.flags |= FLAG_NO_EXIT_EAST;
       if (b('oneWaySouth')) nav.flags |= FLAG_NO_EXIT_SOUTH;
       if (b('oneWayWest')) nav.flags |= FLAG_NO_EXIT_WEST;
-      WALL_PROPERTIES.forEach((name, k) => {
-        if (b(name)) nav.walls |= 1 << k;
-      });
+      nav.walls = tileWallSides(b);
       if (nav.walls !== 0 && wallFlips === null) {
-        warn(`${where}: ${WALL_PROPERTIES.filter((_, k) => (nav.walls & (1 << k)) !== 0).join(', ')} ignored: edge walls need square cells, and this map is ${orientation} (its cells move as '${movement}')`);
+        warn(`${where}: ${wallNames(nav.walls)} ignored: edge walls need square cells, and this map is ${orientation} (its cells move as '${movement}')`);
         nav.walls = 0;
       }
       const cf = t.properties.get('customFlags');
@@ -462,6 +437,33 @@ export function build(ctx: Ctx, map: RawMap, tilesets: RawTileset[], options: Bu
   return { grid, projection, orientation, movement, tileWidth: tw, tileHeight: th, offset: { x: ox, y: oy }, warnings, properties: { map: map.properties, layers: infos, tiles: tileProps }, tilesets: tilesetList };
 }
 
+/**
+ * Where a Tiled map's cells are in its own pixels (the space its objects are drawn in), and the
+ * movement model its cells take; cell (0, 0) is tile (`ox`, `oy`). Shared with the Phaser adapter,
+ * which places a map's objects on cells as this loader does.
+ */
+export function tiledProjection(map: Pick<RawMap, 'orientation' | 'tileWidth' | 'tileHeight' | 'height' | 'staggerAxis' | 'staggerIndex' | 'hexSideLength'>, ox: number, oy: number): { projection: Projection; movement: MovementName } {
+  const tw = map.tileWidth;
+  const th = map.tileHeight;
+  if (map.orientation === 'orthogonal') return { projection: orthogonal(tw, th, ox * tw, oy * th), movement: 'octile' };
+  // Tiled puts tile (0, 0)'s top corner half a tile width per row right of the left edge.
+  if (map.orientation === 'isometric') return { projection: isometric(tw, th, map.height * (tw / 2) + (ox - oy) * (tw / 2), (ox + oy) * (th / 2)), movement: 'iso' };
+  const sx = map.staggerAxis === 'x';
+  // An odd offset along the stagger axis flips which grid rows (columns) are the shifted ones.
+  const flip = ((sx ? ox : oy) & 1) === 1;
+  const index = (map.staggerIndex === 'even') !== flip ? 'even' : 'odd';
+  const side = map.orientation === 'hexagonal' ? map.hexSideLength : 0;
+  const sideX = sx ? side : 0;
+  const sideY = sx ? 0 : side;
+  // Tiled lays staggered and hexagonal tiles out on even pixel sizes (HexagonalRenderer's RenderParams).
+  const ew = Number.isInteger(tw) && tw >= 2 ? tw - (tw % 2) : tw;
+  const eh = Number.isInteger(th) && th >= 2 ? th - (th % 2) : th;
+  const originX = ox * (sx ? (ew - sideX) / 2 + sideX : ew + sideX);
+  const originY = oy * (sx ? eh + sideY : (eh - sideY) / 2 + sideY);
+  const projection = staggered(ew, eh, { staggerAxis: sx ? 'x' : 'y', staggerIndex: index, hexSideLength: side, originX, originY });
+  return { projection, movement: `${map.orientation === 'hexagonal' ? 'hex' : 'staggered'}-${index}-${sx ? 'q' : 'r'}` as MovementName };
+}
+
 function count(a: Uint8Array): number {
   let n = 0;
   for (let i = 0; i < a.length; i++) n += a[i];
@@ -572,45 +574,10 @@ function applyTiles(d: Uint32Array, t: TileTable, terrain: Uint8Array, cost: Flo
     const walled = t.walls[k];
     if (walled !== 0 && wallFlips !== null) {
       // The flip bits H, V, D are the gid's top three: the table's row.
-      const sides = wallFlips[((d[i] >>> 29) & 7) * 16 + walled];
-      const x = i % W;
-      // An edge's bit lives in the cell south or east of it; the map's outer edge holds none.
-      if ((sides & 1) !== 0 && i >= W) flags[i] |= FLAG_WALL_NORTH;
-      if ((sides & 2) !== 0 && x + 1 < W) flags[i + 1] |= FLAG_WALL_WEST;
-      if ((sides & 4) !== 0 && i + W < d.length) flags[i + W] |= FLAG_WALL_NORTH;
-      if ((sides & 8) !== 0 && x > 0) flags[i] |= FLAG_WALL_WEST;
+      putTileWalls(flags, W, d.length / W, i, wallFlips[((d[i] >>> 29) & 7) * 16 + walled]);
     }
   }
   return bad;
-}
-
-/** The tile bool properties that wall a tile's sides, in the order of {@link TileNav.walls}' bits. */
-const WALL_PROPERTIES = ['wallNorth', 'wallEast', 'wallSouth', 'wallWest'] as const;
-
-/**
- * Where a placed tile's walls stand, by its flip bits (row (H << 2 | V << 1 | D), 16 columns of the
- * tile's own wall sides: 1 north, 2 east, 4 south, 8 west). Tiled flips the diagonal first, then
- * horizontally, then vertically. The sides are tile coordinates: on an orthogonal map north is the
- * image's top; on an isometric map it is the diamond's upper right edge, east the lower right.
- */
-function wallFlipTable(orientation: 'orthogonal' | 'isometric'): Uint8Array {
-  // Each flip as a permutation of the four sides N E S W (index 0-3): side k goes to p[k].
-  const iso = orientation === 'isometric';
-  const diagonal = iso ? [2, 1, 0, 3] : [3, 2, 1, 0];
-  const horizontal = iso ? [3, 2, 1, 0] : [0, 3, 2, 1];
-  const vertical = iso ? [1, 0, 3, 2] : [2, 1, 0, 3];
-  const apply = (perm: number[], sides: number) => perm.reduce((out, to, from) => out | ((sides >> from) & 1) << to, 0);
-  const table = new Uint8Array(8 * 16);
-  for (let flips = 0; flips < 8; flips++) {
-    for (let sides = 0; sides < 16; sides++) {
-      let s = sides;
-      if ((flips & 1) !== 0) s = apply(diagonal, s);
-      if ((flips & 4) !== 0) s = apply(horizontal, s);
-      if ((flips & 2) !== 0) s = apply(vertical, s);
-      table[flips * 16 + sides] = s;
-    }
-  }
-  return table;
 }
 
 /**

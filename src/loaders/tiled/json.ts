@@ -342,3 +342,9 @@ export function readTj(ctx: Ctx, text: string): RawTemplate {
     tileset: ts === undefined || typeof ts.source !== 'string' ? null : { firstgid: int(ctx, 'template tileset', 'firstgid', ts.firstgid, undefined, 1), source: ts.source },
   };
 }
+
+/**
+ * Objects and property lists read as the TMJ reader reads them, for the Phaser adapter: Phaser's
+ * object layers keep Tiled's JSON objects and properties nearly as written.
+ */
+export { objects as readJsonObjects, properties as readJsonProperties };
