@@ -8,11 +8,16 @@
  * shared machine the wall clock counts the time other processes take the core; the step's
  * process CPU time is printed beside it.
  *
+ * With `TILENAV_HORDE_SERVICE=1`, a row more: the rooms map with a PathService (one worker) building
+ * the fields that reach every unit, the main thread growing only the field round the target.
+ *
  * `TILENAV_HORDE_STEPS=N` for another run length (default 1200 steps, 20 s of simulated time).
  */
 import os from 'node:os';
 import { Pathfinder, type NavGrid } from '../src/index.js';
 import { NavigationSystem, flowFieldCache, flowFieldTo, AGENT_FLOW } from '../src/agents/index.js';
+import { createPathService } from '../src/service/node.js';
+import type { PathService } from '../src/service/service.js';
 import { caves, roomsAndCorridors } from './worldgen.js';
 
 const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
@@ -71,7 +76,8 @@ function measureExcess(grid: NavGrid, sys: NavigationSystem, ids: number[], goal
     if ((sys.flags[id] & AGENT_FLOW) === 0) continue;
     const c = Math.round(sys.y[id]) * grid.width + Math.round(sys.x[id]);
     const f = sys.flowFieldOf(id);
-    if (f === null || now[c] === Infinity || now[c] === 0) continue;
+    // A cell no field has yet (a worker builds it): the unit walks straight meanwhile.
+    if (f === null || now[c] === Infinity || now[c] === 0 || !f.isSettled(c)) continue;
     const followed = f.cost(c);
     let exact = byGoal.get(f.goal);
     if (exact === undefined) byGoal.set(f.goal, (exact = finder.distanceMap([f.goal])));
@@ -86,8 +92,8 @@ function measureExcess(grid: NavGrid, sys: NavigationSystem, ids: number[], goal
   return { longer: way / best - 1, current: current / Math.max(1, count), worst, inexact };
 }
 
-function horde(name: string, grid: NavGrid, budget: number): Record<string, string | number> {
-  const sys = new NavigationSystem(grid, { flowFieldBudget: budget });
+async function horde(name: string, grid: NavGrid, budget: number, service: PathService | null = null): Promise<Record<string, string | number>> {
+  const sys = new NavigationSystem(grid, { flowFieldBudget: budget, ...(service !== null ? { service } : {}) });
   // The horde: 10,000 units spread over the walkable cells of the map's far quarter.
   const spots: number[] = [];
   for (let y = 600; y < grid.height; y++) for (let x = 600; x < grid.width; x++) if (grid.layers[0].walkable[y * grid.width + x] === 1) spots.push(y * grid.width + x);
@@ -125,12 +131,14 @@ function horde(name: string, grid: NavGrid, budget: number): Record<string, stri
     const used = process.cpuUsage(cpu);
     cpuMs.push((used.user + used.system) / 1000);
     fieldMs.push(sys.stats.planMs - planned);
+    // The workers' answers arrive between frames.
+    if (service !== null) await new Promise<void>((r) => setImmediate(r));
     if (s % 120 === 119) samples.push(measureExcess(grid, sys, ids, path[Math.floor(along) % path.length], finder));
   }
   const fields = grid.memory().entries.filter((e) => e.name.startsWith('flow field'));
   const meanOf = (k: keyof Excess) => samples.reduce((sum, e) => sum + e[k], 0) / samples.length;
   return {
-    map: name,
+    map: service === null ? name : `${name}, PathService`,
     units: ids.length - order.unreachable,
     'budget cells/step': budget,
     'order ms (first field)': +orderMs.toFixed(0),
@@ -142,6 +150,7 @@ function horde(name: string, grid: NavGrid, budget: number): Record<string, stri
     'fields p95 ms/step': +p95(fieldMs).toFixed(2),
     'fields max ms/step': +Math.max(...fieldMs).toFixed(1),
     'fields built': sys.stats.flowFields,
+    'fields from workers': service === null ? '' : service.stats().fields,
     'fields MB': +(fields.reduce((b, e) => b + e.bytes, 0) / 1e6).toFixed(1),
     'ways longer %': +(100 * meanOf('longer')).toFixed(3),
     'worst unit x': +Math.max(...samples.map((e) => e.worst)).toFixed(3),
@@ -174,7 +183,15 @@ for (const [name, make] of [
   const budgets = name === 'caves' ? [8192, 32768] : [8192];
   for (const budget of budgets) {
     gc?.();
-    rows.push(horde(name, make(), budget));
+    rows.push(await horde(name, make(), budget));
+  }
+  if (name === 'rooms' && process.env.TILENAV_HORDE_SERVICE === '1') {
+    gc?.();
+    const grid = make();
+    const service = createPathService(grid, { workers: 1 });
+    await service.ready();
+    rows.push(await horde(name, grid, 8192, service));
+    await service.close();
   }
   const grid = make();
   wholeField(grid);

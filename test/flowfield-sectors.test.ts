@@ -144,6 +144,28 @@ test('property: after random tile changes the repaired field is still exact (fie
   assert.ok(repaired > runs / 2, `only ${repaired} of ${runs} runs repaired the field in place`);
 });
 
+test('a wall that raises the costs behind it, on fields computed in full: the cells handed back to the search settle in cost order, exactly', () => {
+  // The search's bucket ring had scanned on past stale entries, beyond the cells the repair
+  // handed back (from the last cost settled up): they came out after dearer ones (8 x 9, a wall
+  // at (2, 3): cell (7, 7) one diagonal dearer than its cheapest path).
+  let cases = 0;
+  for (let width = 8; width <= 12; width++) {
+    for (let bx = 2; bx <= 5; bx++) {
+      for (let by = 2; by <= 6; by++) {
+        const grid = new NavGrid(width, 9);
+        const field = flowFieldTo(grid, 0, 0);
+        field.grow(Infinity);
+        grid.fillRect(bx, by, 3, 1, { walkable: false });
+        const ref = refDistancesTo(grid, 0, 'octile', 0);
+        for (let i = 0; i < grid.size; i++) assert.ok(close(field.cost(i), ref[i]), `${width} x 9, wall at (${bx}, ${by}): cell (${grid.xOf(i)}, ${grid.yOf(i)}) costs ${field.cost(i)}, the reference ${ref[i]}`);
+        assert.equal(field.restarts, 0);
+        cases++;
+      }
+    }
+  }
+  assert.equal(cases, 100);
+});
+
 /** An open width x height grid (cost 1), its field to (goalX, goalY), computed everywhere. */
 function openField(width: number, height: number, goalX: number, goalY: number): { grid: NavGrid; field: FlowField } {
   const grid = new NavGrid(width, height);

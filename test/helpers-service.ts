@@ -9,8 +9,8 @@ import type { FromWorker, ToWorker } from '../src/service/protocol.js';
  * Workers in this thread, one message per macrotask each way (structured clone with transfer, as
  * across threads): deterministic and fast, and `hold` lets a test keep answers back.
  */
-export function inProcess(options: { failOnRun?: () => boolean; failAtStart?: boolean } = {}): WorkerFactory & { ports: (WorkerPort & { crash(): void; hold: boolean })[] } {
-  const ports: (WorkerPort & { crash(): void; hold: boolean })[] = [];
+export function inProcess(options: { failOnRun?: () => boolean; failAtStart?: boolean } = {}): WorkerFactory & { ports: (WorkerPort & { crash(): void; hold: boolean; held: FromWorker[]; release(): void })[] } {
+  const ports: (WorkerPort & { crash(): void; hold: boolean; held: FromWorker[]; release(): void })[] = [];
   const factory = (() => {
     let toMain: ((m: FromWorker) => void) | null = null;
     let fail: ((e: Error) => void) | null = null;
@@ -30,11 +30,13 @@ export function inProcess(options: { failOnRun?: () => boolean; failAtStart?: bo
     });
     const port = {
       hold: false,
+      /** The answers kept back while `hold` is set. */
+      held,
       post(m: ToWorker, transfer: ArrayBuffer[]) {
         const copy = structuredClone(m, { transfer });
         setImmediate(() => {
           if (dead) return;
-          if (options.failAtStart || (copy.t === 'run' && options.failOnRun?.())) {
+          if (options.failAtStart || ((copy.t === 'run' || copy.t === 'field') && options.failOnRun?.())) {
             port.crash();
             return;
           }

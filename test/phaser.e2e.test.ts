@@ -257,28 +257,41 @@ test('phaser e2e: D closes the fort door and a unit inside walks around it; P dr
     const u = (await page.evaluate(() => window.__phaser.units()))[0];
     await clickCell(page, u.x, u.y, 'left');
     await clickCell(page, target[0], target[1], 'right');
-    await page.waitForFunction(() => window.__phaser.units()[0].path.length > 0, undefined, { timeout: 5000 });
+    // The order has been planned once the unit's path ends at the target (before that it may still hold the last walk's).
+    await page.waitForFunction(
+      ([tx, ty]) => {
+        const p = window.__phaser.units()[0].path;
+        return p.length > 0 && Math.hypot(p[p.length - 2] - tx, p[p.length - 1] - ty) < 0.5;
+      },
+      target,
+      { timeout: 10_000 },
+    );
     const start = (await page.evaluate(() => window.__phaser.units()))[0];
     const path: number[] = start.path;
     let length = 0;
     for (let k = 0, px = start.x, py = start.y; k + 1 < path.length; px = path[k], py = path[k + 1], k += 2) length += Math.hypot(path[k] - px, path[k + 1] - py);
     let throughDoor = false;
-    // Sample the walk: the unit never stands on a closed door cell.
+    // The path's segments from (x, y), sampled every tenth of a cell (a smoothed path need not have a
+    // corner in the gate). Read again at every sample of the walk, whole (it holds the waypoints
+    // passed too), as long as it is this order's path: a replan may change it.
+    const sampleRoute = (x: number, y: number, route: number[]) => {
+      for (let k = 0, px = x, py = y; k + 1 < route.length; px = route[k], py = route[k + 1], k += 2) {
+        const n = Math.ceil(Math.hypot(route[k] - px, route[k + 1] - py) * 10);
+        for (let i = 0; i <= n; i++) {
+          const sx = px + ((route[k] - px) * i) / Math.max(n, 1);
+          const sy = py + ((route[k + 1] - py) * i) / Math.max(n, 1);
+          if (door.some((d) => Math.abs(d.x - sx) < 0.5 && Math.abs(d.y - sy) < 0.5)) throughDoor = true;
+        }
+      }
+    };
+    sampleRoute(start.x, start.y, path);
+    // Sample the walk: the unit never stands on a closed door cell (the samples can miss the gate on a slow machine).
     const seen: [number, number][] = [];
     while ((await page.evaluate(() => window.__phaser.units()[0].moving)) === true) {
       const v = (await page.evaluate(() => window.__phaser.units()))[0];
       seen.push([Math.round(v.x), Math.round(v.y)]);
+      if (v.path.length > 0 && Math.hypot(v.path[v.path.length - 2] - target[0], v.path[v.path.length - 1] - target[1]) < 0.5) sampleRoute(v.path[0], v.path[1], v.path);
       await page.waitForTimeout(50);
-    }
-    // The path's segments, sampled every tenth of a cell (a smoothed path need not have a corner in the gate);
-    // the walk samples above can miss the gate on a slow machine.
-    for (let k = 0, px = start.x, py = start.y; k + 1 < path.length; px = path[k], py = path[k + 1], k += 2) {
-      const n = Math.ceil(Math.hypot(path[k] - px, path[k + 1] - py) * 10);
-      for (let i = 0; i <= n; i++) {
-        const x = px + ((path[k] - px) * i) / Math.max(n, 1);
-        const y = py + ((path[k + 1] - py) * i) / Math.max(n, 1);
-        if (door.some((d) => Math.abs(d.x - x) < 0.5 && Math.abs(d.y - y) < 0.5)) throughDoor = true;
-      }
     }
     for (const [x, y] of seen) if (door.some((d) => d.x === x && d.y === y)) throughDoor = true;
     const end = (await page.evaluate(() => window.__phaser.units()))[0];

@@ -14,6 +14,11 @@
  * cheapest path to where the target stood when the complete field was started, a little while
  * ago. Once `building` reaches every unit it becomes `complete`, and the fresh field, if the
  * target has moved on, starts building.
+ *
+ * With a PathService (`NavigationSystem({ service })`) the fields that must reach every unit (the
+ * first, and each `building` one) are built in the service's workers, as far as the units' cells
+ * (`build`); the main thread grows only the fresh field around the target meanwhile, and the units
+ * whose cell no field has yet walk straight at the target until the worker's field comes.
  */
 import type { FlowField, FlowFieldCache, UnitField } from './flowfield.js';
 import type { MovementModel } from '../search/movement.js';
@@ -35,6 +40,9 @@ export interface ChaseOrder {
 }
 
 /** The fields of one chase and the units it moves. @internal */
+/** Asks for `field` to be built elsewhere as far as `cells` need (a PathService worker); it is installed later. @internal */
+export type FieldBuilder = (field: FlowField, cells: Int32Array) => void;
+
 export class Chase implements UnitField {
   readonly chasing = true;
   readonly target: ChaseTarget;
@@ -53,9 +61,14 @@ export class Chase implements UnitField {
   private readonly cache: FlowFieldCache;
   private readonly layer: number;
   private readonly model: MovementModel;
+  /** Builds the fields that must reach every member off the main thread; null: grown here. */
+  private readonly build: FieldBuilder | null;
+  /** The field `build` was last asked for (asked once: if its build fails, it grows here). */
+  private asked: FlowField | null = null;
 
-  /** A chase whose first field `first` reaches every member already. */
-  constructor(cache: FlowFieldCache, layer: number, model: MovementModel, target: ChaseTarget, members: ArrayLike<number>, first: FlowField) {
+  /** A chase whose first field `first` reaches every member already (or is being built by `build`). */
+  constructor(cache: FlowFieldCache, layer: number, model: MovementModel, target: ChaseTarget, members: ArrayLike<number>, first: FlowField, build: FieldBuilder | null = null) {
+    this.build = build;
     this.cache = cache;
     this.layer = layer;
     this.model = model;
@@ -91,6 +104,18 @@ export class Chase implements UnitField {
     }
     const b = this.building;
     if (b === null) return;
+    if (this.build !== null) {
+      // The field that must reach every unit comes from a worker; the fresh one, round the target,
+      // grows here meanwhile (the moving goal's update), even while a worker builds it too.
+      if (this.asked !== b && !b.covers(this.cells, Infinity)) {
+        this.asked = b;
+        this.build(b, this.cells);
+      }
+      if (b.workerBuilds > 0) {
+        if (this.fresh !== this.complete) this.fresh.grow(Math.floor(budget / 4));
+        return;
+      }
+    }
     const own = b === this.fresh ? budget : budget - Math.floor(budget / 4);
     if (this.fresh !== b && this.fresh !== this.complete) this.fresh.grow(Math.floor(budget / 4));
     if (b.cover(this.cells, own)) {
@@ -114,6 +139,16 @@ export class Chase implements UnitField {
 
   cost(i: number): number {
     return this.fieldFor(i).cost(i);
+  }
+
+  /** Whether no field has cell i yet and the one that will is still being built by a worker. */
+  waits(i: number): boolean {
+    const f = this.fieldFor(i);
+    return f.workerBuilds > 0 && !f.isSettled(i);
+  }
+
+  cannotReach(i: number): boolean {
+    return this.complete.cannotReach(i);
   }
 
   /** Lets go of every field (the chase is over). */

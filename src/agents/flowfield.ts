@@ -20,7 +20,7 @@
 import { TilenavError, assertArrayLike, assertInteger, assertOptionsObject, describe } from '../errors.js';
 import type { CellRect, Derived, GridChange, MemoryEntry, NavGrid, SearchView } from '../grid/navgrid.js';
 import { exitMask, pad } from '../grid/padded.js';
-import { MonotoneQueue } from '../search/kernel/heap.js';
+import { MonotoneQueue, type QueueSnapshot } from '../search/kernel/heap.js';
 import type { ComponentLabels } from '../search/bounds/components.js';
 import type { MovementModel, MovementName } from '../search/movement.js';
 import { pathfinderOf, type Pathfinder } from '../search/pathfinder.js';
@@ -82,6 +82,22 @@ export interface FlowFieldOptions {
 }
 
 /**
+ * A field's computed state as a PathService worker hands it over (see {@link FlowField.handOver}):
+ * numbers and typed arrays only, each sector's storage its own buffer, so the message moves them
+ * rather than copying a cell. @internal
+ */
+export interface FlowFieldSnapshot {
+  /** Per sector reached: its index (sector row * sectors per row + sector column) and its settled cells, in pairs. */
+  sectors: Int32Array;
+  /** Per sector, in the same order: its storage, the costs (a float64 a cell) then the state bytes. */
+  storage: ArrayBuffer[];
+  /** The search's queue: the cells it would settle next. */
+  queue: QueueSnapshot;
+  /** The last key settled, the queue's bucket bounds lo and hi, the settled cells, 1 when nothing is left to search. */
+  numbers: Float64Array;
+}
+
+/**
  * What a unit follows: the next cell toward a goal and the cost left from a cell. A
  * {@link FlowField} is one; a chase (NavigationSystem.chase) answers from the newest of its fields
  * that has the cell settled. @internal
@@ -95,6 +111,13 @@ export interface UnitField {
   next(i: number): number;
   /** The cost to the goal from cell i, Infinity where it cannot be reached. */
   cost(i: number): number;
+  /**
+   * Whether a unit in cell i walks straight at its target for now instead of reading the field:
+   * the cell is not computed yet, and the field grows a step at a time or comes from a worker.
+   */
+  waits(i: number): boolean;
+  /** Whether cell i is known, without computing anything, to be unable to reach the goal (blocked, another component). */
+  cannotReach(i: number): boolean;
 }
 
 /** One sector's storage. */
@@ -145,6 +168,14 @@ function moveTable(model: MovementModel, stride: number): MoveTable {
   return t;
 }
 
+/**
+ * A sector whose storage is `bytes` (AREA * BYTES_PER_CELL of them: the costs, then the state
+ * bytes): one buffer per sector, so a worker can move a field's sectors to the main thread.
+ */
+function sectorOn(bytes: ArrayBuffer, settled: number): Sector {
+  return { cost: new Float64Array(bytes, 0, AREA), state: new Uint8Array(bytes, AREA * 8, AREA), settled };
+}
+
 /** The direction code of a step (dx, dy), each -1..1: 0..8, 4 for none. */
 function codeOf(dx: number, dy: number): number {
   return (dy + 1) * 3 + dx + 1;
@@ -184,6 +215,11 @@ export class FlowField {
   lastRepair: FlowRepair = { cells: 0, sectors: 0 };
   /** Orders holding the field: the cache never drops a held field. @internal */
   holders = 0;
+  /**
+   * Builds of this field running in a PathService's workers (`service.flowField`): while one
+   * runs, a NavigationSystem does not grow the field itself, it waits for the worker's. @internal
+   */
+  workerBuilds = 0;
 
   private readonly model: MovementModel;
   private cache: FlowFieldCache;
@@ -314,6 +350,17 @@ export class FlowField {
     return l;
   }
 
+  /** A group's field: a unit waits while its cell is not settled (see {@link UnitField.waits}). @internal */
+  waits(i: number): boolean {
+    return !this.isSettled(i);
+  }
+
+  /** Whether cell i certainly cannot reach the goal (see {@link UnitField.cannotReach}). @internal */
+  cannotReach(i: number): boolean {
+    if (this.pending !== null) this.sync();
+    return this.unreachable(i);
+  }
+
   /** Whether cell i's answer is known now: settled, or certainly unreachable (nothing is computed). @internal */
   isKnown(i: number): boolean {
     return this.isSettled(i) || this.unreachable(i);
@@ -325,11 +372,7 @@ export class FlowField {
    * unreachable. A chase grows its next field this way, a step at a time.
    */
   cover(cells: ArrayLike<number>, budget = Infinity): boolean {
-    assertArrayLike(cells, 'cells');
-    for (let k = 0; k < cells.length; k++) {
-      const c = cells[k];
-      if (c !== -1 && !(Number.isInteger(c) && c >= 0 && c < this.grid.size)) throw new TilenavError(`expected cell indices 0..${this.grid.size - 1} (or -1 to skip), got ${describe(c)} at ${k}`, { element: 'cells' });
-    }
+    assertFieldCells(cells, this.grid.size);
     if (typeof budget !== 'number' || !(budget >= 0)) throw new TilenavError(`expected a number of cells >= 0, got ${describe(budget)}`, { element: 'budget' });
     this.sync();
     let left = budget;
@@ -349,6 +392,92 @@ export class FlowField {
     if (typeof cells !== 'number' || !(cells >= 0)) throw new TilenavError(`expected a number of cells >= 0, got ${describe(cells)}`, { element: 'cells' });
     this.sync();
     return this.search(cells, -1);
+  }
+
+  /**
+   * Computes the cells `cells` (indices; -1 entries skipped), or with null every cell that can
+   * reach the goal, but no cell dearer than `maxCost` (Infinity: no bound) beyond a few just
+   * past it: what a PathService worker runs before it hands the field over. @internal
+   */
+  computeTo(cells: ArrayLike<number> | null, maxCost: number): void {
+    this.sync();
+    // In bucket mode the queue's next key may be a bucket (lo) above the least one waiting.
+    const cap = maxCost === Infinity ? Infinity : maxCost + this.lo;
+    if (cells === null) {
+      while (this.search(1 << 16, -1, cap) > 0);
+      return;
+    }
+    for (let k = 0; k < cells.length; k++) {
+      const c = cells[k];
+      if (c < 0) continue;
+      while (!this.isSettled(c) && !this.unreachable(c)) if (this.search(1 << 16, c, cap) === 0) break;
+    }
+  }
+
+  /** Whether {@link computeTo} with these arguments has nothing to compute (and no change waits to be repaired). @internal */
+  covers(cells: ArrayLike<number> | null, maxCost: number): boolean {
+    if (!this.started || this.pending !== null || !this.cached) return false;
+    if (this.exhausted) return true;
+    const past = maxCost !== Infinity && this.queue.peekKey() > maxCost + this.lo;
+    if (cells === null || past) return past;
+    for (let k = 0; k < cells.length; k++) if (cells[k] >= 0 && !this.isKnown(cells[k])) return false;
+    return true;
+  }
+
+  /**
+   * Hands the computed state over (a PathService worker's answer; see {@link adopt}): its
+   * sectors' buffers and its queue's arrays, to be moved to another thread. The field forgets
+   * them (they are not recycled) and starts again at its next read. @internal
+   */
+  handOver(): FlowFieldSnapshot {
+    const index: number[] = [];
+    const storage: ArrayBuffer[] = [];
+    for (let k = 0; k < this.sectors.length; k++) {
+      const s = this.sectors[k];
+      if (s === undefined) continue;
+      index.push(k, s.settled);
+      storage.push(s.cost.buffer as ArrayBuffer);
+    }
+    const snapshot: FlowFieldSnapshot = { sectors: Int32Array.from(index), storage, queue: this.queue.snapshot(), numbers: Float64Array.of(this.key, this.lo, this.hi, this.settledCount, this.exhausted ? 1 : 0) };
+    this.forget();
+    return snapshot;
+  }
+
+  /**
+   * Takes over the state {@link handOver} gave on another thread, for this field's goal, layer and
+   * movement on a copy of this grid, in place of what the field held. `changes`: the rectangles
+   * of this layer changed since the state was computed; they are repaired at the next read, as
+   * any change is. No cell is copied: the sectors are views on the buffers handed over. @internal
+   */
+  adopt(snapshot: FlowFieldSnapshot, changes: readonly CellRect[]): void {
+    if (!this.cached) {
+      this.cache = flowFieldCache(this.grid);
+      this.cache.readmit(this);
+    }
+    if (this.started || this.sectorCount > 0) this.clear();
+    const index = snapshot.sectors;
+    for (let j = 0; j < snapshot.storage.length; j++) {
+      const k = index[2 * j];
+      if (!(k >= 0 && k < this.sectors.length)) throw new Error(`tilenav: a flow field sector ${k} outside this grid's ${this.sectors.length}`);
+      this.sectors[k] = sectorOn(snapshot.storage[j], index[2 * j + 1]);
+      this.sectorCount++;
+      this.cache.grew(this);
+    }
+    this.queue.restore(snapshot.queue);
+    const v = snapshot.numbers;
+    this.key = v[0];
+    this.lo = v[1];
+    this.hi = v[2];
+    this.settledCount = v[3];
+    this.exhausted = v[4] === 1;
+    this.started = true;
+    this.labels = null;
+    this.pending = null;
+    this.pendingArea = 0;
+    for (const r of changes) {
+      (this.pending ??= []).push({ x: r.x, y: r.y, width: r.width, height: r.height });
+      this.pendingArea += r.width * r.height;
+    }
   }
 
   /** Brings the field up to date with the grid: starts it on first use, repairs it after changes. @internal */
@@ -397,6 +526,12 @@ export class FlowField {
       const s = this.sectors[k];
       if (s !== undefined) this.cache.recycle(s);
     }
+    this.forget();
+    this.queue.reset(1, 1);
+  }
+
+  /** Drops the sectors (recycled or handed over by the caller) and the search's state: the next read starts again. */
+  private forget(): void {
     this.sectors = new Array<Sector | undefined>(this.sectors.length);
     this.sectorCount = 0;
     this.settledCount = 0;
@@ -404,7 +539,6 @@ export class FlowField {
     this.pending = null;
     this.pendingArea = 0;
     this.labels = null;
-    this.queue.reset(1, 1);
   }
 
   // ---- the search ---------------------------------------------------------------------------
@@ -471,11 +605,11 @@ export class FlowField {
   }
 
   /**
-   * Settles up to `limit` cells, stopping early once cell `stop` is settled (-1: no such cell).
-   * Returns the cells settled. The step into a settled cell c from a neighbour p costs the move's
+   * Settles up to `limit` cells, stopping early once cell `stop` is settled (-1: no such cell)
+   * or once the queue's next key is above `maxKey`. Returns the cells settled. The step into a settled cell c from a neighbour p costs the move's
    * length times c's cost; p learns c as its next cell when that gives it a lower cost.
    */
-  private search(limit: number, stop: number): number {
+  private search(limit: number, stop: number, maxKey = Infinity): number {
     const view = this.grid.searchView(this.layer);
     if (this.pending !== null) this.sync();
     const pass = view.pass;
@@ -493,6 +627,7 @@ export class FlowField {
     const stopAt = stop < 0 ? -1 : this.packed(stop);
     let n = 0;
     while (n < limit && q.size > 0) {
+      if (maxKey !== Infinity && q.peekKey() > maxKey) break;
       const e = q.pop();
       const key = q.key;
       const x = e & XM;
@@ -650,6 +785,8 @@ export class FlowField {
     local.reset(0, 1);
     const K = this.key;
     let lowered = 0;
+    // The dearest cost handed to the main search: a change can raise costs behind it far above K.
+    let farthest = -1;
     for (const list of [reset, ring]) {
       for (const c of list) {
         if (pass[pad(W, c)] <= 0 || c === this.goal) continue;
@@ -670,7 +807,10 @@ export class FlowField {
         touched.add(k);
         lowered++;
         if (best.cost <= K) local.push(c, best.cost);
-        else this.queue.push(this.packed(c), best.cost);
+        else {
+          this.queue.push(this.packed(c), best.cost);
+          if (best.cost > farthest) farthest = best.cost;
+        }
       }
     }
     while (local.size > 0) {
@@ -712,9 +852,16 @@ export class FlowField {
         lowered++;
         const j = ny * W + nx;
         if (d <= K) local.push(j, d);
-        else this.queue.push(this.packed(j), d);
+        else {
+          this.queue.push(this.packed(j), d);
+          if (d > farthest) farthest = d;
+        }
       }
     }
+    // The main search's ring of buckets scans on from its last pop, which stale entries may have
+    // taken up to hi past K, and holds keys about hi apart: the cells handed to it lie from K to
+    // `farthest`, so it scans from K again, and grows when they spread wider.
+    if (farthest >= 0) this.queue.rewind(K, farthest - K + this.hi);
     this.exhausted = this.queue.size === 0;
     this.repairs++;
     this.lastRepair = { cells: reset.length + lowered, sectors: touched.size };
@@ -907,7 +1054,9 @@ export class FlowFieldCache {
       s.settled = 0;
       return s;
     }
-    return { cost: new Float64Array(AREA).fill(Infinity), state: new Uint8Array(AREA), settled: 0 };
+    const made = sectorOn(new ArrayBuffer(AREA * BYTES_PER_CELL), 0);
+    made.cost.fill(Infinity);
+    return made;
   }
 
   /** A field gave a sector back: kept for the next field (a chase makes one per goal cell), within `maxBytes`. @internal */
@@ -981,12 +1130,39 @@ export function flowFieldCache(grid: NavGrid): FlowFieldCache {
  * @example const field = flowFieldTo(grid, 40, 12); field.directionAt(3, 4) // { dx: 1, dy: 1 }
  */
 export function flowFieldTo(grid: NavGrid, goalX: number, goalY: number, options: FlowFieldOptions = {}): FlowField {
+  const q = checkFlowFieldQuery(grid, goalX, goalY, options);
+  return flowFieldCache(grid).get(q.goal, q.layer, q.model);
+}
+
+/** Throws a TilenavError naming `cells` unless it is an array of cell indices 0..size-1 (or -1, skipped). @internal */
+export function assertFieldCells(cells: unknown, size: number): asserts cells is ArrayLike<number> {
+  assertArrayLike(cells, 'cells');
+  for (let k = 0; k < cells.length; k++) {
+    const c = cells[k];
+    if (c !== -1 && !(Number.isInteger(c) && c >= 0 && c < size)) throw new TilenavError(`expected cell indices 0..${size - 1} (or -1 to skip), got ${describe(c)} at ${k}`, { element: 'cells' });
+  }
+}
+
+/**
+ * The goal cell (index), layer and movement model of a flow field question, checked as
+ * {@link flowFieldTo} checks them: the PathService's `flowField` asks through this too, so both
+ * doors refuse the same arguments with the same TilenavError. @internal
+ */
+export function checkFlowFieldQuery(grid: NavGrid, goalX: number, goalY: number, options: FlowFieldOptions | undefined): { goal: number; layer: number; model: MovementModel } {
   assertOptionsObject(options, 'options');
   options ??= {};
   assertInteger(goalX, 'goal x');
   assertInteger(goalY, 'goal y');
   if (!grid.inBounds(goalX, goalY)) throw new TilenavError(`(${describe(goalX)}, ${describe(goalY)}) is not a cell of this ${grid.width} x ${grid.height} grid`, { element: 'goal' });
-  const layer = grid.layerIndex(options.layer ?? 0);
-  const model = grid.movementModel(options.movement);
-  return flowFieldCache(grid).get(goalY * grid.width + goalX, layer, model);
+  return { goal: goalY * grid.width + goalX, layer: grid.layerIndex(options.layer ?? 0), model: grid.movementModel(options.movement) };
+}
+
+/**
+ * What a PathService worker runs for a flow field request: the grid's field to `goal` computed as
+ * {@link FlowField.computeTo} says, then handed over (its storage leaves the worker). @internal
+ */
+export function buildFlowField(grid: NavGrid, goal: number, layer: number, model: MovementModel, cells: ArrayLike<number> | null, maxCost: number): FlowFieldSnapshot {
+  const field = flowFieldCache(grid).get(goal, layer, model);
+  field.computeTo(cells, maxCost);
+  return field.handOver();
 }

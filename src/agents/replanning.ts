@@ -8,6 +8,7 @@ import { Pathfinder } from '../search/pathfinder.js';
 import type { MovementModel, MovementName } from '../search/movement.js';
 import { flowFieldCache, type FlowField, type FlowFieldCache, type UnitField } from './flowfield.js';
 import { Chase, type ChaseTarget } from './chase.js';
+import type { PathService } from '../service/service.js';
 import { TilenavError, describe } from '../errors.js';
 import type { NavigationOptions } from './options.js';
 import { GridPlanner, cellIndexAt, segmentDistance, type AgentObstacle, type AgentPlanner } from './planner.js';
@@ -52,8 +53,11 @@ export class Replanner {
   private turn = 0;
   /** What {@link remaining} measured (cells). */
   private readonly wayLeft = new Float64Array(1);
+  /** Builds the group orders' and chases' fields in its workers (null: here, a budget a step). */
+  private readonly service: PathService | null;
 
-  constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, movement: MovementName, options: Readonly<NavigationOptions>, stats: NavigationStats, planner: AgentPlanner) {
+  constructor(agents: AgentStore, hash: SpatialHash, grid: NavGrid, layer: number, movement: MovementName, options: Readonly<NavigationOptions>, stats: NavigationStats, planner: AgentPlanner, service: PathService | null = null) {
+    this.service = service;
     this.agents = agents;
     this.hash = hash;
     this.grid = grid;
@@ -79,8 +83,9 @@ export class Replanner {
 
   /**
    * The flow field to `goal` (a cell index), from the grid's cache (shared with every order to that
-   * cell), computed as far as every unit at (xs[k], ys[k]) that can reach it; the time is counted
-   * in the stats, and so is the field when the cache had to make it.
+   * cell), computed as far as every unit at (xs[k], ys[k]) that can reach it, at most `budget`
+   * cells of it now; with a service, none: a worker builds it (see {@link buildElsewhere}). The
+   * time is counted in the stats, and so is the field when the cache had to make it.
    */
   buildField(goal: number, xs: Float64Array, ys: Float64Array, budget = Infinity): FlowField {
     const t0 = performance.now();
@@ -88,10 +93,27 @@ export class Replanner {
     const field = this.cache.get(goal, this.layer, this.model);
     const cells = new Int32Array(xs.length);
     for (let k = 0; k < xs.length; k++) cells[k] = cellIndexAt(this.grid, xs[k], ys[k]);
-    field.cover(cells, budget);
+    if (this.service === null || !this.buildElsewhere(field, cells)) field.cover(cells, budget);
     this.stats.planMs += performance.now() - t0;
     this.stats.flowFields += this.cache.builds - builds;
     return field;
+  }
+
+  /**
+   * Asks the service's workers for `field` as far as `cells` need (unless it reaches them already,
+   * or a worker builds it now); it is installed in the grid's cache when it comes, and the group
+   * orders and chases that hold it read it from then on. False when the service cannot take it
+   * (closed): the field grows here then.
+   */
+  private buildElsewhere(field: FlowField, cells: Int32Array): boolean {
+    if (field.workerBuilds > 0 || field.covers(cells, Infinity)) return true;
+    try {
+      this.service!.enqueueField(field.goalX, field.goalY, { layer: field.layer, movement: field.movement, cells }, () => undefined);
+      return true;
+    } catch (e) {
+      if (e instanceof TilenavError) return false;
+      throw e;
+    }
   }
 
   /**
@@ -112,7 +134,6 @@ export class Replanner {
    */
   private growFields(): void {
     const t0 = performance.now();
-    const a = this.agents;
     for (let k = this.growing.length - 1; k >= 0; k--) {
       const g = this.growing[k];
       const field = this.fields[g];
@@ -121,18 +142,30 @@ export class Replanner {
         continue;
       }
       const f = field as FlowField;
-      let waiting = 0;
-      const grown = f.grow(this.options.flowFieldBudget);
-      for (let i = 0; i < a.count; i++) {
-        if (a.group[i] !== g || (a.flags[i] & AGENT_FLOW) === 0) continue;
-        const c = cellIndexAt(this.grid, a.x[i], a.y[i]);
-        if (c >= 0 && f.isSettled(c)) continue;
-        if (grown === 0 || c < 0) a.markUnreachable(i);
-        else waiting++;
-      }
-      if (waiting === 0) this.growing.splice(k, 1);
+      // A worker builds it: the units walk straight meanwhile.
+      if (f.workerBuilds > 0) continue;
+      // Grown only while a unit waits (a field from a worker may reach them all already).
+      const grown = this.waitingFor(g, f, -1) > 0 ? f.grow(this.options.flowFieldBudget) : 0;
+      if (this.waitingFor(g, f, grown) === 0) this.growing.splice(k, 1);
     }
     this.stats.planMs += performance.now() - t0;
+  }
+
+  /**
+   * The units of group `g` on field `f` whose cell it has not settled. With `grown` 0 (the field
+   * is complete) those stand, flagged unreachable, and are not counted; -1 only counts.
+   */
+  private waitingFor(g: number, f: FlowField, grown: number): number {
+    const a = this.agents;
+    let waiting = 0;
+    for (let i = 0; i < a.count; i++) {
+      if (a.group[i] !== g || (a.flags[i] & AGENT_FLOW) === 0) continue;
+      const c = cellIndexAt(this.grid, a.x[i], a.y[i]);
+      if (c >= 0 && f.isSettled(c)) continue;
+      if (grown !== -1 && (grown === 0 || c < 0)) a.markUnreachable(i);
+      else waiting++;
+    }
+    return waiting;
   }
 
   /**
@@ -152,7 +185,8 @@ export class Replanner {
       xs[k] = a.x[ids[k]];
       ys[k] = a.y[ids[k]];
     }
-    const chase = new Chase(this.cache, this.layer, this.model, target, ids, this.buildField(goal, xs, ys));
+    const build = this.service === null ? null : (f: FlowField, cells: Int32Array) => void this.buildElsewhere(f, cells);
+    const chase = new Chase(this.cache, this.layer, this.model, target, ids, this.buildField(goal, xs, ys), build);
     chase.x = at.x;
     chase.y = at.y;
     return chase;
@@ -365,7 +399,7 @@ export class Replanner {
       const field = this.fields[a.group[i]]!;
       const c = cellIndexAt(this.grid, x, y);
       // A cell the field has not reached yet (it grows a step at a time): straight, below.
-      const left = c < 0 || (!field.chasing && !(field as FlowField).isSettled(c)) ? Infinity : field.cost(c);
+      const left = c < 0 || field.waits(c) ? Infinity : field.cost(c);
       if (left !== Infinity) {
         out[0] = left;
         return;

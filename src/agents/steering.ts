@@ -2,7 +2,7 @@ import type { NavGrid } from '../grid/navgrid.js';
 import { isLinkStep } from '../path/smooth.js';
 import { canMoveTo } from './planner.js';
 import type { Avoidance } from './avoidance.js';
-import type { FlowField, UnitField } from './flowfield.js';
+import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
 import { AGENT_DIRTY, AGENT_FLOW, AGENT_HAS_PATH, AGENT_INTENT, AGENT_PATHFINDING, type AgentStore } from './store.js';
 
@@ -101,9 +101,10 @@ export class Steering {
     if ((f & AGENT_FLOW) !== 0) {
       const field = this.fields[a.group[i]]!;
       const c = this.cellAt(i);
-      if (c >= 0 && !field.chasing && !(field as FlowField).isSettled(c)) {
-        // The group's field has not reached this unit yet (it grows a step at a time): it walks
-        // straight at its slot meanwhile, and down the field once its cell is reached.
+      if (c >= 0 && field.waits(c)) {
+        // The group's field has not reached this unit yet (it grows a step at a time, or comes
+        // from a worker): it walks straight at its slot meanwhile, and down the field once its
+        // cell is reached.
         this.goal[0] = a.targetX[i];
         this.goal[1] = a.targetY[i];
         return AIM_CELL;

@@ -2,7 +2,7 @@ import { hypot } from './hypot.js';
 import type { NavGrid } from '../grid/navgrid.js';
 import { LazyNodeHeap } from '../search/kernel/heap.js';
 import { movementModel, type MovementModel, type MovementName } from '../search/movement.js';
-import type { FlowField, UnitField } from './flowfield.js';
+import type { UnitField } from './flowfield.js';
 import type { NavigationOptions } from './options.js';
 import { cellIndexAt, cellOf, segmentDistance, walkableAt } from './planner.js';
 import type { SpatialHash } from './spatial.js';
@@ -509,7 +509,7 @@ export class StepAside {
       let c = cellIndexAt(grid, a.x[w], a.y[w]);
       while (left[0] > 0 && n - first < WAY_POINTS) {
         // A cell the field has not reached yet (it grows a step at a time) gives no way ahead.
-        const next = c < 0 || (!field.chasing && !(field as FlowField).isSettled(c)) ? -1 : field.next(c);
+        const next = c < 0 || field.waits(c) ? -1 : field.next(c);
         if (next < 0) break;
         ways[2 * n] = grid.xOf(next);
         ways[2 * n + 1] = grid.yOf(next);

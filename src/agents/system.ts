@@ -20,12 +20,6 @@ import { StepAside } from './stepaside.js';
 import { Steering } from './steering.js';
 import { AGENT_FLOW, AGENT_INTENT, AgentStore, type AgentSpec, type MoveIntent } from './store.js';
 
-/**
- * A group order computes this share of `flowFieldBudget` cells of its flow field in the call (see
- * moveGroup): the call stays short, and the steps after it grow the field.
- */
-const ORDER_FIELD_SHARE = 1 / 8;
-
 /** A group order's outcome. */
 export interface GroupOrder {
   /** 'formation': one plan per unit to its slot; 'flow': one flow field shared by all. */
@@ -64,6 +58,8 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
    * Plan through this PathService (from `tilenav/service`, on this grid) instead: the searches
    * run on its workers and the step never waits; units stand (or keep their old path) until their
    * answer arrives. Shorthand for `planner: new ServicePlanner(service)`; ignored when `planner` is given.
+   * Group orders' and chases' flow fields are built on its workers too (`service.flowField`), with
+   * or without `planner`: their units walk straight at their slots (the target) until it comes.
    */
   service?: PathService;
   /** Layer agents walk on. @default 0 */
@@ -161,7 +157,7 @@ export class NavigationSystem {
     this.onArrivedAll = options.onArrived;
     this.measureOverlap = options.measureOverlap ?? false;
     this.agents = new AgentStore(o);
-    this.replanner = new Replanner(this.agents, this.hash, grid, this.layer, this.movement, o, this.stats, this.planner);
+    this.replanner = new Replanner(this.agents, this.hash, grid, this.layer, this.movement, o, this.stats, this.planner, options.service ?? null);
     const avoidance = o.avoidance === 'orca' ? new Avoidance(this.agents, grid, this.layer, o) : null;
     this.steering = new Steering(this.agents, grid, this.layer, o, this.replanner.fields, avoidance);
     this.stepAside = new StepAside(this.agents, this.hash, grid, this.layer, this.movement, o, this.replanner.fields);
@@ -509,10 +505,11 @@ export class NavigationSystem {
       for (let k = 0; k < n; k++) agents.markUnreachable(ids[k]);
       return { mode, formation, unreachable: n };
     }
-    // The field is computed now as far as the units within ORDER_FIELD_SHARE x `flowFieldBudget`
-    // cells, and grows by `flowFieldBudget` cells a step until it reaches every unit: the units it has not reached yet walk
+    // No cell of the field is computed in the call (its code may be new to the process: the call
+    // stays short); it grows by `flowFieldBudget` cells a step, from the first, until it reaches
+    // every unit (or comes from the service's workers), and the units it has not reached yet walk
     // straight at their slots meanwhile (every unit moves at the next step, whatever the map).
-    const field: FlowField | null = mode === 'flow' ? this.replanner.buildField(formation.center, xs, ys, Math.ceil(ORDER_FIELD_SHARE * this.options.flowFieldBudget)) : null;
+    const field: FlowField | null = mode === 'flow' ? this.replanner.buildField(formation.center, xs, ys, 0) : null;
     let growing = false;
     for (let k = 0; k < n; k++) {
       const id = ids[k];
@@ -572,7 +569,8 @@ export class NavigationSystem {
   private follow(id: number, field: UnitField): boolean {
     const agents = this.agents;
     const c = cellIndexAt(this.grid, agents.x[id], agents.y[id]);
-    if (c < 0 || field.cost(c) === Infinity) {
+    // A cell the field has not computed yet (a worker builds it) is asked only whether it can reach the goal at all.
+    if (c < 0 || (field.waits(c) ? field.cannotReach(c) : field.cost(c) === Infinity)) {
       agents.markUnreachable(id);
       return false;
     }

@@ -6,6 +6,7 @@ import { NavGrid } from '../grid/navgrid.js';
 import { createProjection, type ProjectionSpec } from '../grid/projection.js';
 import { TerrainTable, type Terrain } from '../grid/terrain.js';
 import type { NavLink } from '../grid/links.js';
+import type { FlowFieldSnapshot } from '../agents/flowfield.js';
 
 /** Everything but the cells: enough to rebuild a NavGrid on a buffer in another thread. */
 export interface GridMeta {
@@ -28,6 +29,9 @@ export const RUN_FIELDS = 16;
  */
 export const DONE_FIELDS = 10;
 
+/** Per flow field request in a `field` message: id, goal cell, layer, movement, maxCost, deadline. */
+export const FIELD_FIELDS = 6;
+
 /** Refusal codes on the wire (index + 1; 0 for none). */
 export const WIRE_REASON = ['outside', 'blocked', 'unit-does-not-fit'] as const;
 
@@ -49,7 +53,12 @@ export type ToWorker =
   /** Every link of the grid, after any of them changed (sent before that change's `change` messages). */
   | { t: 'links'; links: NavLink[] }
   /** `data`: RUN_FIELDS numbers per request (id, sx, sy, gx, gy, layer, movement, maxIterations, weight, deadline, algorithm, nearest, radius, reachabilityCheck, goalLayer, stayOnLayer). */
-  | { t: 'run'; batch: number; data: Float64Array };
+  | { t: 'run'; batch: number; data: Float64Array }
+  /**
+   * One flow field to build (FIELD_FIELDS numbers in `data`), as far as the cells `cells` need
+   * (null: every cell that reaches the goal, up to maxCost).
+   */
+  | { t: 'field'; batch: number; data: Float64Array; cells: Int32Array | null };
 
 export type FromWorker =
   | { t: 'ready' }
@@ -58,7 +67,18 @@ export type FromWorker =
    * then the cells of every path (Int32) from byte `cellsAt`. `errors[k]` is the message of answer
    * k when its status is `error`. `busyMs`: how long the worker spent on the batch.
    */
-  | { t: 'done'; batch: number; data: ArrayBuffer; cellsAt: number; errors: (string | null)[] | null; busyMs: number };
+  | { t: 'done'; batch: number; data: ArrayBuffer; cellsAt: number; errors: (string | null)[] | null; busyMs: number }
+  /**
+   * A flow field built on grid version `version`: its state, every buffer moved (see
+   * {@link fieldTransfers}); null with `error` when the build failed, null without when its deadline passed first.
+   */
+  | { t: 'field-done'; batch: number; version: number; field: FlowFieldSnapshot | null; error: string | null; busyMs: number };
+
+/** The buffers a `field-done` message moves rather than copies: each sector's storage, the queue's arrays. */
+export function fieldTransfers(f: FlowFieldSnapshot): ArrayBuffer[] {
+  const q = f.queue;
+  return [...f.storage, f.sectors.buffer as ArrayBuffer, f.numbers.buffer as ArrayBuffer, q.state.buffer, q.head.buffer, q.next.buffer, q.nodes.buffer, q.keys.buffer];
+}
 
 /** The grid's description for {@link gridFromMeta}. */
 export function gridMeta(grid: NavGrid): GridMeta {

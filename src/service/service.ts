@@ -1,9 +1,10 @@
-import { TilenavError, assertOptionsObject, describe } from '../errors.js';
-import type { GridChange, NavGrid } from '../grid/navgrid.js';
+import { TilenavError, assertLimit, assertOptionsObject, describe } from '../errors.js';
+import type { CellRect, GridChange, NavGrid } from '../grid/navgrid.js';
+import { assertFieldCells, checkFlowFieldQuery, flowFieldCache, type FlowField, type FlowFieldOptions } from '../agents/flowfield.js';
 import type { FindPathOptions, PathRefusal, PathResult, PathStatus } from '../search/result.js';
 import { MOVEMENT_NAMES } from '../search/movement.js';
 import { checkQuery, newQuery, type Query } from '../search/pathfinder.js';
-import { DONE_FIELDS, RUN_FIELDS, WIRE_ALGORITHM, WIRE_REASON, WIRE_STATUS, canShareMemory, gridFromMeta, gridMeta, packRect, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
+import { DONE_FIELDS, FIELD_FIELDS, RUN_FIELDS, WIRE_ALGORITHM, WIRE_REASON, WIRE_STATUS, canShareMemory, gridFromMeta, gridMeta, packRect, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
 import { epochNow } from './worker-core.js';
 
 /**
@@ -117,6 +118,68 @@ export interface ServiceRequestOptions extends FindPathOptions {
  */
 export type ServiceStatus = PathStatus | 'error' | 'cancelled' | 'deadline' | 'rejected' | 'dropped';
 
+/**
+ * A flow field question to the service ({@link PathService.flowField}): the options of
+ * `flowFieldTo` (layer, movement), how far to build, and how the service queues it.
+ */
+export interface ServiceFlowFieldOptions extends FlowFieldOptions {
+  /**
+   * Build no cell dearer than this (the cost of the cheapest path to the goal, as `findPath`
+   * counts it; a few cells just beyond may come too). Farther cells are computed on the main
+   * thread if they are ever read. @default Infinity
+   */
+  maxCost?: number;
+  /**
+   * Build only as far as these cells need (indices y * width + x; -1 entries skipped): a group's
+   * cells. The worker stops once each is computed or known to be unable to reach the goal.
+   * @default every cell that can reach the goal (up to maxCost)
+   */
+  cells?: ArrayLike<number>;
+  /** Higher runs first, among paths and fields alike. @default 0 */
+  priority?: number;
+  /** Answer `deadline` if the field is not built this many milliseconds after the request. @default none */
+  timeoutMs?: number;
+}
+
+/**
+ * How a flow field request ended: `built` (in a worker, or found built already), `error` (a worker
+ * failed), `cancelled`, `deadline`, `rejected` (the queue was full).
+ */
+export type ServiceFieldStatus = 'built' | 'error' | 'cancelled' | 'deadline' | 'rejected';
+
+/** A flow field request's answer ({@link PathService.flowField}). */
+export interface ServiceFieldResult {
+  /** The request's id (among the path requests' ids: `cancel(id)` takes it). */
+  id: number;
+  /** How the request ended. */
+  status: ServiceFieldStatus;
+  /**
+   * The grid's flow field to that goal (the one `flowFieldTo` returns, shared by every unit and
+   * group heading there). Whatever the status it answers every cell; when the worker's build did
+   * not come, the cells are computed where they are read, on the main thread, as always.
+   */
+  field: FlowField;
+  /** The grid version the worker built on; -1 when no worker built it. */
+  version: number;
+  /** Grid changes made while the worker built it, repaired in place at the field's next read (0: none). */
+  changes: number;
+  /** What went wrong, for `error` (and why, for `cancelled` / `rejected`); otherwise null. */
+  error: string | null;
+  /** Milliseconds from the request to its answer. */
+  latencyMs: number;
+}
+
+/** What a flow field request carries beside the queue's bookkeeping. */
+interface FieldAsk {
+  readonly field: FlowField;
+  /** The cells to reach (null: all, up to maxCost). */
+  readonly cells: Int32Array | null;
+  readonly maxCost: number;
+  /** The rectangles of the field's layer changed since the request, with the version after each. */
+  readonly changes: (CellRect & { version: number })[];
+  readonly resolve: (r: ServiceFieldResult) => void;
+}
+
 /** A service answer: a {@link PathResult} with the service's own statuses and bookkeeping. */
 export interface ServiceResult extends Omit<PathResult, 'status'> {
   /** The request's id, as `request()` returned it. */
@@ -162,8 +225,10 @@ export interface ServiceStats {
    * Against `workers` times the time passed, it says how much of the time they waited for work.
    */
   busyMs: number;
-  /** Messages of requests sent to the workers (each carries up to `maxBatch` requests). */
+  /** Messages of requests sent to the workers (each carries up to `maxBatch` requests, or one flow field). */
   batches: number;
+  /** Flow fields the workers built and the main thread took over (counted in `done` too). */
+  fields: number;
 }
 
 /** A batch takes at most 1/SHARE of the requests waiting per batch slot of the ready workers. */
@@ -190,6 +255,8 @@ class Req {
     readonly minVersion: number,
     readonly t0: number,
     readonly resolve: ((r: ServiceResult) => void) | null,
+    /** A flow field request's own part; null for a path. */
+    readonly field: FieldAsk | null = null,
   ) {}
 }
 
@@ -243,7 +310,9 @@ export class PathService {
   private checked: Query | undefined;
   private closed = false;
   private closing: Promise<void> | null = null;
-  private readonly counts = { done: 0, failed: 0, cancelled: 0, deadline: 0, rejected: 0, dropped: 0, restarts: 0, latency: 0, busy: 0, batches: 0 };
+  /** The flow field requests not answered yet: they hear the grid's changes. */
+  private readonly fieldAsks = new Set<Req>();
+  private readonly counts = { done: 0, failed: 0, cancelled: 0, deadline: 0, rejected: 0, dropped: 0, restarts: 0, latency: 0, busy: 0, batches: 0, fields: 0 };
 
   /**
    * Starts the pool over `grid`. Usually made by `createPathService` of `tilenav/service`, which
@@ -337,6 +406,79 @@ export class PathService {
     return true;
   }
 
+  /**
+   * Builds the flow field to cell (goalX, goalY) in a worker and installs it in the grid's flow
+   * field cache (`flowFieldCache(grid)`, the field `flowFieldTo` returns), so every unit and group
+   * heading to that goal follows it without computing it on the main thread. The worker moves the
+   * field's sectors back (its buffers, not a copy of each cell); the main thread keeps repairing it
+   * as the grid changes. A change made while the worker builds is repaired in place when the field
+   * is installed (`changes` counts them), as any change is. A field already built that far
+   * answers at once, without a worker.
+   *
+   * A full queue answers `rejected`, or with the `wait` overflow policy waits for room first.
+   * Resolves with any {@link ServiceFieldStatus}; rejects with a TilenavError for a caller's
+   * mistake (the error `flowFieldTo` throws for the same goal, layer or movement; `maxCost`,
+   * `cells`, `priority`, `timeoutMs` named) or when the service is closed.
+   * @example const { field } = await service.flowField(40, 12, { cells: unitCells }); field.directionAt(3, 4)
+   */
+  async flowField(goalX: number, goalY: number, options?: ServiceFlowFieldOptions): Promise<ServiceFieldResult> {
+    // The `wait` overflow policy waits for room here, as findPath does.
+    while (this.opts.overflow === 'wait' && this.queued >= this.opts.queueLimit && !this.closed) {
+      await new Promise<void>((r) => this.waiters.push(r));
+    }
+    return new Promise((resolve, reject) => {
+      try {
+        this.enqueueField(goalX, goalY, options, resolve);
+      } catch (e) {
+        reject(e);
+      }
+    });
+  }
+
+  /**
+   * {@link flowField} for a caller that wants no promise (a NavigationSystem): throws a
+   * caller's mistake, calls `resolve` with the answer (at once when the field is built that far
+   * already), returns the request id. @internal
+   */
+  enqueueField(goalX: number, goalY: number, options: ServiceFlowFieldOptions | undefined, resolve: (r: ServiceFieldResult) => void): number {
+    if (this.closed) throw new TilenavError('the service is closed', { element: 'request' });
+    const q = checkFlowFieldQuery(this.grid, goalX, goalY, options);
+    const o = options ?? {};
+    assertLimit(o.maxCost, 'maxCost');
+    if (o.cells !== undefined) assertFieldCells(o.cells, this.grid.size);
+    const { priority, deadline } = checkQueueing(o);
+    const id = this.nextId++;
+    const field = flowFieldCache(this.grid).get(q.goal, q.layer, q.model);
+    const cells = o.cells === undefined ? null : Int32Array.from(o.cells);
+    const maxCost = o.maxCost ?? Infinity;
+    const ask: FieldAsk = { field, cells, maxCost, changes: [], resolve };
+    const data = new Float64Array(FIELD_FIELDS);
+    data.set([id, q.goal, q.layer, MOVEMENT_NAMES.indexOf(q.model.name), maxCost, 0]);
+    const req = new Req(id, this.nextSeq++, data, priority, deadline, undefined, this.grid.version, performance.now(), null, ask);
+    // Held while the worker builds it, so the cache does not drop it meanwhile.
+    field.holders++;
+    field.workerBuilds++;
+    if (this.broken !== null) {
+      this.answerEmpty(req, 'error', this.broken);
+      return id;
+    }
+    if (field.covers(cells, maxCost)) {
+      this.answerField(req, 'built', -1, 0, null);
+      return id;
+    }
+    if (this.queued >= this.opts.queueLimit) {
+      this.answerEmpty(req, 'rejected', `the queue is full (${this.opts.queueLimit} waiting)`);
+      return id;
+    }
+    this.live.set(id, req);
+    this.fieldAsks.add(req);
+    this.queued++;
+    this.push(req);
+    if (deadline > 0 && deadline < this.deadlineAt) this.armDeadline(deadline);
+    this.scheduleDispatch();
+    return id;
+  }
+
   /** The counters now (a new object each call). */
   stats(): ServiceStats {
     const c = this.counts;
@@ -354,6 +496,7 @@ export class PathService {
       meanLatencyMs: c.done === 0 ? 0 : c.latency / c.done,
       busyMs: c.busy,
       batches: c.batches,
+      fields: c.fields,
     };
   }
 
@@ -386,19 +529,15 @@ export class PathService {
     if (this.closed) throw new TilenavError('the service is closed', { element: 'request' });
     assertOptionsObject(options, 'options');
     const o = options ?? {};
-    const priority = o.priority ?? 0;
-    const timeout = o.timeoutMs;
     // A caller's mistake throws here (and rejects findPath's promise), before anything is queued.
     const id = this.nextId;
     const data = this.encode(id, sx, sy, gx, gy, o);
-    if (typeof priority !== 'number' || !Number.isFinite(priority)) throw new TilenavError(`expected a finite number, got ${describe(priority)}`, { element: 'priority' });
-    if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) throw new TilenavError(`expected milliseconds > 0, got ${describe(timeout)}`, { element: 'timeoutMs' });
+    const { priority, deadline } = checkQueueing(o);
     if (o.minVersion !== undefined && typeof o.minVersion !== 'number') throw new TilenavError(`expected a grid version number, got ${describe(o.minVersion)}`, { element: 'minVersion' });
     this.nextId++;
     const t0 = performance.now();
     const problem: string | null = this.broken;
     void fromPromise;
-    const deadline = timeout === undefined ? 0 : epochNow() + timeout;
     const req = new Req(id, this.nextSeq++, data, priority, deadline, o.requester, o.minVersion ?? this.grid.version, t0, resolve);
     if (problem !== null) {
       this.answerEmpty(req, 'error', problem);
@@ -479,11 +618,30 @@ export class PathService {
             this.answerEmpty(r, 'deadline', null);
             continue;
           }
+          if (r.field !== null && reqs.length > 0) {
+            // A flow field goes in a message of its own: back on top of the queue for the next.
+            this.push(r);
+            break;
+          }
           this.queued--;
           reqs.push(r);
+          if (r.field !== null) break;
         }
         if (reqs.length === 0) continue;
         const batch = this.nextBatch++;
+        if (reqs[0].field !== null) {
+          const r = reqs[0];
+          r.state = RUNNING;
+          r.batch = batch;
+          const data = Float64Array.from(r.data);
+          data[5] = r.deadline;
+          this.running++;
+          this.counts.batches++;
+          slot.inflight.set(batch, reqs);
+          slot.port.post({ t: 'field', batch, data, cells: r.field!.cells }, []);
+          progress = true;
+          continue;
+        }
         const data = new Float64Array(reqs.length * RUN_FIELDS);
         for (let k = 0; k < reqs.length; k++) {
           const r = reqs[k];
@@ -518,6 +676,23 @@ export class PathService {
     if (reqs === undefined) return;
     slot.inflight.delete(msg.batch);
     this.counts.busy += msg.busyMs;
+    if (msg.t === 'field-done') {
+      const req = reqs[0];
+      // Cancelled or timed out meanwhile: already answered.
+      if (req.state === RUNNING && req.batch === msg.batch) {
+        if (msg.field === null) this.answerEmpty(req, msg.error === null ? 'deadline' : 'error', msg.error);
+        else if (req.deadline > 0 && epochNow() > req.deadline) this.answerEmpty(req, 'deadline', null);
+        else {
+          // The worker built on version msg.version: the changes made since are repaired in place.
+          const since = req.field!.changes.filter((c) => c.version > msg.version);
+          req.field!.field.adopt(msg.field, since);
+          this.counts.fields++;
+          this.answerField(req, 'built', msg.version, since.length, null);
+        }
+      }
+      this.dispatch();
+      return;
+    }
     const meta = new Float64Array(msg.data, 0, msg.cellsAt / 8);
     const all = new Int32Array(msg.data, msg.cellsAt);
     const now = epochNow();
@@ -557,6 +732,10 @@ export class PathService {
   }
 
   private answer(req: Req, status: ServiceStatus, cells: Int32Array, cost: number, expanded: number, version: number, stale: boolean, error: string | null, reason: PathRefusal | null, reached: number, layers: Uint8Array | null = null): void {
+    if (req.field !== null) {
+      this.answerField(req, status as ServiceFieldStatus, version, 0, error);
+      return;
+    }
     if (req.state === QUEUED && this.live.has(req.id)) this.queued--;
     if (req.state === RUNNING) this.running--;
     req.state = ANSWERED;
@@ -595,6 +774,26 @@ export class PathService {
     r.latencyMs = latencyMs;
     if (req.resolve !== null) req.resolve(r);
     else this.completed.push(r);
+  }
+
+  /** Answers flow field request `req`: lets go of its field and resolves its promise. */
+  private answerField(req: Req, status: ServiceFieldStatus, version: number, changes: number, error: string | null): void {
+    if (req.state === QUEUED && this.live.has(req.id)) this.queued--;
+    if (req.state === RUNNING) this.running--;
+    req.state = ANSWERED;
+    this.live.delete(req.id);
+    this.fieldAsks.delete(req);
+    const ask = req.field!;
+    ask.field.holders--;
+    ask.field.workerBuilds--;
+    const latencyMs = performance.now() - req.t0;
+    const c = this.counts;
+    if (status === 'built') {
+      c.done++;
+      c.latency += latencyMs;
+    } else if (status === 'error') c.failed++;
+    else c[status]++;
+    ask.resolve({ id: req.id, status, field: ask.field, version, changes, error, latencyMs });
   }
 
   // ---- deadlines ---------------------------------------------------------------------------
@@ -686,6 +885,10 @@ export class PathService {
   }
 
   private forwardChange(c: GridChange): void {
+    for (const req of this.fieldAsks) {
+      if (req.field!.field.layer !== c.layer) continue;
+      for (const r of c.rects ?? [c]) req.field!.changes.push({ x: r.x, y: r.y, width: r.width, height: r.height, version: c.version });
+    }
     if (this.grid.linksVersion !== this.linksSent) {
       // Links live beside the cells, not in the shared buffer: every worker gets the new list.
       this.linksSent = this.grid.linksVersion;
@@ -763,6 +966,15 @@ export function shareGrid(grid: NavGrid): NavGrid {
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** A request's `priority` and `timeoutMs`, checked (a TilenavError naming either), as the queue keeps them: the deadline in epoch ms, 0 for none. */
+function checkQueueing(o: { priority?: number; timeoutMs?: number }): { priority: number; deadline: number } {
+  const priority = o.priority ?? 0;
+  const timeout = o.timeoutMs;
+  if (typeof priority !== 'number' || !Number.isFinite(priority)) throw new TilenavError(`expected a finite number, got ${describe(priority)}`, { element: 'priority' });
+  if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) throw new TilenavError(`expected milliseconds > 0, got ${describe(timeout)}`, { element: 'timeoutMs' });
+  return { priority, deadline: timeout === undefined ? 0 : epochNow() + timeout };
 }
 
 function checkCount(v: unknown, name: string, min: number): void {

@@ -6,7 +6,8 @@ import type { NavGrid } from '../grid/navgrid.js';
 import type { InternalPathOptions } from '../search/result.js';
 import { Pathfinder } from '../search/pathfinder.js';
 import { MOVEMENT_NAMES } from '../search/movement.js';
-import { DONE_FIELDS, RUN_FIELDS, WIRE_ALGORITHM, WIRE_REASON, WIRE_STATUS, gridFromMeta, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
+import { buildFlowField, flowFieldCache } from '../agents/flowfield.js';
+import { DONE_FIELDS, RUN_FIELDS, WIRE_ALGORITHM, WIRE_REASON, WIRE_STATUS, fieldTransfers, gridFromMeta, unpackRect, type FromWorker, type ToWorker } from './protocol.js';
 
 /** The two calls a worker needs from its environment. */
 export interface WorkerEndpoint {
@@ -37,6 +38,8 @@ export function serveWorker(endpoint: WorkerEndpoint): void {
     if (msg.t === 'init') {
       grid = gridFromMeta(msg.meta, msg.storage, msg.storageOffset);
       finder = new Pathfinder(grid);
+      // Flow fields read the component labels through the same Pathfinder as the paths.
+      flowFieldCache(grid).useFinder(finder);
       version = msg.meta.version;
       endpoint.post({ t: 'ready' }, []);
     } else if (msg.t === 'change') {
@@ -47,6 +50,22 @@ export function serveWorker(endpoint: WorkerEndpoint): void {
       version = msg.version;
     } else if (msg.t === 'links') {
       grid?.replaceLinks(msg.links);
+    } else if (msg.t === 'field') {
+      if (grid === null) throw new Error('tilenav worker: field before init');
+      const began = performance.now();
+      const d = msg.data;
+      let reply: FromWorker;
+      if (d[5] > 0 && epochNow() > d[5]) {
+        reply = { t: 'field-done', batch: msg.batch, version, field: null, error: null, busyMs: 0 };
+      } else {
+        try {
+          const field = buildFlowField(grid, d[1], d[2], grid.movementModel(MOVEMENT_NAMES[d[3]]), msg.cells, d[4]);
+          reply = { t: 'field-done', batch: msg.batch, version, field, error: null, busyMs: performance.now() - began };
+        } catch (e) {
+          reply = { t: 'field-done', batch: msg.batch, version, field: null, error: e instanceof Error ? e.message : String(e), busyMs: performance.now() - began };
+        }
+      }
+      endpoint.post(reply, reply.t === 'field-done' && reply.field !== null ? fieldTransfers(reply.field) : []);
     } else if (msg.t === 'run') {
       if (finder === null) throw new Error('tilenav worker: run before init');
       const began = performance.now();

@@ -265,6 +265,16 @@ export class LazyNodeHeap {
   }
 }
 
+/** A {@link MonotoneQueue}'s content as plain typed arrays (see MonotoneQueue.snapshot). */
+export interface QueueSnapshot {
+  /** size, key, bucket mode (1) or heap (0), lo, ring mask, current bucket, top, first free slot. */
+  state: Float64Array<ArrayBuffer>;
+  head: Int32Array<ArrayBuffer>;
+  next: Int32Array<ArrayBuffer>;
+  nodes: Int32Array<ArrayBuffer>;
+  keys: Float64Array<ArrayBuffer>;
+}
+
 /**
  * A priority queue for Dijkstra searches whose edges all cost between `lo` and `hi` (set by
  * {@link reset}). No decrease-key: push a node again with its lower key; {@link pop} returns entries
@@ -284,6 +294,7 @@ export class MonotoneQueue {
   /** The key of the entry {@link pop} returned last. */
   key = 0;
   private buckets = true;
+  private lo = 1;
   private inv = 1;
   /** The ring's size - 1 (a power of two - 1: the mask). */
   private ring = 0;
@@ -298,6 +309,7 @@ export class MonotoneQueue {
 
   /** Empties the queue for a search whose edges cost lo..hi and whose first keys lie in 0..hi. */
   reset(lo: number, hi: number): void {
+    this.lo = lo;
     this.size = 0;
     this.top = 0;
     this.free = -1;
@@ -334,6 +346,88 @@ export class MonotoneQueue {
     this.next[e] = this.head[b];
     this.head[b] = e;
     this.size++;
+  }
+
+  /**
+   * For entries pushed below the last key popped (a Dijkstra repairing cells it had settled:
+   * the ring's scan may have gone on past stale entries, up to hi beyond the last cell settled):
+   * the ring pops from key `least` on again, and holds keys up to `span` above it, laid out
+   * again ({@link widen}) when it must grow. Entries below `least` must be stale ones.
+   */
+  rewind(least: number, span: number): void {
+    if (!this.buckets) return;
+    if (span >= (this.ring - 1) * this.lo) this.widen(span);
+    else this.cur = ((least * this.inv) | 0) & this.ring;
+  }
+
+  /**
+   * Keeps the entries, and lets the ring hold keys up to `span` apart: for a search that pushed
+   * keys further above the last one popped than its edges cost (a repair whose changes raised
+   * costs far behind them). Bucket mode holds keys at most about hi apart (the ring wraps round
+   * beyond), so the entries are laid out again, the ring sized for `span` (a heap past
+   * MAX_RING buckets). Costs O(entries).
+   */
+  widen(span: number): void {
+    const n = this.size;
+    const nodes = new Int32Array(n);
+    const keys = new Float64Array(n);
+    let least = Infinity;
+    for (let k = 0; k < n; k++) {
+      nodes[k] = this.pop();
+      keys[k] = this.key;
+      if (this.key < least) least = this.key;
+    }
+    const key = this.key;
+    this.reset(this.lo, span);
+    this.key = key;
+    // Pops scan the ring from the least key's bucket on.
+    if (this.buckets && n > 0) this.cur = ((least * this.inv) | 0) & this.ring;
+    for (let k = 0; k < n; k++) this.push(nodes[k], keys[k]);
+  }
+
+  /**
+   * The key of the entry {@link pop} would return next (Infinity when empty), the queue unchanged.
+   * In bucket mode it is the first entry of the lowest bucket: others of that bucket may be up to
+   * lo less.
+   */
+  peekKey(): number {
+    if (this.size === 0) return Infinity;
+    if (!this.buckets) return this.keys[0];
+    let c = this.cur;
+    while (this.head[c] === -1) c = (c + 1) & this.ring;
+    return this.keys[this.head[c]];
+  }
+
+  /**
+   * The queue's entries and state as typed arrays, for {@link restore} on another thread (the
+   * arrays are handed over, so their buffers can be transferred): the queue is left empty.
+   */
+  snapshot(): QueueSnapshot {
+    const out: QueueSnapshot = { state: Float64Array.of(this.size, this.key, this.buckets ? 1 : 0, this.lo, this.ring, this.cur, this.top, this.free), head: this.head, next: this.next, nodes: this.nodes, keys: this.keys };
+    this.head = new Int32Array(MonotoneQueue.MAX_RING);
+    this.next = new Int32Array(1024);
+    this.nodes = new Int32Array(1024);
+    this.keys = new Float64Array(1024);
+    this.reset(1, 1);
+    return out;
+  }
+
+  /** Becomes the queue {@link snapshot} described, taking its arrays over: the same entries, popped in the same order. */
+  restore(s: QueueSnapshot): void {
+    const v = s.state;
+    this.size = v[0];
+    this.key = v[1];
+    this.buckets = v[2] === 1;
+    this.lo = v[3];
+    this.inv = 1 / v[3];
+    this.ring = v[4];
+    this.cur = v[5];
+    this.top = v[6];
+    this.free = v[7];
+    this.head = s.head;
+    this.next = s.next;
+    this.nodes = s.nodes;
+    this.keys = s.keys;
   }
 
   /** Removes and returns the entry with the least key (its key in {@link key}). The queue must not be empty. */

@@ -132,13 +132,13 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
   let work = run.work;
   const stopAt = run.stopAt;
   let code = ENDED;
-  loop: while (heap.size > 0) {
+  loop: while (!heap.empty) {
     // A slice ends before it takes the next node off the open list: the next one resumes there.
     if (expanded >= stopAt) {
       code = PAUSED;
       break;
     }
-    const cur = heap.pop();
+    const cur = heap.take();
     const curG = heap.g;
     const arrived = heap.dir;
     // An entry left behind when its node's cost improved: the node is settled already.
@@ -157,7 +157,7 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
     const cy = (cur / W) | 0;
     const cx = cur - cy * W;
     let n = 0;
-    for (let dirs = pruned(tableMoves(jumps, cur), arrived), k = 0; dirs !== 0; k++, dirs >>>= 1) {
+    for (let dirs = PRUNED[(arrived << 8) | tableMoves(jumps, cur)], k = 0; dirs !== 0; k++, dirs >>>= 1) {
       if ((dirs & 1) === 0) continue;
       if (k < 4) {
         n = straightJump(jumps[cur * 8 + k], cx, cy, k, gx, gy, found, n);
@@ -234,7 +234,7 @@ function plusLoop(jumps: Int16Array | Int32Array, W: number, cost: number, scrat
       parent[jp] = cur;
       // The last step into it: straight unless the path is all diagonal (see `pruned`).
       const dir = ax === ay ? (jy > cy ? (jx > cx ? 5 : 6) : jx > cx ? 4 : 7) : ax > ay ? (jx > cx ? 1 : 3) : jy > cy ? 2 : 0;
-      heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng, dir);
+      heap.offer(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng, dir);
     }
   }
   run.expanded = expanded;
@@ -267,12 +267,12 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
   let work = run.work;
   const stopAt = run.stopAt;
   let code = ENDED;
-  loop: while (heap.size > 0) {
+  loop: while (!heap.empty) {
     if (expanded >= stopAt) {
       code = PAUSED;
       break;
     }
-    const cur = heap.pop();
+    const cur = heap.take();
     const curG = heap.g;
     const arrived = heap.dir;
     const cm = cur >>> 4;
@@ -290,7 +290,7 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
     const cy = (cur / W) | 0;
     const cx = cur - cy * W;
     let n = 0;
-    for (let dirs = pruned(bitMoves(rows, rw, cx, cy), arrived), k = 0; dirs !== 0; k++, dirs >>>= 1) {
+    for (let dirs = PRUNED[(arrived << 8) | bitMoves(rows, rw, cx, cy)], k = 0; dirs !== 0; k++, dirs >>>= 1) {
       if ((dirs & 1) === 0) continue;
       if (k === 1 || k === 3) {
         const p = k === 1 ? jumpUp(east, rows, rw, cy, cx, cy === gy ? gx : -1) : jumpDown(west, rows, rw, cy, cx, cy === gy ? gx : -1);
@@ -339,7 +339,7 @@ function scanLoop(bits: WalkBits, W: number, cost: number, scratch: SearchScratc
       parent[jp] = cur;
       // The last step into it: straight unless the path is all diagonal (see `pruned`).
       const dir = ax === ay ? (jy > cy ? (jx > cx ? 5 : 6) : jx > cx ? 4 : 7) : ax > ay ? (jx > cx ? 1 : 3) : jy > cy ? 2 : 0;
-      heap.push(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng, dir);
+      heap.offer(jp, ng + (hx > hy ? hx + K * hy : hy + K * hx) * cost, ng, dir);
     }
   }
   run.expanded = expanded;
@@ -369,38 +369,38 @@ function openAt(rows: Int32Array, rw: number, x: number, y: number): boolean {
 
 /**
  * The first steps open from padded cell (x, y) as direction bits (a diagonal needs both cells
- * beside it open too: no corner cutting), from the row bit plane.
+ * beside it open too: no corner cutting), from the row bit plane: the eight neighbours read as
+ * bits in direction order, then {@link STEPS} (a lookup, so that it is small enough to be
+ * inlined into the search loop).
  */
 function bitMoves(rows: Int32Array, rw: number, x: number, y: number): number {
-  const n = openAt(rows, rw, x, y - 1);
-  const e = openAt(rows, rw, x + 1, y);
-  const s = openAt(rows, rw, x, y + 1);
-  const w = openAt(rows, rw, x - 1, y);
-  return (
-    (n ? 1 : 0) |
-    (e ? 2 : 0) |
-    (s ? 4 : 0) |
-    (w ? 8 : 0) |
-    (n && e && openAt(rows, rw, x + 1, y - 1) ? NE : 0) |
-    (s && e && openAt(rows, rw, x + 1, y + 1) ? SE : 0) |
-    (s && w && openAt(rows, rw, x - 1, y + 1) ? SW : 0) |
-    (n && w && openAt(rows, rw, x - 1, y - 1) ? NW : 0)
-  );
+  return STEPS[
+    +openAt(rows, rw, x, y - 1) |
+      (+openAt(rows, rw, x + 1, y) << 1) |
+      (+openAt(rows, rw, x, y + 1) << 2) |
+      (+openAt(rows, rw, x - 1, y) << 3) |
+      (+openAt(rows, rw, x + 1, y - 1) << 4) |
+      (+openAt(rows, rw, x + 1, y + 1) << 5) |
+      (+openAt(rows, rw, x - 1, y + 1) << 6) |
+      (+openAt(rows, rw, x - 1, y - 1) << 7)
+  ];
 }
 
-/** {@link bitMoves} from JPS+'s table: an entry is 0 exactly when its first step is blocked. */
+/** For each set of open neighbours (bits N E S W NE SE SW NW), the open first steps: a diagonal needs its two sides open. */
+const STEPS = new Uint8Array(256);
+for (let m = 0; m < 256; m++) {
+  STEPS[m] = (m & 15) | ((m & 3) === 3 ? m & NE : 0) | ((m & 6) === 6 ? m & SE : 0) | ((m & 12) === 12 ? m & SW : 0) | ((m & 9) === 9 ? m & NW : 0);
+}
+
+/**
+ * {@link bitMoves} from JPS+'s table: an entry is 0 exactly when its first step is blocked. A loop,
+ * so that it is small enough to be inlined into the search loop.
+ */
 function tableMoves(jumps: Int16Array | Int32Array, cur: number): number {
   const b = cur * 8;
-  return (
-    (jumps[b] !== 0 ? 1 : 0) |
-    (jumps[b + 1] !== 0 ? 2 : 0) |
-    (jumps[b + 2] !== 0 ? 4 : 0) |
-    (jumps[b + 3] !== 0 ? 8 : 0) |
-    (jumps[b + 4] !== 0 ? NE : 0) |
-    (jumps[b + 5] !== 0 ? SE : 0) |
-    (jumps[b + 6] !== 0 ? SW : 0) |
-    (jumps[b + 7] !== 0 ? NW : 0)
-  );
+  let m = 0;
+  for (let k = 7; k >= 0; k--) m = (m << 1) | +(jumps[b + k] !== 0);
+  return m;
 }
 
 /**
@@ -436,6 +436,14 @@ function pruned(moves: number, dir: number): number {
       return moves;
   }
 }
+
+/**
+ * {@link pruned} for every arrival direction (0-8) and set of open first steps, at `dir << 8 |
+ * moves`: the loops read it in place of the call, whose switch is too large to be inlined into
+ * them (and would crowd out what is).
+ */
+const PRUNED = new Uint8Array(9 << 8);
+for (let dir = 0; dir <= 8; dir++) for (let moves = 0; moves < 256; moves++) PRUNED[(dir << 8) | moves] = pruned(moves, dir);
 
 /**
  * Appends to `found` (at `n`, as x, y) the jump point `d` (the table's entry for padded cell
