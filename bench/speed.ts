@@ -25,6 +25,7 @@ import { padXY, strideOf } from '../src/grid/padded.js';
 import type { GridAStar } from '../src/search/algorithms/astar/astar.js';
 import type { JumpPointSearch } from '../src/search/algorithms/jps/jps.js';
 import { outcome, type SearchScratch } from '../src/search/kernel/scratch.js';
+import { subgoalsOf, type SubgoalSearch } from '../src/search/algorithms/subgoal/search.js';
 import { fixture } from '../test/fixtures.js';
 import { PEERS, octileLength } from './peers.js';
 import { nativeAstar, runNativeAstar, runWarthog, warthogAvailable, writeScenario, type NativeRun } from './native.js';
@@ -100,17 +101,28 @@ interface Internals {
   astar: GridAStar;
   scratch: SearchScratch;
   jumpPointSearch(): JumpPointSearch;
+  subgoalSearch: SubgoalSearch | undefined;
 }
 
 /**
  * The search alone, as warthog times it: the loop of `algorithm` called directly, no path cells,
  * no result object, no reachability check (the scenarios hold reachable queries only). Returns the cost.
  */
-function searchOnly(finder: Pathfinder, grid: NavGrid, algorithm: 'astar' | 'jps' | 'jps+'): (q: ScenarioQuery) => number {
+function searchOnly(finder: Pathfinder, grid: NavGrid, algorithm: 'astar' | 'jps' | 'jps+' | 'subgoal'): (q: ScenarioQuery) => number {
   const f = finder as unknown as Internals;
   const view = grid.searchView(0);
   const W = strideOf(grid.width);
   const out = outcome();
+  if (algorithm === 'subgoal') {
+    // The graph search alone (joining start and goal included, the path's cells not written).
+    const graph = subgoalsOf(grid).graph(0, view);
+    const search = f.subgoalSearch!;
+    return (q) => {
+      const s = padXY(W, q.startX, q.startY);
+      const g = padXY(W, q.goalX, q.goalY);
+      return s === g ? 0 : search.search(graph, view.pass, s, g, Infinity, out);
+    };
+  }
   const jps = algorithm === 'astar' ? null : f.jumpPointSearch();
   const plus = algorithm === 'jps+';
   return (q) => {
@@ -155,6 +167,7 @@ for (const { name: mapName, dir } of maps) {
     const prepMs = performance.now() - t0;
     const queries = algorithm === 'astar' ? astarQueries : all;
     const t = timeQueries(queries, (q) => finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm }).cost);
+    if (algorithm === 'subgoal') bare.set(algorithm, timeQueries(queries, searchOnly(finder, grid, algorithm)));
     if (algorithm === 'astar' || algorithm === 'jps' || algorithm === 'jps+') {
       bare.set(algorithm, timeQueries(queries, searchOnly(finder, grid, algorithm)));
       // The anchor right after our rows, on the same queries.
@@ -223,9 +236,13 @@ for (const { name: mapName, dir } of maps) {
     }
   }
   // The subgoal graph against warthog's fastest, on the same queries as JPS+ (findPath only).
+  // (search only: the graph search with the start and goal joined, CPU beside our JPS+'s search-only CPU in the same run)
   const sub = rows.find((r) => r.name === 'tilenav subgoal')?.t;
+  const subBare = bare.get('subgoal');
+  const plusBare = bare.get('jps+');
   const w2 = anchors.get('jps+');
-  if (sub !== undefined && w2 !== undefined && !('reason' in w2)) {
-    console.log(`| subgoal | ${sub.queries} | ${sub.meanUs.toFixed(1)} | | ${sub.optimal}/${sub.queries} | ${anchorName['jps+']} | ${w2.meanUs.toFixed(1)} | ${w2.correct}/${w2.queries} | ${(sub.meanUs / w2.meanUs).toFixed(2)} | | | < 1 |`);
+  if (sub !== undefined && subBare !== undefined && plusBare !== undefined && w2 !== undefined && !('reason' in w2)) {
+    const cpu = `${(subBare.cpuUs / plusBare.cpuUs).toFixed(2)} of our jps+ (${subBare.cpuUs.toFixed(0)} / ${plusBare.cpuUs.toFixed(0)} us)`;
+    console.log(`| subgoal | ${sub.queries} | ${sub.meanUs.toFixed(1)} | ${subBare.meanUs.toFixed(1)} | ${sub.optimal}/${sub.queries}, ${subBare.optimal}/${subBare.queries} | ${anchorName['jps+']} | ${w2.meanUs.toFixed(1)} | ${w2.correct}/${w2.queries} | ${(sub.meanUs / w2.meanUs).toFixed(2)} | ${(subBare.meanUs / w2.meanUs).toFixed(2)} | ${cpu} | < 1 |`);
   }
 }

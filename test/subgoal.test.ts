@@ -6,6 +6,7 @@ import { parseMovingAiMap, parseScenario } from '../src/loaders/index.js';
 import { readFixture } from './fixtures.js';
 import { gridArb } from './grids.js';
 import { refDistances } from './reference.js';
+import { subgoalsOf } from '../src/search/algorithms/subgoal/search.js';
 
 const MAPS = ['AcrosstheCape', 'maze-100-1', 'random-100-33', 'rmtst01', 'room-100-10'];
 
@@ -87,6 +88,10 @@ test('subgoal: optimal on every query of the Moving AI fixtures', () => {
     const queries = parseScenario(readFixture(`movingai/${name}.map.scen`));
     const finder = new Pathfinder(grid);
     finder.prepare({ algorithm: 'subgoal' });
+    // The searches run over levels: some subgoals taken out, some shortcuts opened on the way.
+    const graph = subgoalsOf(grid).fresh(0)!;
+    assert.ok(graph.levels.coreCount < graph.count, `${name}: ${graph.levels.coreCount} of ${graph.count} subgoals in the core`);
+    if (name === 'AcrosstheCape') assert.ok(graph.levels.shortcuts > 0, `${name}: shortcuts`);
     for (const q of queries) {
       const r = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm: 'subgoal' });
       if (q.optimal === 0 && (q.startX !== q.goalX || q.startY !== q.goalY)) {
@@ -102,9 +107,9 @@ test('subgoal: optimal on every query of the Moving AI fixtures', () => {
 });
 
 test('subgoal: auto takes the graph once prepared, the grid owns it (memory, releaseDerived), results fill out', () => {
+  // A winding corridor (walls from alternate sides): the sample judges the graph faster here.
   const grid = new NavGrid(30, 12);
-  grid.fillRect(10, 0, 2, 9, { walkable: false });
-  grid.fillRect(20, 3, 2, 9, { walkable: false });
+  for (let x = 2; x < 29; x += 3) grid.fillRect(x, x % 2 === 0 ? 0 : 2, 1, 10, { walkable: false });
   const finder = new Pathfinder(grid);
   const jps = finder.findPath(0, 0, 29, 11, { algorithm: 'jps' });
   assert.equal(finder.findPath(0, 0, 29, 11).expanded, jps.expanded, 'auto runs jps before prepare');
@@ -135,6 +140,40 @@ test('subgoal: auto takes the graph once prepared, the grid owns it (memory, rel
   grid.releaseDerived();
   assert.ok(!grid.memory().entries.some((e) => e.name === 'subgoal graph'), 'releaseDerived frees it');
   assert.equal(finder.findPath(0, 0, 29, 11).expanded, jps.expanded, 'auto is back on jps');
+});
+
+test('subgoal: after prepare, auto takes the graph only where a fixed sample judges it faster (mazes, rooms, open maps with many obstacles), not on a nearly empty map; the same choice every time', () => {
+  const cases: [string, boolean][] = [
+    ['maze-100-1', true],
+    ['room-100-10', true],
+    ['AcrosstheCape', true],
+    ['rmtst01', false],
+  ];
+  for (const [name, graphWanted] of cases) {
+    const grid = parseMovingAiMap(readFixture(`movingai/${name}.map`)).grid;
+    const queries = parseScenario(readFixture(`movingai/${name}.map.scen`));
+    const finder = new Pathfinder(grid);
+    finder.prepare({ algorithm: 'subgoal' });
+    assert.ok(grid.memory().entries.some((e) => e.name === 'subgoal graph'), `${name}: built either way`);
+    // The longest queries, where the two searches' expansion counts tell them apart.
+    let told = 0;
+    for (const q of queries.slice(-20)) {
+      const sub = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm: 'subgoal' });
+      const jps = finder.findPath(q.startX, q.startY, q.goalX, q.goalY, { algorithm: 'jps' });
+      if (sub.expanded === jps.expanded) continue;
+      const auto = finder.findPath(q.startX, q.startY, q.goalX, q.goalY);
+      assert.equal(auto.expanded, graphWanted ? sub.expanded : jps.expanded, `${name} line ${q.line}: auto ran ${graphWanted ? 'jps' : 'the graph'}`);
+      assert.ok(Math.abs(auto.cost - q.optimal) <= 1e-4 * Math.max(1, q.optimal), `${name} line ${q.line}: cost ${auto.cost}`);
+      told++;
+    }
+    assert.ok(told > 0, `${name}: some query tells the two apart`);
+    // Another grid of the same map, another Pathfinder: the same choice (a count, not a clock).
+    const again = parseMovingAiMap(readFixture(`movingai/${name}.map`)).grid;
+    const other = new Pathfinder(again);
+    other.prepare({ algorithm: 'subgoal' });
+    const q = queries[queries.length - 1];
+    assert.equal(other.findPath(q.startX, q.startY, q.goalX, q.goalY).expanded, finder.findPath(q.startX, q.startY, q.goalX, q.goalY).expanded, `${name}: same choice`);
+  }
 });
 
 test('subgoal: refuses by name what it cannot search (weighted costs, other movements, one-way flags, edge walls, links, several goals); begin answers whole', () => {

@@ -18,6 +18,7 @@ import { dijkstra } from './algorithms/astar/dijkstra.js';
 import { Hierarchy, type HierarchyOptions } from './algorithms/hierarchy/index.js';
 import { JumpPointSearch } from './algorithms/jps/jps.js';
 import { SubgoalSearch, subgoalsOf } from './algorithms/subgoal/search.js';
+import type { SubgoalGraph } from './algorithms/subgoal/graph.js';
 import { landmarksOf, type LandmarkBounds } from './bounds/landmarks/landmark-bounds.js';
 import { SearchScratch, outcome, type SearchOutcome } from './kernel/scratch.js';
 import { PathSearch, slotBytes, type SearchSlot } from './path-search.js';
@@ -156,6 +157,18 @@ function choose(q: Query, view: SearchView, jpsWhy: string | null, bounded: bool
 function aStarLoop(q: Query, view: SearchView): 'octile' | 'generic' {
   return !q.nearest && q.model.name === 'octile' && view.exits === null ? 'octile' : 'generic';
 }
+
+/** Sample queries that decide whether `auto` searches a layer's subgoal graph (Pathfinder.subgoalGraph). */
+const SUBGOAL_SAMPLE = 64;
+/**
+ * Above this many edges looked at per jump point, the subgoal graph is judged slower than jump
+ * point search. Measured on the Moving AI fixtures and two 1024 x 1024 maps (CPU per query,
+ * docs/search.md): the sample came out at 0.5-23 edges per jump point where the graph was faster
+ * (maze 0.5, random walls 0.8, rooms 2.3, ost100d 9.9, TheFrozenSea 12.7, AcrosstheCape 22.6),
+ * and at 97 on the nearly empty rmtst01, where JPS expands about 12 jump points a query and is
+ * many times faster.
+ */
+const EDGES_PER_JUMP_POINT = 40;
 
 /** Idle search slots a Pathfinder keeps for its {@link PathSearch}es; more are made while more run. */
 const IDLE_SLOTS_KEPT = 2;
@@ -680,8 +693,9 @@ export class Pathfinder {
     const marks = plainAuto && (q.model.name === 'octile' || q.model.name === 'cardinal') ? landmarksOf(grid) : null;
     const tables = marks === null ? null : marks.tables(q.layer);
     const jpsWhy = q.algorithm === 'astar' ? 'A* asked for' : jpsRefusal(q, view);
-    // 'auto' searches the layer's subgoal graph once one was built (prepare, or a 'subgoal' query) and no change came since.
-    const graphed = q.algorithm === 'auto' && links === null && view.uniform && jpsWhy === null && subgoalsOf(grid).fresh(q.layer) !== null;
+    // 'auto' searches the layer's subgoal graph once one was built (prepare, or a 'subgoal' query)
+    // and no change came since, where the graph was judged faster than jump point search (subgoalGraph).
+    const graphed = q.algorithm === 'auto' && links === null && view.uniform && jpsWhy === null && subgoalsOf(grid).autoPick(q.layer) === true;
     const runner = choose(q, view, jpsWhy, tables !== null, links !== null, graphed);
     plan.runner = runner;
     plan.marks = marks;
@@ -756,9 +770,11 @@ export class Pathfinder {
    *
    * `algorithm: 'subgoal'` builds the layer's subgoal graph (octile movement, uniform costs; it
    * throws a TilenavError naming `algorithm` for a layer it cannot search), kept by the grid and
-   * listed by `grid.memory()`: from then on `auto` searches it on that layer until a change to the
-   * layer drops it (then `auto` runs JPS until it is built again). Build times and bytes per cell:
-   * docs/benchmarks.md.
+   * listed by `grid.memory()`, and judges on a fixed sample of queries whether it is faster than
+   * JPS on that layer (a count, the same on every machine; docs/search.md): where it is, `auto`
+   * searches it on that layer until a change to the layer drops it (then `auto` runs JPS until it
+   * is built again); where it is not (open maps), `auto` stays on JPS and only `subgoal` queries
+   * read the graph. Build times and bytes per cell: docs/benchmarks.md.
    */
   prepare(options: { layer?: number | string; algorithm?: SearchAlgorithm; movement?: MovementName; landmarks?: number } = {}): void {
     assertOptionsObject(options, 'options');
@@ -783,7 +799,7 @@ export class Pathfinder {
       const q: Query = { ...this.query, layer, model, algorithm, weight: 1, nearest: false, overlay: false, view };
       const why = this.linksFrom(q) !== null ? `layer ${layer}, which has enabled links (grid.addLink)` : jpsRefusal(q, view);
       if (why !== null) throw new TilenavError(`the subgoal graph cannot search ${why}; use algorithm 'auto' or 'jps+'`, { element: 'algorithm' });
-      subgoalsOf(this.grid).graph(layer, view);
+      this.subgoalGraph(layer, view);
       return;
     }
     const jps = this.jumpPointSearch();
@@ -941,7 +957,7 @@ export class Pathfinder {
    * cell `start` to `goal`; the path walked back into cells.
    */
   private onSubgoals(q: Query, view: SearchView, start: number, goal: number, goalCell: number): PathResult {
-    const graph = subgoalsOf(this.grid).graph(q.layer, view);
+    const graph = this.subgoalGraph(q.layer, view);
     const s = (this.subgoalSearch ??= new SubgoalSearch(this.scratch));
     const out = this.last;
     const units = s.search(graph, view.pass, start, goal, q.maxIterations, out);
@@ -949,6 +965,48 @@ export class Pathfinder {
     const n = s.cellCount;
     const cells = s.cells(view.pass, q.out !== undefined && q.out.length >= n ? q.out : new Int32Array(n));
     return pathResult('found', cells, units * view.minCost, out.expanded, goalCell);
+  }
+
+  /**
+   * The layer's subgoal graph, built now when missing, and with it the choice `auto` makes on the
+   * layer while the graph lasts: the graph where it looks cheaper than jump point search on a
+   * fixed sample of queries ({@link SUBGOAL_SAMPLE} pairs of open cells drawn by a fixed
+   * sequence, those in one component): where its search looks at fewer than
+   * {@link EDGES_PER_JUMP_POINT} edges per jump point JPS expands. A count, not a clock, so every
+   * machine makes the same choice (and returns the same paths).
+   */
+  private subgoalGraph(layer: number, view: SearchView): SubgoalGraph {
+    const subgoals = subgoalsOf(this.grid);
+    const graph = subgoals.graph(layer, view);
+    if (subgoals.autoPick(layer) !== null) return graph;
+    const s = (this.subgoalSearch ??= new SubgoalSearch(this.scratch));
+    const jps = this.jumpPointSearch();
+    const components = componentsOf(this.grid);
+    const model = this.grid.movementModel('octile');
+    const pass = view.pass;
+    const out = this.last;
+    let seed = 0x2545f491;
+    const draw = (): number => {
+      for (let tries = 0; tries < 64; tries++) {
+        seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+        const p = seed % pass.length;
+        if (pass[p] > 0) return p;
+      }
+      return -1;
+    };
+    let edges = 0;
+    let jumpPoints = 0;
+    for (let k = 0; k < SUBGOAL_SAMPLE; k++) {
+      const a = draw();
+      const b = draw();
+      if (a < 0 || b < 0 || a === b || components.separated(layer, model, pass, a, b, this.scratch, layer)) continue;
+      s.search(graph, pass, a, b, Infinity, out);
+      edges += s.scanned;
+      jps.search(view, layer, a, b, false, Infinity, false, out);
+      jumpPoints += out.expanded;
+    }
+    subgoals.decide(layer, edges < EDGES_PER_JUMP_POINT * jumpPoints);
+    return graph;
   }
 
   private jumpPointSearch(): JumpPointSearch {

@@ -130,14 +130,17 @@ export interface FindPathOptions {
    *   one-way flags or edge walls, no `nearest`, `radius` or `obstacles`. `maxIterations`,
    *   `weight` and `out` do not apply to it; `expanded` counts abstract nodes.
    * - `subgoal`: a subgoal graph (subgoals at the convex corners of walls, joined where a
-   *   straight-line-length path links them; exact), for maps that rarely change: `octile`, uniform
-   *   costs, same conditions as `jps+`. Built by `Pathfinder.prepare({ algorithm: 'subgoal' })`
-   *   or by the first such query (build times and bytes per cell: docs/benchmarks.md), kept by
-   *   the grid (`grid.memory()`, freed by `releaseDerived`). Any change to the layer drops it:
-   *   `auto` runs `jps` there until `prepare` or a `subgoal` query builds it again. `expanded`
-   *   counts graph nodes.
-   * - `auto`: the subgoal graph where one was built for the layer and nothing changed since (and
-   *   the query is one it can answer), else `jps` where it applies, `astar` elsewhere. On a layer whose costs differ it also
+   *   straight-line-length path links them, in levels: most subgoals of open areas taken out
+   *   behind shortcuts; exact), for maps that rarely change: `octile`, uniform costs, same
+   *   conditions as `jps+`. Built by `Pathfinder.prepare({ algorithm: 'subgoal' })` or by the
+   *   first such query (build times and bytes per cell: docs/benchmarks.md), kept by the grid
+   *   (`grid.memory()`, freed by `releaseDerived`). Any change to the layer drops it: `auto` runs
+   *   `jps` there until `prepare` or a `subgoal` query builds it again. `expanded` counts graph
+   *   nodes.
+   * - `auto`: the subgoal graph where one was built for the layer and nothing changed since, the
+   *   query is one it can answer, and the build judged it faster than `jps` on that layer (a
+   *   fixed sample of queries, counted the same way on every machine: mazes, rooms and dense
+   *   walls yes, open maps no; docs/search.md); else `jps` where it applies, `astar` elsewhere. On a layer whose costs differ it also
    *   reads landmark bounds (exact: same optimal cost, far fewer cells opened), built by
    *   `Pathfinder.prepare` or by the searches once they have done enough work. On a layer with
    *   enabled links (`grid.addLink`) it runs A* over the links, without landmark bounds; `jps`,

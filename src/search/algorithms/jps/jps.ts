@@ -9,9 +9,6 @@ import { CostBoundaries, cardinalSides, dirBit, weightedOctile } from './weighte
 import type { LandmarkBounds } from '../../bounds/landmarks/landmark-bounds.js';
 
 const EMPTY_F32 = new Float32Array(0);
-/** Slots of JumpPointSearch's `vals`. */
-const COST = 0;
-const FROM_G = 1;
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls in hot loops.
 const DX = DX_;
@@ -193,12 +190,9 @@ export class JumpPointSearch {
     const bnd = view.uniform ? null : this.boundaries(layer);
     const br = bnd === null ? null : bnd.rows;
     const bc = bnd === null ? null : bnd.cols;
-    // The jump's cost per unit of length and the expanded node's cost, read by `relax`: kept in a
-    // typed array, since a double written to a variable a closure shares is boxed (an allocation
-    // per write: per expanded node and per direction).
-    const vals = run.vals;
-    vals[COST] = view.minCost;
     const hCost = view.minCost;
+    // One node's successors, as (x, y, direction of the jump's first step) triples.
+    const found = run.weightedSuccessors(view);
     const scratch = run.scratch;
     const { g, parent, stamp, heap } = scratch;
     const marks = run.marks;
@@ -232,52 +226,6 @@ export class JumpPointSearch {
     const gd = run.goalCosts;
     // Half the goal's cost: the landmark bound's potential term (landmark-bounds.ts).
     const halfGoal = 0.5 * pass[goal];
-    // The path from a node to each successor is diagonal steps first, then straight ones (octile)
-    // or vertical first, then horizontal (cardinal), so a successor's parent is the node it was
-    // found from, with no intermediate cell on the open list (ICAPS 2014's pruned intermediates).
-    let from = 0;
-    let fx = 0;
-    let fy = 0;
-    const relax = (jx: number, jy: number): void => {
-      const jp = jy * W + jx;
-      const wi = jp >>> 4;
-      const sh = (jp & 15) << 1;
-      const word = marks[wi];
-      const st = (word >>> sh) & 3;
-      if (st === 2) return;
-      const ax = Math.abs(jx - fx);
-      const ay = Math.abs(jy - fy);
-      const ng = vals[FROM_G] + (cardinal ? ax + ay : ax > ay ? ax + K * ay : ay + K * ax) * vals[COST];
-      if (st === 1 && ng >= g[jp]) return;
-      const hx = Math.abs(jx - gx);
-      const hy = Math.abs(jy - gy);
-      let h = (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * hCost;
-      if (lk !== 0 && st === 1) {
-        // Queued already: its bound is the one it was queued with.
-        h = heap.keyOf(jp) - g[jp];
-      } else if (lk !== 0) {
-        let m = 0;
-        for (let k = 0, b = jp * ls; k < lk; k++) {
-          const a = gd[k] - ld[b + k];
-          if (a > m) m = a;
-          else if (-a > m) m = -a;
-        }
-        if (m === Infinity) return;
-        m += halfGoal - 0.5 * pass[jp];
-        if (m > h) h = m;
-      }
-      const f = ng + h;
-      g[jp] = ng;
-      parent[jp] = from;
-      if (st === 1) {
-        heap.decrease(jp, f, ng);
-      } else {
-        if (word === 0) touched[touchedCount++] = wi;
-        marks[wi] = word | (1 << sh);
-        stamp[jp] = open;
-        heap.push(jp, f, ng);
-      }
-    };
     let expanded = counts.expanded;
     // Expansions plus the cells the jumps step over (see `search`'s comment); `limited` once it
     // passes maxIterations.
@@ -285,15 +233,29 @@ export class JumpPointSearch {
     let limited = false;
     let paused = false;
     const stopAt = counts.stopAt;
-    search: while (heap.size > 0) {
+    // The best new successor of the last node expanded, held back from the open list: when it
+    // comes first it is expanded next without a push and a pop (NodeHeap.pushPop). -1: none.
+    let held = -1;
+    let heldF = 0;
+    let heldG = 0;
+    search: while (heap.size > 0 || held >= 0) {
       // A slice ends before it takes the next node off the open list: the next one resumes there.
       if (expanded >= stopAt) {
         paused = true;
         break;
       }
       // The heap keeps each node's cost beside its key: read it there, not from the large g array.
-      const curG = heap.firstG();
-      const cur = heap.pop();
+      let cur: number;
+      let curG: number;
+      if (held >= 0) {
+        const firstG = heap.size > 0 ? heap.firstG() : 0;
+        cur = heap.pushPop(held, heldF, heldG);
+        curG = cur === held ? heldG : firstG;
+        held = -1;
+      } else {
+        curG = heap.firstG();
+        cur = heap.pop();
+      }
       stamp[cur] = closed;
       marks[cur >>> 4] ^= 3 << ((cur & 15) << 1);
       if (cur === goal) break;
@@ -305,10 +267,6 @@ export class JumpPointSearch {
       work++;
       const cy = (cur / W) | 0;
       const cx = cur - cy * W;
-      from = cur;
-      vals[FROM_G] = curG;
-      fx = cx;
-      fy = cy;
       // Successor directions as a bit mask over N E S W NE SE SW NW.
       let dirs: number;
       const par = parent[cur];
@@ -324,7 +282,7 @@ export class JumpPointSearch {
         const px = par - py * W;
         const ax = Math.abs(cx - px);
         const ay = Math.abs(cy - py);
-        // The last step into cur: straight when the run ended straight (see `relax`).
+        // The last step into cur: straight when the run ended straight (see addJump).
         const dx = cardinal ? (ax !== 0 ? Math.sign(cx - px) : 0) : ax >= ay ? Math.sign(cx - px) : 0;
         const dy = cardinal ? (ax !== 0 ? 0 : Math.sign(cy - py)) : ay >= ax ? Math.sign(cy - py) : 0;
         if (br !== null && br[cy * rw + (cx >>> 5) + 1] << (cx & 31) < 0) {
@@ -358,16 +316,16 @@ export class JumpPointSearch {
           if (ahead !== 0) dirs |= diagonals(ahead | sides) & (dy > 0 ? 0x60 : 0x90);
         }
       }
-      for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
+      let nf = 0;
+      jumps: for (let k = 0; dirs !== 0; k++, dirs >>>= 1) {
         if ((dirs & 1) === 0) continue;
-        if (br !== null) vals[COST] = pass[cur + DY[k] * W + DX[k]];
         if (k === 1) {
           const p = scanForward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
-          if (p >= 0) relax(p, cy);
+          if (p >= 0) nf = addJump(found, nf, p, cy, k);
           work += (p ^ (p >> 31)) - cx;
         } else if (k === 3) {
           const p = scanBackward(rows, rw, cy, cx, cy === gy ? gx : -1, br);
-          if (p >= 0) relax(p, cy);
+          if (p >= 0) nf = addJump(found, nf, p, cy, k);
           work += cx - (p ^ (p >> 31));
         } else if (k === 0 || k === 2) {
           const dy = k === 2 ? 1 : -1;
@@ -380,67 +338,136 @@ export class JumpPointSearch {
               p += d;
               if (++work > maxIterations) {
                 limited = true;
-                break search;
+                break jumps;
               }
               if ((y === gy && cx === gx) || (br !== null && br[y * rw + (cx >>> 5) + 1] << (cx & 31) < 0)) {
-                relax(cx, y);
+                nf = addJump(found, nf, cx, y, k);
                 break;
               }
               if ((pass[p - 1] > 0 && pass[p - 1 - d] <= 0) || (pass[p + 1] > 0 && pass[p + 1 - d] <= 0)) {
-                relax(cx, y);
+                nf = addJump(found, nf, cx, y, k);
                 break;
               }
               const goalX = y === gy ? gx : -1;
               const east = scanForward(rows, rw, y, cx, goalX, br);
-              if (east >= 0) relax(east, y);
+              if (east >= 0) nf = addJump(found, nf, east, y, k);
               const west = scanBackward(rows, rw, y, cx, goalX, br);
-              if (west >= 0) relax(west, y);
+              if (west >= 0) nf = addJump(found, nf, west, y, k);
               work += (east ^ (east >> 31)) - (west ^ (west >> 31));
             }
           } else {
             const p = dy > 0 ? scanForward(cols, cw, cx, cy, cx === gx ? gy : -1, bc) : scanBackward(cols, cw, cx, cy, cx === gx ? gy : -1, bc);
-            if (p >= 0) relax(cx, p);
+            if (p >= 0) nf = addJump(found, nf, cx, p, k);
             work += dy * ((p ^ (p >> 31)) - cy);
           }
         } else {
           // Diagonal run: each cell's straight jump points (and the goal) are successors.
           const dx = DX[k];
           const dy = DY[k];
-          const d = dy * W + dx;
-          let p = cur;
+          // Cells are tested on the walkability plane, which stays in cache where the cost array
+          // would not (a diagonal step reaches a new cache line of it on every row).
           let x = cx;
           let y = cy;
-          while (pass[p + dx] > 0 && pass[p + dy * W] > 0 && pass[p + d] > 0) {
-            p += d;
+          let h = openAt(rows, rw, x + dx, y);
+          let v = openAt(rows, rw, x, y + dy);
+          while (h && v && openAt(rows, rw, x + dx, y + dy)) {
             x += dx;
             y += dy;
             if (++work > maxIterations) {
               limited = true;
-              break search;
+              break jumps;
             }
             if ((x === gx && y === gy) || (br !== null && br[y * rw + (x >>> 5) + 1] << (x & 31) < 0)) {
-              relax(x, y);
+              nf = addJump(found, nf, x, y, k);
               break;
             }
+            h = openAt(rows, rw, x + dx, y);
+            v = openAt(rows, rw, x, y + dy);
             // A blocked first cell ends a scan at once: skip the call (common in cluttered maps).
-            if (pass[p + dx] > 0) {
-              const h = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, br) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, br);
-              if (h >= 0) relax(h, y);
-              work += dx * ((h ^ (h >> 31)) - x);
+            if (h) {
+              const p = dx > 0 ? scanForward(rows, rw, y, x, y === gy ? gx : -1, br) : scanBackward(rows, rw, y, x, y === gy ? gx : -1, br);
+              if (p >= 0) nf = addJump(found, nf, p, y, k);
+              work += dx * ((p ^ (p >> 31)) - x);
             }
-            if (pass[p + dy * W] > 0) {
-              const v = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, bc) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, bc);
-              if (v >= 0) relax(x, v);
-              work += dy * ((v ^ (v >> 31)) - y);
+            if (v) {
+              const p = dy > 0 ? scanForward(cols, cw, x, y, x === gx ? gy : -1, bc) : scanBackward(cols, cw, x, y, x === gx ? gy : -1, bc);
+              if (p >= 0) nf = addJump(found, nf, x, p, k);
+              work += dy * ((p ^ (p >> 31)) - y);
             }
           }
         }
         if (work > maxIterations) {
           limited = true;
-          break search;
+          break;
         }
       }
+      // Relax the successors, in the order found. The path from cur to each is diagonal steps
+      // first, then straight ones (octile), or vertical first, then horizontal (cardinal), so its
+      // parent is cur, with no intermediate cell on the open list (ICAPS 2014's pruned
+      // intermediates); it costs its length times the cost of its first cell (weighted.ts).
+      for (let i = 0; i < nf; i += 3) {
+        const jx = found[i];
+        const jy = found[i + 1];
+        const jp = jy * W + jx;
+        const wi = jp >>> 4;
+        const sh = (jp & 15) << 1;
+        const word = marks[wi];
+        const st = (word >>> sh) & 3;
+        if (st === 2) continue;
+        const ax = jx > cx ? jx - cx : cx - jx;
+        const ay = jy > cy ? jy - cy : cy - jy;
+        const k = found[i + 2];
+        const unit = br === null ? hCost : pass[cur + DY[k] * W + DX[k]];
+        const ng = curG + (cardinal ? ax + ay : ax > ay ? ax + K * ay : ay + K * ax) * unit;
+        if (st === 1 && ng >= g[jp]) continue;
+        const hx = jx > gx ? jx - gx : gx - jx;
+        const hy = jy > gy ? jy - gy : gy - jy;
+        let h = (cardinal ? hx + hy : hx > hy ? hx + K * hy : hy + K * hx) * hCost;
+        if (lk !== 0 && st === 1) {
+          // Queued already (or held): its bound is the one it was queued with.
+          h = jp === held ? heldF - heldG : heap.keyOf(jp) - g[jp];
+        } else if (lk !== 0) {
+          // The landmark bound: see where goalCosts are read.
+          let m = 0;
+          for (let l = 0, b = jp * ls; l < lk; l++) {
+            const a = gd[l] - ld[b + l];
+            if (a > m) m = a;
+            else if (-a > m) m = -a;
+          }
+          if (m === Infinity) continue;
+          m += halfGoal - 0.5 * pass[jp];
+          if (m > h) h = m;
+        }
+        g[jp] = ng;
+        parent[jp] = cur;
+        if (st === 1) {
+          if (jp === held) {
+            heldF = ng + h;
+            heldG = ng;
+          } else heap.decrease(jp, ng + h, ng);
+        } else {
+          if (word === 0) touched[touchedCount++] = wi;
+          marks[wi] = word | (1 << sh);
+          stamp[jp] = open;
+          const f = ng + h;
+          if (held < 0) {
+            held = jp;
+            heldF = f;
+            heldG = ng;
+          } else if (f < heldF || (f === heldF && ng > heldG)) {
+            heap.push(held, heldF, heldG);
+            held = jp;
+            heldF = f;
+            heldG = ng;
+          } else {
+            heap.push(jp, f, ng);
+          }
+        }
+      }
+      if (limited) break;
     }
+    // A slice that resumes, and expandedInto, find it on the open list.
+    if (held >= 0) heap.push(held, heldF, heldG);
     run.touchedCount = touchedCount;
     counts.expanded = expanded;
     counts.work = work;
@@ -493,6 +520,19 @@ export class JumpPointSearch {
   }
 }
 
+/** Whether padded cell (x, y) is walkable, read off the row bit plane `rows` (`rw` words a row). */
+function openAt(rows: Int32Array, rw: number, x: number, y: number): boolean {
+  return rows[y * rw + (x >>> 5) + 1] << (x & 31) < 0;
+}
+
+/** Appends jump point (x, y), found by a jump whose first step is in direction `k`, to `found` at `n`; returns the new length. */
+function addJump(found: Int32Array, n: number, x: number, y: number, k: number): number {
+  found[n] = x;
+  found[n + 1] = y;
+  found[n + 2] = k;
+  return n + 3;
+}
+
 function runLength(p: number, q: number, stride: number, cardinal: boolean): number {
   const py = (p / stride) | 0;
   const qy = (q / stride) | 0;
@@ -532,16 +572,15 @@ export class JumpRun {
   /** The indices of the words of `marks` that are not zero; `touchedCount` of them. */
   readonly touched: Int32Array;
   touchedCount = 0;
-  /** `relax`'s two doubles (see `weighted`). */
-  readonly vals = new Float64Array(2);
   /** The landmark tables the current search reads, how many of them, and the goal's costs in them. */
   landmarks: LandmarkBounds | null = null;
   landmarkCount = 0;
   goalCosts = new Float64Array(0);
   /** Where a search run in slices is (see {@link JumpCounts}). */
   readonly counts: JumpCounts = oneCall();
-  /** The uniform loops' successor buffer: 4 x (16 x the longer side + 48) bytes. */
+  /** The uniform loops' successor buffer: 4 x (16 x the longer side + 48) bytes; the weighted loop's, 1.5 times that. */
   private found = new Int32Array(0);
+  private jumps = new Int32Array(0);
 
   constructor(scratch: SearchScratch) {
     this.scratch = scratch;
@@ -551,7 +590,7 @@ export class JumpRun {
 
   /** Bytes of its own (not the scratch's): node states, successor buffer, open list. */
   get bytes(): number {
-    return this.marks.byteLength + this.touched.byteLength + this.found.byteLength;
+    return this.marks.byteLength + this.touched.byteLength + this.found.byteLength + this.jumps.byteLength;
   }
 
   /** The uniform search's successor buffer, sized for `view`. */
@@ -559,5 +598,12 @@ export class JumpRun {
     const need = successorCapacity(view.stride, view.pass.length / view.stride);
     if (this.found.length < need) this.found = new Int32Array(need);
     return this.found;
+  }
+
+  /** The weighted and cardinal loop's successor buffer, sized for `view`: (x, y, direction) per successor. */
+  weightedSuccessors(view: SearchView): Int32Array {
+    const need = 3 * (successorCapacity(view.stride, view.pass.length / view.stride) >>> 1) + 3;
+    if (this.jumps.length < need) this.jumps = new Int32Array(need);
+    return this.jumps;
   }
 }

@@ -19,6 +19,7 @@
 import type { SearchView } from '../../../grid/navgrid.js';
 import { NodeHeap } from '../../kernel/heap.js';
 import { OCTILE_K } from '../../../grid/padded.js';
+import { SubgoalLevels } from './levels.js';
 
 /** Landmarks a graph keeps distances from, at most (fewer on a graph with fewer subgoals). */
 const LANDMARKS = 8;
@@ -60,14 +61,10 @@ export class SubgoalGraph {
    * {@link BENDS} reads to tell the turns a shortest path can take there.
    */
   readonly around: Uint16Array;
-  /** Edges: subgoal u's neighbours are `to[first[u] .. first[u + 1] - 1]` (subgoal ids). */
-  readonly first: Int32Array;
-  readonly to: Int32Array;
-  /**
-   * Each edge's moves for {@link BENDS}: its diagonal (or only) move's code in the low 4 bits,
-   * its straight move's code plus one in the high 4 (0 when it has one kind of move).
-   */
-  readonly moves: Uint8Array;
+  /** Edges of the simple graph, before the levels replaced them (build statistics). */
+  readonly simpleEdges: number;
+  /** The levels the searches run on (levels.ts): the core, and each subgoal's upward edges. */
+  readonly levels: SubgoalLevels;
   /** How many landmarks {@link far} holds distances from. */
   readonly landmarks: number;
   /**
@@ -165,30 +162,17 @@ export class SubgoalGraph {
       for (let j = 0; j < k; j++) to[m++] = idOf[found.cells[j]];
     }
     first[n] = m;
-    this.first = first;
-    this.to = to.slice(0, m);
-    this.moves = new Uint8Array(m);
-    for (let u = 0; u < n; u++) {
-      for (let e = first[u]; e < first[u + 1]; e++) {
-        const v = this.to[e];
-        const dx = xs[v] - xs[u];
-        const dy = ys[v] - ys[u];
-        const ax = dx < 0 ? -dx : dx;
-        const ay = dy < 0 ? -dy : dy;
-        const ex = dx > 0 ? 1 : dx < 0 ? -1 : 0;
-        const ey = dy > 0 ? 1 : dy < 0 ? -1 : 0;
-        const straight = ax !== ay && ax !== 0 && ay !== 0 ? (ax > ay ? 4 + ex : (ey + 1) * 3 + 1) : -1;
-        this.moves[e] = (ey + 1) * 3 + ex + 1 + ((straight + 1) << 4);
-      }
-    }
+    to = to.slice(0, m);
+    this.simpleEdges = m;
     this.landmarks = Math.min(LANDMARKS, n, Math.floor(LANDMARK_EDGE_BUDGET / Math.max(1, m)));
-    this.far = landmarkDistances(n, this.landmarks, first, this.to, xs, ys);
+    this.far = landmarkDistances(n, this.landmarks, first, to, xs, ys);
+    this.levels = new SubgoalLevels(this, first, to);
     this.buildMs = performance.now() - t0;
   }
 
   /** Bytes held: the subgoal table and clearances per padded cell, the subgoals and the edges. */
   get bytes(): number {
-    return this.idOf.byteLength + this.clear.byteLength + this.cellOf.byteLength + this.around.byteLength + this.far.byteLength + this.moves.byteLength + this.xs.byteLength + this.ys.byteLength + this.first.byteLength + this.to.byteLength;
+    return this.idOf.byteLength + this.clear.byteLength + this.cellOf.byteLength + this.around.byteLength + this.far.byteLength + this.xs.byteLength + this.ys.byteLength + this.levels.bytes;
   }
 
   /**

@@ -1,41 +1,62 @@
 /**
- * The search on a simple subgoal graph (graph.ts): the start and goal joined to the subgoals they
- * reach directly, A* over the graph with the larger of the octile distance and the landmarks'
- * bounds, skipping turns no shortest path takes ({@link BENDS}), and each edge of the answer
- * walked back into cells. Also the graphs a grid keeps, one per layer, dropped by any change to their
- * layer until `prepare` or an explicit query builds them again.
+ * The search on a subgoal graph's levels (graph.ts, levels.ts): the start and goal joined to the
+ * subgoals they reach directly, the subgoals above the goal found by a small search up from it,
+ * then A* up from the start and across the core (the larger of the octile distance and the
+ * landmarks' bounds), and each edge of the answer opened into simple edges and walked back into
+ * cells. Also the graphs a grid keeps, one per layer, dropped by any change to their layer until
+ * `prepare` or an explicit query builds them again.
  */
 import type { Derived, MemoryEntry, NavGrid, SearchView } from '../../../grid/navgrid.js';
 import { OCTILE_K } from '../../../grid/padded.js';
 import { report, type SearchOutcome, type SearchScratch } from '../../kernel/scratch.js';
-import { BENDS, Scan, SubgoalGraph, diagonalFirstOpen, writeSegment } from './graph.js';
+import { Scan, SubgoalGraph, diagonalFirstOpen, writeSegment } from './graph.js';
+import type { SubgoalLevels } from './levels.js';
 
 const K = OCTILE_K;
 /** Landmark bounds are differences of sums rounded differently: lowered by this much they never overestimate. */
 const BOUND_EPS = 1e-9;
+/** Sort keys of the goal side: rank times this plus the position in the list (below 2^22 subgoals there). */
+const ORDER_SPAN = 1 << 22;
 
 /**
- * The subgoal graphs a grid keeps, one per layer (built on demand). A change on a layer drops its
- * graph (a change may add or remove subgoals and edges anywhere along the lines through it):
- * `auto` then runs jump point search there until `prepare` or an `algorithm: 'subgoal'` query
- * builds it again.
+ * The subgoal graphs a grid keeps, one per layer (built on demand), and for each whether `auto`
+ * searches it. A change on a layer drops its graph (a change may add or remove subgoals and edges
+ * anywhere along the lines through it): `auto` then runs jump point search there until `prepare`
+ * or an `algorithm: 'subgoal'` query builds it again.
  */
 export class GridSubgoals implements Derived {
   private readonly grid: NavGrid;
   private readonly graphs: (SubgoalGraph | null)[];
+  /** Per layer: whether `auto` searches its graph, decided once per graph; null before. */
+  private readonly picks: (boolean | null)[];
   private readonly unsubscribe: () => void;
 
   constructor(grid: NavGrid) {
     this.grid = grid;
     this.graphs = grid.layers.map(() => null);
+    this.picks = grid.layers.map(() => null);
     this.unsubscribe = grid.onChange((c) => {
       this.graphs[c.layer] = null;
+      this.picks[c.layer] = null;
     });
   }
 
   /** The layer's graph when built and not dropped since, else null. */
   fresh(layer: number): SubgoalGraph | null {
     return this.graphs[layer];
+  }
+
+  /**
+   * Whether `auto` searches the layer's graph: false without a graph, null while a graph is
+   * undecided (the Pathfinder that built it decides, {@link decide}).
+   */
+  autoPick(layer: number): boolean | null {
+    return this.graphs[layer] === null ? false : this.picks[layer];
+  }
+
+  /** Records whether `auto` searches the layer's current graph. */
+  decide(layer: number, pick: boolean): void {
+    this.picks[layer] = pick;
   }
 
   /** The layer's graph, built now from `view` (the layer's uniform search view) when missing. */
@@ -52,6 +73,7 @@ export class GridSubgoals implements Derived {
   release(): void {
     this.unsubscribe();
     this.graphs.fill(null);
+    this.picks.fill(null);
   }
 }
 
@@ -61,21 +83,31 @@ export function subgoalsOf(grid: NavGrid): GridSubgoals {
 }
 
 /**
- * A Pathfinder's search on subgoal graphs: its scans' lists and the goal's marks, reused across
- * queries; the costs, parents and open list are the Pathfinder's search scratch (node ids: the
- * subgoals, then the start, then the goal).
+ * A Pathfinder's search on subgoal graphs: its scan's list, the goal side's marks, distances and
+ * queue, and the path, reused across queries; the costs, parents and open list are the
+ * Pathfinder's search scratch (node ids: the subgoals, then the start, then the goal).
  */
 export class SubgoalSearch {
   private readonly scratch: SearchScratch;
   private readonly scan = new Scan();
-  /** The subgoals the goal reaches directly, marked with the current search's stamp. */
+  /** The subgoals above the goal (reached up from it), marked with the current search's stamp. */
   private goalMarks = new Uint32Array(0);
   private lastOpen = 0;
   /** The goal's distance from each landmark. */
   private goalFar = new Float64Array(0);
-  /** The last path's graph nodes as padded cells, goal first. */
-  private route = new Int32Array(16);
+  /** The last path's subgoals (shortcuts opened), start and goal as padded cells, goal first. */
+  private readonly routeList = new Scan();
   private routeLength = 0;
+  /** Edges the last search looked at, on the goal's side (twice: found, then settled) and from the start (its work, beside `expanded`; 0 when it needed no graph search). */
+  scanned = 0;
+  /** The goal side: each marked subgoal's distance down to the goal and the next node on the way (the goal: n + 1). */
+  private below = new Float64Array(0);
+  private next = new Int32Array(0);
+  /** The subgoals above the goal, as found, and their sort keys (rank, then position). */
+  private readonly above = new Scan();
+  private order = new Float64Array(0);
+  /** The last path as graph nodes, start first, shortcuts closed. */
+  private readonly nodes = new Scan();
   /** The padded row length of the last search's graph. */
   private stride = 0;
 
@@ -85,13 +117,15 @@ export class SubgoalSearch {
 
   /** Bytes held besides the Pathfinder's scratch. */
   get bytes(): number {
-    return this.scan.cells.byteLength + this.goalMarks.byteLength + this.goalFar.byteLength + this.route.byteLength;
+    return this.scan.cells.byteLength + this.goalMarks.byteLength + this.goalFar.byteLength + this.routeList.cells.byteLength + this.below.byteLength + this.next.byteLength + this.above.cells.byteLength + this.order.byteLength + this.nodes.cells.byteLength;
   }
 
   /**
    * Searches `graph` (built on `pass`, unchanged since) from padded cell `start` to `goal`
-   * (distinct, open, in one component or not). Fills `out` (`expanded`: graph nodes expanded) and
-   * returns the path's length in octile units, Infinity when none; {@link cells} then writes it.
+   * (distinct, open, in one component or not) over its levels (levels.ts): up from the start,
+   * across the core, down to the goal, A* with the larger of the octile distance and the
+   * landmarks' bounds. Fills `out` (`expanded`: graph nodes expanded) and returns the path's
+   * length in octile units, Infinity when none; {@link cells} then writes it.
    */
   search(graph: SubgoalGraph, pass: Float32Array, start: number, goal: number, maxIterations: number, out: SearchOutcome): number {
     const W = graph.stride;
@@ -101,7 +135,7 @@ export class SubgoalSearch {
     const gy = (goal / W) | 0;
     const gx = goal - gy * W;
     this.routeLength = 0;
-    // Reached without a bend: the straight-line distance, and no search.
+    this.scanned = 0;
     if (diagonalFirstOpen(pass, W, start, goal)) {
       this.setRoute(goal, start);
       report(out, true, 0, false);
@@ -111,47 +145,97 @@ export class SubgoalSearch {
     const idOf = graph.idOf;
     const xs = graph.xs;
     const ys = graph.ys;
-    const first = graph.first;
-    const to = graph.to;
-    const moves = graph.moves;
-    const around = graph.around;
-    const bends = BENDS;
+    const levels = graph.levels;
+    const first = levels.first;
+    const to = levels.to;
+    const core = levels.core;
     const S = idOf[start] >= 0 ? idOf[start] : n;
-    const G = idOf[goal] >= 0 ? idOf[goal] : n + 1;
+    const G = n + 1;
     const scratch = this.scratch;
     const { g, parent, stamp, heap } = scratch;
     const open = scratch.begin();
     const closed = open + 1;
-    // The goal's landmark distances: a subgoal's own, else through the subgoals it reaches directly
-    // (the last leg of every path to it starts at one of them), filled in below.
+    // Down to the goal: the subgoals above it (it reaches them directly, or is one, then up from
+    // them short of the core) with their distances to it. Upward edges go to later-taken-out
+    // subgoals only, so one pass in that order settles them: no queue.
+    if (this.below.length < n) {
+      const size = Math.max(n, this.below.length * 2);
+      if (this.goalMarks.length < size) this.goalMarks = new Uint32Array(size);
+      this.below = new Float64Array(size);
+      this.next = new Int32Array(size);
+    }
+    if (open < this.lastOpen) this.goalMarks.fill(0);
+    this.lastOpen = open;
+    const marks = this.goalMarks;
+    const below = this.below;
+    const next = this.next;
+    const above = this.above;
+    // The goal's landmark distances: its own, or through the subgoals it reaches directly.
     const L = graph.landmarks;
     const far = graph.far;
     if (this.goalFar.length < L) this.goalFar = new Float64Array(L);
     const gl = this.goalFar;
-    if (G < n) for (let i = 0; i < L; i++) gl[i] = far[G * L + i];
-    else gl.fill(Infinity);
-    // The goal's directly reached subgoals: relaxing one also relaxes the goal.
-    if (G === n + 1) {
-      if (this.goalMarks.length < n) this.goalMarks = new Uint32Array(Math.max(n, this.goalMarks.length * 2));
-      // The scratch's stamps started over (after about two billion searches): so do the marks.
-      if (open < this.lastOpen) this.goalMarks.fill(0);
-      this.lastOpen = open;
+    let count = 0;
+    if (idOf[goal] >= 0) {
+      const t = idOf[goal];
+      marks[t] = open;
+      below[t] = 0;
+      next[t] = G;
+      count = above.push(count, t);
+      for (let i = 0; i < L; i++) gl[i] = far[t * L + i];
+    } else {
+      gl.fill(Infinity);
       const k = graph.reach(pass, goal, this.scan);
+      if (k === 0) {
+        report(out, false, 0, false);
+        return Infinity;
+      }
       for (let j = 0; j < k; j++) {
         const t = idOf[this.scan.cells[j]];
-        this.goalMarks[t] = open;
         const d = octileUnits(xs[t] - gx, ys[t] - gy);
+        if (marks[t] !== open) {
+          marks[t] = open;
+          below[t] = d;
+          next[t] = G;
+          count = above.push(count, t);
+        } else if (d < below[t]) below[t] = d;
         for (let i = 0; i < L; i++) {
           const via = far[t * L + i] + d;
           if (via < gl[i]) gl[i] = via;
         }
       }
-      if (k === 0) {
-        report(out, false, 0, false);
-        return Infinity;
+    }
+    const rank = levels.rank;
+    let scanned = 0;
+    for (let i = 0; i < count; i++) {
+      const u = above.cells[i];
+      if (core[u] === 1) continue;
+      scanned += 2 * (first[u + 1] - first[u]);
+      for (let e = first[u]; e < first[u + 1]; e++) {
+        const v = to[e];
+        if (marks[v] === open) continue;
+        marks[v] = open;
+        below[v] = Infinity;
+        count = above.push(count, v);
       }
     }
-    const marks = this.goalMarks;
+    if (this.order.length < count) this.order = new Float64Array(Math.max(count, this.order.length * 2));
+    const order = this.order.subarray(0, count);
+    for (let i = 0; i < count; i++) order[i] = rank[above.cells[i]] * ORDER_SPAN + i;
+    order.sort();
+    for (let k = 0; k < count; k++) {
+      const u = above.cells[order[k] % ORDER_SPAN];
+      if (core[u] === 1) break;
+      const du = below[u];
+      for (let e = first[u]; e < first[u + 1]; e++) {
+        const v = to[e];
+        const d = du + octileUnits(xs[v] - xs[u], ys[v] - ys[u]);
+        if (d < below[v]) {
+          below[v] = d;
+          next[v] = u;
+        }
+      }
+    }
     g[S] = 0;
     parent[S] = -1;
     stamp[S] = open;
@@ -161,8 +245,9 @@ export class SubgoalSearch {
       const u = heap.pop();
       if (u === G) {
         stamp[u] = closed;
+        this.scanned = scanned;
         report(out, true, expanded, false);
-        this.routeFrom(graph, u, start, goal, n);
+        this.routeFrom(graph, levels, start, goal, n);
         return g[u];
       }
       if (expanded >= maxIterations) {
@@ -172,46 +257,29 @@ export class SubgoalSearch {
       stamp[u] = closed;
       expanded++;
       const gu = g[u];
+      // Above the goal: the goal through it.
+      if (u < n && marks[u] === open) {
+        const ng = gu + below[u];
+        const s = stamp[G];
+        if (s !== open || ng < g[G]) {
+          g[G] = ng;
+          parent[G] = u;
+          if (s === open) heap.decrease(G, ng, ng);
+          else {
+            stamp[G] = open;
+            heap.push(G, ng, ng);
+          }
+        }
+      }
       const ux = u < n ? xs[u] : sx;
       const uy = u < n ? ys[u] : sy;
-      // The moves the path may have entered u with (one, or a diagonal and a straight one), from
-      // its parent: successors every such path would turn to the long way round are skipped.
-      const pu = parent[u];
-      let a1 = -1;
-      let a2 = -1;
-      let base = 0;
-      if (pu !== -1) {
-        const ax = ux - (pu < n ? xs[pu] : sx);
-        const ay = uy - (pu < n ? ys[pu] : sy);
-        const ex = ax > 0 ? 1 : ax < 0 ? -1 : 0;
-        const ey = ay > 0 ? 1 : ay < 0 ? -1 : 0;
-        a1 = (ey + 1) * 3 + ex + 1;
-        const mx = ax * ex;
-        const my = ay * ey;
-        if (mx !== my && mx !== 0 && my !== 0) a2 = mx > my ? 3 + ex + 1 : (ey + 1) * 3 + 1;
-        base = around[u] * 81;
-      }
-      // The start's edges are its scan's (it has no parent, so no turn to skip); a subgoal's are
-      // the graph's, with their moves.
       const fromStart = u === n;
       const lo = fromStart ? 0 : first[u];
       const hi = fromStart ? graph.reach(pass, start, this.scan) : first[u + 1];
       const cells = this.scan.cells;
+      scanned += hi - lo;
       for (let e = lo; e < hi; e++) {
-        let v: number;
-        if (fromStart) v = idOf[cells[e]];
-        else {
-          v = to[e];
-          if (a1 >= 0) {
-            const mv = moves[e];
-            const b1 = mv & 15;
-            const b2 = (mv >> 4) - 1;
-            let skip = bends[base + a1 * 9 + b1] === 1;
-            if (skip && b2 >= 0) skip = bends[base + a1 * 9 + b2] === 1;
-            if (skip && a2 >= 0) skip = bends[base + a2 * 9 + b1] === 1 && (b2 < 0 || bends[base + a2 * 9 + b2] === 1);
-            if (skip) continue;
-          }
-        }
+        const v = fromStart ? idOf[cells[e]] : to[e];
         const s = stamp[v];
         if (s === closed) continue;
         let ax = xs[v] - ux;
@@ -225,7 +293,6 @@ export class SubgoalSearch {
         if (hx < 0) hx = -hx;
         if (hy < 0) hy = -hy;
         let h = hx > hy ? hx + K * hy : hy + K * hx;
-        // The landmarks' bounds, both ways (a NaN, from two Infinity distances, compares false).
         for (let i = 0, b = v * L; i < L; i++) {
           const a = gl[i] - far[b + i] - BOUND_EPS;
           if (a > h) h = a;
@@ -241,25 +308,8 @@ export class SubgoalSearch {
           heap.push(v, f, ng);
         }
       }
-      // A subgoal the goal reaches directly: the goal through it.
-      if (u < n && G === n + 1 && marks[u] === open) {
-        let ax = gx - ux;
-        let ay = gy - uy;
-        if (ax < 0) ax = -ax;
-        if (ay < 0) ay = -ay;
-        const ng = gu + (ax > ay ? ax + K * ay : ay + K * ax);
-        const s = stamp[G];
-        if (s !== open || ng < g[G]) {
-          g[G] = ng;
-          parent[G] = u;
-          if (s === open) heap.decrease(G, ng, ng);
-          else {
-            stamp[G] = open;
-            heap.push(G, ng, ng);
-          }
-        }
-      }
     }
+    this.scanned = scanned;
     report(out, false, expanded, false);
     return Infinity;
   }
@@ -269,8 +319,8 @@ export class SubgoalSearch {
     let cells = 1;
     const W = this.stride;
     for (let k = this.routeLength - 1; k > 0; k--) {
-      const a = this.route[k];
-      const b = this.route[k - 1];
+      const a = this.routeList.cells[k];
+      const b = this.routeList.cells[k - 1];
       const ay = (a / W) | 0;
       const by = (b / W) | 0;
       const dx = Math.abs(b - by * W - (a - ay * W));
@@ -288,7 +338,7 @@ export class SubgoalSearch {
   cells(pass: Float32Array, out: Int32Array): Int32Array {
     const W = this.stride;
     const width = W - 2;
-    const route = this.route;
+    const route = this.routeList.cells;
     const a0 = route[this.routeLength - 1];
     let at = 0;
     out[at++] = (((a0 / W) | 0) - 1) * width + (a0 % W) - 1;
@@ -303,25 +353,48 @@ export class SubgoalSearch {
   }
 
   private setRoute(goal: number, start: number): void {
-    this.route[0] = goal;
-    this.route[1] = start;
+    this.routeList.cells[0] = goal;
+    this.routeList.cells[1] = start;
     this.routeLength = 2;
   }
 
-  /** Records the graph path ending at node `last` as padded cells, goal first. */
-  private routeFrom(graph: SubgoalGraph, last: number, start: number, goal: number, n: number): void {
+  /**
+   * Records the last level search's path as padded cells, goal first: the nodes from the start up
+   * to the subgoal the goal was reached through (parents), then down to the goal (`next` links),
+   * each shortcut opened into the simple edges it stands for.
+   */
+  private routeFrom(graph: SubgoalGraph, levels: SubgoalLevels, start: number, goal: number, n: number): void {
     const parent = this.scratch.parent;
-    let len = 0;
-    for (let u = last; u !== -1; u = parent[u]) {
-      if (len === this.route.length) {
-        const grown = new Int32Array(len * 2);
-        grown.set(this.route);
-        this.route = grown;
-      }
-      this.route[len++] = u < n ? graph.cellOf[u] : u === n ? start : goal;
+    let k = 0;
+    for (let u = parent[n + 1]; u !== -1; u = parent[u]) k = this.nodes.push(k, u);
+    this.nodes.cells.subarray(0, k).reverse();
+    for (let u = this.next[this.nodes.cells[k - 1]]; u !== n + 1; u = this.next[u]) k = this.nodes.push(k, u);
+    const nodes = this.nodes.cells;
+    this.routeLength = 0;
+    this.push(start);
+    for (let i = 1; i < k; i++) {
+      if (nodes[i - 1] === n) this.push(graph.cellOf[nodes[i]]);
+      else this.open(levels, nodes[i - 1], nodes[i], graph);
     }
-    this.routeLength = len;
+    if (this.routeList.cells[this.routeLength - 1] !== goal) this.push(goal);
+    this.routeList.cells.subarray(0, this.routeLength).reverse();
   }
+
+  /** Appends the subgoals from subgoal `a` (excluded) to `b` (included) as padded cells, shortcuts opened. */
+  private open(levels: SubgoalLevels, a: number, b: number, graph: SubgoalGraph): void {
+    const m = levels.middle(a, b);
+    if (m < 0) this.push(graph.cellOf[b]);
+    else {
+      this.open(levels, a, m, graph);
+      this.open(levels, m, b, graph);
+    }
+  }
+
+  private push(cell: number): void {
+    this.routeLength = this.routeList.push(this.routeLength, cell);
+  }
+
+
 }
 
 /** The octile distance of (dx, dy) in steps (straight 1, diagonal sqrt 2). */
