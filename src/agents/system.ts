@@ -73,6 +73,14 @@ export interface NavigationSystemOptions extends Partial<NavigationOptions> {
 }
 
 /**
+ * Cells of a group order's flow field computed in the moveGroup call (round the goal; with a
+ * service too, unless it is built there): a handful, so the call stays short. With none, 50 units
+ * sent across AcrosstheCape pressed into one another more deeply than the push-apart allows
+ * (test/simulate-cli.test.ts).
+ */
+const ORDER_FIELD_CELLS = 64;
+
+/**
  * Navigation agents as struct-of-arrays (read `x`, `y`, `heading`, `radius`, `flags` directly;
  * re-read them after `addAgent`, which may grow them), planned, moved along waypoints, pushed
  * apart and replanned on a fixed time step.
@@ -507,11 +515,12 @@ export class NavigationSystem {
       for (let k = 0; k < n; k++) agents.markUnreachable(ids[k]);
       return { mode, formation, unreachable: n };
     }
-    // No cell of the field is computed in the call (its code may be new to the process: the call
-    // stays short); it grows by `flowFieldBudget` cells a step, from the first, until it reaches
-    // every unit (or comes from the service's workers), and the units it has not reached yet walk
-    // straight at their slots meanwhile (every unit moves at the next step, whatever the map).
-    const field: FlowField | null = mode === 'flow' ? this.replanner.buildField(formation.center, xs, ys, 0) : null;
+    // A few cells of the field are computed in the call, round the goal (ORDER_FIELD_CELLS: the
+    // call stays short even when its code is new to the process, and the field starts with its
+    // goal seeded); it grows by `flowFieldBudget` cells a step until it reaches every unit (or
+    // comes from the service's workers), and the units it has not reached yet walk straight at
+    // their slots meanwhile (every unit moves at the next step, whatever the map).
+    const field: FlowField | null = mode === 'flow' ? this.replanner.buildField(formation.center, xs, ys, ORDER_FIELD_CELLS) : null;
     let growing = false;
     for (let k = 0; k < n; k++) {
       const id = ids[k];
