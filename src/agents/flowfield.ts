@@ -253,8 +253,13 @@ export class FlowField {
   /** When it was last asked for (the cache's clock). @internal */
   asked = 0;
 
-  /** @internal Made by the grid's cache; use {@link flowFieldTo}. */
-  constructor(cache: FlowFieldCache, goal: number, layer: number, model: MovementModel) {
+  /** Made by the grid's cache (see {@link FlowFieldCache.get}). @internal */
+  static make(cache: FlowFieldCache, goal: number, layer: number, model: MovementModel): FlowField {
+    return new FlowField(cache, goal, layer, model);
+  }
+
+  /** Fields are made by the grid's cache: use {@link flowFieldTo}. */
+  private constructor(cache: FlowFieldCache, goal: number, layer: number, model: MovementModel) {
     const grid = cache.grid;
     this.grid = grid;
     this.cache = cache;
@@ -969,8 +974,13 @@ export class FlowFieldCache {
   private bytesHeld = 0;
   private tick = 0;
 
-  /** @internal Made by the grid on first use: see {@link flowFieldCache}. */
-  constructor(grid: NavGrid) {
+  /** Made by the grid on first use (see {@link flowFieldCache}). @internal */
+  static make(grid: NavGrid): FlowFieldCache {
+    return new FlowFieldCache(grid);
+  }
+
+  /** The cache is made by the grid on first use: see {@link flowFieldCache}. */
+  private constructor(grid: NavGrid) {
     this.grid = grid;
     this.unsubscribe = grid.onChange((c) => {
       for (const f of this.live) if (f.layer === c.layer) f.changed(c);
@@ -985,7 +995,7 @@ export class FlowFieldCache {
       f.asked = ++this.tick;
       return f;
     }
-    f = new FlowField(this, goal, layer, model);
+    f = FlowField.make(this, goal, layer, model);
     this.builds++;
     f.asked = ++this.tick;
     this.byKey.set(key, f);
@@ -1118,7 +1128,7 @@ function keyOf(goal: number, layer: number, movement: MovementName): string {
  */
 export function flowFieldCache(grid: NavGrid): FlowFieldCache {
   // A Derived by its shape: memory() and release().
-  return grid.derived('flow fields', (g) => new FlowFieldCache(g) as FlowFieldCache & Derived);
+  return grid.derived('flow fields', (g) => FlowFieldCache.make(g) as FlowFieldCache & Derived);
 }
 
 /**
