@@ -186,6 +186,7 @@ test('phaser tiled: the mapping option takes the Tiled loader\'s conventions and
   assert.equal(convert(phaserMap(P, text), { collisionProperties: ['solid'], mapping: { collisionProperties: ['nothing'] } }).grid.isWalkable(0, 5), false, 'collisionProperties wins over mapping.collisionProperties');
   assert.throws(() => tilemapToNavGrid(phaserMap(P, text), { mapping: { edgeWalls: [] } as never }), (e: unknown) => e instanceof TilenavError && e.element === 'mapping.edgeWalls');
   assert.throws(() => tilemapToNavGrid(phaserMap(P, text), { mapping: { layer: 1 } }), (e: unknown) => e instanceof TilenavError && e.element === 'mapping.layer');
+  assert.throws(() => tilemapToNavGrid(phaserMap(P, text), { onWarning: true as never }), (e: unknown) => e instanceof TilenavError && e.element === 'onWarning');
   // An object layer's collisionLayer names a navigation layer the map does not have.
   const bad = phaserMap(P, text);
   (bad.objects![0] as { properties: unknown }).properties = [{ name: 'collisionLayer', type: 'int', value: 3 }];

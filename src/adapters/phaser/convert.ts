@@ -3,6 +3,7 @@
  * when the game changes tiles.
  */
 import { NavGrid, TerrainTable, TilenavError, orthogonal, isometric, staggered } from '../../index.js';
+import { describe } from '../../errors.js';
 import type { MovementName, Projection } from '../../index.js';
 import type { CellRect, Derived, MemoryEntry } from '../../grid/navgrid.js';
 import { FINITE_PROJECTION_RULE, projectionExtent, unfitAxis } from '../../grid/projection.js';
@@ -208,7 +209,7 @@ function checkTilemap(tilemap: TilemapLike): void {
  * gives the navigation layers' count, a tile layer's `collisionLayer` (index or name) the one it
  * feeds (default 0); `isTilesetWalkable` true makes a layer the floor (where a navigation layer has
  * one, only cells it covers are walkable), false makes every tile on it block.
- * @throws TilenavError for a tilemap that is not one, an unknown layer, a bad cost, a movement that does not fit the map's cells, a bad `mapping`, an object layer's unknown `collisionLayer`.
+ * @throws TilenavError for a tilemap that is not one, an unknown layer, a bad cost, a movement that does not fit the map's cells, a bad `mapping` or `onWarning`, an object layer's unknown `collisionLayer`.
  */
 export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOptions = {}): NavGrid {
   checkTilemap(tilemap);
@@ -220,6 +221,9 @@ export function tilemapToNavGrid(tilemap: TilemapLike, options: TilemapNavOption
   const { projection, movement } = projectionOf(tilemap, orientation, worldAt);
   checkExtent(tilemap, projection, worldAt);
   const mapping = checkMapping(options.mapping);
+  if (options.onWarning !== undefined && typeof options.onWarning !== 'function') {
+    throw new TilenavError(`expected a function (message) => void, got ${describe(options.onWarning)}`, { element: 'onWarning' });
+  }
   if (mapping.layer >= navCount) throw new TilenavError(`navigation layer ${mapping.layer} is not one of this map's ${navCount} (the map property navigationLayers says how many)`, { element: 'mapping.layer' });
   const grid = new NavGrid(tilemap.width, tilemap.height, { layers: navCount, projection, terrain: options.terrain, movement: options.movement ?? movement });
   const navLayer = (properties: unknown, element: string): number => {
